@@ -1,0 +1,467 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Layout of a store directory:
+//
+//	raw/<hex>             raw artifacts, named by the SHA-256 of their bytes
+//	envelopes/<hex>.json  cleaned envelopes, named by their raw artifact's digest
+//	tmp/                  files being written; never read, removed by Prune
+const (
+	rawDir      = "raw"
+	envelopeDir = "envelopes"
+	tmpDir      = "tmp"
+)
+
+// EnvStore is the environment variable that names the store directory.
+const EnvStore = "BYTELENS_STORE"
+
+// DefaultDir returns the store directory: $BYTELENS_STORE if set, else
+// $XDG_STATE_HOME/bytelens/store if XDG_STATE_HOME is an absolute path,
+// else ~/.local/state/bytelens/store. It fails only when none applies (no
+// home directory).
+func DefaultDir() (string, error) {
+	if d := os.Getenv(EnvStore); d != "" {
+		return d, nil
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "bytelens", "store"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("store: no store directory: set %s: %w", EnvStore, err)
+	}
+	return filepath.Join(home, ".local", "state", "bytelens", "store"), nil
+}
+
+// Store is a restricted store rooted at a directory. Its methods are safe
+// for concurrent use, by goroutines and by processes sharing the directory.
+type Store struct {
+	dir string
+}
+
+// Open opens the store at dir, creating it and its subdirectories with mode
+// 0700 if they do not exist. It refuses, with an error wrapping
+// [ErrPermissions], a directory that exists with any group or other
+// permission bit, and never changes the mode of an existing directory.
+func Open(dir string) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("store: empty directory name")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	for _, d := range []string{abs, filepath.Join(abs, rawDir), filepath.Join(abs, envelopeDir), filepath.Join(abs, tmpDir)} {
+		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		fi, err := os.Stat(d)
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		if !fi.IsDir() {
+			return nil, fmt.Errorf("store: %s is not a directory", d)
+		}
+		if fi.Mode().Perm()&0o077 != 0 {
+			return nil, fmt.Errorf("%w: %s has mode %04o, want 0700", ErrPermissions, d, fi.Mode().Perm())
+		}
+	}
+	return &Store{dir: abs}, nil
+}
+
+// OpenDefault opens the store at [DefaultDir].
+func OpenDefault() (*Store, error) {
+	d, err := DefaultDir()
+	if err != nil {
+		return nil, err
+	}
+	return Open(d)
+}
+
+// Dir returns the store's absolute directory.
+func (s *Store) Dir() string { return s.dir }
+
+func (s *Store) rawPath(r Ref) string { return filepath.Join(s.dir, rawDir, r.Hex()) }
+
+func (s *Store) envelopePath(r Ref) string {
+	return filepath.Join(s.dir, envelopeDir, r.Hex()+".json")
+}
+
+// Writer writes one raw artifact into the store, hashing while it streams.
+// The bytes go to a temporary file (mode 0600) in the store's tmp
+// directory; [Writer.Commit] syncs it and renames it to its digest, so the
+// artifact appears whole or not at all. A Writer is not safe for
+// concurrent use.
+type Writer struct {
+	s    *Store
+	f    *os.File
+	h    hash.Hash
+	n    int64
+	err  error
+	done bool
+}
+
+// NewWriter starts a new blob in the store.
+func (s *Store) NewWriter() (*Writer, error) {
+	f, err := os.CreateTemp(filepath.Join(s.dir, tmpDir), "raw-*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return &Writer{s: s, f: f, h: sha256.New()}, nil
+}
+
+// Write appends p to the blob. After the first error every call returns it.
+func (w *Writer) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	if w.done {
+		return 0, errors.New("store: write after commit or abort")
+	}
+	n, err := w.f.Write(p)
+	w.h.Write(p[:n])
+	w.n += int64(n)
+	if err != nil {
+		w.err = fmt.Errorf("store: %w", err)
+	}
+	return n, w.err
+}
+
+// Size returns the number of bytes written so far.
+func (w *Writer) Size() int64 { return w.n }
+
+// Commit syncs the blob, renames it to raw/<hex> and syncs the directory.
+// It returns the blob's reference. On error the temporary file is removed
+// and nothing becomes visible. Committing the same bytes twice yields the
+// same reference and one file.
+func (w *Writer) Commit() (Ref, error) {
+	if w.done {
+		return Ref{}, errors.New("store: commit after commit or abort")
+	}
+	w.done = true
+	var r Ref
+	copy(r[:], w.h.Sum(nil))
+	err := w.err
+	if err == nil {
+		err = w.f.Sync()
+	}
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(w.f.Name(), w.s.rawPath(r))
+	}
+	if err != nil {
+		os.Remove(w.f.Name())
+		return Ref{}, fmt.Errorf("store: %w", err)
+	}
+	syncDir(filepath.Join(w.s.dir, rawDir))
+	return r, nil
+}
+
+// Abort discards the blob. It is a no-op after Commit.
+func (w *Writer) Abort() error {
+	if w.done {
+		return nil
+	}
+	w.done = true
+	w.f.Close()
+	return os.Remove(w.f.Name())
+}
+
+// syncDir makes a rename durable. Errors are ignored: some file systems do
+// not support syncing a directory, and the rename itself already happened.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// writeAtomic writes data to path through a synced temporary file and a
+// rename.
+func (s *Store) writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Join(s.dir, tmpDir), "env-*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	syncDir(filepath.Dir(path))
+	return nil
+}
+
+// ReadRaw returns the bytes of the raw artifact r after checking that they
+// hash to r. It fails with [ErrNotFound] if the store does not hold r and
+// with [ErrCorrupt] if the bytes do not match; corrupt bytes are never
+// returned.
+func (s *Store) ReadRaw(r Ref) ([]byte, error) {
+	b, err := os.ReadFile(s.rawPath(r))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, r)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if sha256.Sum256(b) != r {
+		return nil, fmt.Errorf("%w: %s does not match its digest", ErrCorrupt, r)
+	}
+	return b, nil
+}
+
+// OpenRaw opens the raw artifact r for reading after hashing the whole file
+// and checking it against r; the returned file is positioned at offset 0.
+// Use it for artifacts too large to read at once. Errors are those of
+// [Store.ReadRaw]. The caller closes the file.
+func (s *Store) OpenRaw(r Ref) (*os.File, error) {
+	f, err := os.Open(s.rawPath(r))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, r)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if !bytes.Equal(h.Sum(nil), r[:]) {
+		f.Close()
+		return nil, fmt.Errorf("%w: %s does not match its digest", ErrCorrupt, r)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return f, nil
+}
+
+// Load reads, verifies and decodes the raw artifact r. Errors are those of
+// [Store.ReadRaw] and [DecodeArtifact].
+func (s *Store) Load(r Ref) (*Artifact, error) {
+	b, err := s.ReadRaw(r)
+	if err != nil {
+		return nil, err
+	}
+	a, err := DecodeArtifact(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r, err)
+	}
+	return a, nil
+}
+
+// Has reports whether the store holds a raw artifact named r, without
+// verifying it.
+func (s *Store) Has(r Ref) bool {
+	_, err := os.Stat(s.rawPath(r))
+	return err == nil
+}
+
+// PutEnvelope stores data, a cleaned envelope in JSON, linked to the raw
+// artifact r, replacing any envelope already linked to r. The raw artifact
+// need not be present: envelopes and raw artifacts have separate retention.
+func (s *Store) PutEnvelope(r Ref, data []byte) error {
+	if r.IsZero() {
+		return fmt.Errorf("%w: zero reference", ErrBadRef)
+	}
+	if err := s.writeAtomic(s.envelopePath(r), data); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
+// ReadEnvelope returns the envelope linked to the raw artifact r, or an
+// error wrapping [ErrNotFound].
+func (s *Store) ReadEnvelope(r Ref) ([]byte, error) {
+	b, err := os.ReadFile(s.envelopePath(r))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: no envelope for %s", ErrNotFound, r)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return b, nil
+}
+
+// Kind says what a store entry holds.
+type Kind string
+
+// Kinds of store entries.
+const (
+	KindRaw      Kind = "raw"
+	KindEnvelope Kind = "envelope"
+)
+
+// Entry describes one file in the store.
+type Entry struct {
+	// Ref names the raw artifact the entry is or is linked to.
+	Ref Ref
+	// Kind is KindRaw or KindEnvelope.
+	Kind Kind
+	// Size is the file's size in bytes.
+	Size int64
+	// ModTime is when the file was written.
+	ModTime time.Time
+	// Argv is the command line from a raw artifact's manifest, unverified
+	// (List reads only the header); nil for envelopes and for artifacts
+	// whose header cannot be read. Display it escaped.
+	Argv []string
+}
+
+// List returns the raw artifacts and envelopes in the store, oldest first.
+// Files whose names are not store names, and files still being written,
+// are not listed.
+func (s *Store) List() ([]Entry, error) {
+	var out []Entry
+	for _, k := range []Kind{KindRaw, KindEnvelope} {
+		es, err := s.entries(k)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, es...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ModTime.Before(out[j].ModTime) })
+	return out, nil
+}
+
+func (s *Store) entries(k Kind) ([]Entry, error) {
+	dir, suffix := filepath.Join(s.dir, rawDir), ""
+	if k == KindEnvelope {
+		dir, suffix = filepath.Join(s.dir, envelopeDir), ".json"
+	}
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	var out []Entry
+	for _, de := range des {
+		name, ok := strings.CutSuffix(de.Name(), suffix)
+		if !ok || !de.Type().IsRegular() {
+			continue
+		}
+		r, ok := parseHexName(name)
+		if !ok {
+			continue
+		}
+		fi, err := de.Info()
+		if err != nil {
+			continue // removed meanwhile
+		}
+		e := Entry{Ref: r, Kind: k, Size: fi.Size(), ModTime: fi.ModTime()}
+		if k == KindRaw {
+			e.Argv = s.headerArgv(r)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// headerArgv reads the argv of an artifact's manifest, or nil.
+func (s *Store) headerArgv(r Ref) []string {
+	f, err := os.Open(s.rawPath(r))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	m, err := ReadManifest(f)
+	if err != nil {
+		return nil
+	}
+	return m.Argv
+}
+
+// ReadManifest reads only the header of a raw artifact from r and returns
+// its manifest. It does not verify the artifact; errors wrap [ErrFormat].
+func ReadManifest(r io.Reader) (*Manifest, error) {
+	return decodeHeader(bufio.NewReader(io.LimitReader(r, int64(len(Magic)+6+MaxManifest))))
+}
+
+// PruneOptions says what [Store.Prune] removes. A zero time removes nothing
+// of that kind.
+type PruneOptions struct {
+	// RawBefore removes raw artifacts written before it.
+	RawBefore time.Time
+	// EnvelopesBefore removes envelopes written before it.
+	EnvelopesBefore time.Time
+	// TempBefore removes leftover temporary files (from a crash) last
+	// written before it.
+	TempBefore time.Time
+	// DryRun reports what would be removed and removes nothing.
+	DryRun bool
+}
+
+// Prune removes raw artifacts and envelopes older than their own limits,
+// each kind on its own schedule, and leftover temporary files. It returns
+// the entries removed (or that would be, with DryRun). Removing an entry
+// that another process removed meanwhile is not an error.
+func (s *Store) Prune(o PruneOptions) ([]Entry, error) {
+	var removed []Entry
+	for _, k := range []Kind{KindRaw, KindEnvelope} {
+		before := o.RawBefore
+		if k == KindEnvelope {
+			before = o.EnvelopesBefore
+		}
+		if before.IsZero() {
+			continue
+		}
+		es, err := s.entries(k)
+		if err != nil {
+			return removed, err
+		}
+		for _, e := range es {
+			if !e.ModTime.Before(before) {
+				continue
+			}
+			if !o.DryRun {
+				p := s.rawPath(e.Ref)
+				if k == KindEnvelope {
+					p = s.envelopePath(e.Ref)
+				}
+				if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return removed, fmt.Errorf("store: %w", err)
+				}
+			}
+			removed = append(removed, e)
+		}
+	}
+	if !o.TempBefore.IsZero() && !o.DryRun {
+		des, _ := os.ReadDir(filepath.Join(s.dir, tmpDir))
+		for _, de := range des {
+			if fi, err := de.Info(); err == nil && fi.ModTime().Before(o.TempBefore) {
+				os.Remove(filepath.Join(s.dir, tmpDir, de.Name()))
+			}
+		}
+	}
+	return removed, nil
+}
