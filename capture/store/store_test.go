@@ -99,7 +99,9 @@ func putArtifact(t *testing.T, s *Store, maxRaw int64, chunks ...string) (Ref, [
 	return r, buf.Bytes()
 }
 
-type tee struct{ a, b interface{ Write([]byte) (int, error) } }
+type tee struct {
+	a, b interface{ Write([]byte) (int, error) }
+}
 
 func (t *tee) Write(p []byte) (int, error) {
 	t.b.Write(p)
@@ -431,4 +433,3 @@ func TestDefaultDir(t *testing.T) {
 		t.Errorf("relative XDG_STATE_HOME: %q", d)
 	}
 }
-
