@@ -238,10 +238,13 @@ func (d *Decoder) control(b byte, off int64, emit func(Token)) {
 // stateCSIAbortChar it ends the aborted CSI. It returns size.
 func (d *Decoder) unit(r rune, size int, cls utfClass, off int64, emit func(Token)) int {
 	if d.state == stateCSIAbortChar {
-		d.tok.Flags |= FlagAborted
-		d.tok.Abort = AbortNonASCII
-		d.finish(off+int64(size), emit)
-		return size
+		if cls != utfC1 {
+			d.tok.Flags |= FlagAborted
+			d.tok.Abort = AbortNonASCII
+			d.finish(off+int64(size), emit)
+			return size
+		}
+		d.abort(AbortC1, off, emit) // a C1 introducer completed across Feed calls
 	}
 	switch cls {
 	case utfText:
