@@ -1,0 +1,274 @@
+package capture
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+// EnvelopeSchema is the schema name of the envelopes [Run] produces
+// (docs/envelope.md, docs/envelope.schema.json).
+const EnvelopeSchema = "bytelens.envelope/v1"
+
+// Envelope is the result of one collected command: what ran, how it ended,
+// and its cleaned output, as one JSON object. Metadata lives only in its
+// fields, never inside the text: Stdout and Stderr hold exactly the cleaned
+// bytes of each stream (valid UTF-8, no controls but TAB and LF), so no
+// command output can forge an exit code, a truncation marker or a label.
+type Envelope struct {
+	// Schema is EnvelopeSchema.
+	Schema string `json:"schema"`
+	// Command is Argv shell-quoted for display; arguments with characters
+	// that are not printable are written in $'...' form with escapes.
+	Command string `json:"command"`
+	// Argv is the command line as run.
+	Argv []string `json:"argv"`
+	// Cwd is the absolute working directory of the command.
+	Cwd string `json:"cwd"`
+	// Stdin says where standard input came from: "/dev/null", a file name,
+	// or "caller".
+	Stdin string `json:"stdin"`
+	// Started is when the command started, in UTC; JSON gives RFC 3339.
+	Started time.Time `json:"started"`
+	// DurationMS is the time from start until the collector finished
+	// reading, in milliseconds.
+	DurationMS int64 `json:"duration_ms"`
+	// ExitCode is the command's exit code, or -1 if a signal ended it.
+	ExitCode int `json:"exit_code"`
+	// Signal names the signal that ended the command ("SIGKILL"), or is
+	// empty.
+	Signal string `json:"signal"`
+	// TimedOut reports that the time limit passed and the collector killed
+	// the command's process group.
+	TimedOut bool `json:"timed_out"`
+	// Canceled reports that the caller's context ended and the collector
+	// killed the command's process group.
+	Canceled bool `json:"canceled"`
+	// WaitDelayExpired reports that the collector stopped reading because a
+	// pipe stayed open (held by a grandchild) longer than the wait delay
+	// after the command exited; output written after that is lost.
+	WaitDelayExpired bool `json:"wait_delay_expired"`
+	// Stdout is the cleaned standard output, cut to the output limit.
+	Stdout string `json:"stdout"`
+	// Stderr is the cleaned standard error, cut to the output limit.
+	Stderr string `json:"stderr"`
+	// Streams holds the report, limits and byte counts of each stream.
+	Streams EnvelopeStreams `json:"streams"`
+	// Chunks lists the collector's reads across both streams in the order
+	// it made them, up to the chunk limit. Entries carry no text.
+	Chunks []EnvelopeChunk `json:"chunks"`
+	// ChunksOmitted counts the reads past the chunk limit, not listed.
+	ChunksOmitted int64 `json:"chunks_omitted"`
+	// RawArtifact is the reference "restricted:sha256:<hex>" of the raw
+	// artifact in the restricted store, or empty if none was kept.
+	RawArtifact string `json:"raw_artifact"`
+	// Decision is the caller's approval record, attached verbatim (as
+	// compact JSON) apart from the untrusted output; absent if none.
+	Decision json.RawMessage `json:"decision,omitempty"`
+}
+
+// EnvelopeStreams holds the per-stream details of an [Envelope].
+type EnvelopeStreams struct {
+	// Stdout describes standard output.
+	Stdout EnvelopeStream `json:"stdout"`
+	// Stderr describes standard error.
+	Stderr EnvelopeStream `json:"stderr"`
+}
+
+// EnvelopeStream gives one stream's removal report, truncation and byte
+// counts.
+type EnvelopeStream struct {
+	// Report is the sanitizer's removal report for the whole stream, the
+	// part past the output limit included.
+	Report sanitize.Report `json:"report"`
+	// Truncated reports that the cleaned text was cut at the output limit.
+	Truncated bool `json:"truncated"`
+	// RawTruncated reports that the raw artifact holds only the first
+	// BytesRawStored bytes of the stream.
+	RawTruncated bool `json:"raw_truncated"`
+	// BytesRaw is the number of bytes read from the stream.
+	BytesRaw int64 `json:"bytes_raw"`
+	// BytesRawStored is the number of raw bytes kept in the raw artifact.
+	BytesRawStored int64 `json:"bytes_raw_stored"`
+	// BytesCleaned is the number of bytes the sanitizer produced.
+	BytesCleaned int64 `json:"bytes_cleaned"`
+	// BytesKept is the number of cleaned bytes in the envelope's text.
+	BytesKept int64 `json:"bytes_kept"`
+}
+
+// EnvelopeChunk is one read by the collector.
+type EnvelopeChunk struct {
+	// Seq numbers the reads across both streams from 0.
+	Seq uint32 `json:"seq"`
+	// Stream is "stdout" or "stderr".
+	Stream string `json:"stream"`
+	// Offset is the position of the chunk in its raw stream, in bytes.
+	Offset int64 `json:"offset"`
+	// Length is the number of raw bytes read.
+	Length int `json:"length"`
+	// TMS is the time of the read after the start, in milliseconds.
+	TMS int64 `json:"t_ms"`
+}
+
+// WriteText writes e in a labelled form for people. Labels start in the
+// first column; every line of cleaned text is prefixed with "  | ", so no
+// output can pass for a label. Only cleaned text and escaped metadata are
+// written: the result is safe for a terminal.
+func (e *Envelope) WriteText(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	field := func(name, value string) { fmt.Fprintf(bw, "%-13s %s\n", name+":", value) }
+	field("command", e.Command)
+	field("cwd", quoteIfNeeded(e.Cwd))
+	field("stdin", quoteIfNeeded(e.Stdin))
+	field("started", e.Started.Format(time.RFC3339Nano))
+	field("duration_ms", strconv.FormatInt(e.DurationMS, 10))
+	field("exit_code", strconv.Itoa(e.ExitCode))
+	if e.Signal != "" {
+		field("signal", quoteIfNeeded(e.Signal))
+	}
+	if e.TimedOut {
+		field("timed_out", "true (process group killed)")
+	}
+	if e.Canceled {
+		field("canceled", "true (process group killed)")
+	}
+	if e.WaitDelayExpired {
+		field("wait_delay", "expired (a pipe stayed open after exit; later output not read)")
+	}
+	if e.RawArtifact != "" {
+		field("raw_artifact", quoteIfNeeded(e.RawArtifact))
+	}
+	if len(e.Decision) > 0 {
+		field("decision", quoteIfNeeded(string(e.Decision)))
+	}
+	for _, s := range []struct {
+		name string
+		text string
+		info *EnvelopeStream
+	}{{"stdout", e.Stdout, &e.Streams.Stdout}, {"stderr", e.Stderr, &e.Streams.Stderr}} {
+		summary := fmt.Sprintf("%d bytes raw, %d cleaned, %d shown", s.info.BytesRaw, s.info.BytesCleaned, s.info.BytesKept)
+		if s.info.Truncated {
+			summary += ", truncated"
+		}
+		field(s.name, summary)
+		if rep, err := json.Marshal(s.info.Report); err == nil {
+			field(s.name+"_report", quoteIfNeeded(string(rep)))
+		}
+		writeQuoted(bw, s.text)
+	}
+	return bw.Flush()
+}
+
+// writeQuoted writes text with each line prefixed by "  | ". A last line
+// without a newline is followed by a note on its own line.
+func writeQuoted(w *bufio.Writer, text string) {
+	if text == "" {
+		return
+	}
+	for line := range strings.SplitAfterSeq(text, "\n") {
+		if line == "" {
+			break
+		}
+		w.WriteString("  | ")
+		w.WriteString(sanitizeLine(line))
+		if !strings.HasSuffix(line, "\n") {
+			w.WriteString("\n(no newline at end)\n")
+		}
+	}
+}
+
+// sanitizeLine is a last guard for WriteText: cleaned text holds no
+// controls but TAB and LF and is valid UTF-8; a line of an Envelope built
+// by hand that breaks this is written escaped.
+func sanitizeLine(s string) string {
+	body, nl := strings.CutSuffix(s, "\n")
+	clean := utf8.ValidString(body)
+	for _, r := range body {
+		if unicode.IsControl(r) && r != '\t' {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	q := strconv.QuoteToGraphic(body)
+	q = q[1 : len(q)-1]
+	if nl {
+		q += "\n"
+	}
+	return q
+}
+
+// shellQuote joins argv for display in POSIX shell syntax.
+func shellQuote(argv []string) string {
+	var b strings.Builder
+	for i, a := range argv {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(quoteIfNeeded(a))
+	}
+	return b.String()
+}
+
+// quoteIfNeeded returns s as is if it needs no quoting in a shell, in
+// single quotes if it is printable, and in $'...' form with escapes
+// otherwise, so the result holds only printable characters.
+func quoteIfNeeded(s string) string {
+	if s == "" {
+		return "''"
+	}
+	plain, printable := true, utf8.ValidString(s)
+	for _, r := range s {
+		if !(r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r))) {
+			plain = false
+		}
+		if !unicode.IsPrint(r) {
+			printable = false
+		}
+	}
+	switch {
+	case plain:
+		return s
+	case printable:
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, `\x%02X`, s[i])
+		case r == '\'' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x80 && !unicode.IsPrint(r):
+			fmt.Fprintf(&b, `\x%02X`, r)
+		case !unicode.IsPrint(r) && r <= 0xFFFF:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		case !unicode.IsPrint(r):
+			fmt.Fprintf(&b, `\U%08X`, r)
+		default:
+			b.WriteRune(r)
+		}
+		i += n
+	}
+	b.WriteByte('\'')
+	return b.String()
+}

@@ -1,0 +1,423 @@
+package capture
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bytelens/bytelens/capture/store"
+)
+
+func testStore(t *testing.T) *store.Store {
+	t.Helper()
+	s, err := store.Open(filepath.Join(t.TempDir(), "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// runSh runs sh -c script with opts and a 5 s safety timeout.
+func runSh(t *testing.T, script string, opts RunOptions) Envelope {
+	t.Helper()
+	if opts.Timeout == 0 {
+		opts.Timeout = 5 * time.Second
+	}
+	env, err := Run(context.Background(), exec.Command("sh", "-c", script), opts)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return env
+}
+
+// load returns the raw artifact an envelope references.
+func load(t *testing.T, s *store.Store, env Envelope) *store.Artifact {
+	t.Helper()
+	r, err := store.ParseRef(env.RawArtifact)
+	if err != nil {
+		t.Fatalf("raw_artifact %q: %v", env.RawArtifact, err)
+	}
+	a, err := s.Load(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// checkClean asserts invariant 1 on cleaned text.
+func checkClean(t *testing.T, name, s string) {
+	t.Helper()
+	if !utf8.ValidString(s) {
+		t.Errorf("%s: invalid UTF-8: %q", name, s)
+	}
+	for i, r := range s {
+		if r < 0x20 && r != '\t' && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+			t.Errorf("%s: control U+%04X at %d in %q", name, r, i, s)
+			return
+		}
+	}
+}
+
+const (
+	hostileOut = `printf 'a\033[31mred\033[0m\t\033]0;evil-title\007b\n'; ` +
+		`printf '\033]8;;https://evil.example/x\033\\label\033]8;;\033\\\n'; ` +
+		`printf '\033]52;c;cGF5bG9hZA==\007clip\n'; ` +
+		`printf 'c1 \302\233 31m \033P1$qm\033\\dcs\n'`
+	hostileErr = `printf '\033[2J\033[Hwarn\033[6n\n' >&2; printf '\033_Gf=1;AAAA\033\\apc\n' >&2`
+)
+
+func TestRunHostile(t *testing.T) {
+	s := testStore(t)
+	env := runSh(t, hostileOut+"; "+hostileErr+"; exit 7", RunOptions{Store: s})
+	checkClean(t, "stdout", env.Stdout)
+	checkClean(t, "stderr", env.Stderr)
+	if want := "ared\tb\nlabel\nclip\nc1  31m dcs\n"; env.Stdout != want {
+		t.Errorf("stdout: got %q, want %q", env.Stdout, want)
+	}
+	if want := "warn\napc\n"; env.Stderr != want {
+		t.Errorf("stderr: got %q, want %q", env.Stderr, want)
+	}
+	for _, payload := range []string{"evil", "cGF5bG9hZA", "https://", "AAAA", "$q"} {
+		if strings.Contains(env.Stdout+env.Stderr, payload) {
+			t.Errorf("payload %q in cleaned text", payload)
+		}
+	}
+	if env.ExitCode != 7 || env.Signal != "" || env.TimedOut || env.Schema != EnvelopeSchema {
+		t.Errorf("exit: %+v", env)
+	}
+	// The raw artifact keeps every byte, stream by stream.
+	a := load(t, s, env)
+	wantOut := "a\x1b[31mred\x1b[0m\t\x1b]0;evil-title\x07b\n" +
+		"\x1b]8;;https://evil.example/x\x1b\\label\x1b]8;;\x1b\\\n" +
+		"\x1b]52;c;cGF5bG9hZA==\x07clip\n" +
+		"c1 \xc2\x9b 31m \x1bP1$qm\x1b\\dcs\n"
+	if got := string(a.Stream("stdout").Data); got != wantOut {
+		t.Errorf("raw stdout: got %q, want %q", got, wantOut)
+	}
+	if got, want := string(a.Stream("stderr").Data), "\x1b[2J\x1b[Hwarn\x1b[6n\n\x1b_Gf=1;AAAA\x1b\\apc\n"; got != want {
+		t.Errorf("raw stderr: got %q, want %q", got, want)
+	}
+	if env.Streams.Stdout.BytesRaw != int64(len(wantOut)) || env.Streams.Stdout.BytesRawStored != int64(len(wantOut)) ||
+		env.Streams.Stdout.BytesKept != int64(len(env.Stdout)) || env.Streams.Stdout.Truncated {
+		t.Errorf("stdout counts: %+v", env.Streams.Stdout)
+	}
+	if a.Trailer.ExitCode != 7 || a.Manifest.Argv[0] != "sh" {
+		t.Errorf("artifact trailer %+v manifest %+v", a.Trailer, a.Manifest)
+	}
+	// Metadata lives in fields only: the JSON text fields are the cleaned
+	// bytes and nothing else.
+	js, _ := json.Marshal(env)
+	var back map[string]any
+	json.Unmarshal(js, &back)
+	if back["stdout"] != env.Stdout || back["raw_artifact"] != env.RawArtifact {
+		t.Errorf("JSON round trip differs")
+	}
+}
+
+func TestRunInterleaved(t *testing.T) {
+	s := testStore(t)
+	env := runSh(t, `for i in 1 2 3 4; do echo out$i; sleep 0.02; echo err$i >&2; sleep 0.02; done`, RunOptions{Store: s})
+	if env.Stdout != "out1\nout2\nout3\nout4\n" || env.Stderr != "err1\nerr2\nerr3\nerr4\n" {
+		t.Fatalf("text: %q %q", env.Stdout, env.Stderr)
+	}
+	var order []string
+	next := map[string]int64{}
+	var lastT int64
+	for i, c := range env.Chunks {
+		if c.Seq != uint32(i) {
+			t.Errorf("chunk %d has seq %d", i, c.Seq)
+		}
+		if c.Offset != next[c.Stream] {
+			t.Errorf("chunk %d: offset %d, want %d", i, c.Offset, next[c.Stream])
+		}
+		if c.TMS < lastT {
+			t.Errorf("chunk %d goes back in time", i)
+		}
+		next[c.Stream] += int64(c.Length)
+		lastT = c.TMS
+		order = append(order, c.Stream)
+	}
+	if next["stdout"] != 20 || next["stderr"] != 20 {
+		t.Errorf("chunk lengths sum to %v", next)
+	}
+	// With 20 ms between writes each line is its own read, in write order.
+	want := strings.Repeat("stdout stderr ", 4)
+	if got := strings.Join(order, " ") + " "; got != want {
+		t.Errorf("read order: got %q, want %q", got, want)
+	}
+	// The artifact holds the same chunks in the same order.
+	a := load(t, s, env)
+	if len(a.Chunks) != len(env.Chunks) {
+		t.Fatalf("artifact has %d chunks, envelope %d", len(a.Chunks), len(env.Chunks))
+	}
+	for i, c := range a.Chunks {
+		e := env.Chunks[i]
+		if c.Seq != e.Seq || c.Stream != e.Stream || c.Offset != e.Offset || c.Length != e.Length || c.T.Milliseconds() != e.TMS {
+			t.Errorf("chunk %d: artifact %+v, envelope %+v", i, c, e)
+		}
+	}
+}
+
+func TestRunOverLimits(t *testing.T) {
+	s := testStore(t)
+	const n = 1 << 20 // far past both limits; a 64 KiB pipe would block a child nobody drains
+	start := time.Now()
+	env := runSh(t, fmt.Sprintf(`yes 0123456789abcdef | head -c %d; yes err | head -c %d >&2`, n, n),
+		RunOptions{Store: s, MaxOutput: 1000, MaxRaw: 100_000, Timeout: 10 * time.Second})
+	if env.TimedOut || env.ExitCode != 0 || time.Since(start) > 5*time.Second {
+		t.Fatalf("child blocked: timed_out %v exit %d after %v", env.TimedOut, env.ExitCode, time.Since(start))
+	}
+	for name, st := range map[string]EnvelopeStream{"stdout": env.Streams.Stdout, "stderr": env.Streams.Stderr} {
+		if !st.Truncated || !st.RawTruncated || st.BytesRaw != n || st.BytesRawStored != 100_000 || st.BytesCleaned != n {
+			t.Errorf("%s: %+v", name, st)
+		}
+	}
+	// The text is cut at a line boundary within the limit.
+	if len(env.Stdout) != 986 || !strings.HasSuffix(env.Stdout, "0123456789abcdef\n") {
+		t.Errorf("stdout cut: %d bytes ending %q", len(env.Stdout), env.Stdout[max(len(env.Stdout)-20, 0):])
+	}
+	if len(env.Stderr) != 1000 || env.Streams.Stderr.BytesKept != 1000 {
+		t.Errorf("stderr cut: %d bytes", len(env.Stderr))
+	}
+	// The raw artifact is complete up to the raw limit.
+	a := load(t, s, env)
+	want := bytes.Repeat([]byte("0123456789abcdef\n"), 100_000/17+1)[:100_000]
+	if out := a.Stream("stdout"); !bytes.Equal(out.Data, want) || out.Seen != n || !out.Truncated() {
+		t.Errorf("raw stdout: %d bytes stored, seen %d", len(out.Data), out.Seen)
+	}
+	if e := a.Stream("stderr"); len(e.Data) != 100_000 || !bytes.Equal(e.Data[:8], []byte("err\nerr\n")) {
+		t.Errorf("raw stderr: %d bytes", len(e.Data))
+	}
+}
+
+func TestCapBuffer(t *testing.T) {
+	tests := []struct {
+		name   string
+		limit  int64
+		writes []string
+		want   string
+		trunc  bool
+	}{
+		{"under", 10, []string{"ab\n", "cd"}, "ab\ncd", false},
+		{"exact", 5, []string{"ab\n", "cd"}, "ab\ncd", false},
+		{"line cut", 8, []string{"ab\ncd\nef", "gh\n"}, "ab\ncd\n", true},
+		{"long line", 5, []string{"abcdefgh"}, "abcde", true},
+		{"rune cut", 5, []string{"abcд", "ef"}, "abcд", true},
+		{"rune split", 4, []string{"abcд"}, "abc", true},
+		{"cjk", 7, []string{"终终终"}, "终终", true},
+		{"unlimited", -1, []string{"abc", "def"}, "abcdef", false},
+		{"after full", 3, []string{"a\nbc", "\nd\n"}, "a\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := &capBuffer{limit: tt.limit}
+			var total int64
+			for _, w := range tt.writes {
+				b.Write([]byte(w))
+				total += int64(len(w))
+			}
+			if string(b.buf) != tt.want || b.truncated != tt.trunc || b.total != total {
+				t.Errorf("got %q truncated %v total %d, want %q %v %d", b.buf, b.truncated, b.total, tt.want, tt.trunc, total)
+			}
+		})
+	}
+}
+
+// pidStopped waits up to 2 s for pid to be gone or a zombie.
+func pidStopped(pid int) bool {
+	for range 100 {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return true
+		}
+		if f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:])); len(f) > 0 && f[0] == "Z" {
+			return true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return false
+}
+
+func TestRunTimeoutKillsGroup(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc")
+	}
+	start := time.Now()
+	env := runSh(t, `sleep 10 & echo $!; sleep 10; echo never`, RunOptions{Timeout: 300 * time.Millisecond, WaitDelay: 200 * time.Millisecond})
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Run took %v", d)
+	}
+	if !env.TimedOut || env.Canceled || env.ExitCode != -1 || env.Signal != "SIGKILL" {
+		t.Errorf("timeout: timed_out %v canceled %v exit %d signal %q", env.TimedOut, env.Canceled, env.ExitCode, env.Signal)
+	}
+	if strings.Contains(env.Stdout, "never") {
+		t.Error("command ran past the timeout")
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(env.Stdout))
+	if err != nil {
+		t.Fatalf("stdout %q: %v", env.Stdout, err)
+	}
+	if !pidStopped(pid) {
+		t.Errorf("grandchild %d survived the timeout", pid)
+	}
+}
+
+func TestRunKillGrace(t *testing.T) {
+	env := runSh(t, `trap 'echo term; exit 3' TERM; echo ready; while :; do sleep 0.05; done`,
+		RunOptions{Timeout: 300 * time.Millisecond, KillGrace: time.Second, WaitDelay: 100 * time.Millisecond})
+	if !env.TimedOut || env.ExitCode != 3 || env.Signal != "" || env.Stdout != "ready\nterm\n" {
+		t.Errorf("graceful kill: exit %d signal %q stdout %q", env.ExitCode, env.Signal, env.Stdout)
+	}
+}
+
+func TestRunGrandchildHoldsPipe(t *testing.T) {
+	start := time.Now()
+	env := runSh(t, `sleep 5 & echo $!`, RunOptions{WaitDelay: 200 * time.Millisecond})
+	d := time.Since(start)
+	if pid, err := strconv.Atoi(strings.TrimSpace(env.Stdout)); err == nil {
+		defer func() { p, _ := os.FindProcess(pid); p.Kill() }()
+	}
+	if d > 2*time.Second {
+		t.Errorf("Run waited %v for a grandchild's pipe", d)
+	}
+	if env.ExitCode != 0 || !env.WaitDelayExpired || env.TimedOut || env.Stdout == "" {
+		t.Errorf("exit %d wait_delay_expired %v stdout %q", env.ExitCode, env.WaitDelayExpired, env.Stdout)
+	}
+}
+
+func TestRunCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	env, err := Run(ctx, exec.Command("sleep", "10"), RunOptions{WaitDelay: 100 * time.Millisecond})
+	if err != nil || !env.Canceled || env.TimedOut || env.Signal != "SIGKILL" {
+		t.Errorf("err %v canceled %v timed_out %v signal %q", err, env.Canceled, env.TimedOut, env.Signal)
+	}
+}
+
+func TestRunNotFound(t *testing.T) {
+	s := testStore(t)
+	env, err := Run(context.Background(), exec.Command("bytelens-no-such-command-xyz"), RunOptions{Store: s})
+	if !errors.Is(err, exec.ErrNotFound) {
+		t.Fatalf("err = %v, want exec.ErrNotFound", err)
+	}
+	if env.Schema != "" {
+		t.Errorf("envelope for a command that never ran: %+v", env)
+	}
+	if es, _ := s.List(); len(es) != 0 {
+		t.Errorf("store holds %d entries", len(es))
+	}
+	if tmps, _ := os.ReadDir(filepath.Join(s.Dir(), "tmp")); len(tmps) != 0 {
+		t.Errorf("%d temp files left", len(tmps))
+	}
+}
+
+func TestRunStdinAndDecision(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "in")
+	os.WriteFile(f, []byte("from file\n"), 0o600)
+	in, _ := os.Open(f)
+	defer in.Close()
+	cmd := exec.Command("cat")
+	cmd.Stdin = in
+	env, err := Run(context.Background(), cmd, RunOptions{StdinName: f, Decision: json.RawMessage(`{ "approved_by": "alice",  "n": 1 }`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.Stdout != "from file\n" || env.Stdin != f || string(env.Decision) != `{"approved_by":"alice","n":1}` {
+		t.Errorf("stdout %q stdin %q decision %s", env.Stdout, env.Stdin, env.Decision)
+	}
+	// Default stdin is the null device: cat reads nothing.
+	env = runSh(t, `cat; echo done`, RunOptions{})
+	if env.Stdout != "done\n" || env.Stdin != os.DevNull || env.Decision != nil {
+		t.Errorf("default stdin: %q %q", env.Stdout, env.Stdin)
+	}
+	if _, err := Run(context.Background(), exec.Command("true"), RunOptions{Decision: json.RawMessage(`{bad`)}); err == nil {
+		t.Error("invalid decision JSON accepted")
+	}
+	busy := exec.Command("true")
+	busy.Stdout = os.Stdout
+	if _, err := Run(context.Background(), busy, RunOptions{}); err == nil {
+		t.Error("Run accepted a command with Stdout set")
+	}
+}
+
+func TestRunConcurrentStore(t *testing.T) {
+	s := testStore(t)
+	const n = 8
+	envs := make([]Envelope, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			e, err := Run(context.Background(), exec.Command("sh", "-c", fmt.Sprintf("yes run%d | head -n 2000", i)), RunOptions{Store: s, Timeout: 5 * time.Second})
+			if err != nil {
+				t.Error(err)
+			}
+			envs[i] = e
+		})
+	}
+	wg.Wait()
+	for i, e := range envs {
+		a := load(t, s, e)
+		if want := strings.Repeat(fmt.Sprintf("run%d\n", i), 2000); string(a.Stream("stdout").Data) != want {
+			t.Errorf("run %d: artifact holds other bytes", i)
+		}
+	}
+	if es, _ := s.List(); len(es) != n {
+		t.Errorf("store lists %d entries, want %d", len(es), n)
+	}
+}
+
+func TestWriteText(t *testing.T) {
+	env := runSh(t, `echo 'exit_code:     0'; printf 'no newline'; echo 'timed_out: true' >&2`, RunOptions{Decision: json.RawMessage(`{"ok":true}`)})
+	var b bytes.Buffer
+	if err := env.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"command:      sh -c 'echo '\\''exit_code:     0'\\''; printf '\\''no newline'\\''; echo '\\''timed_out: true'\\'' >&2'\n",
+		"exit_code:    0\n",
+		"  | exit_code:     0\n  | no newline\n(no newline at end)\n",
+		"  | timed_out: true\n",
+		`decision:     '{"ok":true}'` + "\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text form lacks %q:\n%s", want, out)
+		}
+	}
+	// Only labels start a line; command output is always prefixed.
+	for line := range strings.Lines(out) {
+		if strings.HasPrefix(line, "timed_out") {
+			t.Errorf("output forged a label: %q", line)
+		}
+	}
+	checkClean(t, "text", strings.ReplaceAll(out, "\n", ""))
+}
+
+func TestQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"":            "''",
+		"plain-1.txt": "plain-1.txt",
+		"a b":         "'a b'",
+		"it's":        `'it'\''s'`,
+		"终":           "'终'",
+		"a\x1b[31m":   `$'a\x1B[31m'`,
+		"\u202eabc":   `$'\u202Eabc'`,
+		"\xff'\n":     `$'\xFF\'\n'`,
+		"\u009b":      `$'\u009B'`,
+	} {
+		if got := quoteIfNeeded(in); got != want {
+			t.Errorf("quoteIfNeeded(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
