@@ -1,0 +1,350 @@
+package sanitize
+
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/bytelens/bytelens/decode"
+)
+
+// maxLine is how many characters CROverwrite and BSOverstrike hold for the
+// current line; a longer line is written out as it stands and a new one
+// begins, so memory stays bounded.
+const maxLine = 64 << 10
+
+// histLen is how many input bytes before the current chunk are kept, so
+// that an OSC 8 URI split across writes can still be appended.
+const histLen = MaxLinkURI + 64
+
+// cleaner applies Options to decode tokens. It appends cleaned text to out
+// and counts into rep; the caller owns out and drains it.
+type cleaner struct {
+	opts Options
+	dec  decode.Decoder
+	rep  report
+	out  []byte
+
+	chunk   []byte // the input being fed
+	base    int64  // stream offset of chunk[0]
+	hist    []byte // up to histLen input bytes just before chunk
+	flushed int64  // cleaned bytes already drained from out
+
+	crRun int   // CRs waiting to know what follows
+	crOff int64 // offset of the first of them
+
+	lineMode bool   // CROverwrite or BSOverstrike: the line is held in line
+	line     []rune // current line under emulation
+	col      int    // cursor column in line
+
+	linkOpen bool   // inside an OSC 8 label
+	linkURI  []byte // the URI to append, under LinksAppend
+
+	m *OffsetMap // optional offset map
+}
+
+func newCleaner(o Options) *cleaner {
+	return &cleaner{
+		opts:     o,
+		dec:      decode.Decoder{LoneC1: o.C1 == C1Lone, APCBEL: o.APCBEL, MaxPayload: o.maxPayload()},
+		rep:      newReport(o),
+		lineMode: o.CR == CROverwrite || o.BS == BSOverstrike,
+	}
+}
+
+// feed cleans p, the next chunk of the stream.
+func (c *cleaner) feed(p []byte) {
+	c.chunk, c.base = p, c.dec.Offset()
+	c.dec.Feed(p, c.token)
+	c.rep.BytesIn += int64(len(p))
+	c.keepHistory(p)
+	c.chunk = nil
+}
+
+// end finishes the stream.
+func (c *cleaner) end() {
+	c.dec.End(c.token)
+	c.resolveCR(endOfStream)
+	if c.lineMode {
+		c.flushLine(false)
+	}
+	c.rep.BytesOut = c.flushed + int64(len(c.out))
+}
+
+// keepHistory keeps the last histLen bytes of input.
+func (c *cleaner) keepHistory(p []byte) {
+	if len(p) >= histLen {
+		c.hist = append(c.hist[:0], p[len(p)-histLen:]...)
+		return
+	}
+	if drop := len(c.hist) + len(p) - histLen; drop > 0 {
+		c.hist = append(c.hist[:0], c.hist[drop:]...)
+	}
+	c.hist = append(c.hist, p...)
+}
+
+// bytesAt returns the n input bytes at stream offset off, or nil when they
+// are no longer held.
+func (c *cleaner) bytesAt(off, n int64) []byte {
+	if off >= c.base {
+		i := off - c.base
+		if i+n > int64(len(c.chunk)) {
+			return nil
+		}
+		return c.chunk[i : i+n]
+	}
+	histStart := c.base - int64(len(c.hist))
+	if off < histStart || off+n > c.base+int64(len(c.chunk)) {
+		return nil
+	}
+	// The span straddles hist and chunk: join them in a scratch buffer.
+	joined := make([]byte, 0, n)
+	joined = append(joined, c.hist[off-histStart:]...)
+	return append(joined, c.chunk[:off+n-c.base]...)
+}
+
+// token is the decode callback: the policy.
+func (c *cleaner) token(t decode.Token) {
+	if c.m != nil && !c.lineMode {
+		c.m.add(t.Off, c.outPos())
+	}
+	r := &c.rep
+	if t.Kind.IsString() || t.Kind == decode.KindCSI || t.Kind == decode.KindESC || t.Kind == decode.KindNF {
+		c.anomalies(&t)
+	}
+	switch t.Kind {
+	case decode.KindText:
+		c.text(&t)
+	case decode.KindC0:
+		c.c0(&t)
+	case decode.KindDEL:
+		r.Removed.DEL++
+	case decode.KindC1:
+		r.Removed.C1++
+		if t.Final == 0x8D { // RI, reverse index
+			c.flag(&t, &r.Flags.CursorMove, "cursor_move")
+		}
+	case decode.KindESC, decode.KindNF:
+		r.Removed.ESC++
+		c.escape(&t)
+	case decode.KindCSI:
+		r.Removed.CSI++
+		c.csi(&t)
+	case decode.KindOSC:
+		r.Removed.OSC++
+		c.osc(&t)
+	case decode.KindDCS:
+		r.Removed.DCS++
+		if q := t.PayloadPrefix(); bytes.HasPrefix(q, []byte("$q")) || bytes.HasPrefix(q, []byte("+q")) {
+			c.flag(&t, &r.Flags.Query, "query")
+		}
+	case decode.KindAPC:
+		r.Removed.APC++
+	case decode.KindPM:
+		r.Removed.PM++
+	case decode.KindSOS:
+		r.Removed.SOS++
+	case decode.KindScreenTitle:
+		r.Removed.ESCk++
+		c.flag(&t, &r.Flags.Title, "title")
+	case decode.KindInvalid:
+		r.Removed.Invalid++
+		c.emitRune(utf8.RuneError)
+	case decode.KindFormat:
+		c.format(&t)
+	}
+}
+
+// text writes a text token.
+func (c *cleaner) text(t *decode.Token) {
+	b := c.bytesAt(t.Off, t.Len)
+	if b == nil { // one character completed across two chunks
+		var buf [utf8.UTFMax]byte
+		b = utf8.AppendRune(buf[:0], t.Rune)
+	}
+	c.resolveCR(int(b[0]))
+	if !c.lineMode {
+		c.out = append(c.out, b...)
+		return
+	}
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		c.put(r)
+		b = b[n:]
+	}
+}
+
+// emitRune writes one character that is not from the input as is.
+func (c *cleaner) emitRune(r rune) {
+	c.resolveCR(int(r))
+	if c.lineMode {
+		c.put(r)
+		return
+	}
+	c.out = utf8.AppendRune(c.out, r)
+}
+
+// emitString writes s, made by the sanitizer (an escape or a URI).
+func (c *cleaner) emitString(s []byte) {
+	c.resolveCR(int(s[0]))
+	if !c.lineMode {
+		c.out = append(c.out, s...)
+		return
+	}
+	for _, r := range string(s) {
+		c.put(r)
+	}
+}
+
+// c0 handles a C0 control other than TAB and LF.
+func (c *cleaner) c0(t *decode.Token) {
+	r := &c.rep
+	switch t.Final {
+	case '\r':
+		r.Removed.CR++
+		if c.crRun == 0 {
+			c.crOff = t.Off
+		}
+		c.crRun++
+	case '\b':
+		r.Removed.BS++
+		c.flag(t, &r.Flags.Overwrite, "overwrite")
+		if c.opts.BS == BSOverstrike && c.col > 0 {
+			c.col--
+		}
+	case 0x0B, 0x0C: // VT, FF: xterm moves down a line
+		r.Kept.VTFF++
+		c.emitString([]byte{'\n'})
+	default:
+		r.Removed.C0++
+	}
+}
+
+// endOfStream is resolveCR's "next" at the end of the stream.
+const endOfStream = -1
+
+// resolveCR decides what a pending run of CRs was, now that the next
+// output byte is known: '\n' (CRLF, CRCRLF: the LF is the line break),
+// endOfStream, or any other byte (text painted over the line).
+func (c *cleaner) resolveCR(next int) {
+	if c.crRun == 0 {
+		return
+	}
+	c.crRun = 0
+	if next == '\n' {
+		return
+	}
+	if next != endOfStream {
+		c.rep.Flags.Overwrite++
+		c.rep.find(c.crOff, "overwrite", "CR", 1)
+	}
+	switch c.opts.CR {
+	case CRLines:
+		if c.lineMode {
+			c.flushLine(true)
+		} else {
+			c.out = append(c.out, '\n')
+		}
+	case CROverwrite:
+		c.col = 0
+	}
+}
+
+// put writes r at the cursor of the emulated line.
+func (c *cleaner) put(r rune) {
+	if r == '\n' {
+		c.flushLine(true)
+		return
+	}
+	if c.col < len(c.line) {
+		c.line[c.col] = r
+	} else {
+		c.line = append(c.line, r)
+	}
+	c.col++
+	if len(c.line) >= maxLine {
+		c.flushLine(false)
+	}
+}
+
+// flushLine writes the emulated line out, with LF when nl is set.
+func (c *cleaner) flushLine(nl bool) {
+	for _, r := range c.line {
+		c.out = utf8.AppendRune(c.out, r)
+	}
+	if nl {
+		c.out = append(c.out, '\n')
+	}
+	c.line, c.col = c.line[:0], 0
+	if c.m != nil {
+		c.m.add(c.dec.Offset(), c.outPos())
+	}
+}
+
+func (c *cleaner) outPos() int64 { return c.flushed + int64(len(c.out)) }
+
+// format applies the format character policy.
+func (c *cleaner) format(t *decode.Token) {
+	hiding := decode.ClassifyFormat(t.Rune) == decode.FormatHiding
+	switch {
+	case !hiding || c.opts.FormatChars == FormatKeep:
+		c.rep.Kept.Format++
+		c.text(t)
+	case c.opts.FormatChars == FormatEscape:
+		c.rep.Kept.Format++
+		var buf [12]byte
+		c.emitString(appendCodePoint(buf[:0], t.Rune))
+	default:
+		c.rep.Removed.Format++
+	}
+}
+
+// appendCodePoint appends "<U+XXXX>".
+func appendCodePoint(b []byte, r rune) []byte {
+	const hex = "0123456789ABCDEF"
+	b = append(b, "<U+"...)
+	digits := 4
+	if r > 0xFFFF {
+		digits = 5
+	}
+	for i := digits - 1; i >= 0; i-- {
+		b = append(b, hex[(r>>(4*i))&0xF])
+	}
+	return append(b, '>')
+}
+
+// flag counts one advisory flag and records a finding for t.
+func (c *cleaner) flag(t *decode.Token, n *int64, kind string) {
+	*n++
+	if len(c.rep.Findings) >= MaxFindings {
+		c.rep.FindingsOmitted++
+		return
+	}
+	c.rep.find(t.Off, kind, Name(t), t.Len)
+}
+
+// anomalies counts the decode flags of a sequence or string.
+func (c *cleaner) anomalies(t *decode.Token) {
+	if t.Flags&^decode.FlagEmbedded == 0 {
+		return
+	}
+	a := &c.rep.Anomalies
+	for _, x := range []struct {
+		f    decode.Flags
+		n    *int64
+		name string
+	}{
+		{decode.FlagMalformed, &a.Malformed, "malformed"},
+		{decode.FlagAborted, &a.Aborted, "aborted"},
+		{decode.FlagUnterminated, &a.Unterminated, "unterminated"},
+		{decode.FlagOverlong, &a.Overlong, "overlong"},
+		{decode.FlagAmbiguous, &a.Ambiguous, "ambiguous"},
+		{decode.FlagOverflow, &a.Overflow, "overflow"},
+	} {
+		if t.Flags&x.f != 0 {
+			c.flag(t, x.n, x.name)
+		}
+	}
+	if t.Is(decode.FlagUnterminated) {
+		c.rep.BytesSwallowed += t.Len
+	}
+}

@@ -1,0 +1,199 @@
+// Package sanitize turns a terminal byte stream into plain, agent-safe
+// UTF-8 text and a removal report, by policy over the tokens of package
+// decode.
+//
+// Cleaned text keeps the meaning (text, line breaks, link labels) and none
+// of the control traffic: it holds no ESC, no C0 but TAB and LF, no DEL, no
+// C1 in either spelling, and is valid UTF-8. Valid UTF-8 text without
+// controls and without the format characters the policy removes comes out
+// byte for byte. The report counts what was removed without repeating it.
+package sanitize
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// CRPolicy says what becomes of carriage returns.
+type CRPolicy uint8
+
+// CR policies.
+const (
+	// CRLines: a run of CRs followed by LF is one LF (CRLF, a pty's
+	// "\r\r\n"); any other run of CRs is one LF, so each frame of a
+	// progress line stays visible.
+	CRLines CRPolicy = iota
+	// CROverwrite emulates the line overwrite: text after a CR replaces
+	// the line from its first column, as a terminal shows it.
+	CROverwrite
+	// CRDrop removes every CR.
+	CRDrop
+)
+
+// BSPolicy says what becomes of backspaces.
+type BSPolicy uint8
+
+// BS policies.
+const (
+	// BSDrop removes each BS, counts it and flags an overwrite.
+	BSDrop BSPolicy = iota
+	// BSOverstrike applies it: "x BS y" keeps y, as col -b does for
+	// man-page bold and underline.
+	BSOverstrike
+)
+
+// LinkPolicy says what becomes of OSC 8 hyperlinks.
+type LinkPolicy uint8
+
+// Link policies.
+const (
+	// LinksDrop keeps the label as text and drops the target.
+	LinksDrop LinkPolicy = iota
+	// LinksAppend keeps the label and appends " <URI>" after it when the
+	// URI is printable http or https of at most MaxLinkURI bytes.
+	LinksAppend
+)
+
+// FormatPolicy says what becomes of the Unicode format characters that
+// reorder or hide text (decode.FormatHiding). Joining characters (ZWJ,
+// ZWNJ, LRM, RLM, ALM, variation selectors, soft hyphen) are always kept
+// and counted.
+type FormatPolicy uint8
+
+// Format character policies.
+const (
+	// FormatStrip removes them and counts them.
+	FormatStrip FormatPolicy = iota
+	// FormatKeep keeps them and counts them.
+	FormatKeep
+	// FormatEscape shows each as "<U+202E>".
+	FormatEscape
+)
+
+// C1Policy says what a raw 8-bit byte 0x80–0x9F means.
+type C1Policy uint8
+
+// C1 policies.
+const (
+	// C1Introducers: as in 8-bit terminals, 9B opens a CSI, 9D an OSC, 90
+	// a DCS, 98 SOS, 9E PM, 9F APC; the others are single controls.
+	C1Introducers C1Policy = iota
+	// C1Lone: each is a single removed control, for legacy 8-bit text
+	// such as CP1252.
+	C1Lone
+)
+
+// MaxLinkURI is the longest URI in bytes that LinksAppend shows.
+const MaxLinkURI = 2048
+
+// Options selects the policies. The zero value means the documented
+// defaults: CR lines, BS drop, links drop, format characters strip, C1
+// introducers, BEL is APC payload, control strings flagged overlong past
+// 4096 payload bytes.
+type Options struct {
+	CR          CRPolicy
+	BS          BSPolicy
+	Links       LinkPolicy
+	FormatChars FormatPolicy
+	C1          C1Policy
+	// APCBEL ends APC strings at BEL (Buildkite-style timestamps).
+	APCBEL bool
+	// MaxPayload is the payload length in bytes past which a control
+	// string is reported overlong; 0 means 4096.
+	MaxPayload int64
+}
+
+var (
+	crNames       = []string{"lines", "overwrite", "drop"}
+	bsNames       = []string{"drop", "overstrike"}
+	linkNames     = []string{"drop", "append"}
+	formatNames   = []string{"strip", "keep", "escape"}
+	c1PolicyNames = []string{"introducers", "lone"}
+)
+
+func (p CRPolicy) String() string     { return crNames[p] }
+func (p BSPolicy) String() string     { return bsNames[p] }
+func (p LinkPolicy) String() string   { return linkNames[p] }
+func (p FormatPolicy) String() string { return formatNames[p] }
+func (p C1Policy) String() string     { return c1PolicyNames[p] }
+
+// PolicyKeys lists the names Set accepts, in the order String writes them.
+var PolicyKeys = []string{"cr", "bs", "links", "format-chars", "c1", "apc-bel", "max-payload"}
+
+// Set sets the policy named key ("cr", "bs", "links", "format-chars",
+// "c1", "apc-bel", "max-payload") from its command-line spelling. It
+// returns an error naming the accepted values when key or value is
+// unknown.
+func (o *Options) Set(key, value string) error {
+	pick := func(names []string, set func(int)) error {
+		for i, n := range names {
+			if n == value {
+				set(i)
+				return nil
+			}
+		}
+		return fmt.Errorf("invalid %s policy %q (want %s)", key, value, strings.Join(names, ", "))
+	}
+	switch key {
+	case "cr":
+		return pick(crNames, func(i int) { o.CR = CRPolicy(i) })
+	case "bs":
+		return pick(bsNames, func(i int) { o.BS = BSPolicy(i) })
+	case "links":
+		return pick(linkNames, func(i int) { o.Links = LinkPolicy(i) })
+	case "format-chars":
+		return pick(formatNames, func(i int) { o.FormatChars = FormatPolicy(i) })
+	case "c1":
+		return pick(c1PolicyNames, func(i int) { o.C1 = C1Policy(i) })
+	case "apc-bel":
+		v, err := strconv.ParseBool(value)
+		if err != nil {
+			return fmt.Errorf("invalid apc-bel value %q (want true or false)", value)
+		}
+		o.APCBEL = v
+		return nil
+	case "max-payload":
+		v, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || v < 0 {
+			return fmt.Errorf("invalid max-payload %q (want a byte count)", value)
+		}
+		o.MaxPayload = v
+		return nil
+	}
+	return fmt.Errorf("unknown policy %q (want one of %s)", key, strings.Join(PolicyKeys, ", "))
+}
+
+// ParsePolicy applies a comma-separated list of key=value settings, such
+// as "cr=overwrite,format-chars=keep", to the defaults.
+func ParsePolicy(s string) (Options, error) {
+	var o Options
+	for item := range strings.SplitSeq(s, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(item, "=")
+		if !ok {
+			return o, fmt.Errorf("policy setting %q is not key=value", item)
+		}
+		if err := o.Set(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// maxPayload resolves the MaxPayload default.
+func (o Options) maxPayload() int64 {
+	if o.MaxPayload <= 0 {
+		return 4096
+	}
+	return o.MaxPayload
+}
+
+// String returns the options in ParsePolicy's form, every key spelled out.
+func (o Options) String() string {
+	return fmt.Sprintf("cr=%s,bs=%s,links=%s,format-chars=%s,c1=%s,apc-bel=%t,max-payload=%d",
+		o.CR, o.BS, o.Links, o.FormatChars, o.C1, o.APCBEL, o.maxPayload())
+}

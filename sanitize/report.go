@@ -1,0 +1,254 @@
+package sanitize
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Schema is the version of the JSON form of Report.
+const Schema = "bytelens.report/v1"
+
+// MaxFindings is how many findings a Report lists; past it they are only
+// counted (Report.FindingsOmitted) — the per-flag counts stay exact.
+const MaxFindings = 1000
+
+// Report says what the sanitizer removed, kept and noticed, without
+// repeating any of it. The only fields that name things are OSCCommands
+// (OSC command numbers), CSIFinals (private marker, intermediates and final
+// byte of CSIs) and Finding.Sequence (the same parts, plus CSI parameters
+// where they name a query or mode). No field holds payload bytes.
+type Report struct {
+	Schema string `json:"schema"`
+	// Policy is the options in ParsePolicy's form.
+	Policy string `json:"policy"`
+
+	BytesIn  int64 `json:"bytes_in"`  // input bytes
+	BytesOut int64 `json:"bytes_out"` // cleaned text bytes
+	// BytesSwallowed counts bytes inside sequences and strings left open
+	// at the end of the input.
+	BytesSwallowed int64 `json:"bytes_swallowed"`
+
+	Removed   Counts    `json:"removed"`
+	Kept      Kept      `json:"kept"`
+	Anomalies Anomalies `json:"anomalies"`
+	Flags     Flags     `json:"flags"`
+
+	// OSCCommands counts OSC strings by command number; -1 is a payload
+	// that does not start with a number.
+	OSCCommands map[int32]int64 `json:"osc_commands"`
+	// CSIFinals counts CSIs by private marker, intermediates and final
+	// byte ("m", "?h", " q").
+	CSIFinals map[string]int64 `json:"csi_finals"`
+
+	// Findings point at places: advisory flags and anomalies, each with
+	// the byte offset of the token, in stream order.
+	Findings        []Finding `json:"findings"`
+	FindingsOmitted int64     `json:"findings_omitted"`
+}
+
+// Counts are removed tokens per class. Each sequence or string counts
+// once, whatever its length; Invalid counts ill-formed UTF-8 units, each
+// replaced by one U+FFFD.
+type Counts struct {
+	C0      int64 `json:"c0"`
+	C1      int64 `json:"c1"`
+	DEL     int64 `json:"del"`
+	CR      int64 `json:"cr"`
+	BS      int64 `json:"bs"`
+	ESC     int64 `json:"esc"`
+	CSI     int64 `json:"csi"`
+	OSC     int64 `json:"osc"`
+	DCS     int64 `json:"dcs"`
+	APC     int64 `json:"apc"`
+	PM      int64 `json:"pm"`
+	SOS     int64 `json:"sos"`
+	ESCk    int64 `json:"esc_k"`
+	Format  int64 `json:"format"`
+	Invalid int64 `json:"invalid_utf8"`
+}
+
+// Kept counts what survived in a changed form or was kept deliberately.
+type Kept struct {
+	// Format counts format characters kept (joining ones, or all under
+	// FormatKeep) or escaped.
+	Format int64 `json:"format"`
+	// LinkLabels counts OSC 8 hyperlinks whose label was kept.
+	LinkLabels int64 `json:"link_labels"`
+	// LinkTargets counts URIs appended under LinksAppend.
+	LinkTargets int64 `json:"link_targets"`
+	// VTFF counts VT and FF turned into LF.
+	VTFF int64 `json:"vt_ff"`
+}
+
+// Anomalies count malformed input, by decode flag.
+type Anomalies struct {
+	Malformed    int64 `json:"malformed"`
+	Aborted      int64 `json:"aborted"`
+	Unterminated int64 `json:"unterminated"`
+	Overlong     int64 `json:"overlong"`
+	Ambiguous    int64 `json:"ambiguous"`
+	Overflow     int64 `json:"overflow"`
+}
+
+// Flags count what a person at a terminal would have been shown
+// differently, though nothing leaked.
+type Flags struct {
+	// Query: the terminal would have typed a reply (DA, DSR/CPR, XTWINOPS
+	// reports, DECRQM, XTVERSION, DECRQSS, XTGETTCAP, OSC 4/10–19/50/52
+	// reads).
+	Query int64 `json:"query"`
+	// Erase: text erased (ED, EL, ECH, DCH, DL, RIS).
+	Erase int64 `json:"erase"`
+	// CursorMove: the cursor moved so that text could be painted over.
+	CursorMove int64 `json:"cursor_move"`
+	// Overwrite: CR or BS followed by text on the same line.
+	Overwrite int64 `json:"overwrite"`
+	// SGRConceal: SGR 8, concealed text.
+	SGRConceal int64 `json:"sgr_conceal"`
+	// Title: a window or icon title set (OSC 0/1/2, ESC k).
+	Title int64 `json:"title"`
+	// Clipboard: an OSC 52 clipboard write or read.
+	Clipboard int64 `json:"clipboard"`
+	// Hyperlink: an OSC 8 link opened.
+	Hyperlink int64 `json:"hyperlink"`
+	// AltScreen: the alternate screen entered (DECSET 47/1047/1049).
+	AltScreen int64 `json:"alt_screen"`
+}
+
+// Finding points at one place in the input.
+type Finding struct {
+	// Offset is the byte offset of the token from the start of the stream.
+	Offset int64 `json:"offset"`
+	// Kind is an advisory flag ("query", "title"…) or an anomaly
+	// ("unterminated", "ambiguous"…).
+	Kind string `json:"kind"`
+	// Sequence names the token without its payload: "CSI 6n", "OSC 52
+	// write", "DCS $q", "BS".
+	Sequence string `json:"sequence"`
+	// Bytes is the token's length in bytes.
+	Bytes int64 `json:"bytes"`
+}
+
+// csiKey packs a CSI's private marker, intermediates and final byte.
+type csiKey [4]byte
+
+func (k csiKey) String() string {
+	b := make([]byte, 0, 4)
+	for _, c := range k {
+		if c != 0 {
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// report accumulates a Report without allocating per token.
+type report struct {
+	Report
+	csi map[csiKey]int64
+}
+
+func newReport(o Options) report {
+	return report{
+		Report: Report{Schema: Schema, Policy: o.String(), OSCCommands: map[int32]int64{}},
+		csi:    map[csiKey]int64{},
+	}
+}
+
+func (r *report) find(off int64, kind, seq string, n int64) {
+	if len(r.Findings) >= MaxFindings {
+		r.FindingsOmitted++
+		return
+	}
+	r.Findings = append(r.Findings, Finding{Offset: off, Kind: kind, Sequence: seq, Bytes: n})
+}
+
+// snapshot returns the public report.
+func (r *report) snapshot() Report {
+	out := r.Report
+	out.CSIFinals = make(map[string]int64, len(r.csi))
+	for k, n := range r.csi {
+		out.CSIFinals[k.String()] += n
+	}
+	out.OSCCommands = make(map[int32]int64, len(r.OSCCommands))
+	for k, n := range r.OSCCommands {
+		out.OSCCommands[k] = n
+	}
+	out.Findings = append([]Finding{}, r.Findings...)
+	sort.SliceStable(out.Findings, func(i, j int) bool { return out.Findings[i].Offset < out.Findings[j].Offset })
+	return out
+}
+
+// Clean reports whether nothing was removed, replaced or flagged.
+func (r *Report) Clean() bool {
+	return r.Removed == (Counts{}) && r.Anomalies == (Anomalies{}) && r.Flags == (Flags{}) &&
+		r.Kept.LinkLabels == 0 && r.Kept.VTFF == 0
+}
+
+// ByName returns the removal counts keyed by their JSON names, in
+// the order of Counts' fields.
+func (c Counts) ByName() []NamedCount {
+	return []NamedCount{
+		{"c0", c.C0}, {"c1", c.C1}, {"del", c.DEL}, {"cr", c.CR}, {"bs", c.BS},
+		{"esc", c.ESC}, {"csi", c.CSI}, {"osc", c.OSC}, {"dcs", c.DCS}, {"apc", c.APC},
+		{"pm", c.PM}, {"sos", c.SOS}, {"esc_k", c.ESCk}, {"format", c.Format}, {"invalid_utf8", c.Invalid},
+	}
+}
+
+// ByName returns the anomaly counts keyed by their JSON names.
+func (a Anomalies) ByName() []NamedCount {
+	return []NamedCount{
+		{"malformed", a.Malformed}, {"aborted", a.Aborted}, {"unterminated", a.Unterminated},
+		{"overlong", a.Overlong}, {"ambiguous", a.Ambiguous}, {"overflow", a.Overflow},
+	}
+}
+
+// ByName returns the flag counts keyed by their JSON names.
+func (f Flags) ByName() []NamedCount {
+	return []NamedCount{
+		{"query", f.Query}, {"erase", f.Erase}, {"cursor_move", f.CursorMove},
+		{"overwrite", f.Overwrite}, {"sgr_conceal", f.SGRConceal}, {"title", f.Title},
+		{"clipboard", f.Clipboard}, {"hyperlink", f.Hyperlink}, {"alt_screen", f.AltScreen},
+	}
+}
+
+// ByName returns the kept counts keyed by their JSON names.
+func (k Kept) ByName() []NamedCount {
+	return []NamedCount{
+		{"format", k.Format}, {"link_labels", k.LinkLabels}, {"link_targets", k.LinkTargets}, {"vt_ff", k.VTFF},
+	}
+}
+
+// NamedCount is one count with its JSON name.
+type NamedCount struct {
+	Name  string
+	Count int64
+}
+
+// SortedOSC returns OSCCommands as "OSC n" names with counts, by number.
+func (r *Report) SortedOSC() []NamedCount {
+	keys := make([]int32, 0, len(r.OSCCommands))
+	for k := range r.OSCCommands {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	out := make([]NamedCount, len(keys))
+	for i, k := range keys {
+		name := fmt.Sprintf("OSC %d", k)
+		if k < 0 {
+			name = "OSC (no number)"
+		}
+		out[i] = NamedCount{name, r.OSCCommands[k]}
+	}
+	return out
+}
+
+// SortedCSI returns CSIFinals as "CSI ?h" names with counts, by name.
+func (r *Report) SortedCSI() []NamedCount {
+	out := make([]NamedCount, 0, len(r.CSIFinals))
+	for k, n := range r.CSIFinals {
+		out = append(out, NamedCount{"CSI " + k, n})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

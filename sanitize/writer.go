@@ -1,0 +1,209 @@
+package sanitize
+
+import (
+	"errors"
+	"io"
+	"sort"
+
+	"golang.org/x/text/transform"
+)
+
+// Writer is a streaming sanitizer: bytes written to it are cleaned and
+// written to the underlying writer. State carries across writes, so a
+// sequence or a UTF-8 character split between two writes is handled as
+// if it came whole. Close ends the stream, writes what is still held and
+// completes the report.
+type Writer struct {
+	w      io.Writer
+	c      *cleaner
+	err    error
+	closed bool
+}
+
+// NewWriter returns a Writer that writes the cleaned text of its input to
+// w under the policies of opts.
+func NewWriter(w io.Writer, opts Options) *Writer {
+	return &Writer{w: w, c: newCleaner(opts)}
+}
+
+// Write cleans p. It returns len(p), nil unless the underlying writer
+// failed, in which case that error is returned now and by every later call.
+func (w *Writer) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	if w.closed {
+		return 0, errors.New("sanitize: write after close")
+	}
+	w.c.feed(p)
+	if err := w.drain(); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Close ends the stream: an open sequence or string is reported
+// unterminated, a held line is written. It does not close the underlying
+// writer.
+func (w *Writer) Close() error {
+	if w.closed {
+		return w.err
+	}
+	w.closed = true
+	w.c.end()
+	return w.drain()
+}
+
+// Report returns the removal report so far; after Close it is complete.
+func (w *Writer) Report() Report {
+	r := w.c.rep.snapshot()
+	r.BytesOut = w.c.outPos()
+	return r
+}
+
+func (w *Writer) drain() error {
+	c := w.c
+	if len(c.out) > 0 && w.err == nil {
+		_, w.err = w.w.Write(c.out)
+	}
+	c.flushed += int64(len(c.out))
+	c.out = c.out[:0]
+	return w.err
+}
+
+// Bytes cleans p as a whole stream and returns the cleaned text and the
+// report.
+func Bytes(p []byte, opts Options) ([]byte, Report) {
+	c := newCleaner(opts)
+	c.out = make([]byte, 0, len(p))
+	c.feed(p)
+	c.end()
+	return c.out, c.rep.snapshot()
+}
+
+// String is Bytes for strings.
+func String(s string, opts Options) (string, Report) {
+	b, r := Bytes([]byte(s), opts)
+	return string(b), r
+}
+
+// Map cleans p like Bytes and also returns the offset map between p and
+// the cleaned text.
+func Map(p []byte, opts Options) ([]byte, Report, *OffsetMap) {
+	c := newCleaner(opts)
+	c.m = &OffsetMap{}
+	c.out = make([]byte, 0, len(p))
+	c.feed(p)
+	c.end()
+	c.m.add(int64(len(p)), int64(len(c.out)))
+	return c.out, c.rep.snapshot(), c.m
+}
+
+// OffsetMap relates input byte offsets to cleaned-text byte offsets. It is
+// a list of points (In, Out), one where each token begins (where a line
+// begins under CROverwrite or BSOverstrike), increasing in both: the input
+// from one point to the next became the output from one point to the next.
+type OffsetMap struct {
+	In, Out []int64
+}
+
+func (m *OffsetMap) add(in, out int64) {
+	n := len(m.In)
+	if n > 0 && m.In[n-1] == in {
+		m.Out[n-1] = out
+		return
+	}
+	m.In = append(m.In, in)
+	m.Out = append(m.Out, out)
+}
+
+// segment returns the index of the last point at or before x in xs.
+func segment(xs []int64, x int64) int {
+	return sort.Search(len(xs), func(i int) bool { return xs[i] > x }) - 1
+}
+
+// ToOutput returns the output span [start, end) that the input byte at
+// offset in became part of; start == end when it was removed.
+func (m *OffsetMap) ToOutput(in int64) (start, end int64) {
+	i := segment(m.In, in)
+	if i < 0 || i+1 >= len(m.In) {
+		return 0, 0
+	}
+	start, end = m.Out[i], m.Out[i+1]
+	// Text copied byte for byte maps one to one.
+	if end-start == m.In[i+1]-m.In[i] && end > start {
+		start += in - m.In[i]
+		return start, start + 1
+	}
+	return start, end
+}
+
+// ToInput returns the input span [start, end) that produced the output
+// byte at offset out.
+func (m *OffsetMap) ToInput(out int64) (start, end int64) {
+	// The last point whose output starts at or before out and is not empty.
+	i := segment(m.Out, out)
+	for i >= 0 && i+1 < len(m.Out) && m.Out[i+1] == m.Out[i] {
+		i--
+	}
+	for i+1 < len(m.Out) && m.Out[i+1] <= out {
+		i++
+	}
+	if i < 0 || i+1 >= len(m.In) {
+		return 0, 0
+	}
+	start, end = m.In[i], m.In[i+1]
+	if end-start == m.Out[i+1]-m.Out[i] {
+		start += out - m.Out[i]
+		return start, start + 1
+	}
+	return start, end
+}
+
+// Transformer is a transform.Transformer that cleans its input under fixed
+// options, for integrators of golang.org/x/text/transform
+// (transform.NewReader, transform.NewWriter). It is stateful: Reset starts
+// a new stream.
+type Transformer struct {
+	opts    Options
+	c       *cleaner
+	pending []byte
+	ended   bool
+}
+
+// NewTransformer returns a Transformer with opts.
+func NewTransformer(opts Options) *Transformer {
+	return &Transformer{opts: opts, c: newCleaner(opts)}
+}
+
+// Reset starts a new stream and a new report.
+func (t *Transformer) Reset() {
+	t.c, t.pending, t.ended = newCleaner(t.opts), t.pending[:0], false
+}
+
+// Report returns the report of the current stream so far.
+func (t *Transformer) Report() Report { return t.c.rep.snapshot() }
+
+// Transform implements transform.Transformer. It consumes all of src,
+// holding output that does not fit in dst for the next call
+// (transform.ErrShortDst).
+func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	if len(t.pending) == 0 && !t.ended {
+		c := t.c
+		c.feed(src)
+		nSrc = len(src)
+		if atEOF {
+			c.end()
+			t.ended = true
+		}
+		t.pending = append(t.pending, c.out...)
+		c.flushed += int64(len(c.out))
+		c.out = c.out[:0]
+	}
+	nDst = copy(dst, t.pending)
+	t.pending = t.pending[:copy(t.pending, t.pending[nDst:])]
+	if len(t.pending) > 0 {
+		return nDst, nSrc, transform.ErrShortDst
+	}
+	return nDst, nSrc, nil
+}
