@@ -1,0 +1,203 @@
+package capture
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Format is a capture file format.
+type Format uint8
+
+// Formats that [Open] recognises. The zero value is FormatRaw.
+const (
+	// FormatRaw is an unframed byte stream: a pipe capture, tmux
+	// pipe-pane, asciinema --raw, or any file no other loader claims.
+	FormatRaw Format = iota
+	// FormatAsciicastV1 is asciinema 1.x: one JSON object with a "stdout"
+	// array of [delay, data] frames (docs.asciinema.org/manual/asciicast/v1).
+	FormatAsciicastV1
+	// FormatAsciicastV2 is newline-delimited JSON: a header object, then
+	// [time, code, data] events with absolute times
+	// (docs.asciinema.org/manual/asciicast/v2).
+	FormatAsciicastV2
+	// FormatAsciicastV3 is like v2 with interval times, a "term" header
+	// object, "x" exit events and "#" comment lines
+	// (docs.asciinema.org/manual/asciicast/v3).
+	FormatAsciicastV3
+	// FormatTTYRec is ttyrec: frames of a 12-byte little-endian header
+	// (sec, usec, len as uint32) followed by len raw bytes.
+	FormatTTYRec
+	// FormatScript is a util-linux script(1) typescript without timing.
+	FormatScript
+	// FormatScriptTiming is a typescript with a classic timing file
+	// ("<delay> <bytes>" lines).
+	FormatScriptTiming
+	// FormatScriptAdvanced is a typescript with an advanced (multi-stream)
+	// timing file written by --log-timing (H, O, I and S lines).
+	FormatScriptAdvanced
+	// FormatGitHubActions is a GitHub Actions job log: lines prefixed with
+	// an ISO 8601 UTC timestamp and a space.
+	FormatGitHubActions
+	// FormatGitLabCI is a GitLab CI job trace with in-band
+	// section_start/section_end markers.
+	FormatGitLabCI
+	// FormatArtifact is the raw-evidence format of the bytelens collector
+	// (package capture/store). It has no built-in loader yet: whoever
+	// implements it installs one with [Register].
+	FormatArtifact
+
+	numFormats
+)
+
+var formatNames = [numFormats]string{
+	FormatRaw:            "raw",
+	FormatAsciicastV1:    "asciicast-v1",
+	FormatAsciicastV2:    "asciicast-v2",
+	FormatAsciicastV3:    "asciicast-v3",
+	FormatTTYRec:         "ttyrec",
+	FormatScript:         "script",
+	FormatScriptTiming:   "script-timing",
+	FormatScriptAdvanced: "script-advanced",
+	FormatGitHubActions:  "github-actions",
+	FormatGitLabCI:       "gitlab-ci",
+	FormatArtifact:       "bytelens-artifact",
+}
+
+// String returns the format's name as [ParseFormat] accepts it, such as
+// "asciicast-v2".
+func (f Format) String() string {
+	if f < numFormats {
+		return formatNames[f]
+	}
+	return "Format(" + strconv.Itoa(int(f)) + ")"
+}
+
+// Errors returned by [ParseFormat], [Open] and [Load]. They are wrapped;
+// test with errors.Is.
+var (
+	// ErrUnknownFormat means a format name is not one ParseFormat knows.
+	ErrUnknownFormat = errors.New("unknown capture format")
+	// ErrNoLoader means no loader is registered for the format (see
+	// Register).
+	ErrNoLoader = errors.New("no loader registered for format")
+	// ErrIsDir means the path names a directory.
+	ErrIsDir = errors.New("is a directory")
+	// ErrNotRegular means the path names a device, pipe or socket; read it
+	// into memory and use Load instead.
+	ErrNotRegular = errors.New("not a regular file")
+)
+
+var formatAliases = map[string]Format{
+	"cast":       FormatAsciicastV2,
+	"asciicast":  FormatAsciicastV2,
+	"asciinema":  FormatAsciicastV2,
+	"tty":        FormatTTYRec,
+	"typescript": FormatScript,
+	"github":     FormatGitHubActions,
+	"gitlab":     FormatGitLabCI,
+	"artifact":   FormatArtifact,
+}
+
+// ParseFormat returns the format named name: a [Format.String] name or one
+// of the aliases "cast", "asciicast", "asciinema", "tty", "typescript",
+// "github", "gitlab" and "artifact". Names are case-insensitive. An unknown
+// name gives an error wrapping ErrUnknownFormat.
+//
+// As an override in [OpenOptions], a name selects a loader family: any
+// asciicast name loads v1, v2 or v3 as the header says, and any script name
+// loads classic or advanced timing as the timing file says.
+func ParseFormat(name string) (Format, error) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	for f, s := range formatNames {
+		if s == n {
+			return Format(f), nil
+		}
+	}
+	if f, ok := formatAliases[n]; ok {
+		return f, nil
+	}
+	return 0, fmt.Errorf("%w %q (want one of %s)", ErrUnknownFormat, name, strings.Join(formatNames[:], ", "))
+}
+
+// family groups the formats that share a loader.
+func (f Format) family() Format {
+	switch f {
+	case FormatAsciicastV1, FormatAsciicastV3:
+		return FormatAsciicastV2
+	case FormatScriptTiming, FormatScriptAdvanced:
+		return FormatScript
+	}
+	return f
+}
+
+// SniffFunc reports whether head, the first bytes of a capture (at most
+// 64 KiB), and size, its full length in bytes, look like one format. It must
+// not retain head.
+type SniffFunc func(head []byte, size int64) bool
+
+// LoadFunc loads a capture of size bytes read from r. It may keep r for its
+// streams; [Open] closes the file when the capture is closed. It must not
+// panic on any input.
+type LoadFunc func(r io.ReaderAt, size int64, opts OpenOptions) (*Capture, error)
+
+type registration struct {
+	format Format
+	sniff  SniffFunc
+	load   LoadFunc
+}
+
+var registry struct {
+	sync.RWMutex
+	list []registration
+}
+
+// Register installs the loader for a format that has no built-in loader —
+// today only FormatArtifact. Package capture imports capture/store, so the
+// store cannot call Register itself: the artifact loader is meant to live in
+// this package (calling the store's reader) or to be registered by the
+// command at start-up. Registered sniffers run before the built-in ones, so a
+// format with a magic number is recognised first; sniff may be nil to load
+// the format only when asked for by name. Register panics if the format has
+// a built-in loader or is already registered, as database/sql.Register does.
+func Register(f Format, sniff SniffFunc, load LoadFunc) {
+	if f != FormatArtifact || load == nil {
+		panic("capture: Register: format " + f.String() + " cannot be registered")
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	for _, r := range registry.list {
+		if r.format == f {
+			panic("capture: Register called twice for " + f.String())
+		}
+	}
+	registry.list = append(registry.list, registration{f, sniff, load})
+}
+
+// registered returns the registration for f, if any.
+func registered(f Format) (registration, bool) {
+	registry.RLock()
+	defer registry.RUnlock()
+	for _, r := range registry.list {
+		if r.format == f {
+			return r, true
+		}
+	}
+	return registration{}, false
+}
+
+// sniffRegistered returns the first registered format whose sniffer claims
+// head.
+func sniffRegistered(head []byte, size int64) (registration, bool) {
+	registry.RLock()
+	defer registry.RUnlock()
+	for _, r := range registry.list {
+		if r.sniff != nil && r.sniff(head, size) {
+			return r, true
+		}
+	}
+	return registration{}, false
+}

@@ -1,0 +1,92 @@
+package capture
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+)
+
+// lineReader reads LF-terminated lines from an untrusted source without
+// buffering more than maxLine bytes of any line.
+type lineReader struct {
+	br      *bufio.Reader
+	maxLine int
+	off     int64 // offset of the next line
+	line    int   // number of the line last returned
+	buf     []byte
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, 64<<10), maxLine: MaxLine}
+}
+
+// next returns the next line without its LF (a trailing CR is kept), the
+// offset of its first byte, and long=true (with a nil line) when the line
+// exceeded maxLine bytes and was skipped. It returns io.EOF after the last
+// line; a final line without LF is returned as a line.
+func (lr *lineReader) next() (line []byte, off int64, long bool, err error) {
+	off = lr.off
+	lr.buf = lr.buf[:0]
+	for {
+		chunk, err := lr.br.ReadSlice('\n')
+		lr.off += int64(len(chunk))
+		if !long {
+			if len(lr.buf)+len(chunk) > lr.maxLine+1 {
+				long = true
+				lr.buf = lr.buf[:0]
+			} else {
+				lr.buf = append(lr.buf, chunk...)
+			}
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF:
+			if lr.off == off {
+				return nil, off, false, io.EOF
+			}
+		case err != nil:
+			return nil, off, false, err
+		}
+		break
+	}
+	lr.line++
+	if long {
+		return nil, off, true, nil
+	}
+	b := lr.buf
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	return b, off, false, nil
+}
+
+// repeated collects a warning that may apply to many places and reports it
+// once, naming the first place and the count.
+type repeated struct {
+	count int
+	line  int
+	off   int64
+}
+
+func (r *repeated) add(line int, off int64) {
+	if r.count == 0 {
+		r.line, r.off = line, off
+	}
+	r.count++
+}
+
+// flush adds the collected warning, if any, to the loader.
+func (r *repeated) flush(l *loader, source, msg string) {
+	if r.count == 0 {
+		return
+	}
+	if r.count > 1 {
+		msg = fmt.Sprintf("%s (%d times; first here)", msg, r.count)
+	}
+	off := r.off
+	if r.line > 0 {
+		off = -1
+	}
+	l.warn(Warning{Source: source, Line: r.line, Off: off, Msg: msg})
+}
