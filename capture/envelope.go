@@ -208,8 +208,11 @@ func sanitizeLine(s string) string {
 	return q
 }
 
-// shellQuote joins argv for display in POSIX shell syntax.
-func shellQuote(argv []string) string {
+// ShellQuote joins argv for display in POSIX shell syntax: a plain word as
+// is, a printable one in single quotes, anything else in bash's $'...' form
+// with escapes. The result holds only printable characters, so it is safe
+// to show whatever argv holds.
+func ShellQuote(argv []string) string {
 	var b strings.Builder
 	for i, a := range argv {
 		if i > 0 {

@@ -144,7 +144,7 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts RunOptions) (Envelope, error) 
 	}
 	env := Envelope{
 		Schema:   EnvelopeSchema,
-		Command:  shellQuote(argv),
+		Command:  ShellQuote(argv),
 		Argv:     append([]string(nil), argv...),
 		Cwd:      cwd,
 		Stdin:    stdinName,

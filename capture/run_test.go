@@ -19,7 +19,7 @@ import (
 	"github.com/bytelens/bytelens/capture/store"
 )
 
-func testStore(t *testing.T) *store.Store {
+func runTestStore(t *testing.T) *store.Store {
 	t.Helper()
 	s, err := store.Open(filepath.Join(t.TempDir(), "store"))
 	if err != nil {
@@ -29,7 +29,7 @@ func testStore(t *testing.T) *store.Store {
 }
 
 // runSh runs sh -c script with opts and a 5 s safety timeout.
-func runSh(t *testing.T, script string, opts RunOptions) Envelope {
+func runShell(t *testing.T, script string, opts RunOptions) Envelope {
 	t.Helper()
 	if opts.Timeout == 0 {
 		opts.Timeout = 5 * time.Second
@@ -42,7 +42,7 @@ func runSh(t *testing.T, script string, opts RunOptions) Envelope {
 }
 
 // load returns the raw artifact an envelope references.
-func load(t *testing.T, s *store.Store, env Envelope) *store.Artifact {
+func loadArtifact(t *testing.T, s *store.Store, env Envelope) *store.Artifact {
 	t.Helper()
 	r, err := store.ParseRef(env.RawArtifact)
 	if err != nil {
@@ -56,7 +56,7 @@ func load(t *testing.T, s *store.Store, env Envelope) *store.Artifact {
 }
 
 // checkClean asserts invariant 1 on cleaned text.
-func checkClean(t *testing.T, name, s string) {
+func checkCleanText(t *testing.T, name, s string) {
 	t.Helper()
 	if !utf8.ValidString(s) {
 		t.Errorf("%s: invalid UTF-8: %q", name, s)
@@ -78,11 +78,11 @@ const (
 )
 
 func TestRunHostile(t *testing.T) {
-	s := testStore(t)
-	env := runSh(t, hostileOut+"; "+hostileErr+"; exit 7", RunOptions{Store: s})
-	checkClean(t, "stdout", env.Stdout)
-	checkClean(t, "stderr", env.Stderr)
-	if want := "ared\tb\nlabel\nclip\nc1  31m dcs\n"; env.Stdout != want {
+	s := runTestStore(t)
+	env := runShell(t, hostileOut+"; "+hostileErr+"; exit 7", RunOptions{Store: s})
+	checkCleanText(t, "stdout", env.Stdout)
+	checkCleanText(t, "stderr", env.Stderr)
+	if want := "ared\tb\nlabel\nclip\nc1  dcs\n"; env.Stdout != want {
 		t.Errorf("stdout: got %q, want %q", env.Stdout, want)
 	}
 	if want := "warn\napc\n"; env.Stderr != want {
@@ -97,7 +97,7 @@ func TestRunHostile(t *testing.T) {
 		t.Errorf("exit: %+v", env)
 	}
 	// The raw artifact keeps every byte, stream by stream.
-	a := load(t, s, env)
+	a := loadArtifact(t, s, env)
 	wantOut := "a\x1b[31mred\x1b[0m\t\x1b]0;evil-title\x07b\n" +
 		"\x1b]8;;https://evil.example/x\x1b\\label\x1b]8;;\x1b\\\n" +
 		"\x1b]52;c;cGF5bG9hZA==\x07clip\n" +
@@ -126,8 +126,8 @@ func TestRunHostile(t *testing.T) {
 }
 
 func TestRunInterleaved(t *testing.T) {
-	s := testStore(t)
-	env := runSh(t, `for i in 1 2 3 4; do echo out$i; sleep 0.02; echo err$i >&2; sleep 0.02; done`, RunOptions{Store: s})
+	s := runTestStore(t)
+	env := runShell(t, `for i in 1 2 3 4; do echo out$i; sleep 0.02; echo err$i >&2; sleep 0.02; done`, RunOptions{Store: s})
 	if env.Stdout != "out1\nout2\nout3\nout4\n" || env.Stderr != "err1\nerr2\nerr3\nerr4\n" {
 		t.Fatalf("text: %q %q", env.Stdout, env.Stderr)
 	}
@@ -157,7 +157,7 @@ func TestRunInterleaved(t *testing.T) {
 		t.Errorf("read order: got %q, want %q", got, want)
 	}
 	// The artifact holds the same chunks in the same order.
-	a := load(t, s, env)
+	a := loadArtifact(t, s, env)
 	if len(a.Chunks) != len(env.Chunks) {
 		t.Fatalf("artifact has %d chunks, envelope %d", len(a.Chunks), len(env.Chunks))
 	}
@@ -170,10 +170,10 @@ func TestRunInterleaved(t *testing.T) {
 }
 
 func TestRunOverLimits(t *testing.T) {
-	s := testStore(t)
+	s := runTestStore(t)
 	const n = 1 << 20 // far past both limits; a 64 KiB pipe would block a child nobody drains
 	start := time.Now()
-	env := runSh(t, fmt.Sprintf(`yes 0123456789abcdef | head -c %d; yes err | head -c %d >&2`, n, n),
+	env := runShell(t, fmt.Sprintf(`yes 0123456789abcdef | head -c %d; yes err | head -c %d >&2`, n, n),
 		RunOptions{Store: s, MaxOutput: 1000, MaxRaw: 100_000, Timeout: 10 * time.Second})
 	if env.TimedOut || env.ExitCode != 0 || time.Since(start) > 5*time.Second {
 		t.Fatalf("child blocked: timed_out %v exit %d after %v", env.TimedOut, env.ExitCode, time.Since(start))
@@ -191,7 +191,7 @@ func TestRunOverLimits(t *testing.T) {
 		t.Errorf("stderr cut: %d bytes", len(env.Stderr))
 	}
 	// The raw artifact is complete up to the raw limit.
-	a := load(t, s, env)
+	a := loadArtifact(t, s, env)
 	want := bytes.Repeat([]byte("0123456789abcdef\n"), 100_000/17+1)[:100_000]
 	if out := a.Stream("stdout"); !bytes.Equal(out.Data, want) || out.Seen != n || !out.Truncated() {
 		t.Errorf("raw stdout: %d bytes stored, seen %d", len(out.Data), out.Seen)
@@ -254,7 +254,7 @@ func TestRunTimeoutKillsGroup(t *testing.T) {
 		t.Skip("needs /proc")
 	}
 	start := time.Now()
-	env := runSh(t, `sleep 10 & echo $!; sleep 10; echo never`, RunOptions{Timeout: 300 * time.Millisecond, WaitDelay: 200 * time.Millisecond})
+	env := runShell(t, `sleep 10 & echo $!; sleep 10; echo never`, RunOptions{Timeout: 300 * time.Millisecond, WaitDelay: 200 * time.Millisecond})
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("Run took %v", d)
 	}
@@ -274,7 +274,7 @@ func TestRunTimeoutKillsGroup(t *testing.T) {
 }
 
 func TestRunKillGrace(t *testing.T) {
-	env := runSh(t, `trap 'echo term; exit 3' TERM; echo ready; while :; do sleep 0.05; done`,
+	env := runShell(t, `trap 'echo term; exit 3' TERM; echo ready; while :; do sleep 0.05; done`,
 		RunOptions{Timeout: 300 * time.Millisecond, KillGrace: time.Second, WaitDelay: 100 * time.Millisecond})
 	if !env.TimedOut || env.ExitCode != 3 || env.Signal != "" || env.Stdout != "ready\nterm\n" {
 		t.Errorf("graceful kill: exit %d signal %q stdout %q", env.ExitCode, env.Signal, env.Stdout)
@@ -283,7 +283,7 @@ func TestRunKillGrace(t *testing.T) {
 
 func TestRunGrandchildHoldsPipe(t *testing.T) {
 	start := time.Now()
-	env := runSh(t, `sleep 5 & echo $!`, RunOptions{WaitDelay: 200 * time.Millisecond})
+	env := runShell(t, `sleep 5 & echo $!`, RunOptions{WaitDelay: 200 * time.Millisecond})
 	d := time.Since(start)
 	if pid, err := strconv.Atoi(strings.TrimSpace(env.Stdout)); err == nil {
 		defer func() { p, _ := os.FindProcess(pid); p.Kill() }()
@@ -306,7 +306,7 @@ func TestRunCanceled(t *testing.T) {
 }
 
 func TestRunNotFound(t *testing.T) {
-	s := testStore(t)
+	s := runTestStore(t)
 	env, err := Run(context.Background(), exec.Command("bytelens-no-such-command-xyz"), RunOptions{Store: s})
 	if !errors.Is(err, exec.ErrNotFound) {
 		t.Fatalf("err = %v, want exec.ErrNotFound", err)
@@ -337,7 +337,7 @@ func TestRunStdinAndDecision(t *testing.T) {
 		t.Errorf("stdout %q stdin %q decision %s", env.Stdout, env.Stdin, env.Decision)
 	}
 	// Default stdin is the null device: cat reads nothing.
-	env = runSh(t, `cat; echo done`, RunOptions{})
+	env = runShell(t, `cat; echo done`, RunOptions{})
 	if env.Stdout != "done\n" || env.Stdin != os.DevNull || env.Decision != nil {
 		t.Errorf("default stdin: %q %q", env.Stdout, env.Stdin)
 	}
@@ -352,7 +352,7 @@ func TestRunStdinAndDecision(t *testing.T) {
 }
 
 func TestRunConcurrentStore(t *testing.T) {
-	s := testStore(t)
+	s := runTestStore(t)
 	const n = 8
 	envs := make([]Envelope, n)
 	var wg sync.WaitGroup
@@ -367,7 +367,7 @@ func TestRunConcurrentStore(t *testing.T) {
 	}
 	wg.Wait()
 	for i, e := range envs {
-		a := load(t, s, e)
+		a := loadArtifact(t, s, e)
 		if want := strings.Repeat(fmt.Sprintf("run%d\n", i), 2000); string(a.Stream("stdout").Data) != want {
 			t.Errorf("run %d: artifact holds other bytes", i)
 		}
@@ -378,7 +378,7 @@ func TestRunConcurrentStore(t *testing.T) {
 }
 
 func TestWriteText(t *testing.T) {
-	env := runSh(t, `echo 'exit_code:     0'; printf 'no newline'; echo 'timed_out: true' >&2`, RunOptions{Decision: json.RawMessage(`{"ok":true}`)})
+	env := runShell(t, `echo 'exit_code:     0'; printf 'no newline'; echo 'timed_out: true' >&2`, RunOptions{Decision: json.RawMessage(`{"ok":true}`)})
 	var b bytes.Buffer
 	if err := env.WriteText(&b); err != nil {
 		t.Fatal(err)
@@ -401,7 +401,7 @@ func TestWriteText(t *testing.T) {
 			t.Errorf("output forged a label: %q", line)
 		}
 	}
-	checkClean(t, "text", strings.ReplaceAll(out, "\n", ""))
+	checkCleanText(t, "text", strings.ReplaceAll(out, "\n", ""))
 }
 
 func TestQuote(t *testing.T) {

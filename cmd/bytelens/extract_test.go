@@ -1,0 +1,161 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/creack/pty"
+)
+
+const secretOut = "ok \x1b]52;c;SECRETSECRETSECRET\x07after\n"
+
+// collect runs a command that prints secretOut on stdout and "e\n" on
+// stderr, and returns the raw artifact reference.
+func collect(t *testing.T, extra ...string) string {
+	t.Helper()
+	args := append(extra, "--", "sh", "-c", `printf 'ok \033]52;c;SECRETSECRETSECRET\007after\n'; printf 'e\n' >&2`)
+	env := runEnvelope(t, args...)
+	if env.Stdout != "ok after\n" {
+		t.Fatalf("stdout %q", env.Stdout)
+	}
+	return env.RawArtifact
+}
+
+func TestExtract(t *testing.T) {
+	withStore(t)
+	ref := collect(t)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		out  string
+		err  string
+	}{
+		{"hex", []string{"--range", "0:20"}, 0,
+			"00000000  6f 6b 20 1b 5d 35 32 3b  63 3b 53 45 43 52 45 54\n00000010  53 45 43 52\n", ""},
+		{"hex offset", []string{"--range", "0x1c:", "--as", "hex"}, 0,
+			"0000001c  07 61 66 74 65 72 0a\n", ""},
+		{"stderr", []string{"--stream", "stderr"}, 0, "00000000  65 0a\n", ""},
+		{"text whole", []string{"--as", "text"}, 0, "ok after\n", ""},
+		{"text inside payload", []string{"--as", "text", "--range", "10:28"}, 0, "", ""},
+		{"text across payload end", []string{"--as", "text", "--range", "20:31"}, 0, "af", ""},
+		{"text after payload", []string{"--as", "text", "--range", "10:"}, 0, "after\n", ""},
+		{"too long", []string{"--range", "0:4097"}, 2, "", "at most 4096"},
+		{"backwards", []string{"--range", "9:3"}, 2, "", "before START"},
+		{"bad range", []string{"--range", "abc"}, 2, "", "START:END"},
+		{"past end", []string{"--range", "100:"}, 1, "", "past the end"},
+		{"bad as", []string{"--as", "raw"}, 2, "", "hex or text"},
+		{"raw without -o", []string{"--raw"}, 2, "", "go together"},
+		{"raw to stdout", []string{"--raw", "-o", "-"}, 2, "", "never to standard output"},
+		{"no stream", []string{"--stream", "stdin"}, 2, "", "no stream"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := cli(t, "", append([]string{"extract", ref}, tt.args...)...)
+			if code != tt.code || out != tt.out || !strings.Contains(errs, tt.err) {
+				t.Errorf("exit %d stdout %q stderr %q; want %d %q %q", code, out, errs, tt.code, tt.out, tt.err)
+			}
+			if strings.Contains(out, "SECRET") || strings.ContainsRune(out, 0x1b) {
+				t.Errorf("raw bytes in output: %q", out)
+			}
+		})
+	}
+}
+
+func TestExtractRefs(t *testing.T) {
+	withStore(t)
+	ref := collect(t)
+	hexPart := strings.TrimPrefix(ref, "restricted:sha256:")
+	for _, bad := range []string{
+		"restricted:sha256:../" + hexPart[3:],
+		"restricted:sha256:" + strings.ToUpper(hexPart),
+		"restricted:sha256:" + hexPart[:63],
+		"restricted:sha256:" + hexPart + "00",
+		hexPart,
+		"/etc/passwd",
+	} {
+		for _, cmd := range [][]string{{"extract", bad}, {"verify", bad, "/dev/null"}} {
+			code, out, errs := cli(t, "", cmd...)
+			if code != 2 || out != "" || !strings.Contains(errs, "invalid reference") {
+				t.Errorf("%s %q: exit %d stdout %q stderr %q", cmd[0], bad, code, out, errs)
+			}
+		}
+	}
+	missing := "restricted:sha256:" + strings.Repeat("0", 64)
+	if code, _, errs := cli(t, "", "extract", missing); code != 1 || !strings.Contains(errs, "not in store") {
+		t.Errorf("missing: exit %d %q", code, errs)
+	}
+}
+
+func TestExtractCorrupt(t *testing.T) {
+	dir := withStore(t)
+	ref := collect(t)
+	p := filepath.Join(dir, "raw", strings.TrimPrefix(ref, "restricted:sha256:"))
+	b, _ := os.ReadFile(p)
+	i := strings.Index(string(b), "after")
+	b[i] = 'A'
+	os.WriteFile(p, b, 0o600)
+	for _, args := range [][]string{{"extract", ref, "--as", "text"}, {"extract", ref}, {"verify", ref, p}} {
+		code, out, errs := cli(t, "", args...)
+		if code != 1 || out != "" || !strings.Contains(errs, "corrupt") {
+			t.Errorf("%v: exit %d stdout %q stderr %q", args, code, out, errs)
+		}
+	}
+}
+
+func TestExportAndVerify(t *testing.T) {
+	withStore(t)
+	ref := collect(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "stdout.bin")
+	if code, _, errs := cli(t, "", "extract", ref, "--raw", "-o", out); code != 0 {
+		t.Fatalf("export: exit %d %q", code, errs)
+	}
+	b, _ := os.ReadFile(out)
+	if string(b) != secretOut {
+		t.Errorf("exported %q", b)
+	}
+	if fi, _ := os.Stat(out); fi.Mode().Perm() != 0o600 {
+		t.Errorf("export mode %04o", fi.Mode().Perm())
+	}
+	whole := filepath.Join(dir, "artifact.blr")
+	if code, _, errs := cli(t, "", "extract", ref, "--raw", "--stream", "artifact", "-o", whole); code != 0 {
+		t.Fatalf("export artifact: exit %d %q", code, errs)
+	}
+	other := filepath.Join(dir, "other")
+	os.WriteFile(other, []byte("something else"), 0o600)
+
+	tests := []struct {
+		file, stdin string
+		code        int
+		out         string
+	}{
+		{out, "", 0, "match: stdout (35 bytes)\n"},
+		{whole, "", 0, "match: artifact " + ref},
+		{"-", "e\n", 0, "match: stderr (2 bytes)\n"},
+		{other, "", 1, "no match: sha256:"},
+	}
+	for _, tt := range tests {
+		code, got, errs := cli(t, tt.stdin, "verify", ref, tt.file)
+		if code != tt.code || !strings.HasPrefix(got, tt.out) || errs != "" {
+			t.Errorf("verify %s: exit %d stdout %q stderr %q; want %d %q", tt.file, code, got, errs, tt.code, tt.out)
+		}
+	}
+}
+
+func TestExportRefusesTerminal(t *testing.T) {
+	withStore(t)
+	ref := collect(t)
+	ptm, pts, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptm.Close()
+	defer pts.Close()
+	code, out, errs := cli(t, "", "extract", ref, "--raw", "-o", pts.Name())
+	if code != 1 || out != "" || !strings.Contains(errs, "refusing to write raw bytes to a terminal") || !strings.Contains(errs, "hint:") {
+		t.Errorf("exit %d stdout %q stderr %q", code, out, errs)
+	}
+}

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/capture/store"
+	"github.com/spf13/cobra"
+)
+
+func init() { subcommands = append(subcommands, newRunCmd) }
+
+// maxDecision is the largest --decision file accepted, in bytes.
+const maxDecision = 1 << 20
+
+type runFlags struct {
+	maxOutput, maxRaw             byteSize
+	timeout, waitDelay, killGrace time.Duration
+	stdin, decision               string
+	text, saveEnvelope, noStore   bool
+	policy                        *policyFlags
+}
+
+func newRunCmd(s *streams) *cobra.Command {
+	f := &runFlags{maxOutput: capture.DefaultMaxOutput, maxRaw: capture.DefaultMaxRaw, waitDelay: capture.DefaultWaitDelay}
+	cmd := &cobra.Command{
+		Use:   "run [flags] -- CMD [ARG...]",
+		Short: "Run a command with pipes and print its cleaned output as a JSON envelope",
+		Long: `Run runs CMD with pipes (never a pseudo-terminal), stdin from /dev/null
+unless --stdin, in its own process group. stdout and stderr are each
+cleaned by their own streaming sanitizer; the raw bytes go to the
+restricted store ($BYTELENS_STORE, else $XDG_STATE_HOME/bytelens/store,
+else ~/.local/state/bytelens/store) and the envelope references them.
+
+It prints one JSON object, schema bytelens.envelope/v1 (docs/envelope.md),
+or with --text a labelled form for people. The command's exit code is in
+the envelope's exit_code field. bytelens run exits 0 when it printed an
+envelope, whatever the command's exit code; 1 when it could not run the
+command or keep its output; 2 for a usage error.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd.Context(), s, f, args) },
+	}
+	fs := cmd.Flags()
+	fs.SetInterspersed(false)
+	fs.Var(&f.maxOutput, "max-output", "cleaned `bytes` kept per stream in the envelope (suffixes K, M, G; -1 no limit)")
+	fs.Var(&f.maxRaw, "max-raw", "raw `bytes` stored per stream (suffixes K, M, G; -1 no limit)")
+	fs.DurationVar(&f.timeout, "timeout", 0, "kill the command's process group after this `duration` (0: no limit)")
+	fs.DurationVar(&f.killGrace, "kill-grace", 0, "send SIGTERM and wait this `duration` before SIGKILL (0: SIGKILL at once)")
+	fs.DurationVar(&f.waitDelay, "wait-delay", capture.DefaultWaitDelay, "stop reading this `duration` after the command exits if a grandchild holds a pipe")
+	fs.StringVar(&f.stdin, "stdin", "", "read the command's stdin from `FILE` instead of /dev/null")
+	fs.StringVar(&f.decision, "decision", "", "attach the approval record in JSON `FILE` as the envelope's decision field")
+	fs.BoolVar(&f.text, "text", false, "print a labelled form for people instead of JSON")
+	fs.BoolVar(&f.saveEnvelope, "save-envelope", false, "also keep the envelope in the store, linked to the raw artifact")
+	fs.BoolVar(&f.noStore, "no-store", false, "keep no raw artifact (raw_artifact is empty)")
+	f.policy = addPolicyFlags(fs)
+	return cmd
+}
+
+func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
+	if f.noStore && f.saveEnvelope {
+		return usagef("--save-envelope needs the store; drop --no-store")
+	}
+	sopts, err := f.policy.options()
+	if err != nil {
+		return err
+	}
+	opts := capture.RunOptions{
+		Sanitize:  sopts,
+		MaxOutput: int64(f.maxOutput),
+		MaxRaw:    int64(f.maxRaw),
+		Timeout:   f.timeout,
+		KillGrace: f.killGrace,
+		WaitDelay: f.waitDelay,
+	}
+	if opts.MaxOutput == 0 || opts.MaxRaw == 0 {
+		return usagef("--max-output and --max-raw must be positive, or -1 for no limit")
+	}
+	if f.decision != "" {
+		if opts.Decision, err = readDecision(f.decision); err != nil {
+			return err
+		}
+	}
+	if !f.noStore {
+		if opts.Store, err = store.OpenDefault(); err != nil {
+			return hintError{err, "set BYTELENS_STORE to a private directory (mode 0700), or pass --no-store"}
+		}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	c := exec.Command(args[0], args[1:]...)
+	if f.stdin != "" {
+		in, err := os.Open(f.stdin)
+		if err != nil {
+			return fmt.Errorf("--stdin: %w", err)
+		}
+		defer in.Close()
+		c.Stdin, opts.StdinName = in, f.stdin
+	}
+	env, err := capture.Run(ctx, c, opts)
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return hintError{err, "check the command name and $PATH"}
+		}
+		return err
+	}
+	if f.saveEnvelope {
+		ref, err := store.ParseRef(env.RawArtifact)
+		if err != nil {
+			return err
+		}
+		js, err := marshalEnvelope(&env)
+		if err != nil {
+			return err
+		}
+		if err := opts.Store.PutEnvelope(ref, js); err != nil {
+			return err
+		}
+	}
+	if f.text {
+		return env.WriteText(s.stdout)
+	}
+	js, err := marshalEnvelope(&env)
+	if err != nil {
+		return err
+	}
+	_, err = s.stdout.Write(js)
+	return err
+}
+
+// marshalEnvelope encodes env as one line of JSON.
+func marshalEnvelope(env *capture.Envelope) ([]byte, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(env); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}
+
+// readDecision reads a JSON approval record of at most maxDecision bytes.
+func readDecision(path string) (json.RawMessage, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--decision: %w", err)
+	}
+	defer fh.Close()
+	b, err := io.ReadAll(io.LimitReader(fh, maxDecision+1))
+	if err != nil {
+		return nil, fmt.Errorf("--decision: %w", err)
+	}
+	if len(b) > maxDecision {
+		return nil, usagef("--decision: file is over %d bytes", maxDecision)
+	}
+	if !json.Valid(b) {
+		return nil, usagef("--decision: %s is not valid JSON", strconv.Quote(path))
+	}
+	return b, nil
+}
+
+// byteSize is a flag value in bytes: a decimal integer with an optional
+// binary suffix K, M or G (KiB, MiB, GiB also accepted), or -1.
+type byteSize int64
+
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+
+func (b *byteSize) Type() string { return "bytes" }
+
+func (b *byteSize) Set(s string) error {
+	num, mult := strings.TrimSpace(s), int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"k", 1 << 10}} {
+		if n, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, mult = n, u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < -1 || n == -1 && mult != 1 || n > (1<<62)/mult {
+		return fmt.Errorf("want a number of bytes such as 65536, 64K or 64MiB, or -1")
+	}
+	*b = byteSize(n * mult)
+	return nil
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bytelens/bytelens/capture"
+)
+
+// cli runs bytelens with args and returns the exit code and both outputs.
+func cli(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// withStore points BYTELENS_STORE at a fresh directory and returns it.
+func withStore(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "store")
+	t.Setenv("BYTELENS_STORE", dir)
+	return dir
+}
+
+// runEnvelope runs "bytelens run" and decodes the envelope.
+func runEnvelope(t *testing.T, args ...string) capture.Envelope {
+	t.Helper()
+	code, out, errs := cli(t, "", append([]string{"run", "--timeout", "5s"}, args...)...)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if strings.Count(out, "\n") != 1 {
+		t.Errorf("envelope is not one line of JSON: %q", out)
+	}
+	var env capture.Envelope
+	if err := json.Unmarshal([]byte(out), &env); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	return env
+}
+
+func TestRunEnvelope(t *testing.T) {
+	withStore(t)
+	env := runEnvelope(t, "--", "sh", "-c", `printf '\033]0;title\007hi \033[1mthere\033[0m\n'; printf 'oops\n' >&2; exit 4`)
+	if env.Schema != "bytelens.envelope/v1" || env.ExitCode != 4 || env.Stdout != "hi there\n" || env.Stderr != "oops\n" {
+		t.Errorf("envelope: %+v", env)
+	}
+	if !strings.HasPrefix(env.RawArtifact, "restricted:sha256:") || len(env.RawArtifact) != 18+64 {
+		t.Errorf("raw_artifact %q", env.RawArtifact)
+	}
+	if env.Argv[0] != "sh" || env.Stdin != os.DevNull {
+		t.Errorf("argv %q stdin %q", env.Argv, env.Stdin)
+	}
+}
+
+func TestRunExitCodes(t *testing.T) {
+	withStore(t)
+	dir := t.TempDir()
+	badJSON := filepath.Join(dir, "bad.json")
+	os.WriteFile(badJSON, []byte("{nope"), 0o600)
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"not found", []string{"run", "--", "bytelens-no-such-command"}, 1, "executable file not found"},
+		{"no command", []string{"run"}, 2, "requires at least 1 arg"},
+		{"bad size", []string{"run", "--max-output", "lots", "--", "true"}, 2, "number of bytes"},
+		{"zero size", []string{"run", "--max-raw", "0", "--", "true"}, 2, "must be positive"},
+		{"bad decision", []string{"run", "--decision", badJSON, "--", "true"}, 2, "not valid JSON"},
+		{"missing decision", []string{"run", "--decision", filepath.Join(dir, "none"), "--", "true"}, 1, "no such file"},
+		{"missing stdin", []string{"run", "--stdin", filepath.Join(dir, "none"), "--", "true"}, 1, "no such file"},
+		{"save without store", []string{"run", "--no-store", "--save-envelope", "--", "true"}, 2, "needs the store"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := cli(t, "", tt.args...)
+			if code != tt.code || !strings.Contains(errs, tt.stderr) {
+				t.Errorf("exit %d stderr %q; want %d and %q", code, errs, tt.code, tt.stderr)
+			}
+			if strings.Count(errs, "bytelens: error:") != 1 || out != "" {
+				t.Errorf("want one error line and no stdout; stdout %q stderr %q", out, errs)
+			}
+		})
+	}
+	// The command's own failure is in the envelope, not bytelens' exit code.
+	env := runEnvelope(t, "--", "sh", "-c", "exit 9")
+	if env.ExitCode != 9 {
+		t.Errorf("exit_code %d, want 9", env.ExitCode)
+	}
+}
+
+func TestRunFlags(t *testing.T) {
+	withStore(t)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	os.WriteFile(in, []byte("line\n"), 0o600)
+	dec := filepath.Join(dir, "decision.json")
+	os.WriteFile(dec, []byte(`{"approved": true, "by": "ci"}`), 0o600)
+	env := runEnvelope(t, "--stdin", in, "--decision", dec, "--max-output", "1K", "--no-store", "--", "sh", "-c", "cat; yes x | head -c 5000")
+	if !strings.HasPrefix(env.Stdout, "line\nx\n") || len(env.Stdout) != 1023 || !env.Streams.Stdout.Truncated {
+		t.Errorf("stdout %d bytes, truncated %v", len(env.Stdout), env.Streams.Stdout.Truncated)
+	}
+	if env.Stdin != in || string(env.Decision) != `{"approved":true,"by":"ci"}` || env.RawArtifact != "" {
+		t.Errorf("stdin %q decision %s raw %q", env.Stdin, env.Decision, env.RawArtifact)
+	}
+	// Flags after the command belong to the command.
+	env = runEnvelope(t, "--no-store", "echo", "--max-output", "x")
+	if env.Stdout != "--max-output x\n" {
+		t.Errorf("stdout %q", env.Stdout)
+	}
+	// Timeouts kill and say so.
+	env = runEnvelope(t, "--no-store", "--timeout", "200ms", "--wait-delay", "100ms", "--", "sh", "-c", "sleep 5 & sleep 5")
+	if !env.TimedOut || env.Signal != "SIGKILL" {
+		t.Errorf("timed_out %v signal %q", env.TimedOut, env.Signal)
+	}
+}
+
+func TestRunText(t *testing.T) {
+	withStore(t)
+	code, out, errs := cli(t, "", "run", "--text", "--", "sh", "-c", `printf 'exit_code: 0\n\033[31mred\n'; exit 2`)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d stderr %q", code, errs)
+	}
+	for _, want := range []string{"\nexit_code:    2\n", "  | exit_code: 0\n  | red\n", "raw_artifact: restricted:sha256:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.ContainsRune(out, 0x1b) {
+		t.Errorf("ESC in text output: %q", out)
+	}
+}

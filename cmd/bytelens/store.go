@@ -1,0 +1,174 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/capture/store"
+	"github.com/spf13/cobra"
+)
+
+func init() { subcommands = append(subcommands, newStoreCmd) }
+
+// tempMaxAge is the age past which prune removes temporary files left by a
+// crashed writer.
+const tempMaxAge = time.Hour
+
+func newStoreCmd(s *streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "store",
+		Short: "List and prune the restricted store of raw artifacts and envelopes",
+		Long: `The restricted store keeps raw artifacts (the bytes bytelens run
+collected, named by their SHA-256) and, with run --save-envelope, the
+cleaned envelopes linked to them. It lives in $BYTELENS_STORE, else
+$XDG_STATE_HOME/bytelens/store, else ~/.local/state/bytelens/store, with
+directories 0700 and files 0600.`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(newStoreLsCmd(s), newStorePruneCmd(s))
+	return cmd
+}
+
+func newStoreLsCmd(s *streams) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "ls",
+		Short: "List what the store holds: reference, kind, bytes, time, command",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			st, err := openStore()
+			if err != nil {
+				return err
+			}
+			es, err := st.List()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeEntriesJSON(s, es)
+			}
+			tw := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "REFERENCE\tKIND\tBYTES\tTIME\tCOMMAND")
+			for _, e := range es {
+				command := "-"
+				if e.Argv != nil {
+					command = capture.ShellQuote(e.Argv)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", e.Ref, e.Kind, e.Size, e.ModTime.UTC().Format(time.RFC3339), command)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per line")
+	return cmd
+}
+
+type entryJSON struct {
+	Ref   string    `json:"ref"`
+	Kind  string    `json:"kind"`
+	Bytes int64     `json:"bytes"`
+	Time  time.Time `json:"time"`
+	Argv  []string  `json:"argv,omitempty"`
+}
+
+func writeEntriesJSON(s *streams, es []store.Entry) error {
+	enc := json.NewEncoder(s.stdout)
+	for _, e := range es {
+		if err := enc.Encode(entryJSON{e.Ref.String(), string(e.Kind), e.Size, e.ModTime.UTC(), e.Argv}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func newStorePruneCmd(s *streams) *cobra.Command {
+	var rawAge, envAge age
+	var dryRun bool
+	cmd := &cobra.Command{
+		Use:   "prune --raw-older-than D --envelopes-older-than D",
+		Short: "Remove raw artifacts and envelopes, each kind on its own schedule",
+		Long: `Prune removes raw artifacts older than --raw-older-than and envelopes
+older than --envelopes-older-than; a kind whose flag is not given is kept.
+Ages are Go durations (90m, 36h) or whole days (30d). Temporary files
+left by an interrupted write are removed after an hour.`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if !rawAge.set && !envAge.set {
+				return usagef("give --raw-older-than, --envelopes-older-than or both")
+			}
+			st, err := openStore()
+			if err != nil {
+				return err
+			}
+			now := time.Now()
+			o := store.PruneOptions{DryRun: dryRun, TempBefore: now.Add(-tempMaxAge)}
+			if rawAge.set {
+				o.RawBefore = now.Add(-rawAge.d)
+			}
+			if envAge.set {
+				o.EnvelopesBefore = now.Add(-envAge.d)
+			}
+			removed, err := st.Prune(o)
+			verb := "removed"
+			if dryRun {
+				verb = "would remove"
+			}
+			for _, e := range removed {
+				fmt.Fprintf(s.stdout, "%s %s %s\n", verb, e.Kind, e.Ref)
+			}
+			return err
+		},
+	}
+	fs := cmd.Flags()
+	fs.Var(&rawAge, "raw-older-than", "remove raw artifacts older than `D`")
+	fs.Var(&envAge, "envelopes-older-than", "remove envelopes older than `D`")
+	fs.BoolVar(&dryRun, "dry-run", false, "print what would be removed and remove nothing")
+	return cmd
+}
+
+// openStore opens the default store with a hint on failure.
+func openStore() (*store.Store, error) {
+	st, err := store.OpenDefault()
+	if err != nil {
+		return nil, hintError{err, "set BYTELENS_STORE to a private directory (mode 0700)"}
+	}
+	return st, nil
+}
+
+// age is a flag value: a non-negative Go duration or a whole number of
+// days ("30d").
+type age struct {
+	d   time.Duration
+	set bool
+}
+
+func (a *age) String() string {
+	if !a.set {
+		return ""
+	}
+	return a.d.String()
+}
+
+func (a *age) Type() string { return "age" }
+
+func (a *age) Set(s string) error {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		days, err := strconv.ParseInt(n, 10, 64)
+		if err != nil || days < 0 || days > 100_000 {
+			return fmt.Errorf("want a duration such as 36h or 30d")
+		}
+		a.d, a.set = time.Duration(days)*24*time.Hour, true
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return fmt.Errorf("want a duration such as 36h or 30d")
+	}
+	a.d, a.set = d, true
+	return nil
+}
