@@ -375,7 +375,7 @@ func TestScriptDamage(t *testing.T) {
 		{
 			name: "timing shorter than data", ts: header + "abcdef" + footer, timing: "0.5 2\n",
 			format: FormatScriptTiming, exit: 5,
-			events: map[string][]Event{"output": {region(EventHeader, 0, h, 0), frame(h, 2, 500*ms), region(EventFooter, h+6, f, 500*ms), exitAt(h+6, 500*ms, 5)}},
+			events:   map[string][]Event{"output": {region(EventHeader, 0, h, 0), frame(h, 2, 500*ms), region(EventFooter, h+6, f, 500*ms), exitAt(h+6, 500*ms, 5)}},
 			warnings: []string{"timing covers 2 of the typescript's 6 data bytes"},
 		},
 		{
@@ -404,8 +404,8 @@ func TestScriptDamage(t *testing.T) {
 			warnings: []string{"timing line 3: resize clamped to 120x1000", "timing line 5: malformed", "EXIT_CODE 6 differs from the typescript footer's 5"},
 		},
 		{
-			name: "advanced log-io split with too many bytes",
-			ts:   header + "ab" + "X" + "cd" + footer,
+			name:   "advanced log-io split with too many bytes",
+			ts:     header + "ab" + "X" + "cd" + footer,
 			timing: "O 0.1 2\nI 0.1 1\nO 0.1 9\n",
 			format: FormatScriptAdvanced, exit: 5,
 			events: map[string][]Event{
