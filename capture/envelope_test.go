@@ -1,0 +1,68 @@
+package capture
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+	"testing"
+)
+
+// keys returns the sorted keys of a JSON object.
+func keys(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// TestSchemaMatchesEnvelope keeps docs/envelope.schema.json and the
+// Envelope type in step: the same fields at each level, every field
+// required but decision.
+func TestSchemaMatchesEnvelope(t *testing.T) {
+	b, err := os.ReadFile("../docs/envelope.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Properties json.RawMessage `json:"properties"`
+		Required   []string        `json:"required"`
+		Defs       map[string]struct {
+			Properties json.RawMessage `json:"properties"`
+			Required   []string        `json:"required"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(b, &schema); err != nil {
+		t.Fatal(err)
+	}
+	env := Envelope{Decision: json.RawMessage(`{}`), Chunks: []EnvelopeChunk{{}}}
+	js, _ := json.Marshal(env)
+	var got struct {
+		Streams struct{ Stdout json.RawMessage } `json:"streams"`
+		Chunks  []json.RawMessage                `json:"chunks"`
+	}
+	json.Unmarshal(js, &got)
+
+	check := func(level string, schemaProps json.RawMessage, required []string, instance json.RawMessage, optional ...string) {
+		t.Helper()
+		want := keys(t, instance)
+		if have := keys(t, schemaProps); !slices.Equal(have, want) {
+			t.Errorf("%s: schema properties %v, envelope fields %v", level, have, want)
+		}
+		req := slices.Clone(required)
+		slices.Sort(req)
+		want = slices.DeleteFunc(want, func(k string) bool { return slices.Contains(optional, k) })
+		if !slices.Equal(req, want) {
+			t.Errorf("%s: schema requires %v, want %v", level, req, want)
+		}
+	}
+	check("envelope", schema.Properties, schema.Required, js, "decision")
+	check("stream", schema.Defs["stream"].Properties, schema.Defs["stream"].Required, got.Streams.Stdout)
+	check("chunk", schema.Defs["chunk"].Properties, schema.Defs["chunk"].Required, got.Chunks[0])
+}
