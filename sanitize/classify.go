@@ -160,13 +160,29 @@ func oscRead(t *decode.Token, field int) bool {
 // link handles an OSC 8 hyperlink "8;params;URI": a non-empty URI opens a
 // link, an empty one closes it. The label between is ordinary text.
 func (c *cleaner) link(t *decode.Token) {
-	q := t.PayloadPrefix()
-	semi := bytes.IndexByte(q[2:], ';') // q starts with "8;"
-	var uriLen int64
-	if semi >= 0 {
-		uriLen = t.Payload - int64(2+semi+1)
+	introLen := int64(2) // ESC ] or C2 9D
+	if t.Intro == decode.Intro8Bit {
+		introLen = 1
 	}
-	if uriLen <= 0 {
+	// The payload, when it is still held (it is, unless it is longer
+	// than the history the cleaner keeps); otherwise its prefix.
+	var pl []byte
+	if t.Payload <= MaxLinkURI+256 {
+		pl = c.bytesAt(t.Off+introLen, t.Payload)
+	}
+	whole := pl != nil
+	if !whole {
+		pl = t.PayloadPrefix()
+	}
+	var uri []byte
+	open := !whole // a payload too long to hold is not a bare "8;;"
+	if len(pl) > 2 {
+		if semi := bytes.IndexByte(pl[2:], ';'); semi >= 0 {
+			uri = pl[2+semi+1:]
+			open = len(uri) > 0 || !whole
+		}
+	}
+	if !open {
 		if c.linkOpen && c.linkURI != nil {
 			c.rep.Kept.LinkTargets++
 			c.emitString([]byte(" <"))
@@ -179,16 +195,8 @@ func (c *cleaner) link(t *decode.Token) {
 	c.flag(t, &c.rep.Flags.Hyperlink, "hyperlink")
 	c.rep.Kept.LinkLabels++
 	c.linkOpen, c.linkURI = true, nil
-	if c.opts.Links != LinksAppend || uriLen > MaxLinkURI {
-		return
-	}
-	introLen := int64(2) // ESC ] or C2 9D
-	if t.Intro == decode.Intro8Bit {
-		introLen = 1
-	}
-	uri := c.bytesAt(t.Off+introLen+int64(2+semi+1), uriLen)
-	if printableHTTP(uri) {
-		c.linkURI = append([]byte(nil), uri...)
+	if c.opts.Links == LinksAppend && whole && len(uri) <= MaxLinkURI && printableHTTP(uri) {
+		c.linkURI = append(c.linkURI[:0], uri...)
 	}
 }
 

@@ -96,6 +96,9 @@ func (c *cleaner) bytesAt(off, n int64) []byte {
 	if off < histStart || off+n > c.base+int64(len(c.chunk)) {
 		return nil
 	}
+	if off+n <= c.base {
+		return c.hist[off-histStart : off+n-histStart]
+	}
 	// The span straddles hist and chunk: join them in a scratch buffer.
 	joined := make([]byte, 0, n)
 	joined = append(joined, c.hist[off-histStart:]...)

@@ -1,0 +1,376 @@
+package sanitize
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/bytelens/bytelens/decode"
+)
+
+var update = flag.Bool("update", false, "rewrite the corpus goldens")
+
+const corpusDir = "../testdata/corpus"
+
+type corpusCase struct {
+	name string
+	in   []byte
+	opts Options
+}
+
+func loadCorpus(t testing.TB) []corpusCase {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(corpusDir, "*.bin"))
+	if err != nil || len(files) < 80 {
+		t.Fatalf("corpus: %d cases (%v), want at least 80", len(files), err)
+	}
+	var cs []corpusCase
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".bin")
+		in, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var opts Options
+		if p, err := os.ReadFile(filepath.Join(corpusDir, name+".policy")); err == nil {
+			if opts, err = ParsePolicy(strings.TrimSpace(string(p))); err != nil {
+				t.Fatalf("%s.policy: %v", name, err)
+			}
+		}
+		cs = append(cs, corpusCase{name, in, opts})
+	}
+	return cs
+}
+
+// TestCorpus compares each case with its goldens NAME.clean.txt and
+// NAME.report.json.
+func TestCorpus(t *testing.T) {
+	for _, c := range loadCorpus(t) {
+		t.Run(c.name, func(t *testing.T) {
+			out, rep := Bytes(c.in, c.opts)
+			js, err := json.MarshalIndent(rep, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			js = append(js, '\n')
+			textPath := filepath.Join(corpusDir, c.name+".clean.txt")
+			repPath := filepath.Join(corpusDir, c.name+".report.json")
+			if *update {
+				os.WriteFile(textPath, out, 0o644)
+				os.WriteFile(repPath, js, 0o644)
+				return
+			}
+			wantText, err := os.ReadFile(textPath)
+			if err != nil {
+				t.Fatalf("%v (run go test ./sanitize -run TestCorpus -update)", err)
+			}
+			if !bytes.Equal(out, wantText) {
+				t.Errorf("clean text:\n got %q\nwant %q", out, wantText)
+			}
+			wantRep, _ := os.ReadFile(repPath)
+			if !bytes.Equal(js, wantRep) {
+				t.Errorf("report differs from %s:\n%s", repPath, js)
+			}
+		})
+	}
+}
+
+// checkInvariants asserts DESIGN.md invariant 1 on cleaned text.
+func checkInvariants(t *testing.T, in, out []byte) {
+	t.Helper()
+	if !utf8.Valid(out) {
+		t.Fatalf("%q: output is not valid UTF-8: %q", in, out)
+	}
+	for _, r := range string(out) {
+		if r < 0x20 && r != '\t' && r != '\n' || r == 0x7F || r >= 0x80 && r <= 0x9F {
+			t.Fatalf("%q: output holds control U+%04X: %q", in, r, out)
+		}
+	}
+}
+
+// payloadWindows returns the 8-byte windows of control string payloads in
+// p that appear nowhere else in p, for invariant 2.
+func payloadWindows(p []byte, o Options) []string {
+	masked := bytes.Clone(p)
+	var payloads [][2]int64
+	d := decode.Decoder{LoneC1: o.C1 == C1Lone, APCBEL: o.APCBEL}
+	for tok := range d.Tokens(p) {
+		if !tok.Kind.IsString() {
+			continue
+		}
+		intro := int64(2)
+		if tok.Intro == decode.Intro8Bit {
+			intro = 1
+		}
+		start, end := tok.Off+intro, tok.Off+intro+tok.Payload
+		if tok.Kind == decode.KindOSC {
+			// The command number is a named detail, not payload.
+			for start < end && p[start] >= '0' && p[start] <= '9' {
+				start++
+			}
+		}
+		payloads = append(payloads, [2]int64{start, end})
+		for i := start; i < end; i++ {
+			masked[i] = 0
+		}
+	}
+	var ws []string
+	for _, pl := range payloads {
+		for i := pl[0]; i+8 <= pl[1]; i++ {
+			w := p[i : i+8]
+			if !bytes.Contains(masked, w) {
+				ws = append(ws, string(w))
+			}
+		}
+	}
+	return ws
+}
+
+// TestNoPayloadLeaks proves invariant 2 for every corpus case: no payload
+// of a removed control string appears in the cleaned text or the report.
+func TestNoPayloadLeaks(t *testing.T) {
+	for _, c := range loadCorpus(t) {
+		out, rep := Bytes(c.in, c.opts)
+		js, _ := json.Marshal(rep)
+		for _, w := range payloadWindows(c.in, c.opts) {
+			if c.opts.Links != LinksAppend && bytes.Contains(out, []byte(w)) {
+				t.Errorf("%s: payload %q in cleaned text", c.name, w)
+			}
+			if bytes.Contains(js, []byte(w)) {
+				t.Errorf("%s: payload %q in report", c.name, w)
+			}
+		}
+	}
+}
+
+// TestCorpusSplits feeds every corpus case split at every byte boundary,
+// and byte by byte, and expects the whole-buffer text and report.
+func TestCorpusSplits(t *testing.T) {
+	for _, c := range loadCorpus(t) {
+		wantOut, wantRep := Bytes(c.in, c.opts)
+		checkInvariants(t, c.in, wantOut)
+		cuts := len(c.in)
+		if cuts > 600 {
+			cuts = 600 // the 10,000-parameter case: its first 600 boundaries
+		}
+		for cut := 0; cut <= cuts; cut++ {
+			assertSplit(t, c.name, c.in, c.opts, []int{cut}, wantOut, wantRep)
+		}
+		every := make([]int, 0, len(c.in))
+		for i := 1; i < len(c.in); i++ {
+			every = append(every, i)
+		}
+		assertSplit(t, c.name, c.in, c.opts, every, wantOut, wantRep)
+	}
+}
+
+func assertSplit(t *testing.T, name string, in []byte, o Options, cuts []int, wantOut []byte, wantRep Report) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := NewWriter(&buf, o)
+	prev := 0
+	for _, c := range cuts {
+		w.Write(in[prev:c])
+		prev = c
+	}
+	w.Write(in[prev:])
+	w.Close()
+	if !bytes.Equal(buf.Bytes(), wantOut) {
+		t.Fatalf("%s split %v:\n got %q\nwant %q", name, cuts[:min(len(cuts), 3)], buf.Bytes(), wantOut)
+	}
+	if got := w.Report(); !reflect.DeepEqual(got, wantRep) {
+		t.Fatalf("%s split %v: report differs:\n got %+v\nwant %+v", name, cuts[:min(len(cuts), 3)], got, wantRep)
+	}
+}
+
+func hostile(r *rand.Rand, n int) []byte {
+	alphabet := []byte("\x1b\x1b\x1b[]P_^Xk\\\x07\x9b\x9c\x9d\x90\xc2\xe2\x80\x8b\xae\x9c\x18\x1a\r\r\n\n\t\b;:0123456789?mH8 ab\xd0\xe6\x7f\xff\xf0\x9f")
+	p := make([]byte, n)
+	for i := range p {
+		if r.IntN(8) == 0 {
+			p[i] = byte(r.IntN(256))
+		} else {
+			p[i] = alphabet[r.IntN(len(alphabet))]
+		}
+	}
+	return p
+}
+
+var policies = []Options{
+	{},
+	{CR: CROverwrite, BS: BSOverstrike, Links: LinksAppend, FormatChars: FormatEscape},
+	{CR: CRDrop, FormatChars: FormatKeep, C1: C1Lone, APCBEL: true},
+}
+
+func TestRandomSplitsAndInvariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for i := range 3000 {
+		o := policies[i%len(policies)]
+		p := hostile(r, r.IntN(160))
+		out, rep := Bytes(p, o)
+		checkInvariants(t, p, out)
+		var cuts []int
+		for c := 1; c < len(p); c += 1 + r.IntN(7) {
+			cuts = append(cuts, c)
+		}
+		assertSplit(t, "random", p, o, cuts, out, rep)
+	}
+}
+
+// TestIdempotent: cleaning cleaned text changes nothing.
+func TestIdempotent(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	check := func(name string, p []byte, o Options) {
+		once, _ := Bytes(p, o)
+		twice, _ := Bytes(once, o)
+		if !bytes.Equal(once, twice) {
+			t.Fatalf("%s: clean(clean(x)) != clean(x):\n once %q\ntwice %q", name, once, twice)
+		}
+	}
+	for _, c := range loadCorpus(t) {
+		check(c.name, c.in, c.opts)
+	}
+	for i := range 2000 {
+		check("random", hostile(r, r.IntN(120)), policies[i%len(policies)])
+	}
+}
+
+// TestPlainTextIdentical is invariant 6.
+func TestPlainTextIdentical(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	pool := []rune("abc xyz\t\n.;:!ÿéрћक终😀👨\u200d\u200c\ufe0f\u00ad")
+	for range 2000 {
+		rs := make([]rune, r.IntN(100))
+		for i := range rs {
+			rs[i] = pool[r.IntN(len(pool))]
+		}
+		in := []byte(string(rs))
+		out, rep := Bytes(in, Options{})
+		if !bytes.Equal(in, out) {
+			t.Fatalf("plain text changed:\n in %q\nout %q", in, out)
+		}
+		if rep.Removed != (Counts{}) || rep.Flags != (Flags{}) {
+			t.Fatalf("%q: report not empty: %+v", in, rep)
+		}
+	}
+}
+
+func TestPolicies(t *testing.T) {
+	tests := []struct {
+		name, in, policy, want string
+	}{
+		{"cr lines", "a\rb\r\nc\r", "", "a\nb\nc\n"},
+		{"cr overwrite", "abcd\rXY\n", "cr=overwrite", "XYcd\n"},
+		{"cr drop", "ab\rcd\r\n", "cr=drop", "abcd\n"},
+		{"cr lines ignores removed controls", "50%\r\x1b[K60%\n", "", "50%\n60%\n"},
+		{"bs drop", "ab\bc", "", "abc"},
+		{"bs overstrike", "ab\bc", "bs=overstrike", "ac"},
+		{"bs overstrike underline", "_\bx", "bs=overstrike", "x"},
+		{"links drop", "\x1b]8;;http://a/\x07L\x1b]8;;\x07", "", "L"},
+		{"links append", "\x1b]8;;http://a/\x07L\x1b]8;;\x07", "links=append", "L <http://a/>"},
+		{"links append non-http", "\x1b]8;;file:///etc\x07L\x1b]8;;\x07", "links=append", "L"},
+		{"format strip", "a\u202eb", "", "ab"},
+		{"format keep", "a\u202eb", "format-chars=keep", "a\u202eb"},
+		{"format escape", "a\u202eb\U000E0041", "format-chars=escape", "a<U+202E>b<U+E0041>"},
+		{"zwj kept", "a\u200db", "", "a\u200db"},
+		{"c1 introducers", "a\x9b1mb", "", "ab"},
+		{"c1 lone", "a\x9b1mb", "c1=lone", "a1mb"},
+		{"apc payload", "\x1b_x\x07y\x1b\\z", "", "z"},
+		{"apc-bel", "\x1b_x\x07y\x1b\\z", "apc-bel=true", "yz"},
+		{"vt ff", "a\vb\fc", "", "a\nb\nc"},
+		{"invalid", "a\xffb", "", "a\uFFFDb"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o, err := ParsePolicy(tc.policy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := String(tc.in, o); got != tc.want {
+				t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestParsePolicy(t *testing.T) {
+	o, err := ParsePolicy("cr=overwrite, format-chars=keep,apc-bel=true")
+	if err != nil || o.CR != CROverwrite || o.FormatChars != FormatKeep || !o.APCBEL {
+		t.Fatalf("got %+v, %v", o, err)
+	}
+	for _, bad := range []string{"cr=sideways", "nope=1", "cr", "max-payload=-1"} {
+		if _, err := ParsePolicy(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+	if got, _ := ParsePolicy(Options{CR: CRDrop}.String()); got.CR != CRDrop {
+		t.Errorf("String does not round-trip: %+v", got)
+	}
+}
+
+func TestOffsetMap(t *testing.T) {
+	in := []byte("ab\x1b[31mcd\x1b]0;t\x07e\r\nf")
+	out, _, m := Map(in, Options{})
+	if string(out) != "abcde\nf" {
+		t.Fatalf("out %q", out)
+	}
+	for _, tc := range []struct {
+		in         int64
+		start, end int64
+	}{
+		{0, 0, 1}, {1, 1, 2}, {2, 2, 2}, {6, 2, 2}, {7, 2, 3}, {8, 3, 4},
+		{9, 4, 4}, {15, 4, 5}, {16, 5, 5}, {17, 5, 6}, {18, 6, 7},
+	} {
+		if s, e := m.ToOutput(tc.in); s != tc.start || e != tc.end {
+			t.Errorf("ToOutput(%d) = %d,%d want %d,%d", tc.in, s, e, tc.start, tc.end)
+		}
+	}
+	for out, want := range []int64{0, 1, 7, 8, 15, 17, 18} {
+		if s, _ := m.ToInput(int64(out)); s != want {
+			t.Errorf("ToInput(%d) = %d, want %d", out, s, want)
+		}
+	}
+}
+
+func TestTransformer(t *testing.T) {
+	in := "a\x1b[31mb\x1b]0;title\x07c\r\nd"
+	tr := NewTransformer(Options{})
+	var dst [2]byte
+	var got []byte
+	src := []byte(in)
+	for {
+		n, m, err := tr.Transform(dst[:], src, true)
+		got = append(got, dst[:n]...)
+		src = src[m:]
+		if err == nil {
+			break
+		}
+	}
+	if string(got) != "abc\nd" {
+		t.Errorf("got %q", got)
+	}
+	if r := tr.Report(); r.Removed.OSC != 1 || r.Removed.CSI != 1 {
+		t.Errorf("report %+v", r.Removed)
+	}
+}
+
+func TestWriterAllocs(t *testing.T) {
+	p := []byte(strings.Repeat("text \x1b[1;31mred\x1b[0m é中\r\n", 100))
+	w := NewWriter(discard{}, Options{})
+	w.Write(p)
+	allocs := testing.AllocsPerRun(50, func() { w.Write(p) })
+	if allocs > 0 {
+		t.Errorf("Write allocates %.1f times per call", allocs)
+	}
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
