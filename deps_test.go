@@ -1,0 +1,85 @@
+// Package deps_test holds the layering rules of DESIGN.md as data and
+// fails when an import breaks them.
+package deps_test
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/bytelens/bytelens/"
+
+// allowed lists, for each package, the packages of this module and the
+// outside modules its non-test files may import. The standard library is
+// always allowed.
+var allowed = map[string][]string{
+	"decode":        {},
+	"sanitize":      {"decode", "golang.org/x/text/transform"},
+	"render":        {"decode", "sanitize"},
+	"capture/store": {},
+	"capture":       {"decode", "sanitize", "capture/store"},
+	"viewer": {"decode", "sanitize", "render", "capture", "capture/store",
+		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",
+		"github.com/charmbracelet/lipgloss", "github.com/muesli/termenv"},
+	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer",
+		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty"},
+}
+
+func TestLayers(t *testing.T) {
+	seen := map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") ||
+			strings.HasPrefix(path, "testdata") || strings.Contains(path, "/testdata/") {
+			return err
+		}
+		pkg := filepath.ToSlash(filepath.Dir(path))
+		rules, ok := allowed[pkg]
+		if !ok {
+			t.Errorf("%s: package %s has no layering rule in deps_test.go", path, pkg)
+			return nil
+		}
+		seen[pkg] = true
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if !permitted(p, rules) {
+				t.Errorf("%s imports %s, which the layering forbids", path, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range []string{"decode", "sanitize", "cmd/bytelens"} {
+		if !seen[pkg] {
+			t.Errorf("package %s not found", pkg)
+		}
+	}
+}
+
+// permitted reports whether import path p is allowed by rules.
+func permitted(p string, rules []string) bool {
+	first := strings.SplitN(p, "/", 2)[0]
+	if !strings.Contains(first, ".") {
+		return true // standard library
+	}
+	for _, r := range rules {
+		full := r
+		if !strings.Contains(strings.SplitN(r, "/", 2)[0], ".") {
+			full = module + r
+		}
+		if p == full || strings.HasSuffix(full, "/") && strings.HasPrefix(p, full) {
+			return true
+		}
+	}
+	return false
+}
