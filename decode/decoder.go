@@ -197,6 +197,10 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(Token)) int {
 			d.control(b, base+int64(i), emit)
 			return i + 1
 		}
+		if n := plainUTF8(p[i:]); n > 0 {
+			i += n
+			continue
+		}
 		r, size, cls := decodeUTF8(p[i:])
 		if cls == utfText {
 			i += size

@@ -392,3 +392,24 @@ func TestKindString(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainUTF8 checks the fast path against decodeUTF8 on every 2- and
+// 3-byte sequence: whenever it accepts, decodeUTF8 must say text of the
+// same length.
+func TestPlainUTF8(t *testing.T) {
+	for b0 := 0x80; b0 < 0x100; b0++ {
+		for b1 := 0; b1 < 0x100; b1++ {
+			for _, b2 := range []int{0x00, 0x41, 0x80, 0x8B, 0x9B, 0x9C, 0xAE, 0xBF, 0xC0} {
+				s := []byte{byte(b0), byte(b1), byte(b2)}
+				n := plainUTF8(s)
+				if n == 0 {
+					continue
+				}
+				_, size, cls := decodeUTF8(s)
+				if cls != utfText || size != n {
+					t.Fatalf("% x: fast path says %d bytes of text, decodeUTF8 says %d bytes class %d", s, n, size, cls)
+				}
+			}
+		}
+	}
+}
