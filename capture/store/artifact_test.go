@@ -1,0 +1,93 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+	"time"
+)
+
+func sampleArtifact(t testing.TB) []byte {
+	var buf bytes.Buffer
+	aw, err := NewArtifactWriter(&buf, Manifest{Argv: []string{"x"}, Started: time.Unix(0, 0).UTC(),
+		Streams: []StreamDesc{{StreamStdout, "stdout"}, {StreamStderr, "stderr"}}, MaxRaw: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	aw.Chunk(StreamStdout, 0, 0, []byte("a\x1b]0;t\x07"), 7)
+	aw.Chunk(StreamStderr, 1, time.Millisecond, []byte("err\n"), 4)
+	aw.Chunk(StreamStdout, 2, 2*time.Millisecond, []byte("b\n"), 2)
+	if err := aw.Finish(Trailer{ExitCode: 1}); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestReadManifest(t *testing.T) {
+	raw := sampleArtifact(t)
+	m, err := ReadManifest(bytes.NewReader(raw))
+	if err != nil || m.Argv[0] != "x" || len(m.Streams) != 2 || m.Streams[1].Name != "stderr" {
+		t.Fatalf("ReadManifest: %+v, %v", m, err)
+	}
+	if _, err := ReadManifest(bytes.NewReader([]byte("not an artifact"))); !errors.Is(err, ErrFormat) {
+		t.Errorf("ReadManifest(junk) = %v", err)
+	}
+}
+
+func TestArtifactWriterRejects(t *testing.T) {
+	var buf bytes.Buffer
+	for name, ss := range map[string][]StreamDesc{
+		"none":     nil,
+		"zero id":  {{0, "stdout"}},
+		"dup id":   {{1, "a"}, {1, "b"}},
+		"dup name": {{1, "a"}, {2, "a"}},
+		"no name":  {{1, ""}},
+	} {
+		if _, err := NewArtifactWriter(&buf, Manifest{Streams: ss}); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	aw, _ := NewArtifactWriter(&buf, Manifest{Streams: []StreamDesc{{1, "stdout"}}})
+	if err := aw.Chunk(1, 5, 0, []byte("x"), 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := aw.Chunk(1, 5, 0, []byte("x"), 1); err == nil {
+		t.Error("repeated seq accepted")
+	}
+	if err := aw.Chunk(3, 6, 0, []byte("x"), 1); err == nil {
+		t.Error("unknown stream accepted")
+	}
+	if err := aw.Chunk(1, 7, 0, []byte("xy"), 1); err == nil {
+		t.Error("more stored than seen accepted")
+	}
+}
+
+// FuzzDecodeArtifact checks that any input is decoded or refused without
+// panicking, and that what is accepted is self-consistent.
+func FuzzDecodeArtifact(f *testing.F) {
+	raw := sampleArtifact(f)
+	f.Add(raw)
+	f.Add(raw[:len(raw)-3])
+	f.Add([]byte(Magic))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		a, err := DecodeArtifact(bytes.NewReader(b))
+		if err != nil {
+			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("error of no known kind: %v", err)
+			}
+			return
+		}
+		sums := map[string]int64{}
+		for _, c := range a.Chunks {
+			if c.Offset != sums[c.Stream] {
+				t.Fatalf("chunk %d at %d, want %d", c.Seq, c.Offset, sums[c.Stream])
+			}
+			sums[c.Stream] += int64(c.Length)
+		}
+		for _, s := range a.Streams {
+			if int64(len(s.Data)) != sums[s.Name] || s.Seen < int64(len(s.Data)) {
+				t.Fatalf("stream %s: %d bytes, chunks %d, seen %d", s.Name, len(s.Data), sums[s.Name], s.Seen)
+			}
+		}
+	})
+}
