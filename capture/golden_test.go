@@ -169,8 +169,8 @@ func TestGolden(t *testing.T) {
 }
 
 // checkInvariants checks what every loaded capture promises: at least one
-// stream, events sorted by offset and inside their stream, frame times
-// non-decreasing and never negative, sizes clamped, streams readable to
+// stream, events sorted by offset and inside their stream, frames not
+// overlapping, frame times non-decreasing and never negative, sizes clamped, streams readable to
 // exactly Len bytes, and warnings bounded.
 func checkInvariants(t testing.TB, c *Capture) {
 	t.Helper()
@@ -195,7 +195,7 @@ func checkInvariants(t testing.TB, c *Capture) {
 		if n, err := s.Data.ReadAt(make([]byte, 1), s.Len); n != 0 || err != io.EOF {
 			t.Errorf("stream %s: ReadAt(Len) = %d, %v; want 0, EOF", s.Name, n, err)
 		}
-		var prevOff int64
+		var prevOff, frameEnd int64
 		var prevTime time.Duration
 		for j, e := range s.Events {
 			if e.Off < prevOff {
@@ -212,6 +212,10 @@ func checkInvariants(t testing.TB, c *Capture) {
 				t.Errorf("stream %s: untimed capture has event %d at time %v", s.Name, j, e.Time)
 			}
 			if e.Kind == EventFrame {
+				if e.Off < frameEnd {
+					t.Errorf("stream %s: frame %d at %d overlaps the previous frame ending at %d", s.Name, j, e.Off, frameEnd)
+				}
+				frameEnd = e.Off + e.Len
 				if e.Time < prevTime {
 					t.Errorf("stream %s: frame %d at %v before previous frame at %v", s.Name, j, e.Time, prevTime)
 				}
