@@ -243,24 +243,12 @@ func (aw *ArtifactWriter) write(p []byte) {
 	}
 }
 
-// Count records that the collector read n bytes from stream without storing
-// them (the stream is past its raw limit). It counts toward the stream's
-// Seen total and the trailer's chunk count, and writes no record.
-func (aw *ArtifactWriter) Count(stream uint8, n int) error {
-	st, ok := aw.streams[stream]
-	if !ok {
-		return fmt.Errorf("store: unknown stream id %d", stream)
-	}
-	st.seen += int64(n)
-	aw.chunks++
-	return aw.err
-}
-
-// Chunk writes a record for a read of seen bytes from stream at time t,
-// storing p, which is the first len(p) of those bytes (len(p) < seen only
-// when the read crossed the raw limit). seq must increase from call to
-// call. The first error from the underlying writer is kept and returned by
-// this and every later call.
+// Chunk accounts for a read of seen bytes from stream at time t and writes
+// a record storing p, the first len(p) of those bytes: len(p) < seen when
+// the read crossed the raw limit, and an empty p (past the limit) writes no
+// record but still counts. seq must increase from call to call. The first
+// error from the underlying writer is kept and returned by this and every
+// later call.
 func (aw *ArtifactWriter) Chunk(stream uint8, seq uint32, t time.Duration, p []byte, seen int) error {
 	st, ok := aw.streams[stream]
 	if !ok {
