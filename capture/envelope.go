@@ -159,12 +159,34 @@ func (e *Envelope) WriteText(w io.Writer) error {
 			summary += ", truncated"
 		}
 		field(s.name, summary)
-		if rep, err := json.Marshal(s.info.Report); err == nil {
-			field(s.name+"_report", quoteIfNeeded(string(rep)))
-		}
+		field(s.name+"_report", reportSummary(&s.info.Report))
 		writeQuoted(bw, s.text)
 	}
 	return bw.Flush()
+}
+
+// reportSummary lists a report's non-zero counts by group, such as
+// "removed osc 1, csi 2; flags title 1", or "nothing removed".
+func reportSummary(r *sanitize.Report) string {
+	var parts []string
+	for _, g := range []struct {
+		name   string
+		counts []sanitize.NamedCount
+	}{{"removed", r.Removed.ByName()}, {"anomalies", r.Anomalies.ByName()}, {"flags", r.Flags.ByName()}} {
+		var items []string
+		for _, c := range g.counts {
+			if c.Count != 0 {
+				items = append(items, quoteIfNeeded(c.Name)+" "+strconv.FormatInt(c.Count, 10))
+			}
+		}
+		if len(items) > 0 {
+			parts = append(parts, g.name+" "+strings.Join(items, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing removed"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // writeQuoted writes text with each line prefixed by "  | ". A last line

@@ -128,7 +128,8 @@ func TestRunText(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d stderr %q", code, errs)
 	}
-	for _, want := range []string{"\nexit_code:    2\n", "  | exit_code: 0\n  | red\n", "raw_artifact: restricted:sha256:"} {
+	for _, want := range []string{"\nexit_code:    2\n", "  | exit_code: 0\n  | red\n", "raw_artifact: restricted:sha256:",
+		"stdout_report: removed csi 1\n", "stderr_report: nothing removed\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
 		}
