@@ -75,7 +75,10 @@ func sniffCast(b []byte) (Format, bool) {
 // loadCast loads an asciicast. want is the sniffed or requested format; the
 // header's version decides between v2 and v3, and a header that is not a
 // one-line JSON object is tried as a v1 document.
-func (l *loader) loadCast(want Format) error {
+//
+// A sniffed v1 document that does not decode is loaded as raw with a
+// warning, since the sniffer only looked at its first bytes.
+func (l *loader) loadCast(want Format, sniffed bool) error {
 	l.c.Format = want
 	l.c.Lossy, l.c.LossyReason = true, castLossyReason
 	l.c.Timed = true
@@ -83,6 +86,12 @@ func (l *loader) loadCast(want Format) error {
 		ok, err := l.loadCastV1()
 		if ok || err != nil {
 			return err
+		}
+		if sniffed {
+			l.c.Lossy, l.c.LossyReason, l.c.Timed = false, "", false
+			l.warnf(0, -1, "looks like an asciicast v1 document but does not decode as one; loaded as raw")
+			l.loadRaw()
+			return nil
 		}
 	}
 	lr := newLineReader(io.NewSectionReader(l.r, 0, l.size))
@@ -180,6 +189,7 @@ func (l *loader) castEvents(lr *lineReader, v3 bool) error {
 	var backwards, badTime, malformed, badResize, badExit repeated
 	unknown := 0
 	firstUnknown := 0
+lines:
 	for {
 		line, off, long, err := lr.next()
 		if err == io.EOF {
@@ -238,7 +248,7 @@ func (l *loader) castEvents(lr *lineReader, v3 bool) error {
 			full := l.appendMem(s, []byte(data), lr.line)
 			l.event(s, Event{Kind: EventFrame, Off: start, Len: s.n - start, Time: t})
 			if !full {
-				return nil
+				break lines
 			}
 		case "r":
 			c, r, ok := parseCastSize(data)

@@ -604,3 +604,65 @@ func TestRegisterArtifact(t *testing.T) {
 		Register(FormatTTYRec, nil, func(io.ReaderAt, int64, OpenOptions) (*Capture, error) { return nil, nil })
 	}()
 }
+
+func TestSniffedV1FallsBackToRaw(t *testing.T) {
+	data := []byte(`{"version": 1, "stdout": [[0.5, "a"]` + "\n") // cut short
+	c := loadBytes(t, data, "", nil, OpenOptions{})
+	if c.Format != FormatRaw || c.Lossy || c.Stream(StreamOutput).Len != int64(len(data)) {
+		t.Errorf("got %v lossy=%v, want the whole file as raw", c.Format, c.Lossy)
+	}
+	if !warned(c, "loaded as raw") {
+		t.Errorf("warnings %v", c.Warnings)
+	}
+}
+
+func TestWarningLimit(t *testing.T) {
+	data := `{"version": 2, "width": 80, "height": 24}` + "\n" + strings.Repeat(`[0.1, "r", "5000x5"]`+"\n", 150)
+	c := loadBytes(t, []byte(data), "", nil, OpenOptions{})
+	if len(c.Warnings) != MaxWarnings+1 {
+		t.Fatalf("%d warnings, want %d", len(c.Warnings), MaxWarnings+1)
+	}
+	if last := c.Warnings[MaxWarnings].Msg; last != "50 more warnings not shown" {
+		t.Errorf("last warning = %q", last)
+	}
+	if n := len(c.Stream(StreamOutput).Events); n != 150 {
+		t.Errorf("%d resize events, want 150", n)
+	}
+}
+
+// TestOpenLarge opens a sparse 2 GiB raw file: the stream reads from the
+// file, so loading is instant and reads at the end work.
+func TestOpenLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("creates a sparse 2 GiB file")
+	}
+	p := filepath.Join(t.TempDir(), "big.raw")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size = 2 << 30
+	if _, err := f.WriteAt([]byte("tail\x1b[0m"), size-8); err != nil {
+		t.Skipf("cannot make a sparse file: %v", err)
+	}
+	f.Close()
+	c, err := Open(p, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	s := c.Stream(StreamOutput)
+	if c.Format != FormatRaw || s.Len != size {
+		t.Fatalf("got %v with %d bytes", c.Format, s.Len)
+	}
+	buf := make([]byte, 8)
+	if n, err := s.Data.ReadAt(buf, size-8); n != 8 || string(buf) != "tail\x1b[0m" {
+		t.Errorf("ReadAt end = %d %q %v", n, buf, err)
+	}
+	if err := c.Close(); err != nil {
+		t.Error(err)
+	}
+	if _, err := s.Data.ReadAt(buf, 0); err == nil {
+		t.Error("read after Close succeeded")
+	}
+}

@@ -190,7 +190,7 @@ func load(r io.ReaderAt, size int64, opts OpenOptions, path string) (c *Capture,
 	}
 	switch format.family() {
 	case FormatAsciicastV2:
-		err = l.loadCast(format)
+		err = l.loadCast(format, opts.Format == "")
 	case FormatTTYRec:
 		err = l.loadTTYRec()
 	case FormatScript:
