@@ -40,6 +40,8 @@ type cleaner struct {
 	linkURI  []byte // the URI to append, under LinksAppend
 
 	m *OffsetMap // optional offset map
+
+	frame int64 // offset of the latest frame boundary, 0 for none
 }
 
 func newCleaner(o Options) *cleaner {
@@ -113,6 +115,9 @@ func (c *cleaner) token(t decode.Token) {
 	r := &c.rep
 	if t.Kind.IsString() || t.Kind == decode.KindCSI || t.Kind == decode.KindESC || t.Kind == decode.KindNF {
 		c.anomalies(&t)
+		if c.frame > t.Off && c.frame < t.End() {
+			c.flag(&t, &r.Anomalies.Split, "split")
+		}
 	}
 	switch t.Kind {
 	case decode.KindText:

@@ -88,6 +88,10 @@ type Anomalies struct {
 	Overlong     int64 `json:"overlong"`
 	Ambiguous    int64 `json:"ambiguous"`
 	Overflow     int64 `json:"overflow"`
+	// Split counts sequences and strings that straddle a frame or chunk
+	// boundary marked with Writer.Frame: a known evasion of per-chunk
+	// strippers, decoded whole here.
+	Split int64 `json:"split"`
 }
 
 // Flags count what a person at a terminal would have been shown
@@ -200,6 +204,7 @@ func (a Anomalies) ByName() []NamedCount {
 	return []NamedCount{
 		{"malformed", a.Malformed}, {"aborted", a.Aborted}, {"unterminated", a.Unterminated},
 		{"overlong", a.Overlong}, {"ambiguous", a.Ambiguous}, {"overflow", a.Overflow},
+		{"split", a.Split},
 	}
 }
 

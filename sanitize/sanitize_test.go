@@ -374,3 +374,21 @@ func TestWriterAllocs(t *testing.T) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+func TestFrameSplit(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf, Options{})
+	w.Write([]byte("split:\x1b[3"))
+	w.Frame()
+	w.Write([]byte("2mgreen\x1b[0m\n"))
+	w.Frame()
+	w.Write([]byte("\x1b[1mbold\n"))
+	w.Close()
+	r := w.Report()
+	if buf.String() != "split:green\nbold\n" || r.Anomalies.Split != 1 {
+		t.Fatalf("text %q, split %d", buf.String(), r.Anomalies.Split)
+	}
+	if f := r.Findings[0]; f.Kind != "split" || f.Offset != 6 || f.Sequence != "CSI 32m" {
+		t.Errorf("finding %+v", f)
+	}
+}

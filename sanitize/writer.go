@@ -54,6 +54,11 @@ func (w *Writer) Close() error {
 	return w.drain()
 }
 
+// Frame marks a frame or chunk boundary at the current offset: the next
+// byte written starts a new frame. A sequence or string that straddles a
+// boundary is decoded whole and counted in Anomalies.Split.
+func (w *Writer) Frame() { w.c.frame = w.c.dec.Offset() }
+
 // Report returns the removal report so far; after Close it is complete.
 func (w *Writer) Report() Report {
 	r := w.c.rep.snapshot()

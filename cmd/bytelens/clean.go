@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
@@ -18,49 +19,82 @@ func newCleanCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "clean [FILE|-]",
 		Short: "Write the agent-safe text of a capture to stdout",
-		Long: `Clean reads a terminal byte stream (a file, or stdin for - or no argument)
-and writes plain UTF-8 text that keeps the text, line breaks and link labels
-and drops every control. It streams: memory stays constant whatever the size.`,
+		Long: `Clean reads a terminal capture (a file, or stdin for - or no argument) and
+writes plain UTF-8 text that keeps the text, line breaks and link labels and
+drops every control. Files are loaded by format (raw bytes, asciinema casts,
+ttyrec, script typescripts, CI logs, bytelens artifacts; --format overrides
+sniffing); raw input streams in constant memory whatever its size. A capture
+with several streams is cleaned stream by stream (--stream picks one).`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	pf := addPolicyFlags(cmd.Flags())
-	cmd.Flags().StringVar(&reportPath, "report", "", "also write the JSON removal report to this file")
+	cf := addCaptureFlags(cmd.Flags())
+	cmd.Flags().StringVar(&reportPath, "report", "", "also write the JSON removal report to this file (an array when there are several streams)")
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		opts, err := pf.options()
 		if err != nil {
 			return err
 		}
-		in, name, closeIn, err := openInput(s, args)
-		if err != nil {
-			return err
-		}
-		defer closeIn()
 		out := bufio.NewWriterSize(s.stdout, 64<<10)
-		rep, err := clean(out, in, name, opts)
+		reps, err := cleanInput(s, args, cf, out, opts)
 		if err != nil {
 			return err
 		}
 		if err := out.Flush(); err != nil {
 			return fmt.Errorf("writing cleaned text: %w", err)
 		}
-		if reportPath != "" {
-			return writeJSONFile(reportPath, rep)
+		if reportPath == "" {
+			return nil
 		}
-		return nil
+		if len(reps) == 1 {
+			return writeJSONFile(reportPath, reps[0].Report)
+		}
+		return writeJSONFile(reportPath, reps)
 	}
 	return cmd
 }
 
-// clean streams in through a sanitizer into w and returns the report.
-func clean(w io.Writer, in io.Reader, name string, opts sanitize.Options) (sanitize.Report, error) {
-	sw := sanitize.NewWriter(w, opts)
-	if _, err := io.CopyBuffer(sw, in, make([]byte, 64<<10)); err != nil {
-		return sanitize.Report{}, fmt.Errorf("reading %s: %w", name, err)
+// streamReport is the report of one stream of a capture.
+type streamReport struct {
+	Stream string `json:"stream"`
+	sanitize.Report
+}
+
+// cleanInput cleans the FILE argument into w (io.Discard for report) and
+// returns one report per stream cleaned.
+func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts sanitize.Options) ([]streamReport, error) {
+	c, raw, name, err := openCapture(s, args, cf)
+	if err != nil {
+		return nil, err
 	}
-	if err := sw.Close(); err != nil {
-		return sanitize.Report{}, fmt.Errorf("writing cleaned text: %w", err)
+	if c == nil {
+		sw := sanitize.NewWriter(w, opts)
+		if _, err := io.CopyBuffer(sw, raw, make([]byte, 64<<10)); err != nil {
+			return nil, fmt.Errorf("reading %s: %w", name, err)
+		}
+		if err := sw.Close(); err != nil {
+			return nil, fmt.Errorf("writing cleaned text: %w", err)
+		}
+		return []streamReport{{"output", sw.Report()}}, nil
 	}
-	return sw.Report(), nil
+	defer c.Close()
+	warnCapture(s.stderr, c)
+	sts, err := pickStreams(c, cf.stream)
+	if err != nil {
+		return nil, err
+	}
+	var reps []streamReport
+	for _, st := range sts {
+		if len(sts) > 1 && w != io.Discard {
+			fmt.Fprintf(s.stderr, "bytelens: cleaning stream %s (%d bytes)\n", st.Name, st.Len)
+		}
+		rep, err := capture.Clean(w, st, opts)
+		if err != nil {
+			return nil, err
+		}
+		reps = append(reps, streamReport{st.Name, rep})
+	}
+	return reps, nil
 }
 
 // writeJSONFile writes v as indented JSON to path.
@@ -80,33 +114,50 @@ func newReportCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report [FILE|-]",
 		Short: "Say what cleaning a capture removes, and where",
-		Long: `Report reads a terminal byte stream and prints the removal report: counts
-per class, anomalies, advisory flags and findings with byte offsets. It never
-prints payloads. --json prints the report as JSON (schema bytelens.report/v1).`,
+		Long: `Report reads a terminal capture and prints the removal report of each
+stream: counts per class, anomalies, advisory flags and findings with byte
+offsets. It never prints payloads. --json prints JSON (schema
+bytelens.report/v1; an array of {stream, report} when there are several).`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	pf := addPolicyFlags(cmd.Flags())
+	cf := addCaptureFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		opts, err := pf.options()
 		if err != nil {
 			return err
 		}
-		in, name, closeIn, err := openInput(s, args)
-		if err != nil {
-			return err
-		}
-		defer closeIn()
-		rep, err := clean(io.Discard, in, name, opts)
+		reps, err := cleanInput(s, args, cf, io.Discard, opts)
 		if err != nil {
 			return err
 		}
 		if asJSON {
-			b, _ := json.MarshalIndent(rep, "", "  ")
+			var v any = reps
+			if len(reps) == 1 {
+				v = reps[0].Report
+			}
+			b, _ := json.MarshalIndent(v, "", "  ")
 			_, err = fmt.Fprintf(s.stdout, "%s\n", b)
 			return err
 		}
-		return writeSummary(s.stdout, name, &rep)
+		name := "stdin"
+		if len(args) > 0 && args[0] != "-" {
+			name = args[0]
+		}
+		for i, r := range reps {
+			if i > 0 {
+				fmt.Fprintln(s.stdout)
+			}
+			label := name
+			if len(reps) > 1 {
+				label += " [" + r.Stream + "]"
+			}
+			if err := writeSummary(s.stdout, label, &r.Report); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	return cmd
 }

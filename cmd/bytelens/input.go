@@ -1,38 +1,108 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"strings"
+
+	"github.com/bytelens/bytelens/capture"
+	"github.com/spf13/pflag"
 )
 
-// openInput opens the FILE argument of a command: "-" or none is stdin.
-// It refuses directories and names the file in every error.
-func openInput(s *streams, args []string) (io.Reader, string, func() error, error) {
+// captureFlags select how a FILE argument is loaded.
+type captureFlags struct {
+	format, timing, stream string
+}
+
+func addCaptureFlags(fs *pflag.FlagSet) *captureFlags {
+	c := &captureFlags{}
+	fs.StringVar(&c.format, "format", "", "capture format instead of sniffing: raw, asciicast, ttyrec, script, github-actions, gitlab-ci, bytelens-artifact")
+	fs.StringVar(&c.timing, "timing", "", "script(1) timing file for a typescript (classic or --log-timing form)")
+	fs.StringVar(&c.stream, "stream", "", "stream to use when the capture has several (output, input, stdout, stderr)")
+	return c
+}
+
+// maxStdinCapture is how many bytes of stdin are read to load a capture
+// with an explicit --format; raw stdin streams without limit.
+const maxStdinCapture = 256 << 20
+
+// openCapture loads the FILE argument ("-" or none is stdin) as a capture.
+// Raw stdin is not loaded: it returns a nil capture and the reader, so
+// that it can be streamed in constant memory.
+func openCapture(s *streams, args []string, cf *captureFlags) (*capture.Capture, io.Reader, string, error) {
+	opts := capture.OpenOptions{Format: cf.format, Timing: cf.timing}
 	if len(args) == 0 || args[0] == "-" {
-		return s.stdin, "stdin", func() error { return nil }, nil
+		if cf.format == "" || cf.format == "raw" {
+			return nil, s.stdin, "stdin", nil
+		}
+		b, err := io.ReadAll(io.LimitReader(s.stdin, maxStdinCapture+1))
+		if err != nil {
+			return nil, nil, "stdin", fmt.Errorf("reading stdin: %w", err)
+		}
+		if len(b) > maxStdinCapture {
+			return nil, nil, "stdin", hintError{fmt.Errorf("stdin holds more than %d bytes", maxStdinCapture), "save it to a file and pass the file"}
+		}
+		c, err := capture.Load(bytes.NewReader(b), int64(len(b)), opts)
+		return c, nil, "stdin", err
 	}
 	name := args[0]
-	f, err := os.Open(name)
+	if st, err := os.Stat(name); err != nil {
+		return nil, nil, name, fileError(name, err)
+	} else if st.IsDir() {
+		return nil, nil, name, fmt.Errorf("%s is a directory, not a capture", displayName(name))
+	}
+	c, err := capture.Open(name, opts)
 	if err != nil {
-		return nil, name, nil, fileError(name, err)
+		if errors.Is(err, capture.ErrUnknownFormat) {
+			return nil, nil, name, usageError{err}
+		}
+		return nil, nil, name, fileError(name, err)
 	}
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		f.Close()
-		return nil, name, nil, fmt.Errorf("%s is a directory, not a capture", name)
+	return c, nil, name, nil
+}
+
+// pickStreams returns the streams a command works on: the one --stream
+// names, or all of them.
+func pickStreams(c *capture.Capture, name string) ([]*capture.Stream, error) {
+	if name == "" {
+		out := make([]*capture.Stream, len(c.Streams))
+		for i := range c.Streams {
+			out[i] = &c.Streams[i]
+		}
+		return out, nil
 	}
-	return f, name, f.Close, nil
+	if st := c.Stream(name); st != nil {
+		return []*capture.Stream{st}, nil
+	}
+	var names []string
+	for _, st := range c.Streams {
+		names = append(names, st.Name)
+	}
+	return nil, usagef("capture has no stream %q (it has %s)", name, strings.Join(names, ", "))
+}
+
+// warnCapture prints a capture's provenance notes and loader warnings on
+// stderr. Warning texts are the loader's own words, never capture bytes.
+func warnCapture(w io.Writer, c *capture.Capture) {
+	if c.Lossy {
+		fmt.Fprintf(w, "bytelens: note: %s capture is lossy: %s\n", c.Format, c.LossyReason)
+	}
+	for _, wa := range c.Warnings {
+		fmt.Fprintf(w, "bytelens: warning: %s\n", wa)
+	}
 }
 
 // fileError words an error opening name for a person.
 func fileError(name string, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s: no such file", name)
+		return fmt.Errorf("%s: no such file", displayName(name))
 	case errors.Is(err, fs.ErrPermission):
-		return hintError{fmt.Errorf("%s: permission denied", name), "check the file's mode and owner"}
+		return hintError{fmt.Errorf("%s: permission denied", displayName(name)), "check the file's mode and owner"}
 	}
 	return err
 }

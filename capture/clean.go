@@ -1,0 +1,53 @@
+package capture
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+// Clean writes the cleaned text of st to w under opts and returns the
+// removal report. It reads the stream in pieces of at most 64 KiB and
+// marks each frame boundary (EventFrame) with sanitize.Writer.Frame, so
+// the report counts sequences that a recorder split across frames.
+// Memory stays constant whatever the stream's length. The error is from
+// reading st or writing w.
+func Clean(w io.Writer, st *Stream, opts sanitize.Options) (sanitize.Report, error) {
+	sw := sanitize.NewWriter(w, opts)
+	buf := make([]byte, 64<<10)
+	frames := st.Events
+	var off int64
+	for off < st.Len {
+		for len(frames) > 0 && (frames[0].Kind != EventFrame || frames[0].Off < off) {
+			frames = frames[1:]
+		}
+		if len(frames) > 0 && frames[0].Off == off {
+			if off > 0 {
+				sw.Frame()
+			}
+			frames = frames[1:]
+		}
+		n := min(int64(len(buf)), st.Len-off)
+		for _, e := range frames {
+			if e.Kind == EventFrame && e.Off > off {
+				n = min(n, e.Off-off)
+				break
+			}
+		}
+		got, err := st.Data.ReadAt(buf[:n], off)
+		if got > 0 {
+			if _, werr := sw.Write(buf[:got]); werr != nil {
+				return sanitize.Report{}, werr
+			}
+			off += int64(got)
+		}
+		if err != nil && (err != io.EOF || off < st.Len) {
+			return sanitize.Report{}, fmt.Errorf("reading stream %s at offset %d: %w", st.Name, off, err)
+		}
+	}
+	if err := sw.Close(); err != nil {
+		return sanitize.Report{}, err
+	}
+	return sw.Report(), nil
+}

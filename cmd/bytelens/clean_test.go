@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs bytelens with args and stdin and returns exit code, stdout
+// and stderr.
+func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestCleanAndReport(t *testing.T) {
+	dir := t.TempDir()
+	hostile := "a\x1b[31mred\x1b[0m \x1b]52;c;U0VDUkVU\x07\x1b]0;TITLECANARY\x07b\r\n"
+	in := filepath.Join(dir, "in.bin")
+	os.WriteFile(in, []byte(hostile), 0o644)
+	repPath := filepath.Join(dir, "rep.json")
+
+	tests := []struct {
+		name     string
+		stdin    string
+		args     []string
+		code     int
+		stdout   string // exact, when not empty
+		contains []string
+		stderr   string // substring
+	}{
+		{name: "clean file", args: []string{"clean", in}, stdout: "ared b\n"},
+		{name: "clean stdin", stdin: hostile, args: []string{"clean"}, stdout: "ared b\n"},
+		{name: "clean dash", stdin: "x\x1b[1my", args: []string{"clean", "-"}, stdout: "xy"},
+		{name: "clean policy", stdin: "ab\rcd\n", args: []string{"clean", "--cr", "overwrite"}, stdout: "cd\n"},
+		{name: "clean with report", args: []string{"clean", in, "--report", repPath}, stdout: "ared b\n"},
+		{name: "report summary", args: []string{"report", in},
+			contains: []string{"csi  ", "osc  ", "clipboard", "title", "0x0000000e", "OSC 52 write"}},
+		{name: "report json", args: []string{"report", "--json", in}, contains: []string{`"schema": "bytelens.report/v1"`, `"clipboard": 1`}},
+		{name: "missing file", args: []string{"clean", filepath.Join(dir, "nope")}, code: 1, stderr: "no such file"},
+		{name: "directory", args: []string{"report", dir}, code: 1, stderr: "is a directory"},
+		{name: "bad policy", args: []string{"clean", "--cr", "sideways", in}, code: 2, stderr: "invalid cr policy"},
+		{name: "unknown flag", args: []string{"clean", "--frobnicate"}, code: 2, stderr: "unknown flag"},
+		{name: "too many args", args: []string{"clean", in, in}, code: 2},
+		{name: "unknown format", args: []string{"clean", "--format", "wav", in}, code: 2, stderr: "unknown capture format"},
+		{name: "cast", args: []string{"clean", "../../capture/testdata/samples/asciinema-v2.cast"}, contains: []string{"split:green\n"}, stderr: "lossy"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runCLI(t, tc.stdin, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d (stderr %q)", code, tc.code, errs)
+			}
+			if tc.stdout != "" && out != tc.stdout {
+				t.Errorf("stdout %q, want %q", out, tc.stdout)
+			}
+			for _, c := range tc.contains {
+				if !strings.Contains(out, c) {
+					t.Errorf("stdout lacks %q:\n%s", c, out)
+				}
+			}
+			if !strings.Contains(errs, tc.stderr) {
+				t.Errorf("stderr %q lacks %q", errs, tc.stderr)
+			}
+			for _, canary := range []string{"U0VDUkVU", "TITLECANARY"} {
+				if strings.Contains(out, canary) || strings.Contains(errs, canary) {
+					t.Errorf("payload %q printed", canary)
+				}
+			}
+		})
+	}
+	var rep map[string]any
+	b, _ := os.ReadFile(repPath)
+	if err := json.Unmarshal(b, &rep); err != nil || rep["bytes_in"].(float64) != float64(len(hostile)) {
+		t.Errorf("--report file: %v %s", err, b)
+	}
+}
