@@ -1,0 +1,321 @@
+package render
+
+import (
+	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+// Decision returns one line saying what the sanitizer does with t under
+// the options o, and by which rule: "removed: CSI (control sequence)",
+// "kept as text", "CR: removed; a run of CRs followed by LF becomes that
+// LF, any other run one LF (policy cr=lines)", "replaced by U+FFFD
+// (maximal subpart)", "label kept, target dropped (policy links=drop)".
+// Advisory flags the sanitizer raises for t follow ("flagged query: a
+// terminal would have replied"). It describes the policy in DESIGN.md
+// ("sanitize: policy and report") for this token alone; what a CR run
+// became depends on the byte after it, which DecisionIn looks at.
+func Decision(t *decode.Token, o sanitize.Options) Safe {
+	var d describer
+	d.decision(t, o, -1)
+	return Safe{string(d.b)}
+}
+
+// DecisionIn is Decision for token i of w, with the context Decision
+// lacks: for a CR, whether the run it belongs to is followed by LF (in
+// the window) and so disappears into it.
+func DecisionIn(w *Window, i int, o sanitize.Options) Safe {
+	if i < 0 || i >= len(w.Tokens) {
+		return Safe{}
+	}
+	t := &w.Tokens[i]
+	next := -1
+	if t.Kind == decode.KindC0 && t.Final == '\r' {
+		next = w.afterCR(i)
+	}
+	var d describer
+	d.decision(t, o, next)
+	return Safe{string(d.b)}
+}
+
+// afterCR returns what follows the run of CRs that token i is in: '\n',
+// another byte that ends the run (0), or -1 when the window ends first.
+func (w *Window) afterCR(i int) int {
+	for j := i + 1; j < len(w.Tokens); j++ {
+		t := &w.Tokens[j]
+		switch {
+		case t.Kind == decode.KindC0 && t.Final == '\r':
+			continue
+		case t.Kind == decode.KindText:
+			k := t.Off - w.Off
+			if k < 0 || k >= int64(len(w.Data)) {
+				return 0
+			}
+			if w.Data[k] == '\n' {
+				return '\n'
+			}
+			return 0
+		case t.Kind == decode.KindC0 && (t.Final == 0x0B || t.Final == 0x0C):
+			return '\n'
+		case t.Kind == decode.KindInvalid, t.Kind == decode.KindFormat:
+			return 0
+		}
+		// Removed tokens do not resolve the run; the next output does.
+	}
+	return -1
+}
+
+// decision appends the sanitizer's decision; next is afterCR's answer for
+// a CR, or -1 when unknown.
+func (d *describer) decision(t *decode.Token, o sanitize.Options, next int) {
+	switch t.Kind {
+	case decode.KindText:
+		if t.Is(decode.FlagEmbedded) {
+			d.s("kept as text (executed inside a sequence, as terminals do)")
+			return
+		}
+		d.s("kept as text")
+		return
+	case decode.KindC0:
+		d.c0Decision(t, o, next)
+	case decode.KindDEL:
+		d.s("removed: DEL")
+	case decode.KindC1:
+		if t.Intro == decode.Intro8Bit && o.C1 == sanitize.C1Lone {
+			d.s("removed: lone C1 control (policy c1=lone)")
+		} else {
+			d.s("removed: C1 control")
+		}
+		if t.Final == 0x8D {
+			d.s("; flagged cursor_move")
+		}
+	case decode.KindESC, decode.KindNF:
+		d.s("removed: escape sequence")
+		if t.Kind == decode.KindESC && t.Flags&(decode.FlagAborted|decode.FlagUnterminated) == 0 {
+			switch t.Final {
+			case '8', 'M':
+				d.s("; flagged cursor_move")
+			case 'c':
+				d.s("; flagged erase")
+			}
+		}
+	case decode.KindCSI:
+		d.s("removed: CSI (control sequence)")
+		if t.Flags&(decode.FlagAborted|decode.FlagUnterminated|decode.FlagMalformed) == 0 {
+			d.csiFlags(t)
+		}
+	case decode.KindOSC:
+		d.oscDecision(t, o)
+	case decode.KindDCS:
+		d.s("removed: DCS string, payload dropped")
+		if q := t.PayloadPrefix(); len(q) >= 2 && (q[0] == '$' || q[0] == '+') && q[1] == 'q' {
+			d.s("; flagged query: a terminal would have replied")
+		}
+	case decode.KindAPC:
+		d.s("removed: APC string, payload dropped")
+		if o.APCBEL {
+			d.s(" (policy apc-bel=true: BEL ends it)")
+		}
+	case decode.KindPM:
+		d.s("removed: PM string, payload dropped")
+	case decode.KindSOS:
+		d.s("removed: SOS string, payload dropped")
+	case decode.KindScreenTitle:
+		d.s("removed: ESC k title string, payload dropped; flagged title")
+	case decode.KindInvalid:
+		d.s("replaced by U+FFFD (maximal subpart)")
+	case decode.KindFormat:
+		d.formatDecision(t, o)
+	}
+	d.anomalyDecision(t)
+}
+
+func (d *describer) c0Decision(t *decode.Token, o sanitize.Options, next int) {
+	switch t.Final {
+	case '\r':
+		d.s("CR: removed; ")
+		switch o.CR {
+		case sanitize.CRLines:
+			switch next {
+			case '\n':
+				d.s("run followed by LF, which is the line break")
+			case 0:
+				d.s("run not followed by LF becomes one LF; flagged overwrite")
+			default:
+				d.s("a run followed by LF becomes that LF, any other run one LF")
+			}
+			d.s(" (policy cr=lines)")
+		case sanitize.CROverwrite:
+			d.s("the text after it overwrites the line from its first column (policy cr=overwrite)")
+		case sanitize.CRDrop:
+			d.s("dropped (policy cr=drop)")
+		}
+	case '\b':
+		if o.BS == sanitize.BSOverstrike {
+			d.s("BS: applied: the next character replaces the one before (policy bs=overstrike); flagged overwrite")
+		} else {
+			d.s("BS: removed (policy bs=drop); flagged overwrite")
+		}
+	case 0x0B, 0x0C:
+		d.s("replaced by LF (xterm moves down a line)")
+	default:
+		d.s("removed: C0 control")
+	}
+	if t.Is(decode.FlagEmbedded) {
+		d.s(" (executed inside a sequence)")
+	}
+}
+
+// csiFlags appends the advisory flags sanitize raises for a CSI.
+func (d *describer) csiFlags(t *decode.Token) {
+	p0 := rawParam(t, 0)
+	switch {
+	case csiIsQuery(t, p0):
+		d.s("; flagged query: a terminal would have replied")
+	case t.NInter != 0:
+	case t.Private == 0 && t.Final == 'm':
+		if sgrConceals(t) {
+			d.s("; flagged sgr_conceal: a terminal would have hidden the text")
+		}
+	case t.Private == 0 && (t.Final == 'J' || t.Final == 'K' || t.Final == 'X' || t.Final == 'P' || t.Final == 'M'),
+		t.Private == '?' && (t.Final == 'J' || t.Final == 'K'):
+		d.s("; flagged erase: text painted over")
+	case t.Private == 0 && isCursorMove(t.Final):
+		d.s("; flagged cursor_move: text may be painted over")
+	case t.Private == '?' && t.Final == 'h':
+		for _, p := range t.Params() {
+			if p == 47 || p == 1047 || p == 1049 {
+				d.s("; flagged alt_screen")
+				break
+			}
+		}
+	}
+}
+
+func isCursorMove(f byte) bool {
+	for _, c := range []byte("ABCDEFGHIZfd`aeu") {
+		if f == c {
+			return true
+		}
+	}
+	return false
+}
+
+// csiIsQuery mirrors sanitize's query rule: DA1/DA2/DA3, DSR and CPR,
+// XTWINOPS reports, DECRQM, XTVERSION, kitty keyboard flags.
+func csiIsQuery(t *decode.Token, p0 uint16) bool {
+	switch t.Final {
+	case 'c':
+		return t.NInter == 0 && p0 == 0
+	case 'n':
+		return t.NInter == 0 && (p0 == 5 || p0 == 6 || t.Private == '?')
+	case 't':
+		return t.NInter == 0 && t.Private == 0 && (p0 == 11 || p0 >= 13 && p0 <= 21)
+	case 'p':
+		return t.NInter == 1 && t.Inter[0] == '$'
+	case 'q':
+		return t.Private == '>' && t.NInter == 0
+	case 'u':
+		return t.Private == '?'
+	}
+	return false
+}
+
+// sgrConceals reports whether an SGR sets attribute 8, skipping the
+// arguments of extended colours.
+func sgrConceals(t *decode.Token) bool {
+	ps := t.Params()
+	for i := 0; i < len(ps); i++ {
+		if t.Sub&(1<<i) != 0 {
+			continue
+		}
+		switch ps[i] {
+		case 8:
+			return true
+		case 38, 48, 58:
+			if i+1 < len(ps) && t.Sub&(1<<(i+1)) == 0 {
+				switch ps[i+1] {
+				case 5:
+					i += 2
+				case 2:
+					i += 4
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (d *describer) oscDecision(t *decode.Token, o sanitize.Options) {
+	done := t.Flags&(decode.FlagAborted|decode.FlagUnterminated) == 0
+	switch {
+	case t.Command == 8 && done && oscLinkClose(t):
+		d.s("removed: OSC 8 hyperlink close; the label before it was kept")
+		if o.Links == sanitize.LinksAppend {
+			d.s(", followed by <URI> if the target was printable http(s) (policy links=append)")
+		}
+	case t.Command == 8 && done:
+		if o.Links == sanitize.LinksAppend {
+			d.s("label kept, target appended as \" <URI>\" after it when printable http(s) (policy links=append); flagged hyperlink")
+		} else {
+			d.s("label kept, target dropped (policy links=drop); flagged hyperlink")
+		}
+	default:
+		d.s("removed: OSC string, payload dropped")
+		if !done {
+			return
+		}
+		switch t.Command {
+		case 0, 1, 2:
+			d.s("; flagged title")
+		case 52:
+			d.s("; flagged clipboard")
+			if oscQuery(t, 2) {
+				d.s(", query: a terminal would have replied")
+			}
+		case 4, 5, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 50:
+			if oscQuery(t, -1) {
+				d.s("; flagged query: a terminal would have replied")
+			}
+		}
+	}
+}
+
+func (d *describer) formatDecision(t *decode.Token, o sanitize.Options) {
+	if decode.ClassifyFormat(t.Rune) != decode.FormatHiding {
+		d.s("kept and counted (joining format character)")
+		return
+	}
+	switch o.FormatChars {
+	case sanitize.FormatKeep:
+		d.s("kept and counted (policy format-chars=keep)")
+	case sanitize.FormatEscape:
+		d.s("shown as ")
+		d.b = appendCodePoint(d.b, t.Rune)
+		d.s(" (policy format-chars=escape)")
+	default:
+		d.s("removed and counted (policy format-chars=strip)")
+	}
+}
+
+// anomalyDecision appends what the report records for t's anomalies.
+func (d *describer) anomalyDecision(t *decode.Token) {
+	if t.Is(decode.FlagUnterminated) {
+		d.s("; reported unterminated: ")
+		d.bytesCount(t.Len)
+		d.s(" swallowed to the end of input")
+	}
+	for _, a := range []struct {
+		f    decode.Flags
+		name string
+	}{
+		{decode.FlagMalformed, "malformed"},
+		{decode.FlagAborted, "aborted"},
+		{decode.FlagOverlong, "overlong"},
+		{decode.FlagAmbiguous, "ambiguous"},
+		{decode.FlagOverflow, "overflow"},
+	} {
+		if t.Is(a.f) && (t.Kind.IsString() || t.Kind == decode.KindCSI || t.Kind == decode.KindESC || t.Kind == decode.KindNF) {
+			d.s("; reported ", a.name)
+		}
+	}
+}

@@ -1,0 +1,344 @@
+// Package render turns bytes and decode tokens into display-safe text:
+// hex cells, per-byte glyph cells, an escaped glyph stream, one-line
+// descriptions of sequences and what the sanitizer did with them.
+//
+// Every string render returns is a Safe: only graphic runes, spaces and,
+// where lines are asked for, LF — no C0, no C1, no DEL, no ESC, no Unicode
+// format characters, no invalid UTF-8 (DESIGN.md, "render: nothing reaches
+// the terminal unescaped"). Only this package can build a non-empty Safe,
+// and it builds one only from glyph tables, from ASCII it wrote itself, or
+// from capture text it has checked rune by rune.
+//
+// render returns cell classes, not colours: the viewer alone maps a Class
+// to a style. Every glyph render draws for a byte, a control or a marker
+// is one terminal cell wide in every terminal, East-Asian-ambiguous-wide
+// mode included: Control Pictures (U+2400–U+2426), ⋄, ░, ‹, › and ASCII.
+// Only characters of the capture's own text can be two cells wide.
+package render
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bytelens/bytelens/decode"
+)
+
+// Safe is display-safe text: only graphic runes, spaces and (where lines
+// are asked for) LF; no C0, C1, DEL, ESC, Unicode format characters (Cf),
+// other default-ignorable code points, line or paragraph separators,
+// private-use or unassigned code points, or invalid UTF-8. Only package
+// render can construct a non-empty Safe; the zero value is the empty
+// string.
+type Safe struct{ s string }
+
+// String returns the text. It is safe to write to a terminal as is.
+func (s Safe) String() string { return s.s }
+
+// Len returns the length of the text in bytes.
+func (s Safe) Len() int { return len(s.s) }
+
+// IsZero reports whether s is empty.
+func (s Safe) IsZero() bool { return s.s == "" }
+
+// Width returns the display width in terminal cells: every glyph render
+// emits is 1 cell, wide East Asian characters of the capture's text are 2,
+// combining marks 0. LF counts 0; use Lines for the width of each line.
+func (s Safe) Width() int {
+	w := 0
+	for i := 0; i < len(s.s); {
+		b := s.s[i]
+		if b < utf8.RuneSelf {
+			if b != '\n' {
+				w++
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s.s[i:])
+		w += runeWidth(r)
+		i += n
+	}
+	return w
+}
+
+// Lines splits s at LF into lines without the LF. An empty s gives no
+// lines; a trailing LF does not start another line.
+func (s Safe) Lines() []Safe {
+	if s.s == "" {
+		return nil
+	}
+	t := strings.TrimSuffix(s.s, "\n")
+	parts := strings.Split(t, "\n")
+	out := make([]Safe, len(parts))
+	for i, p := range parts {
+		out[i] = Safe{p}
+	}
+	return out
+}
+
+// Slice returns the part of one line of s that starts at display column
+// from (0-based) and is at most width cells wide. A wide character cut by
+// either edge is replaced by a space for the half that is inside, so the
+// result is exactly as wide as the line allows. LF and what follows it are
+// cut off.
+func (s Safe) Slice(from, width int) Safe {
+	if width <= 0 {
+		return Safe{}
+	}
+	line := s.s
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	var b strings.Builder
+	col := 0
+	end := from + width
+	for _, r := range line {
+		w := runeWidth(r)
+		switch {
+		case col >= end:
+		case col >= from && col+w <= end:
+			b.WriteRune(r)
+		case w == 2 && col < from && col+w > from, w == 2 && col < end && col+w > end:
+			b.WriteByte(' ') // half of a wide character
+		}
+		col += w
+		if col >= end {
+			break
+		}
+	}
+	return Safe{b.String()}
+}
+
+// Concat joins safe strings; the result is safe.
+func Concat(parts ...Safe) Safe {
+	n := 0
+	for _, p := range parts {
+		n += len(p.s)
+	}
+	b := make([]byte, 0, n)
+	for _, p := range parts {
+		b = append(b, p.s...)
+	}
+	return Safe{string(b)}
+}
+
+// Spaces returns n spaces (none when n <= 0), for padding.
+func Spaces(n int) Safe {
+	if n <= 0 {
+		return Safe{}
+	}
+	return Safe{strings.Repeat(" ", n)}
+}
+
+// Text makes text display-safe: it checks every rune of p and escapes
+// whatever could act on a terminal or hide text, even though cleaned text
+// from package sanitize should hold none of it. LF is kept as a line
+// break. TAB and other C0 controls become Control Pictures (␉, ␍, ␛), DEL
+// ␡; invalid UTF-8 becomes "<FF>" per byte; C1 in UTF-8, format
+// characters, other default-ignorable code points, line and paragraph
+// separators, private-use and unassigned code points become "<U+202E>".
+func Text(p []byte) Safe {
+	return Safe{string(appendText(make([]byte, 0, len(p)), p, true))}
+}
+
+// TextString is Text for a string.
+func TextString(s string) Safe { return Text([]byte(s)) }
+
+// Line is Text with LF also escaped (as ␊), for one-line contexts.
+func Line(p []byte) Safe {
+	return Safe{string(appendText(make([]byte, 0, len(p)), p, false))}
+}
+
+// appendText appends p escaped as Text describes; LF is kept when lines is
+// set.
+func appendText(dst, p []byte, lines bool) []byte {
+	for i := 0; i < len(p); {
+		b := p[i]
+		if b < utf8.RuneSelf {
+			switch {
+			case b == '\n' && lines, b >= 0x20 && b < 0x7F:
+				dst = append(dst, b)
+			default:
+				dst = append(dst, c0Pictures[b]...)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(p[i:])
+		if r == utf8.RuneError && n <= 1 {
+			dst = appendHexByte(dst, b)
+			i++
+			continue
+		}
+		if displayable(r) {
+			dst = append(dst, p[i:i+n]...)
+		} else {
+			dst = appendCodePoint(dst, r)
+		}
+		i += n
+	}
+	return dst
+}
+
+// displayable reports whether the non-ASCII rune r may be written to a
+// terminal as itself: a graphic character (letter, mark, number,
+// punctuation, symbol, space separator) that is not a C1 control, not a
+// format character, not default-ignorable (Hangul fillers, variation
+// selectors, the combining grapheme joiner) and not a format character the
+// decoder has a policy for.
+func displayable(r rune) bool {
+	switch {
+	case r < 0xA0:
+		return r >= 0x20 && r < 0x7F
+	case !unicode.IsGraphic(r),
+		unicode.Is(unicode.Cf, r),
+		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r),
+		unicode.Is(unicode.Variation_Selector, r),
+		decode.ClassifyFormat(r) != decode.FormatNone:
+		return false
+	}
+	return true
+}
+
+const hexDigits = "0123456789abcdef"
+const hexUpper = "0123456789ABCDEF"
+
+// appendHexByte appends "<9B>".
+func appendHexByte(dst []byte, b byte) []byte {
+	return append(dst, '<', hexUpper[b>>4], hexUpper[b&0xF], '>')
+}
+
+// appendCodePoint appends "<U+202E>" (four hex digits, or more when
+// needed), the spelling sanitize uses for escaped format characters.
+func appendCodePoint(dst []byte, r rune) []byte {
+	dst = append(dst, "<U+"...)
+	digits := 4
+	for v := r >> 16; v > 0; v >>= 4 {
+		digits++
+	}
+	for i := digits - 1; i >= 0; i-- {
+		dst = append(dst, hexUpper[(r>>(4*i))&0xF])
+	}
+	return append(dst, '>')
+}
+
+// Offset formats a byte offset as "0x00001f00": eight lowercase hex digits,
+// more when the offset needs them. A negative offset is shown as "-0x…".
+func Offset(off int64) Safe {
+	return Safe{string(appendOffset(nil, off))}
+}
+
+// appendOffset appends Offset's form of off.
+func appendOffset(dst []byte, off int64) []byte {
+	u := uint64(off)
+	if off < 0 {
+		dst = append(dst, '-')
+		u = uint64(-off)
+	}
+	dst = append(dst, '0', 'x')
+	return appendHex(dst, u, 8)
+}
+
+// appendHex appends u in lowercase hex, zero-padded to at least digits.
+func appendHex(dst []byte, u uint64, digits int) []byte {
+	n := 1
+	for v := u >> 4; v > 0; v >>= 4 {
+		n++
+	}
+	for ; digits > n; digits-- {
+		dst = append(dst, '0')
+	}
+	for i := n - 1; i >= 0; i-- {
+		dst = append(dst, hexDigits[(u>>(4*i))&0xF])
+	}
+	return dst
+}
+
+// runeWidth returns the display width in cells of a displayable rune:
+// 0 for combining marks (Mn, Me) and Hangul medial and final jamo, 2 for
+// East Asian wide and fullwidth characters and emoji, 1 otherwise. East
+// Asian ambiguous characters count 1, as lipgloss counts them.
+func runeWidth(r rune) int {
+	switch {
+	case r < 0x300:
+		return 1
+	case unicode.In(r, unicode.Mn, unicode.Me),
+		r >= 0x1160 && r <= 0x11FF, r >= 0xD7B0 && r <= 0xD7FF:
+		return 0
+	case isWide(r):
+		return 2
+	}
+	return 1
+}
+
+// wideRanges are the East Asian Wide (W) and Fullwidth (F) ranges of
+// Unicode 15 (EastAsianWidth.txt), merged where gaps are unassigned, plus
+// the emoji that have default emoji presentation.
+var wideRanges = [...][2]rune{
+	{0x1100, 0x115F}, {0x231A, 0x231B}, {0x2329, 0x232A}, {0x23E9, 0x23EC},
+	{0x23F0, 0x23F0}, {0x23F3, 0x23F3}, {0x25FD, 0x25FE}, {0x2614, 0x2615},
+	{0x2648, 0x2653}, {0x267F, 0x267F}, {0x2693, 0x2693}, {0x26A1, 0x26A1},
+	{0x26AA, 0x26AB}, {0x26BD, 0x26BE}, {0x26C4, 0x26C5}, {0x26CE, 0x26CE},
+	{0x26D4, 0x26D4}, {0x26EA, 0x26EA}, {0x26F2, 0x26F3}, {0x26F5, 0x26F5},
+	{0x26FA, 0x26FA}, {0x26FD, 0x26FD}, {0x2705, 0x2705}, {0x270A, 0x270B},
+	{0x2728, 0x2728}, {0x274C, 0x274C}, {0x274E, 0x274E}, {0x2753, 0x2755},
+	{0x2757, 0x2757}, {0x2795, 0x2797}, {0x27B0, 0x27B0}, {0x27BF, 0x27BF},
+	{0x2B1B, 0x2B1C}, {0x2B50, 0x2B50}, {0x2B55, 0x2B55}, {0x2E80, 0x303E},
+	{0x3041, 0x33FF}, {0x3400, 0x4DBF}, {0x4E00, 0x9FFF}, {0xA000, 0xA4CF},
+	{0xA960, 0xA97F}, {0xAC00, 0xD7A3}, {0xF900, 0xFAFF}, {0xFE10, 0xFE19},
+	{0xFE30, 0xFE6F}, {0xFF00, 0xFF60}, {0xFFE0, 0xFFE6}, {0x16FE0, 0x16FE4},
+	{0x16FF0, 0x16FF1}, {0x17000, 0x18CFF}, {0x18D00, 0x18D08}, {0x1AFF0, 0x1B2FF},
+	{0x1F004, 0x1F004}, {0x1F0CF, 0x1F0CF}, {0x1F18E, 0x1F18E}, {0x1F191, 0x1F19A},
+	{0x1F200, 0x1F202}, {0x1F210, 0x1F23B}, {0x1F240, 0x1F248}, {0x1F250, 0x1F251},
+	{0x1F260, 0x1F265}, {0x1F300, 0x1F320}, {0x1F32D, 0x1F335}, {0x1F337, 0x1F37C},
+	{0x1F37E, 0x1F393}, {0x1F3A0, 0x1F3CA}, {0x1F3CF, 0x1F3D3}, {0x1F3E0, 0x1F3F0},
+	{0x1F3F4, 0x1F3F4}, {0x1F3F8, 0x1F43E}, {0x1F440, 0x1F440}, {0x1F442, 0x1F4FC},
+	{0x1F4FF, 0x1F53D}, {0x1F54B, 0x1F54E}, {0x1F550, 0x1F567}, {0x1F57A, 0x1F57A},
+	{0x1F595, 0x1F596}, {0x1F5A4, 0x1F5A4}, {0x1F5FB, 0x1F64F}, {0x1F680, 0x1F6C5},
+	{0x1F6CC, 0x1F6CC}, {0x1F6D0, 0x1F6D2}, {0x1F6D5, 0x1F6D7}, {0x1F6DC, 0x1F6DF},
+	{0x1F6EB, 0x1F6EC}, {0x1F6F4, 0x1F6FC}, {0x1F7E0, 0x1F7EB}, {0x1F7F0, 0x1F7F0},
+	{0x1F90C, 0x1F93A}, {0x1F93C, 0x1F945}, {0x1F947, 0x1F9FF}, {0x1FA70, 0x1FAFF},
+	{0x20000, 0x2FFFD}, {0x30000, 0x3FFFD},
+}
+
+// isWide reports whether r is in wideRanges.
+func isWide(r rune) bool {
+	if r < wideRanges[0][0] {
+		return false
+	}
+	lo, hi := 0, len(wideRanges)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		switch {
+		case r < wideRanges[m][0]:
+			hi = m
+		case r > wideRanges[m][1]:
+			lo = m + 1
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// gridDrawable reports whether the non-ASCII rune r may be drawn on its
+// own in a cell of the per-byte glyph grid, and how wide it is: it must be
+// displayable, not a combining mark (which would merge with the cell
+// before it), not a spacing mark (Mc, shaped by some terminals only), and
+// not an emoji or symbol whose width terminals disagree on.
+func gridDrawable(r rune) (width int, ok bool) {
+	if !displayable(r) || unicode.In(r, unicode.M) {
+		return 0, false
+	}
+	switch {
+	case r >= 0x2300 && r <= 0x23FF, r >= 0x2600 && r <= 0x27BF,
+		r >= 0x2B00 && r <= 0x2BFF, r >= 0x1F000 && r <= 0x1FAFF:
+		return 0, false // emoji and symbols: width guesswork (lipgloss#55)
+	}
+	w := runeWidth(r)
+	if w == 0 {
+		return 0, false
+	}
+	return w, true
+}
