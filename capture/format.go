@@ -3,10 +3,8 @@ package capture
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Format is a capture file format.
@@ -81,9 +79,6 @@ func (f Format) String() string {
 var (
 	// ErrUnknownFormat means a format name is not one ParseFormat knows.
 	ErrUnknownFormat = errors.New("unknown capture format")
-	// ErrNoLoader means no loader is registered for the format (see
-	// Register).
-	ErrNoLoader = errors.New("no loader registered for format")
 	// ErrIsDir means the path names a directory.
 	ErrIsDir = errors.New("is a directory")
 	// ErrNotRegular means the path names a device, pipe or socket; read it
@@ -132,72 +127,4 @@ func (f Format) family() Format {
 		return FormatScript
 	}
 	return f
-}
-
-// SniffFunc reports whether head, the first bytes of a capture (at most
-// 64 KiB), and size, its full length in bytes, look like one format. It must
-// not retain head.
-type SniffFunc func(head []byte, size int64) bool
-
-// LoadFunc loads a capture of size bytes read from r. It may keep r for its
-// streams; [Open] closes the file when the capture is closed. It must not
-// panic on any input.
-type LoadFunc func(r io.ReaderAt, size int64, opts OpenOptions) (*Capture, error)
-
-type registration struct {
-	format Format
-	sniff  SniffFunc
-	load   LoadFunc
-}
-
-var registry struct {
-	sync.RWMutex
-	list []registration
-}
-
-// Register installs the loader for a format that has no built-in loader —
-// today only FormatArtifact. Package capture imports capture/store, so the
-// store cannot call Register itself: the artifact loader is meant to live in
-// this package (calling the store's reader) or to be registered by the
-// command at start-up. Registered sniffers run before the built-in ones, so a
-// format with a magic number is recognised first; sniff may be nil to load
-// the format only when asked for by name. Register panics if the format has
-// a built-in loader or is already registered, as database/sql.Register does.
-func Register(f Format, sniff SniffFunc, load LoadFunc) {
-	if f != FormatArtifact || load == nil {
-		panic("capture: Register: format " + f.String() + " cannot be registered")
-	}
-	registry.Lock()
-	defer registry.Unlock()
-	for _, r := range registry.list {
-		if r.format == f {
-			panic("capture: Register called twice for " + f.String())
-		}
-	}
-	registry.list = append(registry.list, registration{f, sniff, load})
-}
-
-// registered returns the registration for f, if any.
-func registered(f Format) (registration, bool) {
-	registry.RLock()
-	defer registry.RUnlock()
-	for _, r := range registry.list {
-		if r.format == f {
-			return r, true
-		}
-	}
-	return registration{}, false
-}
-
-// sniffRegistered returns the first registered format whose sniffer claims
-// head.
-func sniffRegistered(head []byte, size int64) (registration, bool) {
-	registry.RLock()
-	defer registry.RUnlock()
-	for _, r := range registry.list {
-		if r.sniff != nil && r.sniff(head, size) {
-			return r, true
-		}
-	}
-	return registration{}, false
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bytelens/bytelens/capture/store"
 )
 
 // ttyrecFrame builds one ttyrec frame: a 12-byte little-endian header
@@ -82,7 +84,7 @@ func TestOpenErrors(t *testing.T) {
 		{"directory", dir, OpenOptions{}, ErrIsDir, "open capture " + dir + ": is a directory"},
 		{"device", os.DevNull, OpenOptions{}, ErrNotRegular, "not a regular file"},
 		{"unknown format", empty, OpenOptions{Format: "betamax"}, ErrUnknownFormat, `unknown capture format "betamax"`},
-		{"artifact without loader", empty, OpenOptions{Format: "bytelens-artifact"}, ErrNoLoader, "no loader registered"},
+		{"artifact that is not one", empty, OpenOptions{Format: "bytelens-artifact"}, store.ErrFormat, "raw artifact"},
 		{"missing timing", empty, OpenOptions{Timing: filepath.Join(dir, "nope.timing")}, fs.ErrNotExist, "open timing "},
 		{"timing is a directory", empty, OpenOptions{Timing: dir}, ErrIsDir, "open timing "},
 	}
@@ -581,28 +583,6 @@ func TestParseFormat(t *testing.T) {
 	if s := EventKind(0).String(); s != "EventKind(0)" {
 		t.Errorf("EventKind(0).String() = %q", s)
 	}
-}
-
-func TestRegisterArtifact(t *testing.T) {
-	defer func() { registry.list = nil }()
-	magic := []byte("BYTELENS-ARTIFACT\n")
-	Register(FormatArtifact, func(head []byte, size int64) bool { return bytes.HasPrefix(head, magic) },
-		func(r io.ReaderAt, size int64, opts OpenOptions) (*Capture, error) {
-			return &Capture{Format: FormatArtifact, Streams: []Stream{{Name: StreamStdout, Data: io.NewSectionReader(r, 0, size), Len: size}}}, nil
-		})
-	data := append(magic, "payload"...)
-	c := loadBytes(t, data, "", nil, OpenOptions{})
-	if c.Format != FormatArtifact || c.Stream(StreamStdout) == nil {
-		t.Errorf("got %v with streams %+v", c.Format, c.Streams)
-	}
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Error("Register of a built-in format did not panic")
-			}
-		}()
-		Register(FormatTTYRec, nil, func(io.ReaderAt, int64, OpenOptions) (*Capture, error) { return nil, nil })
-	}()
 }
 
 func TestSniffedV1FallsBackToRaw(t *testing.T) {

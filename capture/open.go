@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/bytelens/bytelens/capture/store"
 )
 
 // OpenOptions control how [Open] and [Load] read a capture. The zero value
@@ -42,7 +44,7 @@ const maxTiming = 64 << 20
 // the caller must Close the capture.
 //
 // Errors name the path and wrap the underlying error: fs.ErrNotExist,
-// fs.ErrPermission, ErrIsDir, ErrNotRegular, ErrUnknownFormat, ErrNoLoader,
+// fs.ErrPermission, ErrIsDir, ErrNotRegular, ErrUnknownFormat,
 // or a read error. Malformed content is not an error: everything valid is
 // loaded and the rest is described in Capture.Warnings. An empty file loads
 // as a raw capture with one empty stream and a warning.
@@ -92,7 +94,7 @@ func Load(r io.ReaderAt, size int64, opts OpenOptions) (*Capture, error) {
 }
 
 // Sniff reports the format of a capture of size bytes read from r, judged
-// from its content: registered formats first, then script(1) typescripts,
+// from its content: bytelens raw artifacts, script(1) typescripts,
 // asciicast, ttyrec, GitHub Actions and GitLab CI logs; anything else is
 // FormatRaw. For script it always reports FormatScript, and for asciicast
 // the version in the header.
@@ -100,9 +102,6 @@ func Sniff(r io.ReaderAt, size int64) (Format, error) {
 	head, err := readHead(r, size)
 	if err != nil {
 		return 0, err
-	}
-	if reg, ok := sniffRegistered(head, size); ok {
-		return reg.format, nil
 	}
 	return sniffBuiltin(r, head, size), nil
 }
@@ -126,6 +125,8 @@ func sniffBuiltin(r io.ReaderAt, head []byte, size int64) Format {
 	switch {
 	case size == 0:
 		return FormatRaw
+	case store.Sniff(head):
+		return FormatArtifact
 	case bytes.HasPrefix(b, []byte(scriptStarted)):
 		return FormatScript
 	}
@@ -155,33 +156,16 @@ func load(r io.ReaderAt, size int64, opts OpenOptions, path string) (c *Capture,
 		return nil, false, fmt.Errorf("read %s: %w", what, err)
 	}
 	var format Format
-	var reg registration
-	haveReg := false
 	if opts.Format != "" {
 		format, err = ParseFormat(opts.Format)
 		if err != nil {
 			return nil, false, fmt.Errorf("open %s: %w", what, err)
 		}
-		if format == FormatArtifact {
-			if reg, haveReg = registered(format); !haveReg {
-				return nil, false, fmt.Errorf("open %s: %w %s", what, ErrNoLoader, format)
-			}
-		}
-	} else if reg, haveReg = sniffRegistered(head, size); !haveReg {
+	} else {
 		format = sniffBuiltin(r, head, size)
 		if opts.Timing != "" && format == FormatRaw {
 			format = FormatScript
 		}
-	}
-	if haveReg {
-		c, err := reg.load(r, size, opts)
-		if err != nil {
-			return nil, false, fmt.Errorf("load %s: %w", what, err)
-		}
-		if c == nil || len(c.Streams) == 0 {
-			return nil, false, fmt.Errorf("load %s: %s loader returned no streams", what, reg.format)
-		}
-		return c, true, nil
 	}
 
 	l := newLoader(r, size, opts)
@@ -206,6 +190,8 @@ func load(r io.ReaderAt, size int64, opts OpenOptions, path string) (c *Capture,
 		err = l.loadGitHub()
 	case FormatGitLabCI:
 		err = l.loadGitLab()
+	case FormatArtifact:
+		err = l.loadArtifact()
 	default:
 		l.loadRaw()
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/capture/store"
 	"github.com/spf13/pflag"
 )
 
@@ -50,6 +51,10 @@ func openCapture(s *streams, args []string, cf *captureFlags) (*capture.Capture,
 		return c, nil, "stdin", err
 	}
 	name := args[0]
+	if strings.HasPrefix(name, store.RefPrefix) {
+		c, err := openRef(name)
+		return c, nil, name, err
+	}
 	if st, err := os.Stat(name); err != nil {
 		return nil, nil, name, fileError(name, err)
 	} else if st.IsDir() {
@@ -63,6 +68,20 @@ func openCapture(s *streams, args []string, cf *captureFlags) (*capture.Capture,
 		return nil, nil, name, fileError(name, err)
 	}
 	return c, nil, name, nil
+}
+
+// openRef opens a "restricted:sha256:<hex>" reference from the default
+// store. A malformed reference is a usage error.
+func openRef(ref string) (*capture.Capture, error) {
+	r, err := store.ParseRef(ref)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	st, err := store.OpenDefault()
+	if err != nil {
+		return nil, err
+	}
+	return capture.OpenArtifact(st, r)
 }
 
 // pickStreams returns the streams a command works on: the one --stream
