@@ -47,6 +47,7 @@ type Decoder struct {
 	off   int64 // offset of the next byte to be fed
 	state state
 	tok   Token // the escape, sequence or string in progress
+	one   Token // the last single token emitted (text, controls, invalid, format)
 
 	// A UTF-8 unit split across Feed calls.
 	u8     [4]byte
@@ -80,8 +81,10 @@ func (d *Decoder) InGround() bool { return d.state == stateGround && d.u8n == 0 
 // token that ends inside p, in stream order. It consumes all of p and never
 // fails. A text run is emitted in pieces at Feed boundaries; a sequence,
 // string or UTF-8 unit open at the end of p is carried to the next Feed.
-// emit must not retain p. Feed does not allocate.
-func (d *Decoder) Feed(p []byte, emit func(Token)) {
+// The *Token passed to emit belongs to the decoder and is valid only
+// during the call: emit must not modify or retain it (copy the value to
+// keep it), nor retain p. Feed does not allocate.
+func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 	base := d.off
 	i := 0
 	if d.u8n > 0 {
@@ -108,14 +111,14 @@ func (d *Decoder) Feed(p []byte, emit func(Token)) {
 // unit as KindInvalid, an open escape, CSI or control string with
 // FlagUnterminated (its Len is the bytes it swallowed). The decoder is
 // then back in ground at the same offset, its options kept.
-func (d *Decoder) End(emit func(Token)) {
+func (d *Decoder) End(emit func(*Token)) {
 	if d.u8n > 0 {
 		if d.state == stateCSIAbortChar {
 			d.tok.Flags |= FlagAborted
 			d.tok.Abort = AbortNonASCII
 			d.finish(d.off, emit)
 		} else {
-			emit(Token{Off: d.u8off, Len: int64(d.u8n), Kind: KindInvalid, Command: -1})
+			d.single(emit, KindInvalid, d.u8off, int64(d.u8n), 0, IntroNone, 0, 0)
 		}
 		d.u8n = 0
 	}
@@ -133,9 +136,9 @@ func (d Decoder) Tokens(p []byte) iter.Seq[Token] {
 		const chunk = 64 << 10
 		dec := d
 		ok := true
-		emit := func(t Token) {
+		emit := func(t *Token) {
 			if ok {
-				ok = yield(t)
+				ok = yield(*t)
 			}
 		}
 		for len(p) > 0 && ok {
@@ -177,7 +180,7 @@ func printable8(w uint64) bool {
 
 // ground scans text from p[i:] and handles the first byte that is not text.
 // DEC parser state: ground; ECMA-48 5.1 (C0), 5.2 (C1).
-func (d *Decoder) ground(p []byte, i int, base int64, emit func(Token)) int {
+func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 	start := i
 	n := len(p)
 	for i < n {
@@ -218,29 +221,29 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(Token)) int {
 }
 
 // text emits p[start:end] as one text token.
-func (d *Decoder) text(start, end int, base int64, emit func(Token)) {
+func (d *Decoder) text(start, end int, base int64, emit func(*Token)) {
 	if end > start {
-		emit(Token{Off: base + int64(start), Len: int64(end - start), Kind: KindText, Command: -1})
+		d.single(emit, KindText, base+int64(start), int64(end-start), 0, IntroNone, 0, 0)
 	}
 }
 
 // control handles an ASCII control byte b at offset off in ground.
-func (d *Decoder) control(b byte, off int64, emit func(Token)) {
+func (d *Decoder) control(b byte, off int64, emit func(*Token)) {
 	switch b {
 	case 0x1B:
 		d.begin(KindESC, Intro7Bit, off)
 		d.state = stateEscape
 	case 0x7F:
-		emit(Token{Off: off, Len: 1, Kind: KindDEL, Final: b, Command: -1})
+		d.single(emit, KindDEL, off, 1, b, IntroNone, 0, 0)
 	default:
-		emit(Token{Off: off, Len: 1, Kind: KindC0, Final: b, Command: -1})
+		d.single(emit, KindC0, off, 1, b, IntroNone, 0, 0)
 	}
 }
 
 // unit handles one non-text unit of size bytes at off that decodeUTF8
 // classified as cls: in ground it becomes a token or opens a sequence; in
 // stateCSIAbortChar it ends the aborted CSI. It returns size.
-func (d *Decoder) unit(r rune, size int, cls utfClass, off int64, emit func(Token)) int {
+func (d *Decoder) unit(r rune, size int, cls utfClass, off int64, emit func(*Token)) int {
 	if d.state == stateCSIAbortChar {
 		if cls != utfC1 {
 			d.tok.Flags |= FlagAborted
@@ -252,11 +255,11 @@ func (d *Decoder) unit(r rune, size int, cls utfClass, off int64, emit func(Toke
 	}
 	switch cls {
 	case utfText:
-		emit(Token{Off: off, Len: int64(size), Kind: KindText, Command: -1, Rune: r})
+		d.single(emit, KindText, off, int64(size), 0, IntroNone, 0, r)
 	case utfInvalid:
-		emit(Token{Off: off, Len: int64(size), Kind: KindInvalid, Command: -1})
+		d.single(emit, KindInvalid, off, int64(size), 0, IntroNone, 0, 0)
 	case utfFormat:
-		emit(Token{Off: off, Len: int64(size), Kind: KindFormat, Command: -1, Rune: r})
+		d.single(emit, KindFormat, off, int64(size), 0, IntroNone, 0, r)
 	case utfRawC1:
 		d.c1(byte(r), Intro8Bit, off, 1, emit)
 	case utfC1:
@@ -268,13 +271,13 @@ func (d *Decoder) unit(r rune, size int, cls utfClass, off int64, emit func(Toke
 // c1 handles the C1 control code c (0x80–0x9F) spelled intro, size bytes
 // at off: an introducer opens its sequence or string, any other code is a
 // single control. ECMA-48 5.2, 8.3.
-func (d *Decoder) c1(c byte, intro Intro, off int64, size int, emit func(Token)) {
+func (d *Decoder) c1(c byte, intro Intro, off int64, size int, emit func(*Token)) {
 	kind := KindC1
 	if intro != Intro8Bit || !d.LoneC1 {
 		kind = c1Kind(c)
 	}
 	if kind == KindC1 {
-		emit(Token{Off: off, Len: int64(size), Kind: KindC1, Intro: intro, Final: c, Command: -1})
+		d.single(emit, KindC1, off, int64(size), c, intro, 0, 0)
 		return
 	}
 	d.begin(kind, intro, off)
@@ -303,4 +306,12 @@ func c1Kind(c byte) Kind {
 		return KindAPC
 	}
 	return KindC1
+}
+
+// single emits a token that has no parameters and no payload, reusing
+// d.one: only the fields such tokens use are set, the rest stay zero.
+func (d *Decoder) single(emit func(*Token), kind Kind, off, n int64, final byte, intro Intro, flags Flags, r rune) {
+	t := &d.one
+	t.Off, t.Len, t.Kind, t.Final, t.Intro, t.Flags, t.Rune, t.Command = off, n, kind, final, intro, flags, r, -1
+	emit(t)
 }

@@ -274,7 +274,7 @@ func coalesce(ts []Token) []Token {
 // feedSplit decodes p fed in the chunks that cuts (sorted offsets) make.
 func feedSplit(d Decoder, p []byte, cuts []int) []Token {
 	var ts []Token
-	emit := func(t Token) { ts = append(ts, t) }
+	emit := func(t *Token) { ts = append(ts, *t) }
 	prev := 0
 	for _, c := range cuts {
 		d.Feed(p[prev:c], emit)
@@ -322,13 +322,13 @@ func TestCheckpoint(t *testing.T) {
 		cut := r.IntN(len(p))
 		var d Decoder
 		var head []Token
-		d.Feed(p[:cut], func(t Token) { head = append(head, t) })
+		d.Feed(p[:cut], func(t *Token) { head = append(head, *t) })
 		cp := d // checkpoint
 		var a, b []Token
-		d.Feed(p[cut:], func(t Token) { a = append(a, t) })
-		d.End(func(t Token) { a = append(a, t) })
-		cp.Feed(p[cut:], func(t Token) { b = append(b, t) })
-		cp.End(func(t Token) { b = append(b, t) })
+		d.Feed(p[cut:], func(t *Token) { a = append(a, *t) })
+		d.End(func(t *Token) { a = append(a, *t) })
+		cp.Feed(p[cut:], func(t *Token) { b = append(b, *t) })
+		cp.End(func(t *Token) { b = append(b, *t) })
 		if !slices.Equal(a, b) {
 			t.Fatalf("%q: resumed copy differs at cut %d", p, cut)
 		}
@@ -378,7 +378,7 @@ func TestFeedAllocs(t *testing.T) {
 	p := []byte(strings.Repeat("text \x1b[1;31mred\x1b[0m \x1b]8;;http://x/\x1b\\link\x1b]8;;\x1b\\ é中\r\n", 50))
 	var d Decoder
 	n := 0
-	emit := func(Token) { n++ }
+	emit := func(*Token) { n++ }
 	allocs := testing.AllocsPerRun(100, func() { d.Feed(p, emit) })
 	if allocs != 0 {
 		t.Errorf("Feed allocates %.1f times per call", allocs)

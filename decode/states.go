@@ -9,7 +9,7 @@ func (d *Decoder) begin(kind Kind, intro Intro, off int64) {
 
 // finish ends the token in progress at end (exclusive), emits it and
 // returns to ground.
-func (d *Decoder) finish(end int64, emit func(Token)) {
+func (d *Decoder) finish(end int64, emit func(*Token)) {
 	t := &d.tok
 	t.Len = end - t.Off
 	if t.Kind == KindCSI && d.anyParam {
@@ -23,11 +23,11 @@ func (d *Decoder) finish(end int64, emit func(Token)) {
 		t.Flags |= FlagOverlong
 	}
 	d.state = stateGround
-	emit(*t)
+	emit(t)
 }
 
 // abort ends the token in progress just before off, cut short by a.
-func (d *Decoder) abort(a Abort, off int64, emit func(Token)) {
+func (d *Decoder) abort(a Abort, off int64, emit func(*Token)) {
 	d.tok.Flags |= FlagAborted
 	d.tok.Abort = a
 	d.finish(off, emit)
@@ -38,7 +38,7 @@ func (d *Decoder) abort(a Abort, off int64, emit func(Token)) {
 // the sequence and are then handled in ground, ESC aborts it and starts a
 // new escape, any other C0 is executed in place (an embedded token) and
 // the sequence goes on. It returns how many bytes it consumed (0 or 1).
-func (d *Decoder) sequenceC0(b byte, off int64, emit func(Token)) int {
+func (d *Decoder) sequenceC0(b byte, off int64, emit func(*Token)) int {
 	switch b {
 	case 0x18, 0x1A:
 		d.abort(abortFor(b), off, emit)
@@ -53,7 +53,7 @@ func (d *Decoder) sequenceC0(b byte, off int64, emit func(Token)) int {
 	if b == '\t' || b == '\n' {
 		kind = KindText
 	}
-	emit(Token{Off: off, Len: 1, Kind: kind, Final: b, Flags: FlagEmbedded, Command: -1})
+	d.single(emit, kind, off, 1, b, IntroNone, FlagEmbedded, 0)
 	return 1
 }
 
@@ -66,7 +66,7 @@ func abortFor(b byte) Abort {
 
 // escape handles one byte after ESC. DEC parser states: escape, escape
 // intermediate; ECMA-48 5.3 (escape sequences), ECMA-35 13.2 (nF).
-func (d *Decoder) escape(p []byte, i int, base int64, emit func(Token)) int {
+func (d *Decoder) escape(p []byte, i int, base int64, emit func(*Token)) int {
 	b := p[i]
 	off := base + int64(i)
 	switch {
@@ -137,7 +137,7 @@ func (d *Decoder) intermediate(b byte) {
 
 // csi consumes control sequence bytes from p[i:]. DEC parser states: CSI
 // entry, CSI param, CSI intermediate, CSI ignore; ECMA-48 5.4.
-func (d *Decoder) csi(p []byte, i int, base int64, emit func(Token)) int {
+func (d *Decoder) csi(p []byte, i int, base int64, emit func(*Token)) int {
 	for ; i < len(p); i++ {
 		b := p[i]
 		switch {
@@ -212,7 +212,7 @@ func (d *Decoder) param(b byte) {
 // or UTF-8) aborts the CSI and starts its own sequence, as the DEC
 // parser's "anywhere" transitions do. Any other character (or invalid
 // unit) aborts the CSI and is dropped with it.
-func (d *Decoder) csiNonASCII(p []byte, i int, base int64, emit func(Token)) int {
+func (d *Decoder) csiNonASCII(p []byte, i int, base int64, emit func(*Token)) int {
 	off := base + int64(i)
 	r, size, cls := decodeUTF8(p[i:])
 	switch cls {
@@ -271,7 +271,7 @@ func (d *Decoder) payloadByte(b byte) {
 // string, DCS passthrough, SOS/PM/APC string; ECMA-48 5.6, 8.3.89; xterm
 // ctlseqs (BEL ends OSC). See DESIGN.md for which terminator ends which
 // string.
-func (d *Decoder) str(p []byte, i int, base int64, emit func(Token)) int {
+func (d *Decoder) str(p []byte, i int, base int64, emit func(*Token)) int {
 	t := &d.tok
 	for i < len(p) {
 		b := p[i]
@@ -349,7 +349,7 @@ func (d *Decoder) c1Terminates() bool { return d.tok.Intro != Intro7Bit }
 // stringEsc handles the byte after an ESC inside a control string: '\'
 // completes ST (ECMA-48 8.3.143); anything else aborts the string, and the
 // ESC starts a new escape.
-func (d *Decoder) stringEsc(p []byte, i int, base int64, emit func(Token)) int {
+func (d *Decoder) stringEsc(p []byte, i int, base int64, emit func(*Token)) int {
 	if p[i] == '\\' {
 		d.tok.Term = TermST
 		d.finish(base+int64(i)+1, emit)

@@ -104,7 +104,7 @@ func (d *Decoder) saveUTF8(s []byte, off int64) {
 
 // resumeUTF8 continues a unit saved by saveUTF8 with the first bytes of p
 // and returns how many bytes of p it consumed.
-func (d *Decoder) resumeUTF8(p []byte, emit func(Token)) int {
+func (d *Decoder) resumeUTF8(p []byte, emit func(*Token)) int {
 	var buf [4]byte
 	have := int(d.u8n)
 	copy(buf[:], d.u8[:have])

@@ -56,7 +56,7 @@ func DecodeEnd(d decode.Decoder, data []byte) Window {
 func decodeWindow(d decode.Decoder, data []byte, end bool) Window {
 	w := Window{Off: d.Offset(), Data: data}
 	w.Tokens = make([]decode.Token, 0, 8+len(data)/8)
-	emit := func(t decode.Token) { w.Tokens = append(w.Tokens, t) }
+	emit := func(t *decode.Token) { w.Tokens = append(w.Tokens, *t) }
 	d.Feed(data, emit)
 	n := len(w.Tokens)
 	d.End(emit)

@@ -108,42 +108,42 @@ func (c *cleaner) bytesAt(off, n int64) []byte {
 }
 
 // token is the decode callback: the policy.
-func (c *cleaner) token(t decode.Token) {
+func (c *cleaner) token(t *decode.Token) {
 	if c.m != nil && !c.lineMode {
 		c.m.add(t.Off, c.outPos())
 	}
 	r := &c.rep
 	if t.Kind.IsString() || t.Kind == decode.KindCSI || t.Kind == decode.KindESC || t.Kind == decode.KindNF {
-		c.anomalies(&t)
+		c.anomalies(t)
 		if c.frame > t.Off && c.frame < t.End() {
-			c.flag(&t, &r.Anomalies.Split, "split")
+			c.flag(t, &r.Anomalies.Split, "split")
 		}
 	}
 	switch t.Kind {
 	case decode.KindText:
-		c.text(&t)
+		c.text(t)
 	case decode.KindC0:
-		c.c0(&t)
+		c.c0(t)
 	case decode.KindDEL:
 		r.Removed.DEL++
 	case decode.KindC1:
 		r.Removed.C1++
 		if t.Final == 0x8D { // RI, reverse index
-			c.flag(&t, &r.Flags.CursorMove, "cursor_move")
+			c.flag(t, &r.Flags.CursorMove, "cursor_move")
 		}
 	case decode.KindESC, decode.KindNF:
 		r.Removed.ESC++
-		c.escape(&t)
+		c.escape(t)
 	case decode.KindCSI:
 		r.Removed.CSI++
-		c.csi(&t)
+		c.csi(t)
 	case decode.KindOSC:
 		r.Removed.OSC++
-		c.osc(&t)
+		c.osc(t)
 	case decode.KindDCS:
 		r.Removed.DCS++
 		if q := t.PayloadPrefix(); bytes.HasPrefix(q, []byte("$q")) || bytes.HasPrefix(q, []byte("+q")) {
-			c.flag(&t, &r.Flags.Query, "query")
+			c.flag(t, &r.Flags.Query, "query")
 		}
 	case decode.KindAPC:
 		r.Removed.APC++
@@ -153,12 +153,12 @@ func (c *cleaner) token(t decode.Token) {
 		r.Removed.SOS++
 	case decode.KindScreenTitle:
 		r.Removed.ESCk++
-		c.flag(&t, &r.Flags.Title, "title")
+		c.flag(t, &r.Flags.Title, "title")
 	case decode.KindInvalid:
 		r.Removed.Invalid++
 		c.emitRune(utf8.RuneError)
 	case decode.KindFormat:
-		c.format(&t)
+		c.format(t)
 	}
 }
 

@@ -1,0 +1,207 @@
+package render
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+// HexOptions select the layout of HexDump.
+type HexOptions struct {
+	// Width is the number of bytes per row; 0 means 16.
+	Width int
+	// Payloads shows payload bytes escaped in the glyph column; by default
+	// each is drawn as the uniform marker ░, so no payload text appears
+	// (the hex digits are always shown).
+	Payloads bool
+	// ASCII draws the glyph column with ASCII glyphs only (see
+	// GlyphOptions.ASCII).
+	ASCII bool
+	// NoSqueeze prints every row; by default a run of rows identical to
+	// the row before them (same bytes, same glyphs) is squeezed into one
+	// line, like hexdump -C.
+	NoSqueeze bool
+	// Skip is the offset in bytes of the first byte shown; bytes before it
+	// are still decoded, so the first row is classed in its context.
+	Skip int64
+	// Length is the number of bytes shown from Skip; 0 means to the end.
+	Length int64
+	// Policy selects the grammar alternatives the decoder follows, as
+	// sanitize would.
+	Policy sanitize.Options
+}
+
+// HexDump writes the bytelens hex view of the first size bytes of r to w:
+// per row the offset ("0x00000000"), the bytes in hex in groups of 8, and
+// a glyph column between bars drawn by GlyphCells (one cell per byte, no
+// wide characters), payloads hidden unless o.Payloads. A run of rows
+// identical to the one before it is replaced by one line
+// "* N identical rows, 0x00000010-0x0000003f" (offsets of the first and
+// last byte squeezed). The last line is the offset just past the end.
+// It reads r in bounded pages and returns the first error from r or w.
+func HexDump(w io.Writer, r io.ReaderAt, size int64, o HexOptions) error {
+	width := o.Width
+	if width <= 0 {
+		width = 16
+	}
+	start := min(max(o.Skip, 0), size)
+	end := size
+	if o.Length > 0 {
+		end = min(size, start+o.Length)
+	}
+	bw := bufio.NewWriter(w)
+	gopt := GlyphOptions{HidePayloads: !o.Payloads, ASCII: o.ASCII}
+	dec := decoderFor(o.Policy)
+
+	// Decode what comes before start, for context only.
+	if err := readPages(r, start, pageSize, func(_ int64, p []byte) error {
+		dec.Feed(p, func(*decode.Token) {})
+		return nil
+	}); err != nil {
+		return err
+	}
+
+	page := (pageSize / width) * width
+	var prev, cur []byte
+	var squeezed int
+	var squeezeFrom int64
+	flush := func(next int64) {
+		if squeezed > 0 {
+			line := []byte("* ")
+			line = appendCount(line, int64(squeezed))
+			if squeezed == 1 {
+				line = append(line, " identical row, "...)
+			} else {
+				line = append(line, " identical rows, "...)
+			}
+			line = appendOffset(line, squeezeFrom)
+			line = append(line, '-')
+			line = appendOffset(line, next-1)
+			line = append(line, '\n')
+			bw.Write(line)
+			squeezed = 0
+		}
+	}
+	buf := make([]byte, 0, pageSize)
+	for off := start; off < end; {
+		n := int(min(int64(page), end-off))
+		buf = buf[:n]
+		k, err := r.ReadAt(buf, off)
+		if k < n {
+			return readErr(off, k, err)
+		}
+		var win Window
+		if off+int64(n) >= size {
+			win = DecodeEnd(dec, buf)
+		} else {
+			win = Decode(dec, buf)
+		}
+		dec.Feed(buf, func(*decode.Token) {})
+		for row := off; row < off+int64(n); row += int64(width) {
+			m := int(min(int64(width), off+int64(n)-row))
+			cur = appendHexRow(cur[:0], &win, row, m, width, gopt)
+			if !o.NoSqueeze && prev != nil && bytes.Equal(cur, prev) {
+				if squeezed == 0 {
+					squeezeFrom = row
+				}
+				squeezed++
+				continue
+			}
+			flush(row)
+			bw.Write(appendOffset(nil, row))
+			bw.WriteString("  ")
+			bw.Write(cur)
+			bw.WriteByte('\n')
+			prev, cur = cur, prev
+		}
+		off += int64(n)
+	}
+	flush(end)
+	bw.Write(appendOffset(nil, end))
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// appendHexRow appends one row without its offset: m hex cells in groups
+// of 8, padded to width, then the glyph column between bars.
+func appendHexRow(dst []byte, w *Window, off int64, m, width int, o GlyphOptions) []byte {
+	hex := HexCells(w, off, m)
+	for i := range width {
+		if i > 0 && i%8 == 0 {
+			dst = append(dst, ' ')
+		}
+		if i < len(hex) {
+			dst = append(dst, hex[i].Text.s...)
+		} else {
+			dst = append(dst, "  "...)
+		}
+		dst = append(dst, ' ')
+	}
+	dst = append(dst, " |"...)
+	for _, c := range GlyphCells(w, off, m, o) {
+		dst = append(dst, c.Text.s...)
+	}
+	return append(dst, '|')
+}
+
+// WriteDescriptions writes one line per token that is not text of the
+// first size bytes of r — controls, escape and control sequences, control
+// strings, invalid UTF-8, format characters — like teseq with offsets:
+// offset in hex and decimal, length in bytes, name (sanitize.Name) and
+// Describe's description. Payloads appear only as sizes. It reads r in
+// bounded pages and returns the first error from r or w.
+func WriteDescriptions(w io.Writer, r io.ReaderAt, size int64, o StreamOptions) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("OFFSET         DECIMAL   LENGTH  NAME                  DESCRIPTION\n")
+	var line []byte
+	emit := func(t *decode.Token) {
+		if t.Kind == decode.KindText && !t.Is(decode.FlagEmbedded) {
+			return
+		}
+		line = appendOffset(line[:0], t.Off)
+		line = appendPadded(line, t.Off, 13)
+		line = appendPadded(line, t.Len, 9)
+		line = append(line, "  "...)
+		name := Line([]byte(chipName(t)))
+		line = append(line, name.s...)
+		for k := name.Width(); k < 20; k++ {
+			line = append(line, ' ')
+		}
+		line = append(line, "  "...)
+		line = append(line, Describe(t).s...)
+		line = append(line, '\n')
+		bw.Write(line)
+	}
+	dec := decoderFor(o.Policy)
+	if err := readPages(r, size, pageSize, func(_ int64, p []byte) error {
+		dec.Feed(p, emit)
+		return nil
+	}); err != nil {
+		return err
+	}
+	dec.End(emit)
+	return bw.Flush()
+}
+
+// appendPadded appends n right-aligned in a field of width columns.
+func appendPadded(dst []byte, n int64, width int) []byte {
+	var tmp [20]byte
+	s := appendCount(tmp[:0], n)
+	for k := len(s); k < width; k++ {
+		dst = append(dst, ' ')
+	}
+	return append(dst, s...)
+}
+
+// readErr is the error of a read at off that returned k bytes short.
+func readErr(off int64, k int, err error) error {
+	if err == nil || errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return fmt.Errorf("read at offset %d: %w", off+int64(k), err)
+}

@@ -1,0 +1,414 @@
+package render
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+// StreamOptions select how Glyphs and WriteGlyphs draw a byte stream.
+type StreamOptions struct {
+	// Payloads shows the payload bytes of control strings, escaped: printable
+	// ASCII and displayable UTF-8 as themselves, C0 as Control Pictures,
+	// other bytes as "<9B>". By default each payload is collapsed to its
+	// size, "‹24 bytes›", so that no payload byte reaches the output.
+	Payloads bool
+	// Chips shows each escape sequence, control sequence and control
+	// string as one labelled chip, "‹CSI 31m›", "‹OSC 52 write, 24 bytes›",
+	// instead of its bytes.
+	Chips bool
+	// Policy selects the grammar alternatives the decoder follows (C1 lone
+	// bytes, BEL ending APC, the overlong limit), as sanitize would.
+	Policy sanitize.Options
+}
+
+// maxSequenceShown is how many bytes of one escape or control sequence
+// WriteGlyphs shows before it writes how many more there were.
+const maxSequenceShown = 256
+
+// pageSize is the number of bytes read and decoded at a time.
+const pageSize = 64 << 10
+
+// Glyphs returns the escaped-glyph stream of data, the output of bytelens
+// glyphs: text as itself with LF kept as line breaks; TAB, other C0 and
+// DEL as Control Pictures (␉ ␍ ␛ ␡); raw C1 and invalid bytes as "<9B>";
+// C1 in UTF-8 as "<U+009B>"; format characters and other characters that
+// must not reach a terminal as "<U+202E>"; escape and control sequences as
+// their bytes (␛[31m) or, with o.Chips, as chips; control string payloads
+// collapsed to "‹N bytes›" unless o.Payloads. A sequence or string that
+// was cut short is followed by "‹aborted›" or "‹unterminated›".
+func Glyphs(data []byte, o StreamOptions) Safe {
+	var b bytes.Buffer
+	_ = WriteGlyphs(&b, bytes.NewReader(data), int64(len(data)), o)
+	return Safe{b.String()}
+}
+
+// WriteGlyphs writes the glyph stream of the first size bytes of r to w,
+// as Glyphs does, reading and decoding r in pages of 64 KiB: memory stays
+// bounded whatever size is. It returns the first error from r or w.
+func WriteGlyphs(w io.Writer, r io.ReaderAt, size int64, o StreamOptions) error {
+	g := &glyphWriter{bw: bufio.NewWriter(w), r: r, o: o}
+	dec := decoderFor(o.Policy)
+	err := readPages(r, size, pageSize, func(off int64, p []byte) error {
+		g.page, g.pageOff = p, off
+		dec.Feed(p, g.token)
+		return g.err
+	})
+	if err != nil {
+		return err
+	}
+	g.page = nil
+	dec.End(g.token)
+	if g.err != nil {
+		return g.err
+	}
+	return g.bw.Flush()
+}
+
+// decoderFor returns a decoder with the grammar options of p.
+func decoderFor(p sanitize.Options) decode.Decoder {
+	return decode.Decoder{LoneC1: p.C1 == sanitize.C1Lone, APCBEL: p.APCBEL, MaxPayload: p.MaxPayload}
+}
+
+// readPages calls fn with consecutive pages of at most n bytes of the
+// first size bytes of r. The page buffer is reused between calls.
+func readPages(r io.ReaderAt, size int64, n int, fn func(off int64, p []byte) error) error {
+	buf := make([]byte, min(int64(n), max(size, 0)))
+	for off := int64(0); off < size; {
+		m := int(min(int64(len(buf)), size-off))
+		k, err := r.ReadAt(buf[:m], off)
+		if k < m {
+			return readErr(off, k, err)
+		}
+		if err := fn(off, buf[:m]); err != nil {
+			return err
+		}
+		off += int64(m)
+	}
+	return nil
+}
+
+// glyphWriter renders tokens as WriteGlyphs describes.
+type glyphWriter struct {
+	bw      *bufio.Writer
+	r       io.ReaderAt
+	o       StreamOptions
+	page    []byte // the page being decoded
+	pageOff int64
+	scratch []byte
+	err     error
+}
+
+// bytesAt returns the n bytes at stream offset off: from the current page
+// when they are in it, else read from r into a scratch buffer (n must be
+// bounded by the caller).
+func (g *glyphWriter) bytesAt(off, n int64) []byte {
+	if off >= g.pageOff && off+n <= g.pageOff+int64(len(g.page)) {
+		return g.page[off-g.pageOff : off-g.pageOff+n]
+	}
+	if int64(cap(g.scratch)) < n {
+		g.scratch = make([]byte, n)
+	}
+	b := g.scratch[:n]
+	k, err := g.r.ReadAt(b, off)
+	if int64(k) < n {
+		g.fail(readErr(off, k, err))
+		return nil
+	}
+	return b
+}
+
+func (g *glyphWriter) fail(err error) {
+	if g.err == nil {
+		g.err = err
+	}
+}
+
+func (g *glyphWriter) write(b []byte) {
+	if g.err == nil {
+		if _, err := g.bw.Write(b); err != nil {
+			g.fail(err)
+		}
+	}
+}
+
+func (g *glyphWriter) writeString(s string) {
+	if g.err == nil {
+		if _, err := g.bw.WriteString(s); err != nil {
+			g.fail(err)
+		}
+	}
+}
+
+// token renders one token; it is the decoder's emit callback.
+func (g *glyphWriter) token(t *decode.Token) {
+	if g.err != nil {
+		return
+	}
+	var tmp [64]byte
+	switch t.Kind {
+	case decode.KindText:
+		if t.Is(decode.FlagEmbedded) {
+			if g.o.Chips {
+				g.writeString(c0Pictures[t.Final&0x7F])
+			}
+			return // drawn with the sequence's bytes
+		}
+		g.text(t)
+	case decode.KindC0:
+		if t.Is(decode.FlagEmbedded) && !g.o.Chips {
+			return
+		}
+		g.writeString(c0Pictures[t.Final&0x1F])
+	case decode.KindDEL:
+		g.writeString(c0Pictures[0x7F])
+	case decode.KindC1:
+		if t.Intro == decode.IntroUTF8 {
+			g.write(appendCodePoint(tmp[:0], rune(t.Final)))
+		} else {
+			g.write(appendHexByte(tmp[:0], t.Final))
+		}
+	case decode.KindInvalid:
+		if b := g.bytesAt(t.Off, min(t.Len, 4)); b != nil {
+			out := tmp[:0]
+			for _, c := range b {
+				out = appendHexByte(out, c)
+			}
+			g.write(out)
+		}
+	case decode.KindFormat:
+		g.write(appendCodePoint(tmp[:0], t.Rune))
+	default:
+		if g.o.Chips {
+			g.chip(t)
+		} else {
+			g.sequence(t)
+		}
+	}
+}
+
+// text writes a text token, escaping what Text escapes but LF.
+func (g *glyphWriter) text(t *decode.Token) {
+	b := g.bytesAt(t.Off, t.Len)
+	if b == nil {
+		return
+	}
+	g.writeAppend(func(dst []byte) []byte { return appendText(dst, b, true) })
+}
+
+// writeAppend appends with f into a temporary buffer and writes it.
+func (g *glyphWriter) writeAppend(f func([]byte) []byte) {
+	var buf [512]byte
+	g.write(f(buf[:0]))
+}
+
+// sequence writes an escape, CSI or control string by its bytes, the
+// payload collapsed unless Payloads.
+func (g *glyphWriter) sequence(t *decode.Token) {
+	var out []byte
+	if t.Kind.IsString() {
+		ps, pe := payloadSpan(t)
+		out = g.seqBytes(out, t, t.Off, ps-t.Off)
+		g.write(out)
+		g.payload(t, ps, pe)
+		out = g.seqBytes(out[:0], t, pe, t.Off+t.Len-pe)
+	} else {
+		n := min(t.Len, maxSequenceShown)
+		out = g.seqBytes(out, t, t.Off, n)
+		if n < t.Len {
+			out = append(out, "‹+"...)
+			out = appendCount(out, t.Len-n)
+			out = append(out, " bytes›"...)
+		}
+	}
+	if t.Is(decode.FlagAborted) {
+		out = append(out, "‹aborted›"...)
+	}
+	if t.Is(decode.FlagUnterminated) {
+		out = append(out, "‹unterminated›"...)
+	}
+	g.write(out)
+}
+
+// seqBytes appends the n sequence bytes at off of t: ESC as ␛, printable
+// ASCII as itself, C0 and DEL as Control Pictures, a C1 introducer or
+// terminator as "<9B>" or "<U+009B>", any other byte as "<XX>".
+func (g *glyphWriter) seqBytes(dst []byte, t *decode.Token, off, n int64) []byte {
+	if n <= 0 {
+		return dst
+	}
+	b := g.bytesAt(off, n)
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c >= 0x20 && c < 0x7F:
+			dst = append(dst, c)
+		case c < 0x80:
+			dst = append(dst, c0Pictures[c]...)
+		case c == 0xC2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9F:
+			dst = appendCodePoint(dst, rune(b[i+1]))
+			i++
+		default:
+			dst = appendHexByte(dst, c)
+		}
+	}
+	return dst
+}
+
+// payload writes the payload [ps, pe) of t: collapsed to its size, or
+// escaped with Payloads, read in bounded chunks.
+func (g *glyphWriter) payload(t *decode.Token, ps, pe int64) {
+	n := pe - ps
+	if n <= 0 {
+		return
+	}
+	if !g.o.Payloads {
+		var out []byte
+		if t.Kind == decode.KindOSC && t.Command >= 0 {
+			// The OSC number is named in reports; show it, count the rest.
+			q := t.PayloadPrefix()
+			k := 0
+			for k < len(q) && q[k] >= '0' && q[k] <= '9' {
+				k++
+			}
+			if k < len(q) && q[k] == ';' {
+				k++
+			}
+			if k < len(q) || int64(k) == n {
+				out = append(out, q[:k]...)
+				n -= int64(k)
+			}
+		}
+		if n > 0 {
+			out = append(out, '\xe2', '\x80', '\xb9') // ‹
+			out = appendCount(out, n)
+			if n == 1 {
+				out = append(out, " byte›"...)
+			} else {
+				out = append(out, " bytes›"...)
+			}
+		}
+		g.write(out)
+		return
+	}
+	const chunk = 4096
+	var carry [utf8.UTFMax]byte
+	nc := 0
+	for off := ps; off < pe && g.err == nil; {
+		m := min(int64(chunk), pe-off)
+		b := g.bytesAt(off, m)
+		if b == nil {
+			return
+		}
+		joined := append(append(make([]byte, 0, nc+len(b)), carry[:nc]...), b...)
+		off += m
+		// Keep an incomplete character for the next chunk.
+		keep := 0
+		if off < pe {
+			for k := 1; k < utf8.UTFMax && k <= len(joined); k++ {
+				c := joined[len(joined)-k]
+				if c >= 0xC0 {
+					if !utf8.FullRune(joined[len(joined)-k:]) {
+						keep = k
+					}
+					break
+				}
+				if c < 0x80 {
+					break
+				}
+			}
+		}
+		nc = copy(carry[:], joined[len(joined)-keep:])
+		g.write(appendPayload(nil, joined[:len(joined)-keep]))
+	}
+	if nc > 0 {
+		g.write(appendPayload(nil, carry[:nc]))
+	}
+}
+
+// appendPayload appends payload bytes escaped: printable ASCII and
+// displayable UTF-8 as themselves, C0 and DEL as Control Pictures, any
+// other byte as "<XX>".
+func appendPayload(dst, p []byte) []byte {
+	for i := 0; i < len(p); {
+		c := p[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c < 0x7F {
+				dst = append(dst, c)
+			} else {
+				dst = append(dst, c0Pictures[c]...)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(p[i:])
+		if (r != utf8.RuneError || n > 1) && displayable(r) {
+			dst = append(dst, p[i:i+n]...)
+			i += n
+			continue
+		}
+		for k := 0; k < max(n, 1); k++ {
+			dst = appendHexByte(dst, p[i+k])
+		}
+		i += max(n, 1)
+	}
+	return dst
+}
+
+// appendCount appends a decimal count.
+func appendCount(dst []byte, n int64) []byte {
+	return fmt.Appendf(dst, "%d", n)
+}
+
+// chip writes a sequence or string as one labelled chip: "‹CSI 31m›",
+// "‹OSC 52 write, 21 bytes›", with anomalies after a semicolon.
+func (g *glyphWriter) chip(t *decode.Token) {
+	out := []byte("‹")
+	out = append(out, Line([]byte(chipName(t))).s...)
+	if t.Kind.IsString() {
+		if g.o.Payloads {
+			out = append(out, ": "...)
+			g.write(out)
+			ps, pe := payloadSpan(t)
+			g.payload(t, ps, pe)
+			out = out[:0]
+		} else {
+			out = append(out, ", "...)
+			out = appendCount(out, t.Payload)
+			if t.Payload == 1 {
+				out = append(out, " byte"...)
+			} else {
+				out = append(out, " bytes"...)
+			}
+		}
+	}
+	sep := "; "
+	for _, a := range []struct {
+		f    decode.Flags
+		name string
+	}{
+		{decode.FlagAborted, "aborted"}, {decode.FlagUnterminated, "unterminated"},
+		{decode.FlagMalformed, "malformed"}, {decode.FlagAmbiguous, "ambiguous"},
+		{decode.FlagOverlong, "overlong"}, {decode.FlagOverflow, "overflow"},
+	} {
+		if t.Is(a.f) {
+			out = append(out, sep...)
+			out = append(out, a.name...)
+			sep = ", "
+		}
+	}
+	out = append(out, "›"...)
+	g.write(out)
+}
+
+// chipName is sanitize.Name with the ellipsis spelled in ASCII (U+2026 is
+// East Asian ambiguous).
+func chipName(t *decode.Token) string {
+	return strings.ReplaceAll(sanitize.Name(t), "…", "...")
+}
