@@ -247,6 +247,10 @@ func (d *Decoder) beginString() {
 // payloadByte counts b as payload, keeping the prefix and the OSC number.
 func (d *Decoder) payloadByte(b byte) {
 	t := &d.tok
+	if t.Payload >= PrefixLen && d.cmdDone {
+		t.Payload++
+		return
+	}
 	if t.Payload < PrefixLen {
 		t.Prefix[t.Payload] = b
 		t.NPrefix++

@@ -25,7 +25,7 @@ func (c *cleaner) escape(t *decode.Token) {
 // csi counts a control sequence and sets its flags (ECMA-48 8.3; xterm
 // ctlseqs for the private and reporting ones).
 func (c *cleaner) csi(t *decode.Token) {
-	c.rep.csi[csiKey{t.Private, t.Inter[0], t.Inter[1], t.Final}]++
+	c.rep.countCSI(t.Private, t.Inter, t.Final)
 	if t.Flags&(decode.FlagAborted|decode.FlagUnterminated|decode.FlagMalformed) != 0 {
 		return
 	}
@@ -112,7 +112,7 @@ func sgrConceals(t *decode.Token) bool {
 // osc counts an OSC and sets its flags (xterm ctlseqs "Operating System
 // Commands"; OSC 8 from the hyperlinks spec by egmontkob).
 func (c *cleaner) osc(t *decode.Token) {
-	c.rep.OSCCommands[t.Command]++
+	c.rep.countOSC(t.Command)
 	if t.Is(decode.FlagAborted) || t.Is(decode.FlagUnterminated) {
 		return
 	}

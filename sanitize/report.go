@@ -3,6 +3,7 @@ package sanitize
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Schema is the version of the JSON form of Report.
@@ -146,10 +147,14 @@ func (k csiKey) String() string {
 	return string(b)
 }
 
-// report accumulates a Report without allocating per token.
+// report accumulates a Report without allocating per token: the common
+// CSI shapes (no intermediates) and OSC numbers below 128 count in arrays,
+// the rest in maps.
 type report struct {
 	Report
-	csi map[csiKey]int64
+	csiPlain [5][63]int64 // [private marker index][final-0x40]
+	csi      map[csiKey]int64
+	osc      [128]int64
 }
 
 func newReport(o Options) report {
@@ -157,6 +162,29 @@ func newReport(o Options) report {
 		Report: Report{Schema: Schema, Policy: o.String(), OSCCommands: map[int32]int64{}},
 		csi:    map[csiKey]int64{},
 	}
+}
+
+// privateMarkers are the CSI private markers, in csiPlain's order.
+const privateMarkers = "\x00<=>?"
+
+// countCSI counts a CSI by private marker, intermediates and final byte.
+func (r *report) countCSI(private byte, inter [2]byte, final byte) {
+	if inter[0] == 0 && final >= 0x40 && final < 0x7F {
+		if i := strings.IndexByte(privateMarkers, private); i >= 0 {
+			r.csiPlain[i][final-0x40]++
+			return
+		}
+	}
+	r.csi[csiKey{private, inter[0], inter[1], final}]++
+}
+
+// countOSC counts an OSC by command number.
+func (r *report) countOSC(cmd int32) {
+	if cmd >= 0 && cmd < int32(len(r.osc)) {
+		r.osc[cmd]++
+		return
+	}
+	r.OSCCommands[cmd]++
 }
 
 func (r *report) find(off int64, kind, seq string, n int64) {
@@ -174,9 +202,21 @@ func (r *report) snapshot() Report {
 	for k, n := range r.csi {
 		out.CSIFinals[k.String()] += n
 	}
+	for i, row := range r.csiPlain {
+		for f, n := range row {
+			if n > 0 {
+				out.CSIFinals[csiKey{privateMarkers[i], 0, 0, byte(0x40 + f)}.String()] += n
+			}
+		}
+	}
 	out.OSCCommands = make(map[int32]int64, len(r.OSCCommands))
 	for k, n := range r.OSCCommands {
 		out.OSCCommands[k] = n
+	}
+	for k, n := range r.osc {
+		if n > 0 {
+			out.OSCCommands[int32(k)] = n
+		}
 	}
 	out.Findings = append([]Finding{}, r.Findings...)
 	sort.SliceStable(out.Findings, func(i, j int) bool { return out.Findings[i].Offset < out.Findings[j].Offset })
