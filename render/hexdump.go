@@ -153,19 +153,19 @@ func appendHexRow(dst []byte, w *Window, off int64, m, width int, o GlyphOptions
 // first size bytes of r — controls, escape and control sequences, control
 // strings, invalid UTF-8, format characters — like teseq with offsets:
 // offset in hex and decimal, length in bytes, name (sanitize.Name) and
-// Describe's description. Payloads appear only as sizes. It reads r in
+// Describe's description. A run of identical one-byte controls is one
+// line ("; 100 in a row"). Payloads appear only as sizes. It reads r in
 // bounded pages and returns the first error from r or w.
 func WriteDescriptions(w io.Writer, r io.ReaderAt, size int64, o StreamOptions) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("OFFSET         DECIMAL   LENGTH  NAME                  DESCRIPTION\n")
 	var line []byte
-	emit := func(t *decode.Token) {
-		if t.Kind == decode.KindText && !t.Is(decode.FlagEmbedded) {
-			return
-		}
+	var run decode.Token // a run of identical one-byte controls
+	var runN int64
+	write := func(t *decode.Token, n int64) {
 		line = appendOffset(line[:0], t.Off)
 		line = appendPadded(line, t.Off, 13)
-		line = appendPadded(line, t.Len, 9)
+		line = appendPadded(line, t.Len*n, 9)
 		line = append(line, "  "...)
 		name := Line([]byte(chipName(t)))
 		line = append(line, name.s...)
@@ -174,8 +174,36 @@ func WriteDescriptions(w io.Writer, r io.ReaderAt, size int64, o StreamOptions) 
 		}
 		line = append(line, "  "...)
 		line = append(line, Describe(t).s...)
+		if n > 1 {
+			line = append(line, "; "...)
+			line = appendCount(line, n)
+			line = append(line, " in a row"...)
+		}
 		line = append(line, '\n')
 		bw.Write(line)
+	}
+	flush := func() {
+		if runN > 0 {
+			write(&run, runN)
+			runN = 0
+		}
+	}
+	emit := func(t *decode.Token) {
+		if t.Kind == decode.KindText && !t.Is(decode.FlagEmbedded) {
+			flush()
+			return
+		}
+		single := t.Len == 1 && t.Flags == 0 && (t.Kind == decode.KindC0 || t.Kind == decode.KindDEL || t.Kind == decode.KindC1)
+		if single && runN > 0 && run.Kind == t.Kind && run.Final == t.Final && run.Off+runN == t.Off {
+			runN++
+			return
+		}
+		flush()
+		if single {
+			run, runN = *t, 1
+			return
+		}
+		write(t, 1)
 	}
 	dec := decoderFor(o.Policy)
 	if err := readPages(r, size, pageSize, func(_ int64, p []byte) error {
@@ -185,6 +213,7 @@ func WriteDescriptions(w io.Writer, r io.ReaderAt, size int64, o StreamOptions) 
 		return err
 	}
 	dec.End(emit)
+	flush()
 	return bw.Flush()
 }
 

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"io"
+
+	"github.com/bytelens/bytelens/render"
+	"github.com/spf13/cobra"
+)
+
+func init() { subcommands = append(subcommands, newGlyphsCmd) }
+
+func newGlyphsCmd(s *streams) *cobra.Command {
+	var o render.StreamOptions
+	var g grammarFlags
+	var describe bool
+	cmd := &cobra.Command{
+		Use:   "glyphs [FILE]",
+		Short: "Show every byte as a visible glyph, or list every sequence with --describe",
+		Long: `glyphs prints FILE (stdin when FILE is "-" or absent) as escaped glyphs:
+text as itself with line feeds kept as line breaks, C0 controls as Control
+Pictures (␛ ␍ ␉), DEL ␡, raw C1 and invalid bytes as <9B>, C1 in UTF-8 as
+<U+009B>, format characters as <U+202E>, escape sequences as their bytes
+(␛[31m) or, with --chips, as one labelled chip each (‹CSI 31m›). Control
+string payloads (OSC, DCS, APC, PM, SOS, ESC k) are collapsed to their
+size (‹24 bytes›) unless --payloads.
+
+--describe lists instead every control, sequence, string, invalid unit and
+format character, one per line, with its offset in hex and decimal, its
+length in bytes, its name and what it does (payload sizes, never payloads).`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			pol, err := g.options()
+			if err != nil {
+				return err
+			}
+			o.Policy = pol
+			return withInput(s, args, func(r io.ReaderAt, size int64) error {
+				if describe {
+					return render.WriteDescriptions(s.stdout, r, size, o)
+				}
+				lw := &lastByteWriter{w: s.stdout, last: '\n'}
+				if err := render.WriteGlyphs(lw, r, size, o); err != nil {
+					return err
+				}
+				if lw.last != '\n' {
+					_, err := io.WriteString(s.stdout, "\n")
+					return err
+				}
+				return nil
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&describe, "describe", false, "list each sequence with offset, length, name and description")
+	f.BoolVar(&o.Payloads, "payloads", false, "show control-string payload bytes escaped instead of their size")
+	f.BoolVar(&o.Chips, "chips", false, "show each sequence as one labelled chip")
+	g.add(f)
+	return cmd
+}
+
+// lastByteWriter remembers the last byte written through it, so that the
+// output can be ended with exactly one line feed.
+type lastByteWriter struct {
+	w    io.Writer
+	last byte
+}
+
+func (l *lastByteWriter) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		l.last = p[len(p)-1]
+	}
+	return l.w.Write(p)
+}

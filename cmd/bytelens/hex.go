@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/sanitize"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+func init() { subcommands = append(subcommands, newHexCmd) }
+
+func newHexCmd(s *streams) *cobra.Command {
+	var o render.HexOptions
+	var g grammarFlags
+	cmd := &cobra.Command{
+		Use:   "hex [FILE]",
+		Short: "Hex dump with a safe glyph column, classed by the parser",
+		Long: `hex prints FILE's bytes as they are (stdin when FILE is "-" or absent):
+the offset, 16 bytes in hex, and a glyph column in which every byte is one
+cell: printable ASCII as itself, C0 controls as Control Pictures (␛ ␍ ␇),
+DEL ␡, raw C1 ⋄, invalid UTF-8 ␦, a UTF-8 character on its lead byte
+with › on its continuation bytes (‹ when it cannot be drawn in one cell),
+format characters ␢. Payload bytes of control strings (OSC, DCS, APC, PM,
+SOS, ESC k) are drawn ░ unless --payloads; the hex digits are always shown.
+Runs of identical rows are squeezed into one "* N identical rows" line.
+The file is read in bounded pages, whatever its size.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			pol, err := g.options()
+			if err != nil {
+				return err
+			}
+			o.Policy = pol
+			if o.Width < 1 || o.Width > 256 {
+				return usagef("--width must be between 1 and 256, not %d", o.Width)
+			}
+			if o.Skip < 0 || o.Length < 0 {
+				return usagef("--skip and --length must not be negative")
+			}
+			return withInput(s, args, func(r io.ReaderAt, size int64) error {
+				return render.HexDump(s.stdout, r, size, o)
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.IntVarP(&o.Width, "width", "w", 16, "bytes per row")
+	f.BoolVar(&o.Payloads, "payloads", false, "show control-string payload bytes escaped in the glyph column")
+	f.BoolVar(&o.ASCII, "ascii", false, "ASCII-only glyphs, for fonts without Control Pictures")
+	f.BoolVarP(&o.NoSqueeze, "no-squeeze", "v", false, "print every row, even identical ones")
+	f.Int64VarP(&o.Skip, "skip", "s", 0, "first byte offset to show (earlier bytes are still decoded for context)")
+	f.Int64VarP(&o.Length, "length", "n", 0, "number of bytes to show (0: to the end)")
+	g.add(f)
+	return cmd
+}
+
+// grammarFlags are the sanitizer options that change how bytes decode:
+// what a raw C1 byte means and whether BEL ends APC.
+type grammarFlags struct {
+	c1     string
+	apcBEL bool
+}
+
+func (g *grammarFlags) add(f *pflag.FlagSet) {
+	f.StringVar(&g.c1, "c1", "introducers", "raw 8-bit C1 bytes: introducers or lone")
+	f.BoolVar(&g.apcBEL, "apc-bel", false, "BEL ends APC strings")
+}
+
+func (g *grammarFlags) options() (sanitize.Options, error) {
+	var o sanitize.Options
+	if err := o.Set("c1", g.c1); err != nil {
+		return o, usageError{err}
+	}
+	o.APCBEL = g.apcBEL
+	return o, nil
+}
+
+// withInput calls fn with the bytes of the FILE argument as an
+// io.ReaderAt and their size. "-" or no argument is stdin: a regular file
+// on stdin is used in place; anything else is spooled to an unlinked
+// temporary file (mode 0600) so that it too can be read by pages. A
+// missing file, a directory or a permission problem is one error.
+func withInput(s *streams, args []string, fn func(r io.ReaderAt, size int64) error) error {
+	if len(args) == 0 || args[0] == "-" {
+		return withStdin(s.stdin, fn)
+	}
+	name := args[0]
+	f, err := os.Open(name)
+	if err != nil {
+		return fileError(name, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fileError(name, err)
+	}
+	if st.IsDir() {
+		return fmt.Errorf("%s is a directory, not a file", displayName(name))
+	}
+	if !st.Mode().IsRegular() {
+		return withStdin(f, fn) // a FIFO or device: spool it like stdin
+	}
+	return fn(f, st.Size())
+}
+
+// withStdin spools r, unless it is a regular file, and calls fn.
+func withStdin(r io.Reader, fn func(r io.ReaderAt, size int64) error) error {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if pos, err := f.Seek(0, io.SeekCurrent); err == nil {
+				return fn(io.NewSectionReader(f, pos, st.Size()-pos), st.Size()-pos)
+			}
+		}
+	}
+	tmp, err := os.CreateTemp("", "bytelens-stdin-*")
+	if err != nil {
+		return fmt.Errorf("spooling stdin: %w", err)
+	}
+	// Unlinked at once where the system allows it, so that no copy of the
+	// raw bytes outlives the command.
+	removed := os.Remove(tmp.Name()) == nil
+	defer func() {
+		tmp.Close()
+		if !removed {
+			os.Remove(tmp.Name())
+		}
+	}()
+	n, err := io.Copy(tmp, r)
+	if err != nil {
+		return fmt.Errorf("reading stdin: %w", err)
+	}
+	return fn(tmp, n)
+}
