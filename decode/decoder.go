@@ -198,7 +198,12 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 			}
 			d.text(start, i, base, emit)
 			d.control(b, base+int64(i), emit)
-			return i + 1
+			i++
+			if d.state != stateGround {
+				return i
+			}
+			start = i
+			continue
 		}
 		if n := plainUTF8(p[i:]); n > 0 {
 			i += n
@@ -214,7 +219,11 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 			d.saveUTF8(p[i:], base+int64(i))
 			return n
 		}
-		return i + d.unit(r, size, cls, base+int64(i), emit)
+		i += d.unit(r, size, cls, base+int64(i), emit)
+		if d.state != stateGround {
+			return i
+		}
+		start = i
 	}
 	d.text(start, i, base, emit)
 	return i

@@ -145,6 +145,15 @@ func (d *Decoder) csi(p []byte, i int, base int64, emit func(*Token)) int {
 			d.tok.Final = b
 			d.finish(base+int64(i)+1, emit)
 			return i + 1
+		case b >= '0' && b <= '9' && d.state == stateCSIParam && d.np < MaxParams:
+			// The common case of param, inline.
+			d.anyParam = true
+			v := uint32(d.tok.Param[d.np])*10 + uint32(b-'0')
+			if v > MaxParamValue {
+				v = MaxParamValue
+				d.tok.Flags |= FlagOverflow
+			}
+			d.tok.Param[d.np] = uint16(v)
 		case b >= 0x30 && b <= 0x3F:
 			d.param(b)
 		case b >= 0x20 && b <= 0x2F:
@@ -278,6 +287,16 @@ func (d *Decoder) payloadByte(b byte) {
 func (d *Decoder) str(p []byte, i int, base int64, emit func(*Token)) int {
 	t := &d.tok
 	for i < len(p) {
+		if d.strRem == 0 && d.cmdDone && t.Payload >= PrefixLen {
+			j := i
+			for j < len(p) && strPlain[p[j]] {
+				j++
+			}
+			t.Payload += int64(j - i)
+			if i = j; i >= len(p) {
+				break
+			}
+		}
 		b := p[i]
 		if d.strRem > 0 {
 			if b >= d.strLo && b <= d.strHi {
@@ -304,15 +323,6 @@ func (d *Decoder) str(p []byte, i int, base int64, emit func(*Token)) int {
 		}
 		switch {
 		case b >= 0x20 && b < 0x7F:
-			if d.cmdDone && t.Payload >= PrefixLen {
-				j := i + 1
-				for j < len(p) && p[j] >= 0x20 && p[j] < 0x7F {
-					j++
-				}
-				t.Payload += int64(j - i)
-				i = j
-				continue
-			}
 			d.payloadByte(b)
 		case b == 0x1B:
 			d.escOff = base + int64(i)
@@ -344,6 +354,22 @@ func (d *Decoder) str(p []byte, i int, base int64, emit func(*Token)) int {
 	}
 	return i
 }
+
+// strPlain marks the bytes that are payload in every control string when
+// no UTF-8 unit is open: all but ESC, CAN, SUB, BEL, the UTF-8 lead bytes
+// C2–F4 and 9C (C1 ST).
+var strPlain = func() (t [256]bool) {
+	for b := range t {
+		t[b] = true
+	}
+	for _, b := range []byte{0x1B, 0x18, 0x1A, 0x07, 0x9C} {
+		t[b] = false
+	}
+	for b := 0xC2; b <= 0xF4; b++ {
+		t[b] = false
+	}
+	return t
+}()
 
 // c1Terminates reports whether C1 ST ends the string in progress: only a
 // string that a C1 introducer opened (xterm in UTF-8 mode, kitty and
