@@ -71,10 +71,11 @@ func benchInputs() []struct {
 		{"buildlog", build},
 		{"dense", dense},
 		{"unterminated-osc-1MiB", append([]byte("\x1b]0;"), bytes.Repeat([]byte("A"), 1<<20)...)},
-		{"unterminated-dcs-2MiB", append([]byte("\x1bP"), bytes.Repeat([]byte("q"), 2<<20)...)},
+		{"unterminated-osc-2MiB", append([]byte("\x1b]0;"), bytes.Repeat([]byte("A"), 2<<20)...)},
 		{"csi-100000", append(append([]byte("\x1b["), bytes.Repeat([]byte("1;"), 50000)...), 'm')},
 		{"csi-200000", append(append([]byte("\x1b["), bytes.Repeat([]byte("1;"), 100000)...), 'm')},
 		{"weighted-random", weighted},
+		{"weighted-random-2MiB", append(bytes.Clone(weighted), weighted...)},
 		{"uniform-random", uniform},
 	}
 }
