@@ -39,10 +39,10 @@ func (c *cleaner) csi(t *decode.Token) {
 		if sgrConceals(t) {
 			c.flag(t, &f.SGRConceal, "sgr_conceal")
 		}
-	case t.Private == 0 && bytes.IndexByte([]byte("JKXPM"), t.Final) >= 0,
+	case t.Private == 0 && csiFinals[t.Final] == csiErase,
 		t.Private == '?' && (t.Final == 'J' || t.Final == 'K'):
 		c.flag(t, &f.Erase, "erase")
-	case t.Private == 0 && bytes.IndexByte([]byte("ABCDEFGHIZfd`aeu"), t.Final) >= 0:
+	case t.Private == 0 && csiFinals[t.Final] == csiMove:
 		c.flag(t, &f.CursorMove, "cursor_move")
 	case t.Private == '?' && t.Final == 'h':
 		for _, p := range t.Params() {
@@ -53,6 +53,24 @@ func (c *cleaner) csi(t *decode.Token) {
 		}
 	}
 }
+
+// CSI final bytes that erase or move the cursor (ECMA-48 8.3: ED, EL,
+// ECH, DCH, DL; CUU, CUD, CUF, CUB, CNL, CPL, CHA, CUP, CHT, CBT, HVP, VPA,
+// HPA, HPR, VPR; SCORC).
+const (
+	csiErase = 1 + iota
+	csiMove
+)
+
+var csiFinals = func() (t [256]uint8) {
+	for _, b := range []byte("JKXPM") {
+		t[b] = csiErase
+	}
+	for _, b := range []byte("ABCDEFGHIZfd`aeu") {
+		t[b] = csiMove
+	}
+	return t
+}()
 
 // param returns CSI parameter i, or 0 when it is absent.
 func param(t *decode.Token, i int) uint16 {
