@@ -1,0 +1,421 @@
+package viewer
+
+import (
+	"bytes"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+// stepBudget is roughly how long one step of a search runs before it
+// reports progress and yields.
+const stepBudget = 30 * time.Millisecond
+
+// job is a search that runs in steps off the UI goroutine: seeking the
+// next sequence or report class, searching cleaned text or hex bytes.
+type job interface {
+	// step works for about stepBudget. It returns done when the job has
+	// ended, with found and off set when it found its place.
+	step() (done, found bool, off int64, err error)
+	// progress returns the share of the work done, 0 to 1.
+	progress() float64
+	// name says what the job looks for, for the status line.
+	name() string
+}
+
+// jobMsg reports a finished step of job number gen.
+type jobMsg struct {
+	gen   int
+	done  bool
+	found bool
+	off   int64
+	err   error
+}
+
+// runStep returns the command that runs one step of j.
+func runStep(gen int, j job) tea.Cmd {
+	return func() tea.Msg {
+		done, found, off, err := j.step()
+		return jobMsg{gen: gen, done: done, found: found, off: off, err: err}
+	}
+}
+
+// startJob starts j, replacing any running job.
+func (m *model) startJob(j job) tea.Cmd {
+	m.jobGen++
+	m.job = j
+	return runStep(m.jobGen, j)
+}
+
+// jobDone handles a finished step: the next step, or the result.
+func (m *model) jobDone(msg jobMsg) tea.Cmd {
+	if msg.gen != m.jobGen || m.job == nil {
+		return nil // a job the user replaced or cancelled
+	}
+	j := m.job
+	switch {
+	case msg.err != nil:
+		m.job, m.err = nil, msg.err
+	case !msg.done:
+		return runStep(m.jobGen, j)
+	case msg.found:
+		m.job = nil
+		m.jump(msg.off)
+		m.setMsg(false, "%s at %d", j.name(), msg.off)
+	default:
+		m.job = nil
+		m.setMsg(true, "no %s found", j.name())
+	}
+	return nil
+}
+
+// scanner decodes blocks of a stream for a job: from the index's
+// checkpoints where the pass has been, and from its own decoder beyond.
+type scanner struct {
+	x     *index
+	local map[int64]decode.Decoder // checkpoints the job took itself
+}
+
+func newScanner(x *index) *scanner { return &scanner{x: x, local: map[int64]decode.Decoder{}} }
+
+// at returns the decoder state at the start of block b.
+func (s *scanner) at(b int64) (decode.Decoder, error) {
+	x := s.x
+	x.mu.Lock()
+	if b < int64(len(x.cps)) {
+		d := x.cps[b]
+		x.mu.Unlock()
+		return d, nil
+	}
+	d := x.cps[len(x.cps)-1]
+	x.mu.Unlock()
+	for k := b; k > d.Offset()/checkpointEvery; k-- {
+		if l, ok := s.local[k]; ok {
+			d = l
+			break
+		}
+	}
+	for d.Offset() < b*checkpointEvery {
+		p, err := x.src.read(d.Offset(), checkpointEvery)
+		if err != nil {
+			return d, err
+		}
+		d.Feed(p, func(*decode.Token) {})
+		s.local[d.Offset()/checkpointEvery] = d
+	}
+	return d, nil
+}
+
+// tokens calls fn for each token that begins in block b, decoding on past
+// the block until the last of them has ended.
+func (s *scanner) tokens(b int64, fn func(t *decode.Token)) error {
+	d, err := s.at(b)
+	if err != nil {
+		return err
+	}
+	src := s.x.src
+	start := b * checkpointEvery
+	end := min(src.n, start+checkpointEvery)
+	emit := func(t *decode.Token) {
+		if t.Off >= start && t.Off < end {
+			fn(t)
+		}
+	}
+	for off := start; off < src.n && (off < end || !d.InGround()); {
+		n := int64(checkpointEvery)
+		if off >= end {
+			n = 4 << 10
+		}
+		p, err := src.read(off, n)
+		if err != nil {
+			return err
+		}
+		d.Feed(p, emit)
+		off += int64(len(p))
+	}
+	if d.Offset() >= src.n {
+		d.End(emit)
+	}
+	return nil
+}
+
+// findings returns the offsets of the sanitizer findings of kind that
+// point into block b, in order.
+func (s *scanner) findings(b int64, kind string, opts sanitize.Options) ([]int64, error) {
+	src := s.x.src
+	start := b * checkpointEvery
+	end := min(src.n, start+checkpointEvery)
+	// The sanitizer starts where the decoder is in ground: at the first
+	// token that begins in the block, and runs until the last has ended.
+	g, stop := int64(-1), end
+	if err := s.tokens(b, func(t *decode.Token) {
+		if t.Flags&decode.FlagEmbedded == 0 {
+			if g < 0 {
+				g = t.Off
+			}
+			stop = max(stop, t.End())
+		}
+	}); err != nil {
+		return nil, err
+	}
+	var hits []int64
+	for g >= 0 && g < end {
+		p, err := src.read(g, stop-g)
+		if err != nil {
+			return nil, err
+		}
+		_, rep, _ := sanitize.Map(p, opts)
+		next := int64(-1)
+		for _, f := range rep.Findings {
+			off := g + f.Offset
+			if f.Kind == kind && off >= start && off < end {
+				hits = append(hits, off)
+			}
+			next = max(next, off+max(1, f.Bytes))
+		}
+		if rep.FindingsOmitted == 0 || next <= g {
+			break
+		}
+		g = next // more findings than a report lists: go on after the last
+	}
+	return hits, nil
+}
+
+// seek finds the next or previous place that a report item counts.
+type seek struct {
+	sc   *scanner
+	it   *reportItem
+	opts sanitize.Options
+	from int64 // the cursor
+	dir  int64 // +1 or -1
+	b    int64 // next block to look at
+	b0   int64
+	nb   int64
+}
+
+// newSeek returns a job that finds the first place after (dir +1) or
+// before (dir -1) from that it counts.
+func newSeek(x *index, it *reportItem, opts sanitize.Options, from, dir int64) *seek {
+	b := from / checkpointEvery
+	return &seek{sc: newScanner(x), it: it, opts: opts, from: from, dir: dir, b: b, b0: b, nb: int64(x.blocks())}
+}
+
+func (j *seek) name() string {
+	if j.dir < 0 {
+		return "previous " + j.it.name
+	}
+	return "next " + j.it.name
+}
+
+func (j *seek) progress() float64 {
+	if j.dir > 0 {
+		return float64(j.b-j.b0) / float64(max(1, j.nb-j.b0))
+	}
+	return float64(j.b0-j.b) / float64(max(1, j.b0+1))
+}
+
+func (j *seek) step() (done, found bool, off int64, err error) {
+	deadline := time.Now().Add(stepBudget)
+	for ; j.b >= 0 && j.b < j.nb; j.b += j.dir {
+		if time.Now().After(deadline) {
+			return false, false, 0, nil
+		}
+		if mask, known := j.sc.x.mask(int(j.b)); known && mask&j.it.need == 0 {
+			continue
+		}
+		var hits []int64
+		if j.it.match != nil {
+			err = j.sc.tokens(j.b, func(t *decode.Token) {
+				if j.it.match(t, &j.opts) {
+					hits = append(hits, t.Off)
+				}
+			})
+		} else {
+			hits, err = j.sc.findings(j.b, j.it.finding, j.opts)
+		}
+		if err != nil {
+			return true, false, 0, err
+		}
+		if j.dir > 0 {
+			for _, h := range hits {
+				if h > j.from {
+					return true, true, h, nil
+				}
+			}
+		} else {
+			best := int64(-1)
+			for _, h := range hits {
+				if h < j.from && h > best {
+					best = h
+				}
+			}
+			if best >= 0 {
+				return true, true, best, nil
+			}
+		}
+	}
+	return true, false, 0, nil
+}
+
+// textSearch finds the next place whose cleaned text holds a query. It
+// sanitizes the stream in pieces that start and end where the decoder is
+// in ground, from the checkpoint in ground before the cursor, wrapping
+// around at the end.
+type textSearch struct {
+	x       *index
+	q       []byte
+	fold    bool // ASCII case-insensitive: the query has no upper case
+	opts    sanitize.Options
+	from    int64
+	pos     int64          // start of the next piece
+	d       decode.Decoder // decoder in ground at pos
+	wrapped bool
+	done    int64 // bytes searched
+}
+
+// textPiece is how many bytes the text search sanitizes at a time.
+const textPiece = 1 << 20
+
+func newTextSearch(x *index, q string, opts sanitize.Options, from int64) *textSearch {
+	j := &textSearch{x: x, q: []byte(q), opts: opts, from: from}
+	j.fold = bytes.Equal(j.q, asciiLower(j.q))
+	j.d = decoderFor(opts)
+	x.mu.Lock()
+	for b := min(from/checkpointEvery, int64(len(x.cps))-1); b >= 0; b-- {
+		if x.cps[b].InGround() {
+			j.d = x.cps[b]
+			break
+		}
+	}
+	x.mu.Unlock()
+	j.pos = j.d.Offset()
+	return j
+}
+
+func (j *textSearch) name() string { return "text " + string(j.q) }
+
+func (j *textSearch) progress() float64 {
+	return float64(j.done) / float64(max(1, j.x.src.n))
+}
+
+func (j *textSearch) step() (done, found bool, off int64, err error) {
+	src := j.x.src
+	deadline := time.Now().Add(stepBudget)
+	for !time.Now().After(deadline) {
+		if j.pos >= src.n || j.wrapped && j.pos > j.from {
+			if j.wrapped || j.from == 0 {
+				return true, false, 0, nil
+			}
+			j.wrapped, j.pos, j.d = true, 0, decoderFor(j.opts)
+		}
+		// Find the last point in ground within the next piece.
+		g, gd := int64(-1), j.d
+		d := j.d
+		for off := j.pos; off < src.n && (g < 0 || off < j.pos+textPiece); {
+			p, err := src.read(off, 4<<10)
+			if err != nil {
+				return true, false, 0, err
+			}
+			d.Feed(p, func(*decode.Token) {})
+			off += int64(len(p))
+			if d.InGround() || off >= src.n {
+				g, gd = off, d
+			}
+		}
+		tail := min(src.n, g+int64(len(j.q))*4+64)
+		in, err := src.read(j.pos, tail-j.pos)
+		if err != nil {
+			return true, false, 0, err
+		}
+		text, _, om := sanitize.Map(in, j.opts)
+		hay := text
+		if j.fold {
+			hay = asciiLower(text)
+		}
+		for k := 0; k <= len(hay); {
+			i := bytes.Index(hay[k:], j.q)
+			if i < 0 {
+				break
+			}
+			s, _ := om.ToInput(int64(k + i))
+			at := j.pos + s
+			if at >= g {
+				break
+			}
+			if !j.wrapped && at > j.from || j.wrapped && at <= j.from {
+				return true, true, at, nil
+			}
+			k += i + 1
+		}
+		j.done += g - j.pos
+		j.pos, j.d = g, gd
+	}
+	return false, false, 0, nil
+}
+
+// asciiLower returns p with ASCII letters in lower case; other bytes, and
+// so every offset, are kept.
+func asciiLower(p []byte) []byte {
+	out := make([]byte, len(p))
+	for i, b := range p {
+		if b >= 'A' && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		out[i] = b
+	}
+	return out
+}
+
+// hexSearch finds the next place where the raw bytes equal a pattern,
+// wrapping around at the end.
+type hexSearch struct {
+	src     source
+	pat     []byte
+	from    int64
+	pos     int64
+	wrapped bool
+	done    int64
+}
+
+// hexPiece is how many bytes the hex search reads at a time.
+const hexPiece = 8 << 20
+
+func newHexSearch(src source, pat []byte, from int64) *hexSearch {
+	return &hexSearch{src: src, pat: pat, from: from, pos: from + 1}
+}
+
+func (j *hexSearch) name() string { return "bytes" }
+
+func (j *hexSearch) progress() float64 { return float64(j.done) / float64(max(1, j.src.n)) }
+
+func (j *hexSearch) step() (done, found bool, off int64, err error) {
+	deadline := time.Now().Add(stepBudget)
+	for !time.Now().After(deadline) {
+		limit := j.src.n
+		if j.wrapped {
+			limit = min(j.src.n, j.from+int64(len(j.pat)))
+		}
+		if j.pos+int64(len(j.pat)) > limit {
+			if j.wrapped {
+				return true, false, 0, nil
+			}
+			j.wrapped, j.pos = true, 0
+			continue
+		}
+		n := min(hexPiece, limit-j.pos)
+		p, err := j.src.read(j.pos, n)
+		if err != nil {
+			return true, false, 0, err
+		}
+		if i := bytes.Index(p, j.pat); i >= 0 {
+			return true, true, j.pos + int64(i), nil
+		}
+		step := max(1, n-int64(len(j.pat))+1)
+		j.pos += step
+		j.done += step
+	}
+	return false, false, 0, nil
+}

@@ -1,0 +1,118 @@
+package viewer
+
+import "github.com/charmbracelet/bubbles/key"
+
+// keyMap holds every key binding of the viewer. It is the help.KeyMap the
+// help bar shows; setContext enables the bindings that apply.
+type keyMap struct {
+	Up, Down, Left, Right key.Binding
+	PageUp, PageDown      key.Binding
+	Home, End             key.Binding
+	Goto                  key.Binding
+	NextSeq, PrevSeq      key.Binding
+	NextClass, PrevClass  key.Binding
+	SearchText, SearchHex key.Binding
+	Mark, JumpMark        key.Binding
+	Focus, FocusBack      key.Binding
+	NextFrame, PrevFrame  key.Binding
+	NextStream            key.Binding
+	Help                  key.Binding
+	Quit                  key.Binding
+	Confirm, Cancel       key.Binding
+	ReportUp, ReportDown  key.Binding
+}
+
+// newKeyMap returns the viewer's bindings, all enabled.
+func newKeyMap() keyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return keyMap{
+		Up:         b("↑/k", "up a row", "up", "k"),
+		Down:       b("↓/j", "down a row", "down", "j"),
+		Left:       b("←/h", "back a byte", "left", "h"),
+		Right:      b("→/l", "on a byte", "right", "l"),
+		PageUp:     b("pgup", "page up", "pgup"),
+		PageDown:   b("pgdn", "page down", "pgdown"),
+		Home:       b("home", "first byte", "home"),
+		End:        b("end", "last byte", "end"),
+		Goto:       b("g", "go to offset", "g"),
+		NextSeq:    b("n", "next sequence", "n"),
+		PrevSeq:    b("N", "previous sequence", "N"),
+		NextClass:  b("]", "next of class", "]"),
+		PrevClass:  b("[", "previous of class", "["),
+		SearchText: b("/", "search text", "/"),
+		SearchHex:  b("x", "search hex", "x"),
+		Mark:       b("m", "set mark", "m"),
+		JumpMark:   b("'", "go to mark", "'"),
+		Focus:      b("tab", "next pane", "tab"),
+		FocusBack:  b("shift+tab", "previous pane", "shift+tab"),
+		NextFrame:  b(">", "next frame", ">"),
+		PrevFrame:  b("<", "previous frame", "<"),
+		NextStream: b("s", "next stream", "s"),
+		Help:       b("?", "more keys", "?"),
+		Quit:       b("q", "quit", "q", "ctrl+c"),
+		Confirm:    b("enter", "confirm", "enter"),
+		Cancel:     b("esc", "cancel", "esc"),
+		ReportUp:   b("↑/k", "previous class", "up", "k"),
+		ReportDown: b("↓/j", "next class", "down", "j"),
+	}
+}
+
+// keyContext is what decides which bindings apply.
+type keyContext struct {
+	prompt      bool // a goto or search prompt is open
+	report      bool // the report pane has the focus
+	frames      bool // the stream has frames
+	streams     bool // the capture has more than one stream
+	classSelect bool // a report class with a count is selected
+}
+
+// setContext enables the bindings that apply in c.
+func (k *keyMap) setContext(c keyContext) {
+	nav := !c.prompt
+	for _, b := range []*key.Binding{
+		&k.Left, &k.Right, &k.PageUp, &k.PageDown, &k.Home, &k.End,
+		&k.Goto, &k.NextSeq, &k.PrevSeq, &k.SearchText, &k.SearchHex,
+		&k.Mark, &k.JumpMark, &k.Focus, &k.FocusBack, &k.Help,
+	} {
+		b.SetEnabled(nav)
+	}
+	k.Up.SetEnabled(nav && !c.report)
+	k.Down.SetEnabled(nav && !c.report)
+	k.ReportUp.SetEnabled(nav && c.report)
+	k.ReportDown.SetEnabled(nav && c.report)
+	k.NextClass.SetEnabled(nav && c.classSelect)
+	k.PrevClass.SetEnabled(nav && c.classSelect)
+	k.NextFrame.SetEnabled(nav && c.frames)
+	k.PrevFrame.SetEnabled(nav && c.frames)
+	k.NextStream.SetEnabled(nav && c.streams)
+	k.Confirm.SetEnabled(c.prompt)
+	k.Cancel.SetEnabled(c.prompt)
+	k.Quit.SetEnabled(true)
+	if c.prompt {
+		k.Quit.SetKeys("ctrl+c")
+		k.Quit.SetHelp("ctrl+c", "quit")
+	} else {
+		k.Quit.SetKeys("q", "ctrl+c")
+		k.Quit.SetHelp("q", "quit")
+	}
+}
+
+// ShortHelp implements help.KeyMap: the one-line help bar.
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{
+		k.Confirm, k.Cancel, k.Up, k.Down, k.ReportUp, k.ReportDown, k.Goto,
+		k.NextSeq, k.NextClass, k.SearchText, k.Focus, k.Help, k.Quit,
+	}
+}
+
+// FullHelp implements help.KeyMap: every binding, in columns.
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.ReportUp, k.ReportDown, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End},
+		{k.Goto, k.NextSeq, k.PrevSeq, k.NextClass, k.PrevClass, k.NextFrame, k.PrevFrame, k.NextStream},
+		{k.SearchText, k.SearchHex, k.Mark, k.JumpMark, k.Focus, k.FocusBack},
+		{k.Confirm, k.Cancel, k.Help, k.Quit},
+	}
+}

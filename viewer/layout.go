@@ -1,0 +1,118 @@
+package viewer
+
+import (
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/bytelens/bytelens/render"
+)
+
+// paneID names a pane; the focus moves through them in this order.
+type paneID int
+
+const (
+	paneHex paneID = iota
+	paneGlyph
+	paneText
+	paneReport
+	numPanes
+)
+
+// Inner widths, in cells, that do not depend on the data.
+const (
+	reportWidth  = 24 // the report pane
+	minTextWidth = 12 // the narrowest cleaned-text pane worth showing
+)
+
+// rowWidths are the bytes per row the layout tries, widest first.
+var rowWidths = []int{16, 8, 4}
+
+// layout is where everything goes for one terminal size. Widths are inner
+// widths (inside the pane borders); x holds each pane's left column.
+type layout struct {
+	width, height int
+	bpr           int // bytes per row
+	offW          int // width of the offset column
+	inner         [numPanes]int
+	shown         [numPanes]bool
+	x             [numPanes]int
+	paneTop       int // first screen row of the panes
+	paneH         int // outer height of the panes
+	rows          int // byte rows per pane
+	frameW        int
+	frameH        int
+	tooSmall      bool
+}
+
+// hexInner is the inner width of the hex pane at bpr bytes per row: the
+// offset, a space, then a separator before every byte and after the last.
+func hexInner(offW, bpr int) int { return offW + 1 + 3*bpr + 1 }
+
+// computeLayout lays the panes out in a terminal of w×h cells, with chrome
+// rows of chrome above and below them.
+func computeLayout(st *Styles, w, h, chromeTop, chromeBottom int, streamLen int64) layout {
+	l := layout{width: w, height: h, paneTop: chromeTop}
+	l.frameW, l.frameH = st.Pane.GetFrameSize()
+	l.offW = render.Offset(max(0, streamLen-1)).Width()
+	l.paneH = h - chromeTop - chromeBottom
+	l.rows = l.paneH - l.frameH - 1 // one header line
+	if l.rows < 1 || w < 1 {
+		l.tooSmall = true
+		return l
+	}
+	try := func(report, text bool) bool {
+		for _, b := range rowWidths {
+			need := hexInner(l.offW, b) + b + 2*l.frameW
+			if report {
+				need += reportWidth + l.frameW
+			}
+			if text {
+				need += minTextWidth + l.frameW
+			}
+			if need <= w {
+				l.bpr = b
+				l.inner = [numPanes]int{hexInner(l.offW, b), b, 0, 0}
+				l.shown = [numPanes]bool{true, true, text, report}
+				if report {
+					l.inner[paneReport] = reportWidth
+				}
+				if text {
+					l.inner[paneText] = w - need + minTextWidth
+				} else {
+					l.inner[paneGlyph] += w - need // the glyph pane takes the slack
+				}
+				return true
+			}
+		}
+		return false
+	}
+	if !try(true, true) && !try(false, true) && !try(false, false) {
+		l.tooSmall = true
+		return l
+	}
+	x := 0
+	for p := range numPanes {
+		if l.shown[p] {
+			l.x[p] = x
+			x += l.inner[p] + l.frameW
+		}
+	}
+	return l
+}
+
+// paneAt returns the pane under screen column x and row y, and the row
+// and column inside it (row 0 is the pane's header line).
+func (l *layout) paneAt(x, y int) (p paneID, row, col int, ok bool) {
+	if l.tooSmall || y < l.paneTop+l.frameH/2 || y >= l.paneTop+l.paneH-l.frameH/2 {
+		return 0, 0, 0, false
+	}
+	for p := range numPanes {
+		left := l.x[p] + l.frameW/2
+		if l.shown[p] && x >= left && x < left+l.inner[p] {
+			return p, y - l.paneTop - l.frameH/2, x - left, true
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// height returns the number of lines s takes.
+func height(s string) int { return lipgloss.Height(s) }

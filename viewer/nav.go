@@ -1,0 +1,412 @@
+package viewer
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/bytelens/bytelens/render"
+)
+
+// keyContext returns what decides which keys apply now.
+func (m *model) keyContext() keyContext {
+	sv := m.sv()
+	it := &reportItems[m.sel]
+	return keyContext{
+		prompt:      m.prompt != promptNone,
+		report:      m.focus == paneReport,
+		frames:      len(sv.frames) > 0,
+		streams:     len(m.svs) > 1,
+		classSelect: it.searchable() && m.sel < len(m.f.counts) && m.f.counts[m.sel] > 0,
+	}
+}
+
+// key handles a key press.
+func (m *model) key(k tea.KeyMsg) tea.Cmd {
+	if m.prompt != promptNone {
+		return m.promptKey(k)
+	}
+	m.msg = render.Safe{}
+	sv := m.sv()
+	if p := m.pending; p != "" {
+		m.pending = ""
+		r := k.Runes
+		if k.Type != tea.KeyRunes || len(r) != 1 || !(r[0] >= 'a' && r[0] <= 'z' || r[0] >= 'A' && r[0] <= 'Z') {
+			if key.Matches(k, m.keys.Quit) {
+				return tea.Quit
+			}
+			m.setMsg(true, "marks are letters")
+			return nil
+		}
+		if p == "m" {
+			sv.marks[r[0]] = sv.cursor
+			m.setMsg(false, "mark %c set at %d", r[0], sv.cursor)
+		} else if off, ok := sv.marks[r[0]]; ok {
+			m.jump(off)
+		} else {
+			m.setMsg(true, "no mark %c", r[0])
+		}
+		return nil
+	}
+	ks := &m.keys
+	bpr := int64(max(1, m.lay.bpr))
+	switch {
+	case key.Matches(k, ks.Quit):
+		return tea.Quit
+	case key.Matches(k, ks.Help):
+		m.help.ShowAll = !m.help.ShowAll
+	case key.Matches(k, ks.ReportUp):
+		m.sel = max(0, m.sel-1)
+	case key.Matches(k, ks.ReportDown):
+		m.sel = min(len(reportItems)-1, m.sel+1)
+	case key.Matches(k, ks.Up):
+		m.moveRows(-1, bpr)
+	case key.Matches(k, ks.Down):
+		m.moveRows(1, bpr)
+	case key.Matches(k, ks.Left):
+		sv.cursor = max(0, sv.cursor-1)
+	case key.Matches(k, ks.Right):
+		sv.cursor = min(max(0, sv.src.n-1), sv.cursor+1)
+	case key.Matches(k, ks.PageUp):
+		m.page(-1)
+	case key.Matches(k, ks.PageDown):
+		m.page(1)
+	case key.Matches(k, ks.Home):
+		sv.cursor = 0
+	case key.Matches(k, ks.End):
+		sv.cursor = max(0, sv.src.n-1)
+	case key.Matches(k, ks.Goto):
+		return m.openPrompt(promptGoto)
+	case key.Matches(k, ks.SearchText):
+		return m.openPrompt(promptText)
+	case key.Matches(k, ks.SearchHex):
+		return m.openPrompt(promptHex)
+	case key.Matches(k, ks.NextSeq):
+		return m.startJob(newSeek(sv.idx, &seqItem, m.o.Sanitize, sv.cursor, 1))
+	case key.Matches(k, ks.PrevSeq):
+		return m.startJob(newSeek(sv.idx, &seqItem, m.o.Sanitize, sv.cursor, -1))
+	case key.Matches(k, ks.NextClass):
+		return m.startJob(newSeek(sv.idx, &reportItems[m.sel], m.o.Sanitize, sv.cursor, 1))
+	case key.Matches(k, ks.PrevClass):
+		return m.startJob(newSeek(sv.idx, &reportItems[m.sel], m.o.Sanitize, sv.cursor, -1))
+	case key.Matches(k, ks.Mark):
+		m.pending = "m"
+		m.setMsg(false, "mark: press a letter")
+	case key.Matches(k, ks.JumpMark):
+		m.pending = "'"
+		m.setMsg(false, "go to mark: press a letter")
+	case key.Matches(k, ks.Focus):
+		m.cycleFocus(1)
+	case key.Matches(k, ks.FocusBack):
+		m.cycleFocus(-1)
+	case key.Matches(k, ks.NextFrame):
+		if i := sv.frameAt(sv.cursor) + 1; i < len(sv.frames) {
+			m.jump(sv.frames[i].Off)
+		}
+	case key.Matches(k, ks.PrevFrame):
+		if i := sv.frameAt(max(0, sv.cursor-1)); i >= 0 {
+			m.jump(sv.frames[i].Off)
+		}
+	case key.Matches(k, ks.NextStream):
+		m.cur = (m.cur + 1) % len(m.svs)
+		m.job = nil
+		return m.sv().start()
+	}
+	return nil
+}
+
+// cycleFocus moves the focus to the next shown pane in direction d.
+func (m *model) cycleFocus(d int) {
+	for range numPanes {
+		m.focus = (m.focus + paneID(d) + numPanes) % numPanes
+		if m.lay.shown[m.focus] {
+			return
+		}
+	}
+}
+
+// jump moves the cursor to off.
+func (m *model) jump(off int64) {
+	sv := m.sv()
+	sv.cursor = max(0, min(off, sv.src.n-1))
+}
+
+// moveRows moves the cursor d rows down (up when negative): byte rows in
+// the byte panes, rows of cleaned text in the text pane.
+func (m *model) moveRows(d int, bpr int64) {
+	sv, f := m.sv(), &m.f
+	if m.focus == paneText && f.curRow >= 0 && f.curRow < len(f.text) {
+		if i := f.curRow + d; i >= 0 && i < len(f.text) && f.text[i].ok && sv.clean != nil {
+			s, _ := sv.clean.m.ToInput(f.text[i].out)
+			m.jump(sv.clean.a + s)
+			return
+		}
+	}
+	next := sv.cursor + int64(d)*bpr
+	if next >= 0 && next < sv.src.n {
+		sv.cursor = next
+	} else if d > 0 && sv.rows.rowStart(sv.cursor) < sv.rows.lastRow() {
+		sv.cursor = sv.src.n - 1 // into the short last row
+	}
+}
+
+// page moves the view and the cursor a page of display rows.
+func (m *model) page(d int) {
+	sv, f := m.sv(), &m.f
+	if len(f.rows) == 0 {
+		return
+	}
+	col := sv.cursor - sv.rows.rowStart(sv.cursor)
+	top := sv.top
+	var err error
+	if d > 0 {
+		if top = f.rows[len(f.rows)-1].next(sv.rows.bpr); top >= sv.src.n {
+			sv.cursor = sv.src.n - 1
+			return
+		}
+	} else {
+		for i := 0; i < len(f.rows) && top > 0 && err == nil; i++ {
+			top, err = sv.rows.prev(top, sv.cursor)
+		}
+	}
+	if err != nil {
+		m.err = err
+		return
+	}
+	rows, err := sv.rows.layout(top, top, len(f.rows))
+	if err != nil {
+		m.err = err
+		return
+	}
+	i := min(max(0, f.curRow), len(rows)-1)
+	sv.top, sv.cursor = top, min(rows[i].off+col, sv.src.n-1)
+}
+
+// scroll moves the view by d display rows, keeping the cursor on screen.
+func (m *model) scroll(d int) {
+	sv, f := m.sv(), &m.f
+	if len(f.rows) == 0 {
+		return
+	}
+	col := sv.cursor - sv.rows.rowStart(sv.cursor)
+	top := sv.top
+	for i := 0; i < abs(d); i++ {
+		var err error
+		if d > 0 {
+			rows, e := sv.rows.layout(top, sv.cursor, 2)
+			if err = e; err == nil && len(rows) == 2 {
+				top = rows[1].off
+			}
+		} else if top > 0 {
+			top, err = sv.rows.prev(top, sv.cursor)
+		}
+		if err != nil {
+			m.err = err
+			return
+		}
+	}
+	rows, err := sv.rows.layout(top, sv.cursor, len(f.rows))
+	if err != nil {
+		m.err = err
+		return
+	}
+	sv.top = top
+	if rowIndex(rows, sv.rows.rowStart(sv.cursor)) < 0 && len(rows) > 0 {
+		r := rows[0]
+		if d > 0 {
+			r = rows[len(rows)-1]
+		}
+		sv.cursor = min(r.off+col, sv.src.n-1)
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// mouse handles the wheel and clicks.
+func (m *model) mouse(e tea.MouseMsg) {
+	if e.Action != tea.MouseActionPress {
+		return
+	}
+	switch e.Button {
+	case tea.MouseButtonWheelUp:
+		m.scroll(-3)
+		return
+	case tea.MouseButtonWheelDown:
+		m.scroll(3)
+		return
+	case tea.MouseButtonLeft:
+	default:
+		return
+	}
+	p, row, col, ok := m.lay.paneAt(e.X, e.Y)
+	if !ok {
+		return
+	}
+	m.focus = p
+	r := row - 1 // the first line is the pane's header
+	f, sv := &m.f, m.sv()
+	switch {
+	case r < 0:
+	case p == paneReport:
+		if i := m.reportTop() + r; i >= 0 && i < len(reportLines) && reportLines[i].item >= 0 {
+			m.sel = reportLines[i].item
+		}
+	case r >= len(f.rows):
+	case p == paneHex || p == paneGlyph:
+		d := f.rows[r]
+		i := int64(col)
+		if p == paneHex {
+			i = int64(col-m.lay.offW-1) / 3
+			if col < m.lay.offW+1 {
+				i = 0
+			}
+		}
+		if d.squeeze {
+			i = 0
+		}
+		m.jump(d.off + max(0, min(i, int64(max(1, d.n))-1)))
+	case p == paneText && r < len(f.text) && f.text[r].ok && sv.clean != nil:
+		out := f.text[r].out
+		x := 0
+		for _, pc := range f.text[r].pieces {
+			if col < x+pc.width {
+				out = pc.out
+				if pc.mark {
+					for _, run := range sv.clean.runs {
+						if run.out == pc.out {
+							m.jump(sv.clean.a + run.in)
+							return
+						}
+					}
+				}
+				break
+			}
+			x += pc.width
+		}
+		s, _ := sv.clean.m.ToInput(out)
+		m.jump(sv.clean.a + s)
+	}
+}
+
+// openPrompt opens the prompt line.
+func (m *model) openPrompt(p promptKind) tea.Cmd {
+	m.prompt = p
+	m.input.Reset()
+	if p != promptGoto {
+		m.input.SetValue(m.lastQ[p])
+		m.input.CursorEnd()
+	}
+	m.input.Focus()
+	return nil
+}
+
+// promptKey handles a key while the prompt is open.
+func (m *model) promptKey(k tea.KeyMsg) tea.Cmd {
+	switch {
+	case k.Type == tea.KeyCtrlC:
+		return tea.Quit
+	case key.Matches(k, m.keys.Cancel):
+		m.prompt = promptNone
+		m.input.Blur()
+		return nil
+	case key.Matches(k, m.keys.Confirm):
+		p, v := m.prompt, m.input.Value()
+		m.prompt = promptNone
+		m.input.Blur()
+		return m.submit(p, v)
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(k)
+	_ = cmd // the cursor blink is not drawn: the prompt is drawn by View
+	return nil
+}
+
+// submit acts on a confirmed prompt.
+func (m *model) submit(p promptKind, v string) tea.Cmd {
+	sv := m.sv()
+	m.lastQ[p] = v
+	switch p {
+	case promptGoto:
+		off, err := parseOffset(v, sv.cursor, sv.src.n)
+		if err != nil {
+			m.setMsg(true, "%v", err)
+			return nil
+		}
+		m.jump(off)
+	case promptText:
+		if v == "" {
+			return nil
+		}
+		return m.startJob(newTextSearch(sv.idx, v, m.o.Sanitize, sv.cursor))
+	case promptHex:
+		pat, err := parseHex(v)
+		if err != nil {
+			m.setMsg(true, "%v", err)
+			return nil
+		}
+		return m.startJob(newHexSearch(sv.src, pat, sv.cursor))
+	}
+	return nil
+}
+
+// parseOffset reads a goto target: an absolute offset in decimal (4096)
+// or hex (0x1f00), relative to the cursor (+16, -0x10), or a share of
+// the stream (50%, 12.5%).
+func parseOffset(s string, cursor, n int64) (int64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, errors.New("go to: type an offset (0x1f00, 4096, +16, -16, 50%)")
+	}
+	if p, ok := strings.CutSuffix(s, "%"); ok {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || f < 0 || f > 100 {
+			return 0, fmt.Errorf("go to: %q is not a percentage from 0 to 100", s)
+		}
+		return min(max(0, n-1), int64(f/100*float64(n))), nil
+	}
+	sign := int64(0)
+	switch s[0] {
+	case '+':
+		sign, s = 1, s[1:]
+	case '-':
+		sign, s = -1, s[1:]
+	}
+	s = strings.TrimSpace(s)
+	base := 10
+	if h, ok := strings.CutPrefix(strings.ToLower(s), "0x"); ok {
+		s, base = h, 16
+	}
+	v, err := strconv.ParseInt(s, base, 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("go to: %q is not an offset (0x1f00, 4096, +16, -16, 50%%)", s)
+	}
+	off := v
+	if sign != 0 {
+		off = cursor + sign*v
+	}
+	if off < 0 || off >= n {
+		return 0, fmt.Errorf("go to: offset %d is outside the stream (0 to %d)", off, n-1)
+	}
+	return off, nil
+}
+
+// parseHex reads a byte pattern: pairs of hex digits, spaces allowed
+// anywhere ("1b 5b", "1b5b").
+func parseHex(s string) ([]byte, error) {
+	s = strings.Join(strings.Fields(s), "")
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) == 0 {
+		return nil, errors.New("search hex: type pairs of hex digits, such as 1b 5b")
+	}
+	return b, nil
+}

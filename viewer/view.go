@@ -1,0 +1,387 @@
+package viewer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/bytelens/bytelens/render"
+)
+
+// Glyphs of the viewer's own furniture, made safe once.
+var (
+	sepSpace = render.Spaces(1)
+	sepOpen  = render.TextString("[")
+	sepClose = render.TextString("]")
+	sepBoth  = render.TextString("|")
+)
+
+// View draws the screen: exactly as many lines as the terminal is high,
+// each exactly as wide as the terminal. Every string from the capture in
+// it is a render.Safe; the rest is the viewer's own text and SGR styling.
+func (m *model) View() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	lines := []string{m.titleLine()}
+	if m.lay.tooSmall {
+		msg := render.TextString(fmt.Sprintf("terminal too small (%dx%d)", m.w, m.h))
+		lines = append(lines, m.st.warn.wrap(msg.Slice(0, m.w)))
+		for len(lines) < m.h {
+			lines = append(lines, "")
+		}
+		return fit(lines[:m.h], m.w, m.h)
+	}
+	var boxes []string
+	for p := range numPanes {
+		if !m.lay.shown[p] {
+			continue
+		}
+		box := m.st.Pane
+		if p == m.focus {
+			box = m.st.Focused
+		}
+		boxes = append(boxes, box.Render(strings.Join(m.paneLines(p), "\n")))
+	}
+	lines = append(lines, strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, boxes...), "\n")...)
+	lines = append(lines, m.statusLines()...)
+	lines = append(lines, strings.Split(m.help.View(m.keys), "\n")...)
+	return fit(lines, m.w, m.h)
+}
+
+// fit makes lines exactly h lines of exactly w cells.
+func fit(lines []string, w, h int) string {
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	lines = lines[:h]
+	for i, l := range lines {
+		switch lw := lipgloss.Width(l); {
+		case lw < w:
+			lines[i] = l + strings.Repeat(" ", w-lw)
+		case lw > w:
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// pad returns s and enough spaces to make it width cells wide, cut to
+// width if it is wider, wrapped in sp.
+func pad(sp span, s render.Safe, width int) string {
+	if s.Width() > width {
+		s = s.Slice(0, width)
+	}
+	return sp.wrap(s) + strings.Repeat(" ", width-s.Width())
+}
+
+// paneLines returns the inner lines of pane p: a header and one line per
+// row, each exactly the pane's inner width.
+func (m *model) paneLines(p paneID) []string {
+	width, n := m.lay.inner[p], m.lay.rows
+	hs := m.st.header
+	if p == m.focus {
+		hs = m.st.headerFocused
+	}
+	title := [numPanes]string{"hex", "glyphs", "cleaned text", "report"}[p]
+	if p == paneText && !m.f.textNote.IsZero() {
+		title += " - " + m.f.textNote.String()
+	}
+	if p == paneReport && !m.f.repDone {
+		_, rep, _ := m.sv().idx.status()
+		title += fmt.Sprintf(" %d%%", percent(rep, m.sv().src.n))
+	}
+	out := make([]string, 0, n+1)
+	out = append(out, pad(hs, render.TextString(title), width))
+	switch {
+	case m.sv().src.n == 0:
+		if p == paneHex {
+			out = append(out, pad(m.st.zero, render.TextString("(empty stream)"), width))
+		}
+	case p == paneHex:
+		for _, d := range m.f.rows {
+			out = append(out, m.hexRow(d, width))
+		}
+	case p == paneGlyph:
+		for _, d := range m.f.rows {
+			out = append(out, m.glyphRow(d, width))
+		}
+	case p == paneText:
+		for _, r := range m.f.text {
+			out = append(out, m.textRow(r, width))
+		}
+	case p == paneReport:
+		out = append(out, m.reportRows(width, n)...)
+	}
+	blank := strings.Repeat(" ", width)
+	for len(out) < n+1 {
+		out = append(out, blank)
+	}
+	return out[:n+1]
+}
+
+// state returns the state of the cell of the byte at off.
+func (m *model) state(off int64, start bool) cellState {
+	f := &m.f
+	switch {
+	case off == m.sv().cursor:
+		return stCursor
+	case f.tokOK && off >= f.tok.Off && off < f.tok.End():
+		return stToken
+	case start:
+		return stStart
+	}
+	return stNormal
+}
+
+// squeezeRow draws a squeeze row: how many rows it stands for, and where.
+func (m *model) squeezeRow(d dispRow, width int, long bool) string {
+	text := "*"
+	if long {
+		text = fmt.Sprintf("* %d identical rows, %s to %s", (d.end-d.off)/int64(m.lay.bpr),
+			render.Offset(d.off).String(), render.Offset(d.end-1).String())
+	}
+	return pad(m.st.cell(render.ClassMuted, stNormal), render.TextString(text), width)
+}
+
+// hexRow draws a row of the hex pane: the offset, then each byte's two
+// hex digits, separated by a space, or by [ before the first byte of a
+// control, sequence or string and ] after its last (| for both).
+func (m *model) hexRow(d dispRow, width int) string {
+	if d.squeeze {
+		return m.squeezeRow(d, width, true)
+	}
+	st := &m.st
+	var b strings.Builder
+	b.WriteString(pad(st.cell(render.ClassOffset, stNormal), render.Offset(d.off), m.lay.offW))
+	b.WriteByte(' ')
+	w := m.f.winFor(d.off)
+	var cells []render.Cell
+	if w != nil {
+		cells = render.HexCells(&w.w, d.off-w.base, d.n)
+	}
+	prevEnd := false
+	for _, c := range cells {
+		start, end := w.w.Boundary(c.Off)
+		m.sep(&b, prevEnd, start)
+		st.cell(c.Class, m.state(c.Off+w.base, start)).add(&b, c.Text)
+		prevEnd = end
+	}
+	m.sep(&b, prevEnd, false)
+	used := m.lay.offW + 2 + 3*len(cells)
+	b.WriteString(strings.Repeat(" ", max(0, width-used)))
+	return b.String()
+}
+
+// sep writes the separator between two hex cells.
+func (m *model) sep(b *strings.Builder, end, start bool) {
+	s := sepSpace
+	switch {
+	case end && start:
+		s = sepBoth
+	case start:
+		s = sepOpen
+	case end:
+		s = sepClose
+	}
+	m.st.cell(render.ClassSequence, stNormal).add(b, s)
+}
+
+// glyphRow draws a row of the glyph pane: one cell per byte.
+func (m *model) glyphRow(d dispRow, width int) string {
+	if d.squeeze {
+		return m.squeezeRow(d, width, false)
+	}
+	var b strings.Builder
+	w := m.f.winFor(d.off)
+	n := 0
+	if w != nil {
+		o := render.GlyphOptions{HidePayloads: m.o.HidePayloads, ASCII: m.o.ASCII}
+		for _, c := range render.GlyphCells(&w.w, d.off-w.base, d.n, o) {
+			start, _ := w.w.Boundary(c.Off)
+			m.st.cell(c.Class, m.state(c.Off+w.base, start)).add(&b, c.Text)
+			n += c.Text.Width()
+		}
+	}
+	b.WriteString(strings.Repeat(" ", max(0, width-n)))
+	return b.String()
+}
+
+// textRow draws a row of the cleaned-text pane.
+func (m *model) textRow(r textRow, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, pc := range r.pieces {
+		cls := render.ClassText
+		if pc.mark {
+			cls = render.ClassMuted
+			if pc.st != stNormal {
+				cls = render.ClassSequence
+			}
+		}
+		m.st.cell(cls, pc.st).add(&b, pc.s)
+		n += pc.width
+	}
+	b.WriteString(strings.Repeat(" ", max(0, width-n)))
+	return b.String()
+}
+
+// reportLine is a line of the report pane: a group heading, or an item.
+type reportLine struct {
+	heading string
+	item    int // index in reportItems, or -1 for a heading
+}
+
+// reportLines lists the report pane's lines.
+var reportLines = func() []reportLine {
+	var out []reportLine
+	for i, it := range reportItems {
+		if i == 0 || reportItems[i-1].group != it.group {
+			out = append(out, reportLine{heading: it.group, item: -1})
+		}
+		out = append(out, reportLine{item: i})
+	}
+	return out
+}()
+
+// reportTop returns the first report line shown, so that the selected
+// item is on screen.
+func (m *model) reportTop() int {
+	sel := 0
+	for i, l := range reportLines {
+		if l.item == m.sel {
+			sel = i
+		}
+	}
+	return max(0, sel-m.lay.rows+1)
+}
+
+// reportRows draws the report pane's rows.
+func (m *model) reportRows(width, n int) []string {
+	var out []string
+	top := m.reportTop()
+	for _, l := range reportLines[top:min(len(reportLines), top+n)] {
+		if l.item < 0 {
+			out = append(out, pad(m.st.heading, render.TextString(l.heading), width))
+			continue
+		}
+		it := &reportItems[l.item]
+		count := m.f.counts[l.item]
+		num := fmt.Sprint(count)
+		name := " " + it.name
+		gap := max(1, width-len(name)-len(num))
+		sp := m.st.status
+		switch {
+		case l.item == m.sel && m.focus == paneReport:
+			sp = m.st.selected
+		case l.item == m.sel:
+			sp = m.st.heading
+		case count == 0:
+			sp = m.st.zero
+		}
+		out = append(out, pad(sp, render.TextString(name+strings.Repeat(" ", gap)+num), width))
+	}
+	return out
+}
+
+// percent returns done as a whole percentage of total.
+func percent(done, total int64) int64 {
+	if total <= 0 {
+		return 100
+	}
+	return done * 100 / total
+}
+
+// titleLine draws the title bar: the capture on the left, the stream,
+// frame and progress on the right.
+func (m *model) titleLine() string {
+	sv := m.sv()
+	left := fmt.Sprintf(" bytelens view | %s | %s | %d bytes", m.o.Name, m.c.Format, sv.src.n)
+	if m.c.Lossy {
+		left += " | lossy"
+	}
+	var right []string
+	if len(m.svs) > 1 {
+		right = append(right, fmt.Sprintf("stream %s %d/%d", sv.s.Name, m.cur+1, len(m.svs)))
+	}
+	if i := sv.frameAt(sv.cursor); len(sv.frames) > 0 {
+		s := fmt.Sprintf("frame %d/%d", i+1, len(sv.frames))
+		if i >= 0 && m.c.Timed {
+			s += fmt.Sprintf(" at %.3fs", sv.frames[i].Time.Seconds())
+		}
+		right = append(right, s)
+	}
+	if dec, rep, done := sv.idx.status(); !done {
+		right = append(right, fmt.Sprintf("indexing %d%%", percent(min(dec, rep), sv.src.n)))
+	}
+	if m.job != nil {
+		right = append(right, fmt.Sprintf("searching %s %d%%", m.job.name(), int(m.job.progress()*100)))
+	}
+	r := render.Line([]byte(strings.Join(right, " | ") + " "))
+	l := render.Line([]byte(left))
+	if r.Width() >= m.w {
+		r = r.Slice(0, m.w)
+	}
+	l = l.Slice(0, max(0, m.w-r.Width()))
+	return m.st.bar.wrap(render.Concat(l, render.Spaces(m.w-l.Width()-r.Width()), r))
+}
+
+// statusLines draws the two status lines: the cursor's offset and token,
+// then the prompt, a message, or what the sanitizer did with the token.
+func (m *model) statusLines() []string {
+	sv, f := m.sv(), &m.f
+	var first render.Safe
+	if sv.src.n > 0 {
+		first = render.Concat(render.Offset(sv.cursor), render.Line([]byte(fmt.Sprintf(" (%d)", sv.cursor))))
+	}
+	if f.tokOK {
+		t := &f.tok
+		first = render.Concat(first,
+			render.Line([]byte(fmt.Sprintf("  %s ", t.Kind))), render.Offset(t.Off),
+			render.Line([]byte(fmt.Sprintf("+%d  ", t.Len))), render.Describe(t))
+	}
+	var second string
+	switch {
+	case m.prompt != promptNone:
+		second = m.promptLine()
+	case !m.msg.IsZero():
+		sp := m.st.status
+		if m.warn {
+			sp = m.st.warn
+		}
+		second = pad(sp, m.msg, m.w)
+	case f.tokOK:
+		second = pad(m.st.status, m.decision(), m.w)
+	}
+	return []string{pad(m.st.status, first, m.w), second}
+}
+
+// decision says what the sanitizer did with the token under the cursor.
+func (m *model) decision() render.Safe {
+	f := &m.f
+	w := &f.wins[f.tokWin]
+	if t := &w.w.Tokens[f.tokIdx]; t.Off+w.base == f.tok.Off && t.Len == f.tok.Len {
+		return render.DecisionIn(&w.w, f.tokIdx, m.o.Sanitize)
+	}
+	return render.Decision(&f.tok, m.o.Sanitize)
+}
+
+// promptLine draws the open prompt; what the user typed is escaped.
+func (m *model) promptLine() string {
+	label := [numPrompts]string{promptGoto: "go to offset: ", promptText: "search text: ", promptHex: "search hex: "}[m.prompt]
+	v := []rune(m.input.Value())
+	pos := min(m.input.Position(), len(v))
+	under := render.Spaces(1)
+	rest := []rune(nil)
+	if pos < len(v) {
+		under, rest = render.Line([]byte(string(v[pos]))), v[pos+1:]
+	}
+	var b strings.Builder
+	m.st.prompt.add(&b, render.TextString(label))
+	m.st.status.add(&b, render.Line([]byte(string(v[:pos]))))
+	m.st.promptCursor.add(&b, under)
+	m.st.status.add(&b, render.Line([]byte(string(rest))))
+	return b.String()
+}

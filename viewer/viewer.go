@@ -1,0 +1,196 @@
+// Package viewer is bytelens view: a bubbletea program that shows a
+// terminal capture byte by byte — hex, escaped glyphs and cleaned text side
+// by side, one cursor that every pane follows, sequence boundaries marked
+// in every pane, and the removal report — and never writes a byte of the
+// capture to the terminal.
+//
+// Everything the viewer draws from the capture is a render.Safe; the
+// viewer adds only its own chrome and lipgloss styling (SGR). It reads
+// captures of any size by pages through io.ReaderAt: only the visible rows
+// are decoded, resumed from the nearest decoder checkpoint, while a
+// background pass takes checkpoints and builds the removal report.
+package viewer
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+// Options configure the viewer.
+type Options struct {
+	// Name names the capture in the title bar (a file name, "stdin"). It
+	// is shown escaped.
+	Name string
+	// Stream is the name of the stream to show first; "" is the first.
+	Stream string
+	// Sanitize is the policy the cleaned text, the report and the
+	// decisions in the status line follow.
+	Sanitize sanitize.Options
+	// HidePayloads draws the payload bytes of control strings as ░ in the
+	// glyph pane instead of escaping them.
+	HidePayloads bool
+	// ASCII draws glyphs from ASCII only, for fonts without Control
+	// Pictures.
+	ASCII bool
+	// NoColor draws with attributes only (reverse video, bold,
+	// underline), as NO_COLOR asks.
+	NoColor bool
+	// Check, if not nil, is called as the background pass reads the
+	// capture; an error (wrap ErrChanged when the file changed) ends the
+	// viewer and is returned by Run.
+	Check func() error
+	// Input and Output replace the terminal, for tests; nil means the
+	// process's standard input and output.
+	Input  io.Reader
+	Output io.Writer
+}
+
+// Run shows c until the user quits. It returns an error when the program
+// could not run or the capture changed while it was shown; the terminal
+// is restored in every case.
+func Run(c *capture.Capture, o Options) error {
+	color := !o.NoColor && lipgloss.ColorProfile() != termenv.Ascii
+	if o.NoColor && lipgloss.ColorProfile() == termenv.Ascii {
+		// NO_COLOR forbids colour, not attributes: reverse video and
+		// underline still mark the cursor and the sequences.
+		lipgloss.SetColorProfile(termenv.ANSI)
+	}
+	m := newModel(c, o, NewStyles(color))
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion()}
+	if o.Input != nil {
+		opts = append(opts, tea.WithInput(o.Input))
+	}
+	if o.Output != nil {
+		opts = append(opts, tea.WithOutput(o.Output))
+	}
+	final, err := tea.NewProgram(m, opts...).Run()
+	if err != nil {
+		return err
+	}
+	if fm, ok := final.(*model); ok {
+		return fm.err
+	}
+	return nil
+}
+
+// promptKind says what the prompt line is asking for.
+type promptKind int
+
+const (
+	promptNone promptKind = iota
+	promptGoto
+	promptText
+	promptHex
+)
+
+// model is the root model. It owns the one source of truth — the stream
+// shown, its cursor (a byte offset) and top row — and the panes draw from
+// the frame that refresh computes after every change.
+type model struct {
+	c    *capture.Capture
+	o    Options
+	st   Styles
+	keys keyMap
+	help help.Model
+
+	svs []*streamView
+	cur int // index in svs of the stream shown
+
+	w, h  int
+	lay   layout
+	focus paneID
+	sel   int // selected item of the report pane
+
+	prompt  promptKind
+	input   textinput.Model
+	pending string // "m" or "'" waiting for a mark letter
+
+	msg  render.Safe // the status message
+	warn bool        // msg is a warning
+
+	job     job // the running search, or nil
+	jobGen  int
+	lastQ   [numPrompts]string
+	hexLast []byte
+
+	f   frame
+	err error // fatal: returned by Run
+}
+
+// numPrompts sizes per-prompt history.
+const numPrompts = int(promptHex) + 1
+
+// newModel returns the model for c.
+func newModel(c *capture.Capture, o Options, st Styles) *model {
+	m := &model{c: c, o: o, st: st, keys: newKeyMap(), help: help.New()}
+	m.help.Styles = st.Help
+	m.help.ShortSeparator = "  "
+	m.help.FullSeparator = "   "
+	m.help.Ellipsis = "..."
+	for i := range c.Streams {
+		s := &c.Streams[i]
+		m.svs = append(m.svs, newStreamView(i, s, o))
+		if s.Name == o.Stream {
+			m.cur = i
+		}
+	}
+	m.input = textinput.New()
+	m.input.CharLimit = 256
+	m.input.Prompt = ""
+	return m
+}
+
+// Init starts the background pass over the first stream shown.
+func (m *model) Init() tea.Cmd { return m.sv().start() }
+
+// sv returns the stream shown.
+func (m *model) sv() *streamView { return m.svs[m.cur] }
+
+// setMsg sets the status message; it is escaped like capture text
+// because it may quote what the user typed.
+func (m *model) setMsg(warn bool, format string, a ...any) {
+	m.msg, m.warn = render.Line([]byte(fmt.Sprintf(format, a...))), warn
+}
+
+// Update handles a message and recomputes the frame.
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+	case tea.KeyMsg:
+		cmd = m.key(msg)
+	case tea.MouseMsg:
+		m.mouse(msg)
+	case indexMsg:
+		cmd = m.indexed(msg)
+	case jobMsg:
+		cmd = m.jobDone(msg)
+	}
+	if m.err == nil {
+		m.err = m.refresh()
+	}
+	if m.err != nil {
+		return m, tea.Quit
+	}
+	return m, cmd
+}
+
+// indexed handles a finished background step: it runs the next one.
+func (m *model) indexed(msg indexMsg) tea.Cmd {
+	if msg.err != nil {
+		m.err = msg.err
+		return nil
+	}
+	return m.svs[msg.id].idx.next(msg)
+}
