@@ -38,8 +38,10 @@ type layout struct {
 	paneTop       int // first screen row of the panes
 	paneH         int // outer height of the panes
 	rows          int // byte rows per pane
-	frameW        int
-	frameH        int
+	frameW        int // pane border widths, left and right together
+	frameH        int // pane border heights, top and bottom together
+	borderTop     int
+	borderLeft    int
 	tooSmall      bool
 }
 
@@ -52,9 +54,10 @@ func hexInner(offW, bpr int) int { return offW + 1 + 3*bpr + 1 }
 func computeLayout(st *Styles, w, h, chromeTop, chromeBottom int, streamLen int64) layout {
 	l := layout{width: w, height: h, paneTop: chromeTop}
 	l.frameW, l.frameH = st.Pane.GetFrameSize()
+	l.borderTop, l.borderLeft = st.Pane.GetBorderTopSize(), st.Pane.GetBorderLeftSize()
 	l.offW = render.Offset(max(0, streamLen-1)).Width()
 	l.paneH = h - chromeTop - chromeBottom
-	l.rows = l.paneH - l.frameH - 1 // one header line
+	l.rows = l.paneH - l.frameH // the pane's title is in its top border
 	if l.rows < 1 || w < 1 {
 		l.tooSmall = true
 		return l
@@ -100,15 +103,16 @@ func computeLayout(st *Styles, w, h, chromeTop, chromeBottom int, streamLen int6
 }
 
 // paneAt returns the pane under screen column x and row y, and the row
-// and column inside it (row 0 is the pane's header line).
+// and column inside it.
 func (l *layout) paneAt(x, y int) (p paneID, row, col int, ok bool) {
-	if l.tooSmall || y < l.paneTop+l.frameH/2 || y >= l.paneTop+l.paneH-l.frameH/2 {
+	top := l.paneTop + l.borderTop
+	if l.tooSmall || y < top || y >= top+l.rows {
 		return 0, 0, 0, false
 	}
 	for p := range numPanes {
-		left := l.x[p] + l.frameW/2
+		left := l.x[p] + l.borderLeft
 		if l.shown[p] && x >= left && x < left+l.inner[p] {
-			return p, y - l.paneTop - l.frameH/2, x - left, true
+			return p, y - top, x - left, true
 		}
 	}
 	return 0, 0, 0, false

@@ -253,10 +253,9 @@ func (m *model) mouse(e tea.MouseMsg) {
 		return
 	}
 	m.focus = p
-	r := row - 1 // the first line is the pane's header
+	r := row
 	f, sv := &m.f, m.sv()
 	switch {
-	case r < 0:
 	case p == paneReport:
 		if i := m.reportTop() + r; i >= 0 && i < len(reportLines) && reportLines[i].item >= 0 {
 			m.sel = reportLines[i].item
@@ -362,8 +361,8 @@ func (m *model) submit(p promptKind, v string) tea.Cmd {
 // parseOffset reads a goto target: an absolute offset in decimal (4096)
 // or hex (0x1f00), relative to the cursor (+16, -0x10), or a share of
 // the stream (50%, 12.5%).
-func parseOffset(s string, cursor, n int64) (int64, error) {
-	s = strings.TrimSpace(s)
+func parseOffset(in string, cursor, n int64) (int64, error) {
+	s := strings.TrimSpace(in)
 	if s == "" {
 		return 0, errors.New("go to: type an offset (0x1f00, 4096, +16, -16, 50%)")
 	}
@@ -388,7 +387,7 @@ func parseOffset(s string, cursor, n int64) (int64, error) {
 	}
 	v, err := strconv.ParseInt(s, base, 64)
 	if err != nil || v < 0 {
-		return 0, fmt.Errorf("go to: %q is not an offset (0x1f00, 4096, +16, -16, 50%%)", s)
+		return 0, fmt.Errorf("go to: %q is not an offset (0x1f00, 4096, +16, -16, 50%%)", in)
 	}
 	off := v
 	if sign != 0 {

@@ -87,9 +87,13 @@ const (
 type Styles struct {
 	// cells holds a span per cell class and state.
 	cells [numClasses][numStates]span
-	// Pane and Focused are the border boxes of panes.
+	// Pane and Focused are the border boxes of panes; the viewer draws
+	// their borders itself from these, so that the widths of capture text
+	// are measured one way only (render.Safe.Width).
 	Pane, Focused lipgloss.Style
-	// header and headerFocused are pane titles.
+	// border and borderFocused colour the borders; header and
+	// headerFocused are pane titles.
+	border, borderFocused span
 	header, headerFocused span
 	// bar is the title bar; status the status lines; warn a warning.
 	bar, status, warn span
@@ -134,9 +138,9 @@ func NewStyles(color bool) Styles {
 	s.prompt = newSpan(ns().Bold(true))
 	s.promptCursor = newSpan(ns().Reverse(true))
 	keyStyle, descStyle := ns().Bold(true), ns()
+	border, borderFocused := ns(), ns()
 	if color {
-		s.Pane = s.Pane.BorderForeground(colorBorder)
-		s.Focused = s.Focused.BorderForeground(colorFocus)
+		border, borderFocused = ns().Foreground(colorBorder), ns().Foreground(colorFocus)
 		focusHead = ns().Bold(true).Foreground(colorFocus)
 		bar = ns().Foreground(colorBarText).Background(colorBar)
 		warn = ns().Bold(true).Foreground(colorWarn)
@@ -145,6 +149,7 @@ func NewStyles(color bool) Styles {
 		descStyle = ns().Foreground(colorDesc)
 	}
 	s.header, s.headerFocused = newSpan(head), newSpan(focusHead)
+	s.border, s.borderFocused = newSpan(border), newSpan(borderFocused)
 	s.bar, s.status, s.warn = newSpan(bar), newSpan(ns()), newSpan(warn)
 	s.Help = help.Styles{
 		Ellipsis:       descStyle,

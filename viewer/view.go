@@ -28,44 +28,79 @@ func (m *model) View() string {
 	lines := []string{m.titleLine()}
 	if m.lay.tooSmall {
 		msg := render.TextString(fmt.Sprintf("terminal too small (%dx%d)", m.w, m.h))
-		lines = append(lines, m.st.warn.wrap(msg.Slice(0, m.w)))
-		for len(lines) < m.h {
-			lines = append(lines, "")
-		}
-		return fit(lines[:m.h], m.w, m.h)
+		lines = append(lines, pad(m.st.warn, msg, m.w))
+		return fit(lines, m.w, m.h)
 	}
-	var boxes []string
+	var boxes [][]string
 	for p := range numPanes {
-		if !m.lay.shown[p] {
-			continue
+		if m.lay.shown[p] {
+			boxes = append(boxes, m.box(p))
 		}
-		box := m.st.Pane
-		if p == m.focus {
-			box = m.st.Focused
-		}
-		boxes = append(boxes, box.Render(strings.Join(m.paneLines(p), "\n")))
 	}
-	lines = append(lines, strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, boxes...), "\n")...)
+	for i := range m.lay.paneH {
+		var b strings.Builder
+		for _, bx := range boxes {
+			b.WriteString(bx[i])
+		}
+		lines = append(lines, b.String())
+	}
 	lines = append(lines, m.statusLines()...)
-	lines = append(lines, strings.Split(m.help.View(m.keys), "\n")...)
+	for _, l := range strings.Split(m.help.View(m.keys), "\n") {
+		// The help bar is the viewer's own text; lipgloss measures it.
+		if lw := lipgloss.Width(l); lw > m.w {
+			l = ansi.Truncate(l, m.w, "")
+		} else {
+			l += strings.Repeat(" ", m.w-lw)
+		}
+		lines = append(lines, l)
+	}
 	return fit(lines, m.w, m.h)
 }
 
-// fit makes lines exactly h lines of exactly w cells.
+// fit makes lines exactly h lines, padding with blank lines of w cells.
+// Every line is already exactly w cells wide: the viewer builds each one
+// to its width, measuring capture text with render.Safe.Width only.
 func fit(lines []string, w, h int) string {
 	for len(lines) < h {
-		lines = append(lines, "")
+		lines = append(lines, strings.Repeat(" ", w))
 	}
-	lines = lines[:h]
-	for i, l := range lines {
-		switch lw := lipgloss.Width(l); {
-		case lw < w:
-			lines[i] = l + strings.Repeat(" ", w-lw)
-		case lw > w:
-			lines[i] = ansi.Truncate(l, w, "")
-		}
+	return strings.Join(lines[:h], "\n")
+}
+
+// box draws pane p in its border, its title in the top border.
+func (m *model) box(p paneID) []string {
+	st, l := &m.st, &m.lay
+	style, bs, hs := st.Pane, st.border, st.header
+	if p == m.focus {
+		style, bs, hs = st.Focused, st.borderFocused, st.headerFocused
 	}
-	return strings.Join(lines, "\n")
+	b := style.GetBorderStyle()
+	width := l.inner[p]
+	title := render.TextString(m.paneTitle(p))
+	if title.Width() > width {
+		title = title.Slice(0, width)
+	}
+	out := make([]string, 0, l.paneH)
+	out = append(out, bs.wrap(render.TextString(b.TopLeft))+hs.wrap(title)+
+		bs.wrap(render.TextString(strings.Repeat(b.Top, width-title.Width())+b.TopRight)))
+	left, right := bs.wrap(render.TextString(b.Left)), bs.wrap(render.TextString(b.Right))
+	for _, row := range m.paneLines(p) {
+		out = append(out, left+row+right)
+	}
+	return append(out, bs.wrap(render.TextString(b.BottomLeft+strings.Repeat(b.Bottom, width)+b.BottomRight)))
+}
+
+// paneTitle returns the title of pane p.
+func (m *model) paneTitle(p paneID) string {
+	title := [numPanes]string{"hex", "glyphs", "cleaned text", "report"}[p]
+	switch {
+	case p == paneText && !m.f.textNote.IsZero():
+		title += " - " + m.f.textNote.String()
+	case p == paneReport && !m.f.repDone:
+		_, rep, _ := m.sv().idx.status()
+		title += fmt.Sprintf(" %d%%", percent(rep, m.sv().src.n))
+	}
+	return title
 }
 
 // pad returns s and enough spaces to make it width cells wide, cut to
@@ -77,24 +112,11 @@ func pad(sp span, s render.Safe, width int) string {
 	return sp.wrap(s) + strings.Repeat(" ", width-s.Width())
 }
 
-// paneLines returns the inner lines of pane p: a header and one line per
-// row, each exactly the pane's inner width.
+// paneLines returns the inner lines of pane p, one per row, each
+// exactly the pane's inner width.
 func (m *model) paneLines(p paneID) []string {
 	width, n := m.lay.inner[p], m.lay.rows
-	hs := m.st.header
-	if p == m.focus {
-		hs = m.st.headerFocused
-	}
-	title := [numPanes]string{"hex", "glyphs", "cleaned text", "report"}[p]
-	if p == paneText && !m.f.textNote.IsZero() {
-		title += " - " + m.f.textNote.String()
-	}
-	if p == paneReport && !m.f.repDone {
-		_, rep, _ := m.sv().idx.status()
-		title += fmt.Sprintf(" %d%%", percent(rep, m.sv().src.n))
-	}
-	out := make([]string, 0, n+1)
-	out = append(out, pad(hs, render.TextString(title), width))
+	out := make([]string, 0, n)
 	switch {
 	case m.sv().src.n == 0:
 		if p == paneHex {
@@ -116,10 +138,10 @@ func (m *model) paneLines(p paneID) []string {
 		out = append(out, m.reportRows(width, n)...)
 	}
 	blank := strings.Repeat(" ", width)
-	for len(out) < n+1 {
+	for len(out) < n {
 		out = append(out, blank)
 	}
-	return out[:n+1]
+	return out[:n]
 }
 
 // state returns the state of the cell of the byte at off.
@@ -378,10 +400,25 @@ func (m *model) promptLine() string {
 	if pos < len(v) {
 		under, rest = render.Line([]byte(string(v[pos]))), v[pos+1:]
 	}
+	parts := []struct {
+		sp span
+		s  render.Safe
+	}{
+		{m.st.prompt, render.TextString(label)},
+		{m.st.status, render.Line([]byte(string(v[:pos])))},
+		{m.st.promptCursor, under},
+		{m.st.status, render.Line([]byte(string(rest)))},
+	}
 	var b strings.Builder
-	m.st.prompt.add(&b, render.TextString(label))
-	m.st.status.add(&b, render.Line([]byte(string(v[:pos]))))
-	m.st.promptCursor.add(&b, under)
-	m.st.status.add(&b, render.Line([]byte(string(rest))))
+	left := m.w
+	for _, p := range parts {
+		s := p.s
+		if s.Width() > left {
+			s = s.Slice(0, left)
+		}
+		p.sp.add(&b, s)
+		left -= s.Width()
+	}
+	b.WriteString(strings.Repeat(" ", left))
 	return b.String()
 }
