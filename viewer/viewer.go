@@ -24,6 +24,7 @@ import (
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
+	_ "github.com/bytelens/bytelens/viewer/internal/noquery" // no terminal query at start-up
 )
 
 // Options configure the viewer.
