@@ -1,0 +1,803 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/sanitize"
+	"github.com/spf13/cobra"
+)
+
+func init() { subcommands = append(subcommands, newDiffCmd) }
+
+// Limits of diff.
+const (
+	// maxReportFile is the largest file that diff reads as report JSON;
+	// anything larger is a capture.
+	maxReportFile = 64 << 20
+	// maxFindingRows is how many differing findings the table lists.
+	maxFindingRows = 50
+)
+
+// diffCorpusSkip lists the file name endings that --corpus never takes as
+// captures: the sidecars of corpus cases and source files.
+var diffCorpusSkip = []string{".policy", ".clean.txt", ".report.json", ".golden", ".go", ".md", ".timing"}
+
+type diffFlags struct {
+	aPolicy, bPolicy string
+	corpus           string
+	all, asJSON      bool
+	lines            int
+	policy           *policyFlags
+	capture          *captureFlags
+}
+
+func newDiffCmd(s *streams) *cobra.Command {
+	f := &diffFlags{}
+	cmd := &cobra.Command{
+		Use:   "diff [flags] A B | FILE --b-policy P | --corpus DIR --b-policy P",
+		Short: "Compare the cleaned text and removal reports of two inputs",
+		Long: `Diff compares what cleaning two inputs gives: every removal count, kept
+count, anomaly and advisory flag, OSC commands and CSI final bytes, the
+findings (aligned by byte offset, matched by offset and kind), and the
+first differing lines of cleaned text. It never prints payloads.
+
+A and B are each a capture (any format that clean reads; "-" is stdin for
+one of them) or a removal report in JSON (a file holding a JSON object with
+"schema": "bytelens.report/v1", as report --json writes; no text is compared
+then). With --format, files are always captures. With one FILE, diff
+compares the capture under two policies: --a-policy and --b-policy are
+comma-separated key=value settings (cr=overwrite,format-chars=keep) applied
+on top of the policy flags, which set the base policy of both sides;
+--timing is accepted with one FILE only.
+
+With --corpus DIR, it runs every capture in DIR (files named *.bin, and any
+other file whose format is sniffed as not raw, except *.policy, *.clean.txt,
+*.report.json, *.golden, *.go, *.md and *.timing) under A's and B's policies
+and lists the cases whose cleaned text or report changed, one line each,
+then "N cases, M changed". A case's NAME.policy file (for NAME.bin, or the
+file name without its extension), if any, sets that case's base policy on
+top of the policy flags; --a-policy and --b-policy apply on top of it.
+
+The table lists differing rows only (--all for every row). Its first column
+is "!=" for a row that differs and "=" for one that does not; the diff
+column is B minus A ("+3", "-1", "0"). Text lines are printed quoted with
+Go escapes, so nothing in them reaches the terminal as a control. A
+capture with several streams is compared by its first stream unless
+--stream names one.
+
+Exit status, as for diff(1): 0 when A and B are equal (the policies may
+differ), 1 when they differ, 2 on trouble: a usage error, a missing or
+unreadable file, a bad report file. With --corpus: 0 when no case changed,
+1 when some did, 2 when a case could not be read (the others are still
+compared and listed).`,
+		Example: `  bytelens diff before.bin after.bin
+  bytelens diff build.cast --b-policy cr=overwrite,format-chars=keep
+  bytelens diff --json old.report.json new.report.json
+  bytelens diff --corpus testdata/corpus --b-policy c1=lone`,
+		Args: cobra.MaximumNArgs(2),
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.aPolicy, "a-policy", "", "policy settings for side A on top of the policy flags, e.g. cr=drop")
+	fs.StringVar(&f.bPolicy, "b-policy", "", "policy settings for side B on top of the policy flags, e.g. cr=overwrite,format-chars=keep")
+	fs.StringVar(&f.corpus, "corpus", "", "compare every capture in `DIR` under --a-policy and --b-policy")
+	fs.BoolVar(&f.all, "all", false, "list equal rows too (with --corpus: equal cases too)")
+	fs.BoolVar(&f.asJSON, "json", false, "print the comparison as JSON (schema "+sanitize.DiffSchema+")")
+	fs.IntVar(&f.lines, "lines", sanitize.DefaultTextDiffLines, "how many differing lines of cleaned text to show")
+	f.policy = addPolicyFlags(fs)
+	f.capture = addCaptureFlags(fs)
+	cmd.RunE = func(_ *cobra.Command, args []string) error {
+		code, err := runDiff(s, f, args)
+		if err != nil {
+			return diffTrouble(err)
+		}
+		if code != exitOK {
+			return exitError{code}
+		}
+		return nil
+	}
+	return cmd
+}
+
+// diffTrouble makes err exit 2, as diff(1) does for anything that is not a
+// difference; usage errors already do.
+func diffTrouble(err error) error {
+	var ue usageError
+	if errors.As(err, &ue) {
+		return err
+	}
+	return usageError{err}
+}
+
+// diffSide is one side of a comparison, loaded and cleaned.
+type diffSide struct {
+	// Name is the argument naming the input ("-" for stdin).
+	Name string `json:"name"`
+	// Kind is "capture" or "report".
+	Kind string `json:"kind"`
+	// Format is the capture format; Stream the stream compared.
+	Format string `json:"format,omitempty"`
+	Stream string `json:"stream,omitempty"`
+	Policy string `json:"policy"`
+
+	rep  sanitize.Report
+	text []byte // nil for a report
+}
+
+// diffJSON is the --json form of a comparison of two inputs.
+type diffJSON struct {
+	Schema string   `json:"schema"`
+	Equal  bool     `json:"equal"`
+	A      diffSide `json:"a"`
+	B      diffSide `json:"b"`
+	sanitize.ReportDiff
+}
+
+// runDiff runs the diff command and returns its exit code; an error is
+// trouble (exit 2).
+func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
+	base, err := f.policy.options()
+	if err != nil {
+		return 0, err
+	}
+	aOpts, err := applyPolicy(base, f.aPolicy, "--a-policy")
+	if err != nil {
+		return 0, err
+	}
+	bOpts, err := applyPolicy(base, f.bPolicy, "--b-policy")
+	if err != nil {
+		return 0, err
+	}
+	if f.lines < 0 {
+		return 0, usagef("--lines must not be negative")
+	}
+	if f.corpus != "" {
+		if len(args) > 0 {
+			return 0, usagef("--corpus takes no FILE arguments")
+		}
+		if f.capture.timing != "" {
+			return 0, usagef("--timing cannot be used with --corpus")
+		}
+		return diffCorpus(s, f, base)
+	}
+
+	var a, b *diffSide
+	switch len(args) {
+	case 0:
+		return 0, usagef("diff needs A and B, one FILE with --b-policy, or --corpus DIR")
+	case 1:
+		if f.aPolicy == "" && f.bPolicy == "" {
+			return 0, hintError{usagef("one FILE is compared under two policies, and none was given"), "pass --b-policy, e.g. --b-policy cr=overwrite"}
+		}
+		in, err := loadDiffInput(s, args[0], f.capture, true)
+		if err != nil {
+			return 0, err
+		}
+		if in.rep != nil {
+			return 0, usagef("%s is a report: policies apply to captures only", displayName(args[0]))
+		}
+		defer in.c.Close()
+		if a, err = cleanSide(in, f.capture.stream, aOpts, s.stderr); err != nil {
+			return 0, err
+		}
+		if b, err = cleanSide(in, f.capture.stream, bOpts, io.Discard); err != nil {
+			return 0, err
+		}
+	case 2:
+		if args[0] == "-" && args[1] == "-" {
+			return 0, usagef("stdin can be only one of A and B")
+		}
+		if f.capture.timing != "" {
+			return 0, usagef("--timing applies to one capture: compare it under two policies with --b-policy")
+		}
+		opts := [2]sanitize.Options{aOpts, bOpts}
+		given := [2]string{f.aPolicy, f.bPolicy}
+		var sides [2]*diffSide
+		for i, name := range args {
+			in, err := loadDiffInput(s, name, f.capture, false)
+			if err != nil {
+				return 0, err
+			}
+			if in.rep != nil {
+				if given[i] != "" {
+					return 0, usagef("--%c-policy applies to captures, and %s is a report", 'a'+i, displayName(name))
+				}
+				sides[i] = reportSide(in, f.capture.stream)
+				if sides[i] == nil {
+					return 0, usagef("report file %s has no stream %q", displayName(name), f.capture.stream)
+				}
+				continue
+			}
+			sides[i], err = cleanSide(in, f.capture.stream, opts[i], s.stderr)
+			in.c.Close()
+			if err != nil {
+				return 0, err
+			}
+		}
+		a, b = sides[0], sides[1]
+	}
+
+	d := sanitize.Compare(a.rep, b.rep)
+	if a.text != nil && b.text != nil {
+		t := sanitize.CompareText(a.text, b.text, max(f.lines, 1))
+		if f.lines == 0 {
+			t.Lines = t.Lines[:0]
+		}
+		d.Text = &t
+	}
+	code := exitOK
+	if !d.Equal() {
+		code = exitFailure
+	}
+	if f.asJSON {
+		js, err := json.MarshalIndent(diffJSON{sanitize.DiffSchema, d.Equal(), *a, *b, d}, "", "  ")
+		if err != nil {
+			return 0, err
+		}
+		if _, err := fmt.Fprintf(s.stdout, "%s\n", js); err != nil {
+			return 0, err
+		}
+		return code, nil
+	}
+	if err := writeDiff(s.stdout, a, b, &d, f.all); err != nil {
+		return 0, err
+	}
+	return code, nil
+}
+
+// applyPolicy applies comma-separated key=value settings to o, as
+// sanitize.ParsePolicy does to the defaults.
+func applyPolicy(o sanitize.Options, settings, flag string) (sanitize.Options, error) {
+	for item := range strings.FieldsFuncSeq(settings, func(r rune) bool { return r == ',' || r == '\n' }) {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(item, "=")
+		if !ok {
+			return o, usagef("%s: setting %q is not key=value", flag, item)
+		}
+		if err := o.Set(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
+			return o, usagef("%s: %v", flag, err)
+		}
+	}
+	return o, nil
+}
+
+// diffInput is a loaded input: a capture, or reports read from JSON.
+type diffInput struct {
+	name string
+	c    *capture.Capture
+	rep  *sanitize.Report // set for a single report
+	reps []streamReport   // set for an array of stream reports
+}
+
+// loadDiffInput loads name ("-" is stdin) as report JSON or as a capture.
+// withTiming passes --timing to the capture loader.
+func loadDiffInput(s *streams, name string, cf *captureFlags, withTiming bool) (*diffInput, error) {
+	opts := capture.OpenOptions{Format: cf.format}
+	if withTiming {
+		opts.Timing = cf.timing
+	}
+	in := &diffInput{name: name}
+	if name == "-" {
+		b, err := io.ReadAll(io.LimitReader(s.stdin, maxStdinCapture+1))
+		if err != nil {
+			return nil, fmt.Errorf("reading stdin: %w", err)
+		}
+		if len(b) > maxStdinCapture {
+			return nil, hintError{fmt.Errorf("stdin holds more than %d bytes", maxStdinCapture), "save it to a file and pass the file"}
+		}
+		if cf.format == "" {
+			if ok, err := in.readReport(b); ok || err != nil {
+				return in, err
+			}
+		}
+		if in.c, err = capture.Load(bytes.NewReader(b), int64(len(b)), opts); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, fileError(name, err)
+	}
+	if st.IsDir() {
+		return nil, hintError{fmt.Errorf("%s is a directory, not a capture", displayName(name)), "compare a directory of captures with --corpus DIR --b-policy P"}
+	}
+	if cf.format == "" && st.Size() <= maxReportFile && diffLooksLikeJSON(name) {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return nil, fileError(name, err)
+		}
+		if ok, err := in.readReport(b); ok || err != nil {
+			return in, err
+		}
+	}
+	if in.c, err = capture.Open(name, opts); err != nil {
+		if errors.Is(err, capture.ErrUnknownFormat) {
+			return nil, usageError{err}
+		}
+		return nil, fileError(name, err)
+	}
+	return in, nil
+}
+
+// diffLooksLikeJSON reports whether the file's first non-space byte opens a
+// JSON object or array, reading a few bytes only.
+func diffLooksLikeJSON(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	head = bytes.TrimLeft(bytes.TrimPrefix(head[:n], []byte("\xef\xbb\xbf")), " \t\r\n")
+	return len(head) > 0 && (head[0] == '{' || head[0] == '[')
+}
+
+// readReport takes b as report JSON when it is one: an object with
+// "schema": "bytelens.report/v1", or an array of such objects with a
+// "stream" each (report --json on a capture with several streams). It
+// returns false for anything else, and an error for a bytelens report of
+// another schema version.
+func (in *diffInput) readReport(b []byte) (bool, error) {
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	var probe struct {
+		Schema string `json:"schema"`
+	}
+	var probes []struct {
+		Schema string `json:"schema"`
+	}
+	var schema string
+	if json.Unmarshal(b, &probe) == nil {
+		schema = probe.Schema
+	} else if json.Unmarshal(b, &probes) == nil && len(probes) > 0 {
+		schema = probes[0].Schema
+	}
+	switch {
+	case schema == sanitize.Schema:
+	case strings.HasPrefix(schema, "bytelens.report/"):
+		return false, fmt.Errorf("%s: report schema %s is not supported (want %s)", displayName(in.name), displayName(schema), sanitize.Schema)
+	default:
+		return false, nil
+	}
+	if probes == nil {
+		in.rep = new(sanitize.Report)
+		if err := json.Unmarshal(b, in.rep); err != nil {
+			return false, fmt.Errorf("%s: bad report: %v", displayName(in.name), err)
+		}
+		return true, nil
+	}
+	if err := json.Unmarshal(b, &in.reps); err != nil {
+		return false, fmt.Errorf("%s: bad report: %v", displayName(in.name), err)
+	}
+	for _, r := range in.reps {
+		if r.Schema != sanitize.Schema {
+			return false, fmt.Errorf("%s: stream %s: report schema %s is not supported", displayName(in.name), displayName(r.Stream), displayName(r.Schema))
+		}
+	}
+	in.rep = &in.reps[0].Report
+	return true, nil
+}
+
+// reportSide returns the side of a report input: the report, or the
+// stream's report of an array (the first unless stream names one); nil
+// when stream names none of them.
+func reportSide(in *diffInput, stream string) *diffSide {
+	side := &diffSide{Name: in.name, Kind: "report"}
+	switch {
+	case in.reps == nil:
+		side.rep = *in.rep
+	case stream == "":
+		side.rep, side.Stream = in.reps[0].Report, in.reps[0].Stream
+	default:
+		for _, r := range in.reps {
+			if r.Stream == stream {
+				side.rep, side.Stream = r.Report, r.Stream
+			}
+		}
+		if side.Stream == "" {
+			return nil
+		}
+	}
+	side.Policy = side.rep.Policy
+	return side
+}
+
+// cleanSide cleans one stream of the capture under opts: the one stream
+// names, or the first. Loader notes go to notes.
+func cleanSide(in *diffInput, stream string, opts sanitize.Options, notes io.Writer) (*diffSide, error) {
+	c := in.c
+	var st *capture.Stream
+	if stream != "" {
+		sts, err := pickStreams(c, stream)
+		if err != nil {
+			return nil, err
+		}
+		st = sts[0]
+	} else {
+		if len(c.Streams) == 0 {
+			return nil, fmt.Errorf("%s: capture has no stream", displayName(in.name))
+		}
+		st = &c.Streams[0]
+		if len(c.Streams) > 1 {
+			fmt.Fprintf(notes, "bytelens: note: %s has %d streams; comparing %s (--stream picks another)\n", displayName(in.name), len(c.Streams), displayName(st.Name))
+		}
+	}
+	warnCapture(notes, c)
+	var text bytes.Buffer
+	rep, err := capture.Clean(&text, st, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &diffSide{
+		Name: in.name, Kind: "capture", Format: c.Format.String(), Stream: st.Name,
+		Policy: rep.Policy, rep: rep, text: text.Bytes(),
+	}, nil
+}
+
+// writeDiff prints the comparison for people: the two sides, a verdict,
+// the count table, the differing findings and the differing lines.
+func writeDiff(w io.Writer, a, b *diffSide, d *sanitize.ReportDiff, all bool) error {
+	bw := &diffErrWriter{w: w}
+	for _, sd := range []struct {
+		label string
+		side  *diffSide
+	}{{"A", a}, {"B", b}} {
+		fmt.Fprintf(bw, "%s: %s (%s", sd.label, displayName(sd.side.Name), sd.side.Kind)
+		if sd.side.Format != "" {
+			fmt.Fprintf(bw, " %s", sd.side.Format)
+		}
+		if sd.side.Stream != "" {
+			fmt.Fprintf(bw, ", stream %s", displayName(sd.side.Stream))
+		}
+		fmt.Fprintf(bw, ")\n   policy %s\n", displayName(sd.side.Policy))
+	}
+	var missing string
+	switch {
+	case a.text == nil && b.text == nil:
+		missing = "A and B are reports"
+	case a.text == nil:
+		missing = "A is a report"
+	case b.text == nil:
+		missing = "B is a report"
+	}
+	if d.Equal() {
+		if missing == "" {
+			fmt.Fprintln(bw, "A and B are equal: same counts, findings and cleaned text")
+		} else {
+			fmt.Fprintf(bw, "A and B are equal: same counts and findings (cleaned text not compared: %s)\n", missing)
+		}
+	} else {
+		fmt.Fprintf(bw, "A and B differ: %s\n", d.Summary())
+	}
+
+	writeCountTable(bw, d, all)
+	writeFindings(bw, &d.Findings)
+	if missing == "" {
+		writeTextDiff(bw, d.Text)
+	} else if !d.Equal() {
+		fmt.Fprintf(bw, "\ncleaned text: not compared (%s)\n", missing)
+	}
+	return bw.err
+}
+
+// writeCountTable prints the count rows: marker, group.name, A, B and B−A,
+// the numbers right-aligned.
+func writeCountTable(w io.Writer, d *sanitize.ReportDiff, all bool) {
+	type row struct{ mark, name, a, b, delta string }
+	rows := []row{{"", "count", "A", "B", "diff"}}
+	for _, g := range d.Groups() {
+		for _, r := range g.Rows {
+			if r.Equal() && !all {
+				continue
+			}
+			mark, delta := "!=", fmt.Sprintf("%+d", r.Delta)
+			if r.Equal() {
+				mark, delta = "=", "0"
+			}
+			rows = append(rows, row{mark, sanitize.RowName(g.Name, r.Name), strconv.FormatInt(r.A, 10), strconv.FormatInt(r.B, 10), delta})
+		}
+	}
+	if len(rows) == 1 {
+		return
+	}
+	var wn, wa, wb, wd int
+	for _, r := range rows {
+		wn, wa, wb, wd = max(wn, len(r.name)), max(wa, len(r.a)), max(wb, len(r.b)), max(wd, len(r.delta))
+	}
+	fmt.Fprintln(w)
+	for _, r := range rows {
+		fmt.Fprintf(w, "%-2s %-*s  %*s  %*s  %*s\n", r.mark, wn, r.name, wa, r.a, wb, r.b, wd, r.delta)
+	}
+}
+
+// writeFindings prints the differing findings by offset.
+func writeFindings(w io.Writer, f *sanitize.FindingsDiff) {
+	if f.Equal() {
+		return
+	}
+	fmt.Fprintf(w, "\nfindings: %d same, %d only in A, %d only in B, %d changed\n", f.Same, len(f.OnlyA), len(f.OnlyB), len(f.Changed))
+	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "  side\toffset\t\tkind\tsequence\tbytes")
+	row := func(side string, x *sanitize.Finding) {
+		fmt.Fprintf(tw, "  %s\t0x%08x\t%d\t%s\t%s\t%d\n", side, x.Offset, x.Offset, displayName(x.Kind), displayName(x.Sequence), x.Bytes)
+	}
+	aligned := f.Aligned()
+	for i, p := range aligned {
+		if i == maxFindingRows {
+			fmt.Fprintf(tw, "  ... %d more differing findings (--json lists all)\n", len(aligned)-i)
+			break
+		}
+		switch {
+		case p.B == nil:
+			row("A only", p.A)
+		case p.A == nil:
+			row("B only", p.B)
+		default:
+			row("A changed", p.A)
+			row("B changed", p.B)
+		}
+	}
+	tw.Flush()
+}
+
+// writeTextDiff prints the first differing lines of cleaned text, each
+// quoted with Go escapes.
+func writeTextDiff(w io.Writer, t *sanitize.TextDiff) {
+	if t.Equal() {
+		fmt.Fprintf(w, "\ncleaned text: identical (%s)\n", diffPlural(t.LinesA, "line"))
+		return
+	}
+	verb := "lines differ"
+	if t.Differing == 1 {
+		verb = "line differs"
+	}
+	fmt.Fprintf(w, "\ncleaned text: %d %s (A has %s, B %s)\n", t.Differing, verb, diffPlural(t.LinesA, "line"), diffPlural(t.LinesB, "line"))
+	for _, l := range t.Lines {
+		fmt.Fprintf(w, "  A:%s  %s\n", diffLineNo(l.LineA), diffQuoteLine(l.LineA, l.A, l.From, l.TruncA))
+		fmt.Fprintf(w, "  B:%s  %s\n", diffLineNo(l.LineB), diffQuoteLine(l.LineB, l.B, l.From, l.TruncB))
+	}
+	if n := t.Differing - len(t.Lines); n > 0 {
+		fmt.Fprintf(w, "  ... %d more differing lines (--lines shows more)\n", n)
+	}
+}
+
+// diffPlural returns "1 line", "2 lines".
+func diffPlural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// diffLineNo returns a line number, or "-" for none.
+func diffLineNo(n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return strconv.Itoa(n)
+}
+
+// diffQuoteLine shows a line of cleaned text: quoted with Go escapes for
+// anything not graphic (format characters that a keep policy let through
+// included), its LF dropped, with notes for an excerpt and for a last line
+// without LF.
+func diffQuoteLine(n int, s string, from int, trunc bool) string {
+	if n == 0 {
+		return "(no line)"
+	}
+	var b strings.Builder
+	if from > 0 {
+		fmt.Fprintf(&b, "(from byte %d) ", from)
+	}
+	body, nl := strings.CutSuffix(s, "\n")
+	b.WriteString(strconv.QuoteToGraphic(body))
+	switch {
+	case trunc:
+		b.WriteString("...")
+	case !nl:
+		b.WriteString(" (no newline at end)")
+	}
+	return b.String()
+}
+
+// diffErrWriter remembers the first write error.
+type diffErrWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *diffErrWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+// diffCorpusCase is one case of --corpus in JSON.
+type diffCorpusCase struct {
+	Name    string               `json:"name"`
+	File    string               `json:"file"`
+	Equal   bool                 `json:"equal"`
+	Summary string               `json:"summary"`
+	Diff    *sanitize.ReportDiff `json:"diff,omitempty"`
+	Error   string               `json:"error,omitempty"`
+}
+
+// diffCorpusJSON is the --json form of --corpus.
+type diffCorpusJSON struct {
+	Schema  string `json:"schema"`
+	Corpus  string `json:"corpus"`
+	PolicyA string `json:"a_policy"`
+	PolicyB string `json:"b_policy"`
+	Total   int    `json:"total"`
+	Changed int    `json:"changed"`
+	Failed  int    `json:"failed"`
+	// Cases lists the changed and failed cases (with --all, every case).
+	Cases []diffCorpusCase `json:"cases"`
+}
+
+// diffCorpus compares every capture of the --corpus directory.
+func diffCorpus(s *streams, f *diffFlags, base sanitize.Options) (int, error) {
+	dir := f.corpus
+	files, err := diffCorpusFiles(dir)
+	if err != nil {
+		return 0, err
+	}
+	out := diffCorpusJSON{Schema: sanitize.DiffSchema, Corpus: dir, PolicyA: f.aPolicy, PolicyB: f.bPolicy, Cases: []diffCorpusCase{}}
+	for _, file := range files {
+		name, stem := diffCorpusName(file)
+		out.Total++
+		cc, err := diffCorpusRun(f, base, filepath.Join(dir, file), stem)
+		cc.Name, cc.File = name, file
+		if err != nil {
+			out.Failed++
+			cc.Error = err.Error()
+			fmt.Fprintf(s.stderr, "bytelens: error: %s: %v\n", displayName(name), err)
+		} else if !cc.Equal {
+			out.Changed++
+		}
+		if err != nil || !cc.Equal || f.all {
+			out.Cases = append(out.Cases, cc)
+		}
+	}
+	code := exitOK
+	switch {
+	case out.Failed > 0:
+		code = exitUsage
+	case out.Changed > 0:
+		code = exitFailure
+	}
+	if f.asJSON {
+		js, err := json.MarshalIndent(out, "", "  ")
+		if err != nil {
+			return 0, err
+		}
+		_, err = fmt.Fprintf(s.stdout, "%s\n", js)
+		return code, err
+	}
+	tw := tabwriter.NewWriter(s.stdout, 2, 8, 2, ' ', 0)
+	for _, cc := range out.Cases {
+		if cc.Error != "" {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\n", displayName(cc.Name), cc.Summary)
+	}
+	if err := tw.Flush(); err != nil {
+		return 0, err
+	}
+	total := fmt.Sprintf("%d cases, %d changed", out.Total, out.Changed)
+	if out.Failed > 0 {
+		total += fmt.Sprintf(", %d failed", out.Failed)
+	}
+	if _, err := fmt.Fprintln(s.stdout, total); err != nil {
+		return 0, err
+	}
+	return code, nil
+}
+
+// diffCorpusFiles lists the captures of dir by name: *.bin, and other regular
+// files that sniff as a format other than raw, less diffCorpusSkip.
+func diffCorpusFiles(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fileError(dir, err)
+	}
+	var files []string
+	for _, e := range ents {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || !e.Type().IsRegular() && e.Type()&os.ModeSymlink == 0 {
+			continue
+		}
+		if strings.HasSuffix(name, ".bin") {
+			files = append(files, name)
+			continue
+		}
+		skip := false
+		for _, suf := range diffCorpusSkip {
+			skip = skip || strings.HasSuffix(name, suf)
+		}
+		if !skip && diffSniffsAsCapture(filepath.Join(dir, name)) {
+			files = append(files, name)
+		}
+	}
+	return files, nil
+}
+
+// diffSniffsAsCapture reports whether the regular file at path sniffs as a
+// capture format other than raw.
+func diffSniffsAsCapture(path string) bool {
+	fh, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	format, err := capture.Sniff(fh, st.Size())
+	return err == nil && format != capture.FormatRaw
+}
+
+// diffCorpusName returns a case's name (the file name less .bin) and the stem
+// its .policy file is named after (the file name less its extension).
+func diffCorpusName(file string) (name, stem string) {
+	if n, ok := strings.CutSuffix(file, ".bin"); ok {
+		return n, n
+	}
+	return file, strings.TrimSuffix(file, filepath.Ext(file))
+}
+
+// diffCorpusRun compares one corpus capture under both sides' policies.
+func diffCorpusRun(f *diffFlags, base sanitize.Options, path, stem string) (diffCorpusCase, error) {
+	var cc diffCorpusCase
+	if p, err := os.ReadFile(filepath.Join(filepath.Dir(path), stem+".policy")); err == nil {
+		if base, err = applyPolicy(base, string(p), stem+".policy"); err != nil {
+			return cc, err
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return cc, fileError(stem+".policy", err)
+	}
+	aOpts, err := applyPolicy(base, f.aPolicy, "--a-policy")
+	if err != nil {
+		return cc, err
+	}
+	bOpts, err := applyPolicy(base, f.bPolicy, "--b-policy")
+	if err != nil {
+		return cc, err
+	}
+	c, err := capture.Open(path, capture.OpenOptions{Format: f.capture.format})
+	if err != nil {
+		return cc, fileError(path, err)
+	}
+	defer c.Close()
+	in := &diffInput{name: path, c: c}
+	a, err := cleanSide(in, f.capture.stream, aOpts, io.Discard)
+	if err != nil {
+		return cc, err
+	}
+	b, err := cleanSide(in, f.capture.stream, bOpts, io.Discard)
+	if err != nil {
+		return cc, err
+	}
+	d := sanitize.Compare(a.rep, b.rep)
+	t := sanitize.CompareText(a.text, b.text, max(f.lines, 1))
+	d.Text = &t
+	cc.Equal, cc.Summary, cc.Diff = d.Equal(), d.Summary(), &d
+	return cc, nil
+}

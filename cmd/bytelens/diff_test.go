@@ -1,0 +1,297 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+// The -update flag rewrites testdata/diff/*.golden. It is registered here
+// only if no other test file of the package did.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files")
+	}
+}
+
+func diffUpdating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+const diffCorpusDir = "../../testdata/corpus/"
+
+// checkDiffGolden compares got with testdata/diff/name.golden.
+func checkDiffGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "diff", name+".golden")
+	if diffUpdating() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./cmd/bytelens -run TestDiff -update writes it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (-update rewrites it):\n got:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+// checkDiffSafe fails if out holds anything but graphic runes, spaces and LF,
+// or a tell-tale payload.
+func checkDiffSafe(t *testing.T, out string, canaries ...string) {
+	t.Helper()
+	for _, r := range out {
+		if r != '\n' && r != ' ' && !unicode.IsGraphic(r) {
+			t.Errorf("output holds U+%04X:\n%q", r, out)
+			break
+		}
+	}
+	for _, c := range canaries {
+		if strings.Contains(out, c) {
+			t.Errorf("payload %q printed", c)
+		}
+	}
+}
+
+func TestDiffGolden(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"captures", []string{"diff", diffCorpusDir + "csi-device-queries.bin", diffCorpusDir + "csi-decrqm-xtversion.bin"}, 1},
+		{"policy", []string{"diff", diffCorpusDir + "cr-progress.bin", "--b-policy", "cr=overwrite"}, 1},
+		{"policy-json", []string{"diff", "--json", diffCorpusDir + "cr-progress.bin", "--b-policy", "cr=overwrite"}, 1},
+		{"format-keep", []string{"diff", diffCorpusDir + "bidi-trojan-source.bin", "--b-policy", "format-chars=keep"}, 1},
+		{"equal", []string{"diff", diffCorpusDir + "cr-progress.bin", diffCorpusDir + "cr-progress.bin"}, 0},
+		{"equal-policies", []string{"diff", "--all", diffCorpusDir + "sgr-basic.bin", "--a-policy", "cr=drop", "--b-policy", "cr=overwrite"}, 0},
+		{"reports", []string{"diff", diffCorpusDir + "osc52-write.report.json", diffCorpusDir + "osc52-read.report.json"}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runCLI(t, "", tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d (stderr %q)", code, tc.code, errs)
+			}
+			if errs != "" {
+				t.Errorf("stderr %q", errs)
+			}
+			checkDiffSafe(t, out)
+			checkDiffGolden(t, tc.name, out)
+		})
+	}
+}
+
+// TestDiffRows checks that the table reads without colour: every row
+// starts with an ASCII marker, "!=" exactly when the diff column is not 0.
+func TestDiffRows(t *testing.T) {
+	code, out, _ := runCLI(t, "", "diff", "--all", diffCorpusDir+"csi-device-queries.bin", diffCorpusDir+"csi-decrqm-xtversion.bin")
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	var rows int
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 5 || f[0] != "!=" && f[0] != "=" {
+			continue
+		}
+		rows++
+		if differs := f[4] != "0"; differs != (f[0] == "!=") || differs != (f[2] != f[3]) {
+			t.Errorf("row %q: marker and numbers disagree", line)
+		}
+		if f[4] != "0" && f[4][0] != '+' && f[4][0] != '-' {
+			t.Errorf("row %q: difference without sign", line)
+		}
+	}
+	// totals, removed, kept, anomalies, flags, and 8 CSI keys.
+	if want := 4 + 15 + 4 + 7 + 9 + 8; rows != want {
+		t.Errorf("%d rows with --all, want %d:\n%s", rows, want, out)
+	}
+	for _, r := range out {
+		if r > 0x7e && r != '\n' {
+			t.Errorf("non-ASCII %q in the table of ASCII inputs", r)
+		}
+	}
+}
+
+func TestDiffCorpus(t *testing.T) {
+	dir := t.TempDir()
+	cp := func(from, to string) {
+		t.Helper()
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, to), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"cr-progress.bin", "cr-progress-drop.bin", "cr-progress-drop.policy",
+		"cr-progress-drop.clean.txt", "sgr-basic.bin", "bidi-trojan-source.bin", "bidi-trojan-source.report.json", "gen.go"} {
+		cp(diffCorpusDir+name, name)
+	}
+	// A cast is taken by sniffing; a policy file sets its base policy.
+	cp("../../capture/testdata/samples/asciinema-v2.cast", "progress.cast")
+	os.WriteFile(filepath.Join(dir, "progress.policy"), []byte("cr=drop\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("plain text is not a capture\r\n"), 0o644)
+
+	code, out, errs := runCLI(t, "", "diff", "--corpus", dir, "--b-policy", "cr=overwrite,format-chars=keep")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (stderr %q)", code, errs)
+	}
+	checkDiffSafe(t, out)
+	checkDiffGolden(t, "corpus", out)
+
+	// --all lists the equal cases too; JSON holds the diffs.
+	code, out, _ = runCLI(t, "", "diff", "--corpus", dir, "--all", "--b-policy", "cr=overwrite")
+	if code != 1 || !strings.Contains(out, "sgr-basic") || !strings.Contains(out, "equal") {
+		t.Errorf("--all: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "", "diff", "--corpus", dir, "--json", "--b-policy", "cr=overwrite")
+	var js diffCorpusJSON
+	if err := json.Unmarshal([]byte(out), &js); err != nil || code != 1 {
+		t.Fatalf("--json: exit %d, %v\n%s", code, err, out)
+	}
+	if js.Schema != sanitize.DiffSchema || js.Total != 5 || js.Changed != len(js.Cases) || js.Changed == 0 || js.Cases[0].Diff == nil {
+		t.Errorf("--json: %+v", js)
+	}
+
+	// Same policy on both sides: nothing changed.
+	code, out, _ = runCLI(t, "", "diff", "--corpus", dir)
+	if code != 0 || out != "5 cases, 0 changed\n" {
+		t.Errorf("no policy change: exit %d\n%s", code, out)
+	}
+
+	// A case that cannot be read is diffTrouble; the others are still listed.
+	os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "broken.bin"))
+	code, out, errs = runCLI(t, "", "diff", "--corpus", dir, "--b-policy", "cr=overwrite")
+	if code != 2 || !strings.Contains(out, "6 cases, 3 changed, 1 failed") || !strings.Contains(errs, "broken") {
+		t.Errorf("broken case: exit %d\nstdout %s\nstderr %s", code, out, errs)
+	}
+}
+
+func TestDiffInputs(t *testing.T) {
+	dir := t.TempDir()
+	hostile := "a\x1b]52;c;U0VDUkVU\x07\x1b]0;TITLECANARY\x07b\r\nc\rd\n"
+	in := filepath.Join(dir, "in.bin")
+	os.WriteFile(in, []byte(hostile), 0o644)
+	// A file name is untrusted too.
+	odd := filepath.Join(dir, "odd\x1b[31m\u202e.bin")
+	os.WriteFile(odd, []byte("a\r\nb\n"), 0o644)
+
+	rep := filepath.Join(dir, "in.report.json")
+	if code, _, errs := runCLI(t, "", "report", "--json", in); code != 0 {
+		t.Fatal(errs)
+	} else {
+		_, js, _ := runCLI(t, "", "report", "--json", in)
+		os.WriteFile(rep, []byte(js), 0o644)
+	}
+	_, one, _ := runCLI(t, "", "report", "--json", in)
+	var r sanitize.Report
+	json.Unmarshal([]byte(one), &r)
+	streamsJSON, _ := json.Marshal([]streamReport{{"stdout", sanitize.Report{Schema: sanitize.Schema}}, {"stderr", r}})
+	arr := filepath.Join(dir, "streams.json")
+	os.WriteFile(arr, streamsJSON, 0o644)
+	v2 := filepath.Join(dir, "v2.json")
+	os.WriteFile(v2, []byte(`{"schema": "bytelens.report/v2"}`), 0o644)
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"schema": "bytelens.report/v1", "bytes_in": "many"}`), 0o644)
+	other := filepath.Join(dir, "other.json")
+	os.WriteFile(other, []byte(`{"schema": "something/else", "x": 1}`), 0o644)
+
+	tests := []struct {
+		name     string
+		stdin    string
+		args     []string
+		code     int
+		contains []string
+		stderr   string
+	}{
+		{name: "capture vs its report", args: []string{"diff", in, rep}, contains: []string{"(report)", "A and B are equal", "cleaned text not compared: B is a report"}},
+		{name: "report vs changed capture", args: []string{"diff", rep, odd}, code: 1, contains: []string{"flags.clipboard", `odd\x1b[31m\u202e.bin"`}},
+		{name: "stdin side", stdin: hostile, args: []string{"diff", "-", in}, contains: []string{"A: - (capture raw", "A and B are equal"}},
+		{name: "stdin report", stdin: one, args: []string{"diff", in, "-"}, contains: []string{"B: - (report)"}},
+		{name: "stream of a report array", args: []string{"diff", "--stream", "stderr", arr, rep}, contains: []string{"stream stderr", "A and B are equal"}},
+		{name: "first stream of a report array", args: []string{"diff", arr, rep}, code: 1, contains: []string{"stream stdout"}},
+		{name: "no such stream in report", args: []string{"diff", "--stream", "output", arr, rep}, code: 2, stderr: `no stream "output"`},
+		{name: "format forces capture", args: []string{"diff", "--format", "raw", rep, rep}, contains: []string{"capture raw"}},
+		{name: "json other schema is a capture", args: []string{"diff", other, other}, contains: []string{"capture raw"}},
+		{name: "policy pair json", args: []string{"diff", "--json", in, "--b-policy", "cr=drop"}, code: 1, contains: []string{`"equal": false`, `"schema": "bytelens.diff/v1"`, `"lines_a": 3`}},
+		{name: "lines 0", args: []string{"diff", "--lines", "0", in, "--b-policy", "cr=drop"}, code: 1, contains: []string{"2 more differing lines"}},
+
+		{name: "missing file", args: []string{"diff", in, filepath.Join(dir, "nope")}, code: 2, stderr: "no such file"},
+		{name: "directory", args: []string{"diff", dir, in}, code: 2, stderr: "is a directory"},
+		{name: "no arguments", args: []string{"diff"}, code: 2, stderr: "diff needs A and B"},
+		{name: "three arguments", args: []string{"diff", in, in, in}, code: 2},
+		{name: "one file without policy", args: []string{"diff", in}, code: 2, stderr: "hint: pass --b-policy"},
+		{name: "bad b-policy", args: []string{"diff", in, "--b-policy", "cr=sideways"}, code: 2, stderr: "invalid cr policy"},
+		{name: "bad a-policy syntax", args: []string{"diff", in, "--a-policy", "cr"}, code: 2, stderr: "not key=value"},
+		{name: "bad base policy", args: []string{"diff", "--bs", "x", in, in}, code: 2, stderr: "invalid bs policy"},
+		{name: "policy on a report", args: []string{"diff", rep, in, "--a-policy", "cr=drop"}, code: 2, stderr: "--a-policy applies to captures"},
+		{name: "one report, two policies", args: []string{"diff", rep, "--b-policy", "cr=drop"}, code: 2, stderr: "is a report"},
+		{name: "stdin twice", args: []string{"diff", "-", "-"}, code: 2, stderr: "stdin can be only one"},
+		{name: "unsupported schema", args: []string{"diff", v2, in}, code: 2, stderr: "bytelens.report/v2 is not supported"},
+		{name: "bad report", args: []string{"diff", bad, in}, code: 2, stderr: "bad report"},
+		{name: "timing with two files", args: []string{"diff", "--timing", in, in, in}, code: 2, stderr: "--timing applies to one capture"},
+		{name: "corpus with files", args: []string{"diff", "--corpus", dir, in}, code: 2, stderr: "takes no FILE"},
+		{name: "corpus missing", args: []string{"diff", "--corpus", filepath.Join(dir, "nope")}, code: 2, stderr: "no such file"},
+		{name: "unknown flag", args: []string{"diff", "--frobnicate", in, in}, code: 2, stderr: "unknown flag"},
+		{name: "unknown format", args: []string{"diff", "--format", "wav", in, in}, code: 2, stderr: "unknown capture format"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runCLI(t, tc.stdin, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d (stderr %q)\n%s", code, tc.code, errs, out)
+			}
+			for _, c := range tc.contains {
+				if !strings.Contains(out, c) {
+					t.Errorf("stdout lacks %q:\n%s", c, out)
+				}
+			}
+			if !strings.Contains(errs, tc.stderr) {
+				t.Errorf("stderr %q lacks %q", errs, tc.stderr)
+			}
+			if tc.code == 2 && out != "" {
+				t.Errorf("diffTrouble, yet stdout %q", out)
+			}
+			if !strings.Contains(strings.Join(tc.args, " "), "--json") {
+				checkDiffSafe(t, out, "U0VDUkVU", "TITLECANARY")
+			}
+			checkDiffSafe(t, errs, "U0VDUkVU", "TITLECANARY")
+		})
+	}
+}
+
+func TestDiffQuoteLine(t *testing.T) {
+	for _, tc := range []struct {
+		n     int
+		s     string
+		from  int
+		trunc bool
+		want  string
+	}{
+		{0, "", 0, false, "(no line)"},
+		{1, "ok\n", 0, false, `"ok"`},
+		{1, "last", 0, false, `"last" (no newline at end)`},
+		{1, "\ttab \u202e\u200d\n", 0, false, `"\ttab \u202e\u200d"`},
+		{7, "middle of a long line", 4000, true, `(from byte 4000) "middle of a long line"...`},
+	} {
+		if got := diffQuoteLine(tc.n, tc.s, tc.from, tc.trunc); got != tc.want {
+			t.Errorf("diffQuoteLine(%q) = %s, want %s", tc.s, got, tc.want)
+		}
+	}
+}
