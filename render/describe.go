@@ -162,11 +162,11 @@ func (d *describer) anomalies(t *decode.Token) {
 	}
 	switch t.Intro {
 	case decode.Intro8Bit:
-		add("8-bit C1 introducer (raw byte 0x")
+		add("8-bit C1 (raw byte 0x")
 		d.b = appendHex(d.b, uint64(c1Code(t)), 2)
 		d.s(")")
 	case decode.IntroUTF8:
-		add("C1 introducer in UTF-8 (")
+		add("C1 in UTF-8 (")
 		d.b = appendCodePoint(d.b, rune(c1Code(t)))
 		d.s(")")
 	}
@@ -682,9 +682,9 @@ func (d *describer) csiPrivate(t *decode.Token) {
 	switch {
 	case t.Private == '?' && (t.Final == 'h' || t.Final == 'l'):
 		if t.Final == 'h' {
-			d.s("DECSET: ")
+			d.s("DECSET: enable ")
 		} else {
-			d.s("DECRST: reset ")
+			d.s("DECRST: disable ")
 		}
 		d.modes(t, decModeName)
 	case t.Private == '?' && t.Final == 's':
@@ -901,7 +901,7 @@ func decModeName(p uint16) string {
 	case 12:
 		return "blinking cursor"
 	case 25:
-		return "DECTCEM cursor visible"
+		return "DECTCEM show cursor"
 	case 40:
 		return "allow 80/132 column switching"
 	case 45:
