@@ -188,8 +188,22 @@ func WriteDescriptions(w io.Writer, r io.ReaderAt, size int64, o StreamOptions) 
 			runN = 0
 		}
 	}
+	// Embedded controls come from the decoder before the sequence they
+	// lie in; they are listed after it, the first maxEmbeddedListed of
+	// them.
+	const maxEmbeddedListed = 64
+	var pending []decode.Token
+	var unlisted int64
 	emit := func(t *decode.Token) {
-		if t.Kind == decode.KindText && !t.Is(decode.FlagEmbedded) {
+		if t.Is(decode.FlagEmbedded) {
+			if len(pending) < maxEmbeddedListed {
+				pending = append(pending, *t)
+			} else {
+				unlisted++
+			}
+			return
+		}
+		if t.Kind == decode.KindText {
 			flush()
 			return
 		}
@@ -204,6 +218,17 @@ func WriteDescriptions(w io.Writer, r io.ReaderAt, size int64, o StreamOptions) 
 			return
 		}
 		write(t, 1)
+		for i := range pending {
+			write(&pending[i], 1)
+		}
+		if unlisted > 0 {
+			line = appendOffset(line[:0], t.Off)
+			line = append(line, "  ("...)
+			line = appendCount(line, unlisted)
+			line = append(line, " more controls executed inside this sequence are not listed)\n"...)
+			bw.Write(line)
+		}
+		pending, unlisted = pending[:0], 0
 	}
 	dec := decoderFor(o.Policy)
 	if err := readPages(r, size, pageSize, func(_ int64, p []byte) error {

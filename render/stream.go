@@ -410,5 +410,8 @@ func (g *glyphWriter) chip(t *decode.Token) {
 // chipName is sanitize.Name with the ellipsis spelled in ASCII (U+2026 is
 // East Asian ambiguous).
 func chipName(t *decode.Token) string {
-	return strings.ReplaceAll(sanitize.Name(t), "…", "...")
+	if t.Kind == decode.KindText && t.Is(decode.FlagEmbedded) {
+		return c0Labels[t.Final&0x1F][:2] // "LF", "HT"
+	}
+	return strings.TrimSpace(strings.ReplaceAll(sanitize.Name(t), "…", "..."))
 }
