@@ -217,11 +217,19 @@ func clip(w *Window, off int64, n int) (i, j int) {
 // UTF-8 lead, UTF-8 continuation, invalid, format). It allocates only the
 // returned slice.
 func HexCells(w *Window, off int64, n int) []Cell {
+	return AppendHexCells(nil, w, off, n)
+}
+
+// AppendHexCells is HexCells appending to dst, for callers that reuse a
+// buffer; it allocates only when dst must grow.
+func AppendHexCells(dst []Cell, w *Window, off int64, n int) []Cell {
 	i, j := clip(w, off, n)
 	if i == j {
-		return nil
+		return dst
 	}
-	cells := make([]Cell, j-i)
+	base := len(dst)
+	dst = grow(dst, j-i)
+	cells := dst[base:]
 	k := newWalker(w, w.Off+int64(i))
 	for x := i; x < j; x++ {
 		p := w.Off + int64(x)
@@ -229,7 +237,17 @@ func HexCells(w *Window, off int64, n int) []Cell {
 		t, open := k.at(p)
 		cells[x-i] = Cell{Text: hexTable[b], Class: classOf(t, open, p, b), Off: p, Len: 1}
 	}
-	return cells
+	return dst
+}
+
+// grow extends dst by n cells.
+func grow(dst []Cell, n int) []Cell {
+	if cap(dst)-len(dst) < n {
+		d := make([]Cell, len(dst), len(dst)+n)
+		copy(d, dst)
+		dst = d
+	}
+	return dst[:len(dst)+n]
 }
 
 // GlyphCells returns one Cell per byte for n bytes from stream offset off,
@@ -251,15 +269,23 @@ func HexCells(w *Window, off int64, n int) []Cell {
 // It allocates the returned slice and, when it draws non-ASCII
 // characters, one string of the row's bytes that their cells share.
 func GlyphCells(w *Window, off int64, n int, o GlyphOptions) []Cell {
+	return AppendGlyphCells(nil, w, off, n, o)
+}
+
+// AppendGlyphCells is GlyphCells appending to dst, for callers that reuse
+// a buffer.
+func AppendGlyphCells(dst []Cell, w *Window, off int64, n int, o GlyphOptions) []Cell {
 	i, j := clip(w, off, n)
 	if i == j {
-		return nil
+		return dst
 	}
 	g := &glyphSets[0]
 	if o.ASCII {
 		g = &glyphSets[1]
 	}
-	cells := make([]Cell, j-i)
+	base := len(dst)
+	dst = grow(dst, j-i)
+	cells := dst[base:]
 	k := newWalker(w, w.Off+int64(i))
 	var row string // w.Data[i:rowEnd] as a string, made on first use
 	rowEnd := min(len(w.Data), j+utf8.UTFMax)
@@ -328,7 +354,7 @@ func GlyphCells(w *Window, off int64, n int, o GlyphOptions) []Cell {
 		}
 		cells[x-i] = cell
 	}
-	return cells
+	return dst
 }
 
 // nonASCII returns the marker for a non-ASCII byte shown byte by byte: ‹

@@ -164,7 +164,7 @@ func TestPagedEqualsWhole(t *testing.T) {
 	}
 	for i, line := range lines[:len(lines)-1] {
 		off := int64(i * 16)
-		want := string(appendOffset(nil, off)) + "  " + string(appendHexRow(nil, &whole, off, int(min(16, int64(len(in))-off)), 16, GlyphOptions{HidePayloads: true}))
+		want := string(appendOffset(nil, off)) + "  " + rowString(&whole, off, int(min(16, int64(len(in))-off)))
 		if line != want {
 			t.Fatalf("row %d:\n got %q\nwant %q", i, line, want)
 		}
@@ -187,4 +187,9 @@ func TestPagedEqualsWhole(t *testing.T) {
 	if paged.String() != onePage.String() {
 		t.Fatal("paged glyph stream differs from a one-page decode")
 	}
+}
+
+func rowString(w *Window, off int64, m int) string {
+	b, _ := appendHexRow(nil, nil, w, off, m, 16, GlyphOptions{HidePayloads: true})
+	return string(b)
 }

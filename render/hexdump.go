@@ -88,6 +88,9 @@ func HexDump(w io.Writer, r io.ReaderAt, size int64, o HexOptions) error {
 		}
 	}
 	buf := make([]byte, 0, pageSize)
+	var win Window
+	var cells []Cell
+	var line []byte
 	for off := start; off < end; {
 		n := int(min(int64(page), end-off))
 		buf = buf[:n]
@@ -95,16 +98,11 @@ func HexDump(w io.Writer, r io.ReaderAt, size int64, o HexOptions) error {
 		if k < n {
 			return readErr(off, k, err)
 		}
-		var win Window
-		if off+int64(n) >= size {
-			win = DecodeEnd(dec, buf)
-		} else {
-			win = Decode(dec, buf)
-		}
+		win.decode(dec, buf, off+int64(n) >= size)
 		dec.Feed(buf, func(*decode.Token) {})
 		for row := off; row < off+int64(n); row += int64(width) {
 			m := int(min(int64(width), off+int64(n)-row))
-			cur = appendHexRow(cur[:0], &win, row, m, width, gopt)
+			cur, cells = appendHexRow(cur[:0], cells[:0], &win, row, m, width, gopt)
 			if !o.NoSqueeze && prev != nil && bytes.Equal(cur, prev) {
 				if squeezed == 0 {
 					squeezeFrom = row
@@ -113,8 +111,9 @@ func HexDump(w io.Writer, r io.ReaderAt, size int64, o HexOptions) error {
 				continue
 			}
 			flush(row)
-			bw.Write(appendOffset(nil, row))
-			bw.WriteString("  ")
+			line = appendOffset(line[:0], row)
+			line = append(line, ' ', ' ')
+			bw.Write(line)
 			bw.Write(cur)
 			bw.WriteByte('\n')
 			prev, cur = cur, prev
@@ -129,8 +128,9 @@ func HexDump(w io.Writer, r io.ReaderAt, size int64, o HexOptions) error {
 
 // appendHexRow appends one row without its offset: m hex cells in groups
 // of 8, padded to width, then the glyph column between bars.
-func appendHexRow(dst []byte, w *Window, off int64, m, width int, o GlyphOptions) []byte {
-	hex := HexCells(w, off, m)
+// cells is a scratch buffer, returned for reuse.
+func appendHexRow(dst []byte, cells []Cell, w *Window, off int64, m, width int, o GlyphOptions) ([]byte, []Cell) {
+	hex := AppendHexCells(cells[:0], w, off, m)
 	for i := range width {
 		if i > 0 && i%8 == 0 {
 			dst = append(dst, ' ')
@@ -143,10 +143,11 @@ func appendHexRow(dst []byte, w *Window, off int64, m, width int, o GlyphOptions
 		dst = append(dst, ' ')
 	}
 	dst = append(dst, " |"...)
-	for _, c := range GlyphCells(w, off, m, o) {
+	glyphs := AppendGlyphCells(hex[:0], w, off, m, o)
+	for _, c := range glyphs {
 		dst = append(dst, c.Text.s...)
 	}
-	return append(dst, '|')
+	return append(dst, '|'), glyphs
 }
 
 // WriteDescriptions writes one line per token that is not text of the

@@ -3,8 +3,8 @@ package render
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -102,6 +102,7 @@ type glyphWriter struct {
 	page    []byte // the page being decoded
 	pageOff int64
 	scratch []byte
+	out     []byte // the line being built, reused
 	err     error
 }
 
@@ -211,7 +212,8 @@ func (g *glyphWriter) writeAppend(f func([]byte) []byte) {
 // sequence writes an escape, CSI or control string by its bytes, the
 // payload collapsed unless Payloads.
 func (g *glyphWriter) sequence(t *decode.Token) {
-	var out []byte
+	out := g.out[:0]
+	defer func() { g.out = out[:0] }()
 	if t.Kind.IsString() {
 		ps, pe := payloadSpan(t)
 		out = g.seqBytes(out, t, t.Off, ps-t.Off)
@@ -363,14 +365,15 @@ func appendPayload(dst, p []byte) []byte {
 
 // appendCount appends a decimal count.
 func appendCount(dst []byte, n int64) []byte {
-	return fmt.Appendf(dst, "%d", n)
+	return strconv.AppendInt(dst, n, 10)
 }
 
 // chip writes a sequence or string as one labelled chip: "‹CSI 31m›",
 // "‹OSC 52 write, 21 bytes›", with anomalies after a semicolon.
 func (g *glyphWriter) chip(t *decode.Token) {
-	out := []byte("‹")
-	out = append(out, Line([]byte(chipName(t))).s...)
+	out := append(g.out[:0], "‹"...)
+	defer func() { g.out = out[:0] }()
+	out = appendText(out, []byte(chipName(t)), false)
 	if t.Kind.IsString() {
 		if g.o.Payloads {
 			out = append(out, ": "...)

@@ -54,8 +54,18 @@ func DecodeEnd(d decode.Decoder, data []byte) Window {
 }
 
 func decodeWindow(d decode.Decoder, data []byte, end bool) Window {
-	w := Window{Off: d.Offset(), Data: data}
-	w.Tokens = make([]decode.Token, 0, 8+len(data)/8)
+	var w Window
+	w.decode(d, data, end)
+	return w
+}
+
+// decode fills w from d and data, reusing w's slices.
+func (w *Window) decode(d decode.Decoder, data []byte, end bool) {
+	w.Off, w.Data, w.Open = d.Offset(), data, 0
+	if w.Tokens == nil {
+		w.Tokens = make([]decode.Token, 0, 8+len(data)/16)
+	}
+	w.Tokens = w.Tokens[:0]
 	emit := func(t *decode.Token) { w.Tokens = append(w.Tokens, *t) }
 	d.Feed(data, emit)
 	n := len(w.Tokens)
@@ -67,7 +77,6 @@ func decodeWindow(d decode.Decoder, data []byte, end bool) Window {
 		}
 	}
 	w.index()
-	return w
 }
 
 // index builds w.top.
