@@ -25,7 +25,7 @@ var allowed = map[string][]string{
 	"capture":       {"decode", "sanitize", "capture/store"},
 	"viewer": {"decode", "sanitize", "render", "capture", "capture/store",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",
-		"github.com/charmbracelet/lipgloss", "github.com/muesli/termenv"},
+		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
 	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer",
 		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty"},
 }
