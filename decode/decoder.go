@@ -205,9 +205,21 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 			start = i
 			continue
 		}
-		if n := plainUTF8(p[i:]); n > 0 {
-			i += n
-			continue
+		// Fast path for characters whose lead byte rules out controls and
+		// format characters (2-byte leads C3–DF but D8, 3-byte leads
+		// E3–EE but ED, and E0): check the continuation bytes only.
+		// Written out here because the compiler does not inline it;
+		// TestPlainUTF8 checks it against decodeUTF8.
+		if b >= 0xC3 && b <= 0xDF && b != 0xD8 {
+			if i+1 < n && p[i+1]&0xC0 == 0x80 {
+				i += 2
+				continue
+			}
+		} else if b >= 0xE3 && b <= 0xEE && b != 0xED || b == 0xE0 {
+			if i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && (b != 0xE0 || p[i+1] >= 0xA0) {
+				i += 3
+				continue
+			}
 		}
 		r, size, cls := decodeUTF8(p[i:])
 		if cls == utfText {

@@ -73,26 +73,6 @@ func decodeUTF8(s []byte) (r rune, size int, cls utfClass) {
 	return r, size, utfText
 }
 
-// plainUTF8 returns the length of the well-formed character at the start
-// of s when its lead byte rules out controls and format characters
-// without decoding it (2-byte leads C3–DF but D8, 3-byte leads E3–EE and
-// E0), or 0 to send it through decodeUTF8. It is the ground fast path for
-// non-ASCII text; TestPlainUTF8 checks it against decodeUTF8.
-func plainUTF8(s []byte) int {
-	b := s[0]
-	switch {
-	case b >= 0xC3 && b <= 0xDF && b != 0xD8:
-		if len(s) >= 2 && s[1]&0xC0 == 0x80 {
-			return 2
-		}
-	case b >= 0xE3 && b <= 0xEE && b != 0xED, b == 0xE0:
-		if len(s) >= 3 && s[1]&0xC0 == 0x80 && s[2]&0xC0 == 0x80 && (b != 0xE0 || s[1] >= 0xA0) {
-			return 3
-		}
-	}
-	return 0
-}
-
 // saveUTF8 keeps a unit cut by the end of a Feed (s is its well-formed
 // prefix, at most 3 bytes) to be completed by the next Feed.
 func (d *Decoder) saveUTF8(s []byte, off int64) {
