@@ -114,7 +114,9 @@ func (c *cleaner) token(t *decode.Token) {
 	}
 	r := &c.rep
 	if t.Kind.IsString() || t.Kind == decode.KindCSI || t.Kind == decode.KindESC || t.Kind == decode.KindNF {
-		c.anomalies(t)
+		if t.Flags != 0 {
+			c.anomalies(t)
+		}
 		if c.frame > t.Off && c.frame < t.End() {
 			c.flag(t, &r.Anomalies.Split, "split")
 		}

@@ -3,7 +3,6 @@ package sanitize
 import (
 	"fmt"
 	"sort"
-	"strings"
 )
 
 // Schema is the version of the JSON form of Report.
@@ -170,7 +169,14 @@ const privateMarkers = "\x00<=>?"
 // countCSI counts a CSI by private marker, intermediates and final byte.
 func (r *report) countCSI(private byte, inter [2]byte, final byte) {
 	if inter[0] == 0 && final >= 0x40 && final < 0x7F {
-		if i := strings.IndexByte(privateMarkers, private); i >= 0 {
+		i := -1
+		switch private {
+		case 0:
+			i = 0
+		case '<', '=', '>', '?':
+			i = int(private-'<') + 1
+		}
+		if i >= 0 {
 			r.csiPlain[i][final-0x40]++
 			return
 		}
