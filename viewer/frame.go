@@ -53,8 +53,12 @@ func (f *frame) winFor(off int64) *win {
 
 // refresh recomputes the layout and the frame from the model's state.
 func (m *model) refresh() error {
-	m.keys.setContext(m.keyContext())
+	ctx := m.keyContext()
+	m.keys.setContext(ctx)
 	m.help.Width = m.w
+	if hk := (helpKey{m.w, m.help.ShowAll, ctx}); hk != m.helpKey || m.helpView == "" {
+		m.helpKey, m.helpView = hk, m.help.View(m.keys)
+	}
 	m.f = frame{}
 	if m.w <= 0 || m.h <= 0 {
 		return nil
@@ -63,7 +67,7 @@ func (m *model) refresh() error {
 	m.f.rep, m.f.repDone = sv.idx.report()
 	m.f.counts = itemCounts(&m.f.rep)
 	m.sel = max(0, min(m.sel, len(reportItems)-1))
-	m.lay = computeLayout(&m.st, m.w, m.h, 1, 2+height(m.help.View(m.keys)), sv.src.n)
+	m.lay = computeLayout(&m.st, m.w, m.h, 1, 2+height(m.helpView), sv.src.n)
 	if m.lay.tooSmall || sv.src.n == 0 {
 		return nil
 	}

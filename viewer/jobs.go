@@ -330,25 +330,30 @@ func (j *textSearch) step() (done, found bool, off int64, err error) {
 		if err != nil {
 			return true, false, 0, err
 		}
-		text, _, om := sanitize.Map(in, j.opts)
+		// Clean without the offset map first: most pieces hold no match,
+		// and the map costs a point per token.
+		text, _ := sanitize.Bytes(in, j.opts)
 		hay := text
 		if j.fold {
 			hay = asciiLower(text)
 		}
-		for k := 0; k <= len(hay); {
-			i := bytes.Index(hay[k:], j.q)
-			if i < 0 {
-				break
+		if bytes.Contains(hay, j.q) {
+			_, _, om := sanitize.Map(in, j.opts)
+			for k := 0; k <= len(hay); {
+				i := bytes.Index(hay[k:], j.q)
+				if i < 0 {
+					break
+				}
+				s, _ := om.ToInput(int64(k + i))
+				at := j.pos + s
+				if at >= g {
+					break
+				}
+				if !j.wrapped && at > j.from || j.wrapped && at <= j.from {
+					return true, true, at, nil
+				}
+				k += i + 1
 			}
-			s, _ := om.ToInput(int64(k + i))
-			at := j.pos + s
-			if at >= g {
-				break
-			}
-			if !j.wrapped && at > j.from || j.wrapped && at <= j.from {
-				return true, true, at, nil
-			}
-			k += i + 1
 		}
 		j.done += g - j.pos
 		j.pos, j.d = g, gd

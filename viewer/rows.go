@@ -26,7 +26,7 @@ const scanChunk = 1 << 20
 
 // setWidth sets the row width, dropping runs found at another width.
 func (r *rows) setWidth(bpr int) {
-	if int64(bpr) != r.bpr {
+	if bpr > 0 && int64(bpr) != r.bpr {
 		r.bpr, r.runs = int64(bpr), nil
 	}
 }
@@ -75,36 +75,40 @@ func (r *rows) run(off int64) (lo, hi int64, err error) {
 
 // scan walks rows from off in direction dir (+1 or -1) while they equal
 // row, and returns the offset of the first row that differs (or that is
-// past either end).
+// past either end). It reads a few rows first, then ever more, up to
+// scanChunk bytes at a time.
 func (r *rows) scan(row []byte, off int64, dir int64) (int64, error) {
 	b := r.bpr
+	chunk := int64(4)
 	for {
 		if off < 0 || !r.full(off) {
 			return off, nil
 		}
-		// Read up to scanChunk bytes of whole rows in the direction of travel.
-		n := min(int64(scanChunk)/b, 1+(r.src.n-off)/b) * b
+		// Whole rows in the direction of travel, starting with off.
+		avail := (r.src.n - off) / b
+		if dir < 0 {
+			avail = off/b + 1
+		}
+		k := min(chunk, avail)
+		chunk = min(2*chunk, scanChunk/b)
 		start := off
 		if dir < 0 {
-			n = min(n, off+b)
-			start = off + b - n
-		} else {
-			n = min(n, (r.src.n-off)/b*b)
+			start = off - (k-1)*b
 		}
-		p, err := r.src.read(start, n)
+		p, err := r.src.read(start, k*b)
 		if err != nil {
 			return 0, err
 		}
-		for i := int64(0); i < n/b; i++ {
-			k := i
+		for i := range k {
+			j := i
 			if dir < 0 {
-				k = n/b - 1 - i
+				j = k - 1 - i
 			}
-			if !bytes.Equal(p[k*b:(k+1)*b], row) {
-				return start + k*b, nil
+			if !bytes.Equal(p[j*b:(j+1)*b], row) {
+				return start + j*b, nil
 			}
 		}
-		off += dir * n
+		off += dir * k * b
 	}
 }
 

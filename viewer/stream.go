@@ -32,7 +32,7 @@ type streamView struct {
 func newStreamView(id int, s *capture.Stream, o Options) *streamView {
 	src := source{r: s.Data, n: s.Len}
 	sv := &streamView{s: s, src: src, idx: newIndex(id, src, o.Sanitize, o.Check), marks: map[rune]int64{}}
-	sv.rows.src = src
+	sv.rows.src, sv.rows.bpr = src, int64(rowWidths[0])
 	for _, e := range s.Events {
 		if e.Kind == capture.EventFrame {
 			sv.frames = append(sv.frames, e)

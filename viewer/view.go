@@ -45,7 +45,7 @@ func (m *model) View() string {
 		lines = append(lines, b.String())
 	}
 	lines = append(lines, m.statusLines()...)
-	for _, l := range strings.Split(m.help.View(m.keys), "\n") {
+	for _, l := range strings.Split(m.helpView, "\n") {
 		// The help bar is the viewer's own text; lipgloss measures it.
 		if lw := lipgloss.Width(l); lw > m.w {
 			l = ansi.Truncate(l, m.w, "")
@@ -376,6 +376,9 @@ func (m *model) statusLines() []string {
 		second = pad(sp, m.msg, m.w)
 	case f.tokOK:
 		second = pad(m.st.status, m.decision(), m.w)
+	}
+	if second == "" {
+		second = strings.Repeat(" ", m.w)
 	}
 	return []string{pad(m.st.status, first, m.w), second}
 }

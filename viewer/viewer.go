@@ -126,6 +126,16 @@ type model struct {
 
 	f   frame
 	err error // fatal: returned by Run
+
+	helpKey  helpKey // what helpView was drawn for
+	helpView string
+}
+
+// helpKey is what the help bar depends on.
+type helpKey struct {
+	width int
+	all   bool
+	ctx   keyContext
 }
 
 // numPrompts sizes per-prompt history.
