@@ -79,51 +79,87 @@ var (
 	anySeq = kb(decode.KindESC, decode.KindNF, decode.KindCSI, decode.KindOSC, decode.KindDCS, decode.KindAPC, decode.KindPM, decode.KindSOS, decode.KindScreenTitle)
 )
 
-// reportItems lists the report pane's rows in the order of the report's
-// fields.
-var reportItems = []reportItem{
-	{group: "removed", name: "c0", need: kb(decode.KindC0), match: func(t *decode.Token, _ *sanitize.Options) bool {
+// knownItems says how to find the places each report count counts, by
+// group and name.
+var knownItems = map[string]reportItem{
+	"removed/c0": {need: kb(decode.KindC0), match: func(t *decode.Token, _ *sanitize.Options) bool {
 		return t.Kind == decode.KindC0 && t.Final != '\r' && t.Final != '\b' && t.Final != 0x0B && t.Final != 0x0C
 	}},
-	{group: "removed", name: "c1", need: kb(decode.KindC1), match: kindIs(decode.KindC1)},
-	{group: "removed", name: "del", need: kb(decode.KindDEL), match: kindIs(decode.KindDEL)},
-	{group: "removed", name: "cr", need: bitCR, match: c0Is('\r')},
-	{group: "removed", name: "bs", need: bitBS, match: c0Is('\b')},
-	{group: "removed", name: "esc", need: kb(decode.KindESC, decode.KindNF), match: kindIs(decode.KindESC, decode.KindNF)},
-	{group: "removed", name: "csi", need: kb(decode.KindCSI), match: kindIs(decode.KindCSI)},
-	{group: "removed", name: "osc", need: kb(decode.KindOSC), match: kindIs(decode.KindOSC)},
-	{group: "removed", name: "dcs", need: kb(decode.KindDCS), match: kindIs(decode.KindDCS)},
-	{group: "removed", name: "apc", need: kb(decode.KindAPC), match: kindIs(decode.KindAPC)},
-	{group: "removed", name: "pm", need: kb(decode.KindPM), match: kindIs(decode.KindPM)},
-	{group: "removed", name: "sos", need: kb(decode.KindSOS), match: kindIs(decode.KindSOS)},
-	{group: "removed", name: "esc_k", need: kb(decode.KindScreenTitle), match: kindIs(decode.KindScreenTitle)},
-	{group: "removed", name: "format", need: kb(decode.KindFormat), match: removedFormat},
-	{group: "removed", name: "invalid_utf8", need: kb(decode.KindInvalid), match: kindIs(decode.KindInvalid)},
+	"removed/c1":           {need: kb(decode.KindC1), match: kindIs(decode.KindC1)},
+	"removed/del":          {need: kb(decode.KindDEL), match: kindIs(decode.KindDEL)},
+	"removed/cr":           {need: bitCR, match: c0Is('\r')},
+	"removed/bs":           {need: bitBS, match: c0Is('\b')},
+	"removed/esc":          {need: kb(decode.KindESC, decode.KindNF), match: kindIs(decode.KindESC, decode.KindNF)},
+	"removed/csi":          {need: kb(decode.KindCSI), match: kindIs(decode.KindCSI)},
+	"removed/osc":          {need: kb(decode.KindOSC), match: kindIs(decode.KindOSC)},
+	"removed/dcs":          {need: kb(decode.KindDCS), match: kindIs(decode.KindDCS)},
+	"removed/apc":          {need: kb(decode.KindAPC), match: kindIs(decode.KindAPC)},
+	"removed/pm":           {need: kb(decode.KindPM), match: kindIs(decode.KindPM)},
+	"removed/sos":          {need: kb(decode.KindSOS), match: kindIs(decode.KindSOS)},
+	"removed/esc_k":        {need: kb(decode.KindScreenTitle), match: kindIs(decode.KindScreenTitle)},
+	"removed/format":       {need: kb(decode.KindFormat), match: removedFormat},
+	"removed/invalid_utf8": {need: kb(decode.KindInvalid), match: kindIs(decode.KindInvalid)},
 
-	{group: "anomalies", name: "malformed", need: bitAnomaly, match: anomalyIs(decode.FlagMalformed)},
-	{group: "anomalies", name: "aborted", need: bitAnomaly, match: anomalyIs(decode.FlagAborted)},
-	{group: "anomalies", name: "unterminated", need: bitAnomaly, match: anomalyIs(decode.FlagUnterminated)},
-	{group: "anomalies", name: "overlong", need: bitAnomaly, match: anomalyIs(decode.FlagOverlong)},
-	{group: "anomalies", name: "ambiguous", need: bitAnomaly, match: anomalyIs(decode.FlagAmbiguous)},
-	{group: "anomalies", name: "overflow", need: bitAnomaly, match: anomalyIs(decode.FlagOverflow)},
+	"anomalies/malformed":    {need: bitAnomaly, match: anomalyIs(decode.FlagMalformed)},
+	"anomalies/aborted":      {need: bitAnomaly, match: anomalyIs(decode.FlagAborted)},
+	"anomalies/unterminated": {need: bitAnomaly, match: anomalyIs(decode.FlagUnterminated)},
+	"anomalies/overlong":     {need: bitAnomaly, match: anomalyIs(decode.FlagOverlong)},
+	"anomalies/ambiguous":    {need: bitAnomaly, match: anomalyIs(decode.FlagAmbiguous)},
+	"anomalies/overflow":     {need: bitAnomaly, match: anomalyIs(decode.FlagOverflow)},
 
-	{group: "flags", name: "query", need: kb(decode.KindCSI, decode.KindDCS, decode.KindOSC), finding: "query"},
-	{group: "flags", name: "erase", need: kb(decode.KindCSI, decode.KindESC), finding: "erase"},
-	{group: "flags", name: "cursor_move", need: kb(decode.KindCSI, decode.KindESC, decode.KindC1), finding: "cursor_move"},
-	{group: "flags", name: "overwrite", need: bitCR | bitBS, finding: "overwrite"},
-	{group: "flags", name: "sgr_conceal", need: kb(decode.KindCSI), finding: "sgr_conceal"},
-	{group: "flags", name: "title", need: kb(decode.KindOSC, decode.KindScreenTitle), finding: "title"},
-	{group: "flags", name: "clipboard", need: kb(decode.KindOSC), finding: "clipboard"},
-	{group: "flags", name: "hyperlink", need: kb(decode.KindOSC), finding: "hyperlink"},
-	{group: "flags", name: "alt_screen", need: kb(decode.KindCSI), finding: "alt_screen"},
+	"flags/query":       {need: kb(decode.KindCSI, decode.KindDCS, decode.KindOSC)},
+	"flags/erase":       {need: kb(decode.KindCSI, decode.KindESC)},
+	"flags/cursor_move": {need: kb(decode.KindCSI, decode.KindESC, decode.KindC1)},
+	"flags/overwrite":   {need: bitCR | bitBS},
+	"flags/sgr_conceal": {need: kb(decode.KindCSI)},
+	"flags/title":       {need: kb(decode.KindOSC, decode.KindScreenTitle)},
+	"flags/clipboard":   {need: kb(decode.KindOSC)},
+	"flags/hyperlink":   {need: kb(decode.KindOSC)},
+	"flags/alt_screen":  {need: kb(decode.KindCSI)},
 
-	{group: "kept", name: "format", need: kb(decode.KindFormat), match: func(t *decode.Token, o *sanitize.Options) bool {
+	"kept/format": {need: kb(decode.KindFormat), match: func(t *decode.Token, o *sanitize.Options) bool {
 		return t.Kind == decode.KindFormat && !removedFormat(t, o)
 	}},
-	{group: "kept", name: "link_labels", need: kb(decode.KindOSC), finding: "hyperlink"},
-	{group: "kept", name: "link_targets"},
-	{group: "kept", name: "vt_ff", need: kb(decode.KindC0), match: c0Is(0x0B, 0x0C)},
+	"kept/link_labels": {need: kb(decode.KindOSC), finding: "hyperlink"},
+	"kept/vt_ff":       {need: kb(decode.KindC0), match: c0Is(0x0B, 0x0C)},
 }
+
+// reportGroups returns the report's counts by group, in the order of its
+// fields.
+func reportGroups(r *sanitize.Report) [4]struct {
+	name   string
+	counts []sanitize.NamedCount
+} {
+	return [4]struct {
+		name   string
+		counts []sanitize.NamedCount
+	}{
+		{"removed", r.Removed.ByName()}, {"anomalies", r.Anomalies.ByName()},
+		{"flags", r.Flags.ByName()}, {"kept", r.Kept.ByName()},
+	}
+}
+
+// reportItems lists the report pane's rows: every count of the report, in
+// the order of its fields. A flag or anomaly that knownItems does not
+// know is found through the sanitizer's findings, which carry its name.
+var reportItems = func() []reportItem {
+	var r sanitize.Report
+	var items []reportItem
+	for _, g := range reportGroups(&r) {
+		for _, nc := range g.counts {
+			it, ok := knownItems[g.name+"/"+nc.Name]
+			if !ok && (g.name == "flags" || g.name == "anomalies") {
+				it = reportItem{need: ^uint32(0), finding: nc.Name}
+			}
+			if ok && it.match == nil && it.finding == "" {
+				it.finding = nc.Name
+			}
+			it.group, it.name = g.name, nc.Name
+			items = append(items, it)
+		}
+	}
+	return items
+}()
 
 // seqItem is what n and N look for: any escape sequence, control
 // sequence or control string.
@@ -134,8 +170,8 @@ var seqItem = reportItem{name: "sequence", need: anySeq, match: func(t *decode.T
 // itemCounts returns the count of every report item, in reportItems order.
 func itemCounts(r *sanitize.Report) []int64 {
 	var out []int64
-	for _, group := range [][]sanitize.NamedCount{r.Removed.ByName(), r.Anomalies.ByName(), r.Flags.ByName(), r.Kept.ByName()} {
-		for _, nc := range group {
+	for _, g := range reportGroups(r) {
+		for _, nc := range g.counts {
 			out = append(out, nc.Count)
 		}
 	}

@@ -155,9 +155,9 @@ func (r *rows) rowAt(off, cur int64) (dispRow, error) {
 }
 
 // prev returns the start of the display row before the one at off, a row
-// start greater than 0.
-func (r *rows) prev(off, cur int64) (int64, error) {
-	p := off - r.bpr
+// start greater than 0, with the cursor at cursor.
+func (r *rows) prev(off, cursor int64) (int64, error) {
+	p, cur := off-r.bpr, r.rowStart(cursor)
 	lo, _, err := r.run(p)
 	if err != nil || p == lo || p == cur {
 		return p, err

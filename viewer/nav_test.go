@@ -1,0 +1,265 @@
+package viewer
+
+import (
+	"bytes"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+func TestParseOffset(t *testing.T) {
+	const cursor, n = 100, 1000
+	for _, tc := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"0x1f", 31, true}, {"0X1F", 31, true}, {"4096", 0, false}, {"999", 999, true}, {" 12 ", 12, true},
+		{"0100", 100, true}, {"+16", 116, true}, {"-16", 84, true}, {"+0x10", 116, true}, {"-0x10", 84, true},
+		{"50%", 500, true}, {"0%", 0, true}, {"100%", 999, true}, {"12.5%", 125, true}, {"101%", 0, false},
+		{"-101", 0, false}, {"", 0, false}, {"zz", 0, false}, {"0x", 0, false}, {"1e3", 0, false},
+	} {
+		got, err := parseOffset(tc.in, cursor, n)
+		if (err == nil) != tc.ok || tc.ok && got != tc.want {
+			t.Errorf("parseOffset(%q) = %d, %v; want %d, ok %v", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestParseHex(t *testing.T) {
+	for in, want := range map[string]string{"1b 5b": "\x1b[", "1B5B": "\x1b[", " 00 ff ": "\x00\xff"} {
+		if got, err := parseHex(in); err != nil || string(got) != want {
+			t.Errorf("parseHex(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "1", "zz", "1b 5"} {
+		if _, err := parseHex(in); err == nil {
+			t.Errorf("parseHex(%q) succeeded", in)
+		}
+	}
+}
+
+// TestReportItems checks that ] and [ can find every removal, anomaly
+// and flag the report counts, and that the counts line up with the items.
+func TestReportItems(t *testing.T) {
+	_, rep, _ := sanitize.Map(demo, sanitize.Options{})
+	counts := itemCounts(&rep)
+	if len(counts) != len(reportItems) {
+		t.Fatalf("%d counts for %d items", len(counts), len(reportItems))
+	}
+	for i, it := range reportItems {
+		if it.group != "kept" && !it.searchable() {
+			t.Errorf("%s/%s cannot be searched", it.group, it.name)
+		}
+		if it.name == "csi" && counts[i] != rep.Removed.CSI {
+			t.Errorf("csi item counts %d, report %d", counts[i], rep.Removed.CSI)
+		}
+	}
+}
+
+// TestRows checks squeezing: a run of rows equal to the row above it
+// becomes one squeeze row, except the cursor's row, and prev walks back
+// over exactly the rows layout walks forward over.
+func TestRows(t *testing.T) {
+	a, b, c := "AAAA", "BBBB", "CC"
+	data := []byte(a + a + a + a + b + a + a + b + b + b + b + b + c)
+	r := &rows{src: source{r: bytes.NewReader(data), n: int64(len(data))}, bpr: 4}
+	for _, tc := range []struct {
+		cursor int64
+		want   string
+	}{
+		{0, "0 *4-16 16 20 24 28 *32-48 48"},
+		{9, "0 4 8 12 16 20 24 28 *32-48 48"},
+		{5, "0 4 *8-16 16 20 24 28 *32-48 48"},
+		{13, "0 *4-12 12 16 20 24 28 *32-48 48"},
+		{40, "0 *4-16 16 20 24 28 *32-40 40 44 48"},
+		{44, "0 *4-16 16 20 24 28 *32-44 44 48"},
+	} {
+		got, err := r.layout(0, tc.cursor, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := rowsString(got); s != tc.want {
+			t.Errorf("cursor %d: rows %s, want %s", tc.cursor, s, tc.want)
+		}
+		for i := len(got) - 1; i > 0; i-- {
+			p, err := r.prev(got[i].off, tc.cursor)
+			if err != nil || p != got[i-1].off {
+				t.Errorf("cursor %d: prev(%d) = %d, %v; want %d", tc.cursor, got[i].off, p, err, got[i-1].off)
+			}
+		}
+	}
+}
+
+func rowsString(rs []dispRow) string {
+	var b bytes.Buffer
+	for i, d := range rs {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if d.squeeze {
+			b.WriteString("*")
+			b.WriteString(itoa(d.off) + "-" + itoa(d.end))
+		} else {
+			b.WriteString(itoa(d.off))
+		}
+	}
+	return b.String()
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// oracle lists the offsets a report item counts in data, from the whole
+// stream at once.
+func oracle(data []byte, it *reportItem, opts sanitize.Options) []int64 {
+	var offs []int64
+	if it.match != nil {
+		d := decoderFor(opts)
+		emit := func(t *decode.Token) {
+			if it.match(t, &opts) {
+				offs = append(offs, t.Off)
+			}
+		}
+		d.Feed(data, emit)
+		d.End(emit)
+	} else {
+		_, rep, _ := sanitize.Map(data, opts)
+		if rep.FindingsOmitted > 0 {
+			panic("oracle: the report does not list every finding")
+		}
+		for _, f := range rep.Findings {
+			if f.Kind == it.finding {
+				offs = append(offs, f.Offset)
+			}
+		}
+	}
+	slices.Sort(offs)
+	return slices.Compact(offs)
+}
+
+// runJob runs a job to its end.
+func runJob(t *testing.T, j job) (bool, int64) {
+	t.Helper()
+	for {
+		done, found, off, err := j.step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done {
+			return found, off
+		}
+	}
+}
+
+// TestSeek checks n, N, ] and [ against the whole-stream oracle, with the
+// index built and with none, from cursors all over the input.
+func TestSeek(t *testing.T) {
+	// The sparse input has few enough findings for one report to list them
+	// all (sanitize.MaxFindings); the dense one serves the items that are
+	// told by token.
+	var sparse []byte
+	for i := uint64(0); len(sparse) < 150<<10; i++ {
+		sparse = append(sparse, "plain text, nothing to see here\r\n"...)
+		if i%40 == 0 {
+			sparse = append(sparse, hostile(i, 24)...)
+		}
+	}
+	inputs := map[string][]byte{"demo": demo, "dense": hostile(7, 200<<10), "sparse": sparse}
+	opts := sanitize.Options{}
+	for name, data := range inputs {
+		src := source{r: bytes.NewReader(data), n: int64(len(data))}
+		built := newIndex(0, src, opts, nil)
+		for !built.decodeDone {
+			built.decodeStep()
+		}
+		items := append([]reportItem{seqItem}, reportItems...)
+		for i := range items {
+			it := &items[i]
+			if !it.searchable() || name == "dense" && it.match == nil {
+				continue
+			}
+			want := oracle(data, it, opts)
+			step := max(1, int64(len(data))/40)
+			for cursor := int64(0); cursor < int64(len(data)); cursor += step {
+				next, prev := int64(-1), int64(-1)
+				for _, o := range want {
+					if o > cursor && next < 0 {
+						next = o
+					}
+					if o < cursor {
+						prev = o
+					}
+				}
+				for _, x := range []*index{built, newIndex(0, src, opts, nil)} {
+					for _, dir := range []int64{1, -1} {
+						found, off := runJob(t, newSeek(x, it, opts, cursor, dir))
+						w := next
+						if dir < 0 {
+							w = prev
+						}
+						if !found {
+							off = -1
+						}
+						if off != w {
+							t.Errorf("%s: %s from %d dir %d = %d, want %d", name, it.name, cursor, dir, off, w)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSearch checks text and hex search against the whole stream.
+func TestSearch(t *testing.T) {
+	data := slices.Concat(hostile(3, 150<<10), []byte("a NeEdLe in the middle "), hostile(4, 150<<10), []byte("needle at the end"))
+	src := source{r: bytes.NewReader(data), n: int64(len(data))}
+	x := newIndex(0, src, sanitize.Options{}, nil)
+	text, _, om := sanitize.Map(data, sanitize.Options{})
+	for _, q := range []string{"plain text", "needle", "NeEdLe", "link", "终端"} {
+		var at []int64
+		hay := text
+		if q == strings.ToLower(q) {
+			hay = asciiLower(text) // smart case: a query in lower case matches any case
+		}
+		for k := 0; ; {
+			i := bytes.Index(hay[k:], []byte(q))
+			if i < 0 {
+				break
+			}
+			s, _ := om.ToInput(int64(k + i))
+			at = append(at, s)
+			k += i + 1
+		}
+		if len(at) == 0 {
+			t.Fatalf("no %q in the input", q)
+		}
+		for _, from := range []int64{0, at[0], int64(len(data)) / 2, int64(len(data)) - 1} {
+			want := at[0]
+			for _, a := range at {
+				if a > from {
+					want = a
+					break
+				}
+			}
+			if found, off := runJob(t, newTextSearch(x, q, sanitize.Options{}, from)); !found || off != want {
+				t.Errorf("text %q from %d = %d, %v; want %d", q, from, off, found, want)
+			}
+		}
+	}
+	pat := []byte("\x1b]52;c;")
+	first := int64(bytes.Index(data, pat))
+	second := first + 1 + int64(bytes.Index(data[first+1:], pat))
+	for from, want := range map[int64]int64{0: first, first: second, int64(len(data)) - 1: first} {
+		if found, off := runJob(t, newHexSearch(src, pat, from)); !found || off != want {
+			t.Errorf("hex from %d = %d, %v; want %d", from, off, found, want)
+		}
+	}
+	if found, _ := runJob(t, newHexSearch(src, []byte("absent\x00\x01"), 0)); found {
+		t.Error("hex search found an absent pattern")
+	}
+}
