@@ -60,6 +60,11 @@ func (m *model) refresh() error {
 		m.helpKey, m.helpView = hk, m.help.View(m.keys)
 	}
 	m.f = frame{}
+	if m.o.Check != nil {
+		if err := m.o.Check(); err != nil {
+			return err
+		}
+	}
 	if m.w <= 0 || m.h <= 0 {
 		return nil
 	}

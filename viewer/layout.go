@@ -21,6 +21,7 @@ const (
 const (
 	reportWidth  = 24 // the report pane
 	minTextWidth = 12 // the narrowest cleaned-text pane worth showing
+	goodText     = 40 // a cleaned-text pane worth fewer bytes per row
 )
 
 // rowWidths are the bytes per row the layout tries, widest first.
@@ -62,14 +63,14 @@ func computeLayout(st *Styles, w, h, chromeTop, chromeBottom int, streamLen int6
 		l.tooSmall = true
 		return l
 	}
-	try := func(report, text bool) bool {
+	try := func(report, text bool, minText int) bool {
 		for _, b := range rowWidths {
 			need := hexInner(l.offW, b) + b + 2*l.frameW
 			if report {
 				need += reportWidth + l.frameW
 			}
 			if text {
-				need += minTextWidth + l.frameW
+				need += minText + l.frameW
 			}
 			if need <= w {
 				l.bpr = b
@@ -79,7 +80,7 @@ func computeLayout(st *Styles, w, h, chromeTop, chromeBottom int, streamLen int6
 					l.inner[paneReport] = reportWidth
 				}
 				if text {
-					l.inner[paneText] = w - need + minTextWidth
+					l.inner[paneText] = w - need + minText
 				} else {
 					l.inner[paneGlyph] += w - need // the glyph pane takes the slack
 				}
@@ -88,7 +89,8 @@ func computeLayout(st *Styles, w, h, chromeTop, chromeBottom int, streamLen int6
 		}
 		return false
 	}
-	if !try(true, true) && !try(false, true) && !try(false, false) {
+	if !try(true, true, goodText) && !try(true, true, minTextWidth) &&
+		!try(false, true, minTextWidth) && !try(false, false, 0) {
 		l.tooSmall = true
 		return l
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/sanitize"
 )
@@ -261,5 +263,21 @@ func TestSearch(t *testing.T) {
 	}
 	if found, _ := runJob(t, newHexSearch(src, []byte("absent\x00\x01"), 0)); found {
 		t.Error("hex search found an absent pattern")
+	}
+}
+
+// TestKeysTypedTogether checks that keys bubbletea reads in one go, which
+// it delivers as one message, each act, and that what follows a key that
+// opens a prompt goes into the prompt.
+func TestKeysTypedTogether(t *testing.T) {
+	d := newDriver(t, load(t, demo), Options{}, NewStyles(false), 100, 30, nil)
+	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjjl")})
+	if got := d.m.sv().cursor; got != 3*int64(d.m.lay.bpr)+1 {
+		t.Errorf("cursor after jjjl = %d, want %d", got, 3*d.m.lay.bpr+1)
+	}
+	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("g0x40")})
+	d.send(tea.KeyMsg{Type: tea.KeyEnter})
+	if got := d.m.sv().cursor; got != 0x40 {
+		t.Errorf("cursor after g0x40 = %d, want %d", got, 0x40)
 	}
 }

@@ -22,8 +22,8 @@ var (
 // each exactly as wide as the terminal. Every string from the capture in
 // it is a render.Safe; the rest is the viewer's own text and SGR styling.
 func (m *model) View() string {
-	if m.w <= 0 || m.h <= 0 {
-		return ""
+	if m.w <= 0 || m.h <= 0 || m.err != nil {
+		return "" // no size yet, or quitting with an error
 	}
 	lines := []string{m.titleLine()}
 	if m.lay.tooSmall {

@@ -180,6 +180,24 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 	case tea.KeyMsg:
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && m.prompt == promptNone {
+			// Keys typed faster than bubbletea reads arrive as one
+			// message; each is a command of its own.
+			var cmds []tea.Cmd
+			for i, r := range msg.Runes {
+				if m.prompt != promptNone { // the rest is the prompt's
+					k := msg
+					k.Runes = msg.Runes[i:]
+					cmds = append(cmds, m.key(k))
+					break
+				}
+				k := msg
+				k.Runes = []rune{r}
+				cmds = append(cmds, m.key(k))
+			}
+			cmd = tea.Batch(cmds...)
+			break
+		}
 		cmd = m.key(msg)
 	case tea.MouseMsg:
 		m.mouse(msg)

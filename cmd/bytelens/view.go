@@ -47,15 +47,15 @@ one of each hazard. Press ? inside the viewer for the keys.`,
 		if err != nil {
 			return err
 		}
-		out, ok := s.stdout.(*os.File)
-		if !ok || !isatty.IsTerminal(out.Fd()) && !isatty.IsCygwinTerminal(out.Fd()) {
-			return hintError{errors.New("view needs a terminal on stdout"), "to dump a capture, use bytelens clean or bytelens report"}
-		}
 		c, name, check, cleanup, err := openView(s, args, cf, stdinLimit)
 		if err != nil {
 			return err
 		}
 		defer cleanup()
+		out, ok := s.stdout.(*os.File)
+		if !ok || !isatty.IsTerminal(out.Fd()) && !isatty.IsCygwinTerminal(out.Fd()) {
+			return hintError{errors.New("view needs a terminal on stdout"), "to dump a capture, use bytelens clean or bytelens report"}
+		}
 		warnCapture(s.stderr, c)
 		return viewer.Run(c, viewer.Options{
 			Name:         name,

@@ -1,0 +1,80 @@
+package viewer
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// TestGolden compares View() of the real model, driven through Update at a
+// fixed size with the colour profile pinned, with testdata/NAME.golden.
+// go test -run TestGolden -update rewrites them.
+func TestGolden(t *testing.T) {
+	defer lipgloss.SetColorProfile(lipgloss.ColorProfile())
+	for _, tc := range []struct {
+		name    string
+		data    []byte
+		profile termenv.Profile
+		o       Options
+		w, h    int
+		keys    string
+	}{
+		{"demo-start", demo, termenv.ANSI256, Options{Name: "demo"}, 120, 36, ""},
+		{"demo-sequences", demo, termenv.ANSI256, Options{Name: "demo"}, 120, 36, "nnnnnnnn"},
+		{"demo-text-focus", demo, termenv.ANSI256, Options{Name: "demo"}, 120, 36, "g0x1c0<enter><tab><tab>jj"},
+		{"demo-report-jump", demo, termenv.ANSI256, Options{Name: "demo"}, 120, 36, "<stab>jjjjjjjj]]"},
+		{"demo-end", demo, termenv.ANSI256, Options{Name: "demo"}, 120, 36, "<end>"},
+		{"demo-help", demo, termenv.ANSI256, Options{Name: "demo"}, 120, 36, "?"},
+		{"demo-search", demo, termenv.ANSI256, Options{Name: "demo"}, 120, 36, "/gpj<enter>"},
+		{"demo-prompt", demo, termenv.ANSI256, Options{Name: "demo"}, 120, 36, "x1b 5d<left>\u202e"},
+		{"demo-mono", demo, termenv.Ascii, Options{Name: "demo", NoColor: true}, 120, 36, "g0x200<enter>"},
+		{"demo-attributes", demo, termenv.ANSI, Options{Name: "demo", NoColor: true}, 120, 36, "g0x200<enter>"},
+		{"demo-hidden-ascii", demo, termenv.ANSI256, Options{Name: "demo", HidePayloads: true, ASCII: true}, 100, 30, "g0x210<enter>"},
+		{"demo-narrow", demo, termenv.ANSI256, Options{Name: "demo"}, 60, 20, "g0x2c0<enter>"},
+		{"hostile", hostile(11, 4000), termenv.ANSI256, Options{Name: "hostile"}, 120, 36, "g50%<enter>"},
+		{"zeros-squeezed", append(append([]byte("head\x1b[31m"), make([]byte, 3<<20)...), "\x1b[0mtail"...), termenv.ANSI256, Options{Name: "zeros"}, 100, 20, "jj"},
+		{"tiny", demo, termenv.ANSI256, Options{Name: "demo"}, 30, 6, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lipgloss.SetColorProfile(tc.profile)
+			color := !tc.o.NoColor
+			d := newDriver(t, load(t, tc.data), tc.o, NewStyles(color), tc.w, tc.h, nil)
+			d.press(tc.keys)
+			got := d.m.View()
+			if probs := viewProblems(got, tc.w, tc.h); len(probs) > 0 {
+				t.Errorf("unsafe or misshapen View: %q", probs)
+			}
+			path := filepath.Join("testdata", tc.name+".golden")
+			if *update {
+				if err := os.WriteFile(path, []byte(got+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -run TestGolden -update)", err)
+			}
+			gl, wl := strings.Split(got, "\n"), strings.Split(strings.TrimSuffix(string(want), "\n"), "\n")
+			for i := range max(len(gl), len(wl)) {
+				var g, w string
+				if i < len(gl) {
+					g = gl[i]
+				}
+				if i < len(wl) {
+					w = wl[i]
+				}
+				if g != w {
+					t.Errorf("line %d:\n got %q\nwant %q", i, g, w)
+				}
+			}
+		})
+	}
+}
