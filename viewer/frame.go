@@ -1,6 +1,8 @@
 package viewer
 
 import (
+	"strings"
+
 	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
@@ -72,7 +74,9 @@ func (m *model) refresh() error {
 	m.f.rep, m.f.repDone = sv.idx.report()
 	m.f.counts = itemCounts(&m.f.rep)
 	m.sel = max(0, min(m.sel, len(reportItems)-1))
-	m.lay = computeLayout(&m.st, m.w, m.h, 1, 2+height(m.helpView), sv.src.n)
+	top := height(m.titleLine())
+	bottom := height(strings.Join(m.statusLines(), "\n")) + height(m.helpView)
+	m.lay = computeLayout(&m.st, m.w, m.h, top, bottom, sv.src.n)
 	if m.lay.tooSmall || sv.src.n == 0 {
 		return nil
 	}

@@ -328,15 +328,23 @@ func (m *model) titleLine() string {
 	if len(m.svs) > 1 {
 		right = append(right, fmt.Sprintf("stream %s %d/%d", sv.s.Name, m.cur+1, len(m.svs)))
 	}
-	if i := sv.frameAt(sv.cursor); len(sv.frames) > 0 {
+	if i := sv.frameAt(sv.cursor); i < 0 && len(sv.frames) > 0 {
+		right = append(right, fmt.Sprintf("before frame 1/%d", len(sv.frames)))
+	} else if i >= 0 {
 		s := fmt.Sprintf("frame %d/%d", i+1, len(sv.frames))
-		if i >= 0 && m.c.Timed {
+		if m.c.Timed {
 			s += fmt.Sprintf(" at %.3fs", sv.frames[i].Time.Seconds())
 		}
 		right = append(right, s)
 	}
 	if dec, rep, done := sv.idx.status(); !done {
 		right = append(right, fmt.Sprintf("indexing %d%%", percent(min(dec, rep), sv.src.n)))
+	}
+	for _, w := range m.f.wins {
+		if !w.exact {
+			right = append(right, "approximate here until indexed")
+			break
+		}
 	}
 	if m.job != nil {
 		right = append(right, fmt.Sprintf("searching %s %d%%", m.job.name(), int(m.job.progress()*100)))
