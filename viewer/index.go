@@ -65,6 +65,7 @@ type index struct {
 	cps        []decode.Decoder // cps[i] is the state before byte i*checkpointEvery
 	masks      []uint32         // masks[i]: kinds of the tokens that begin in block i
 	decoded    int64            // bytes decoded
+	settled    int64            // every token that begins before this offset has ended
 	rep        sanitize.Report  // report of the first reported bytes
 	reported   int64            // bytes sanitized
 	decodeDone bool
@@ -142,6 +143,9 @@ func (x *index) decodeStep() tea.Msg {
 			x.cps = append(x.cps, x.dec)
 			x.masks = append(x.masks, x.cur)
 			x.decoded = x.dec.Offset()
+			if x.dec.InGround() {
+				x.settled = x.decoded
+			}
 			x.mu.Unlock()
 			x.cur = 0
 		}
@@ -153,11 +157,15 @@ func (x *index) decodeStep() tea.Msg {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.decoded = x.dec.Offset()
+	if x.dec.InGround() {
+		x.settled = x.decoded
+	}
 	if x.decoded >= x.src.n {
 		if x.decoded%checkpointEvery != 0 || x.decoded == 0 {
 			x.masks = append(x.masks, x.cur)
 		}
 		x.decodeDone = true
+		x.settled = x.decoded
 	}
 	return indexMsg{id: x.id}
 }
@@ -211,11 +219,12 @@ func (x *index) report() (sanitize.Report, bool) {
 	return x.rep, x.reportDone
 }
 
-// mask returns the mask of block b and whether the pass has completed it.
+// mask returns the mask of block b and whether it is complete: every
+// token that begins in the block has ended, a long string included.
 func (x *index) mask(b int) (uint32, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if b < len(x.masks) && (b+1 < len(x.masks) || x.decodeDone || int64(b+1)*checkpointEvery <= x.decoded) {
+	if b < len(x.masks) && (x.decodeDone || int64(b+1)*checkpointEvery <= x.settled) {
 		return x.masks[b], true
 	}
 	return 0, false

@@ -281,3 +281,24 @@ func TestKeysTypedTogether(t *testing.T) {
 		t.Errorf("cursor after g0x40 = %d, want %d", got, 0x40)
 	}
 }
+
+// TestSeekPartialIndex checks that a block whose long string has not
+// ended when the background pass stops is not taken as holding none.
+func TestSeekPartialIndex(t *testing.T) {
+	text := bytes.Repeat([]byte("text "), 1<<18)
+	start := len(text)
+	data := slices.Concat(text, []byte("\x1b]52;c;"),
+		bytes.Repeat([]byte("A"), 4<<20), []byte("\x07"), bytes.Repeat([]byte("more "), 1<<20))
+	src := source{r: bytes.NewReader(data), n: int64(len(data))}
+	x := newIndex(0, src, sanitize.Options{}, nil)
+	x.decodeStep() // the pass stops inside the OSC
+	var osc *reportItem
+	for i := range reportItems {
+		if reportItems[i].name == "osc" {
+			osc = &reportItems[i]
+		}
+	}
+	if found, off := runJob(t, newSeek(x, osc, sanitize.Options{}, 0, 1)); !found || off != int64(start) {
+		t.Errorf("next osc = %d, %v; want %d", off, found, start)
+	}
+}
