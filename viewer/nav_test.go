@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/sanitize"
 )
@@ -300,5 +301,65 @@ func TestSeekPartialIndex(t *testing.T) {
 	}
 	if found, off := runJob(t, newSeek(x, osc, sanitize.Options{}, 0, 1)); !found || off != int64(start) {
 		t.Errorf("next osc = %d, %v; want %d", off, found, start)
+	}
+}
+
+// TestApproximate checks a jump far past the background pass: the view is
+// decoded from just before the place, says so, and is safe.
+func TestApproximate(t *testing.T) {
+	data := slices.Concat(bytes.Repeat([]byte("\x1b[31mred\x1b[0m text\r\n"), 2<<20), []byte("\x1b]0;end\x07tail"))
+	m := newModel(load(t, data), Options{}, NewStyles(false))
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30}) // no background pass runs
+	for _, k := range keys("g90%<enter>") {
+		m.Update(k)
+	}
+	if m.err != nil {
+		t.Fatal(m.err)
+	}
+	v := m.View()
+	if !strings.Contains(v, "approximate") {
+		t.Error("a view decoded ahead of the index does not say it is approximate")
+	}
+	if probs := viewProblems(v, 120, 30); len(probs) > 0 {
+		t.Errorf("unsafe or misshapen View: %q", probs)
+	}
+	if !m.f.tokOK || m.f.tok.Off > m.sv().cursor || m.f.tok.End() <= m.sv().cursor {
+		t.Errorf("token under the cursor %d: %+v, ok %v", m.sv().cursor, m.f.tok, m.f.tokOK)
+	}
+}
+
+// TestStreamsAndFrames checks switching streams and jumping between
+// frames of a script(1) capture with input and output.
+func TestStreamsAndFrames(t *testing.T) {
+	c, err := capture.Open("../capture/testdata/samples/script-io.typescript",
+		capture.OpenOptions{Timing: "../capture/testdata/samples/script-io.timing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	d := newDriver(t, c, Options{Name: "script-io"}, NewStyles(false), 160, 30, nil)
+	title := func() string { return strings.SplitN(d.m.View(), "\n", 2)[0] }
+	if !strings.Contains(title(), "stream output 1/2") || !strings.Contains(title(), "before frame 1/") {
+		t.Errorf("title %q", title())
+	}
+	d.press(">>")
+	sv := d.m.sv()
+	if i := sv.frameAt(sv.cursor); i != 1 || sv.cursor != sv.frames[1].Off {
+		t.Errorf("after >>: cursor %d in frame %d, want the start of frame 2 at %d", sv.cursor, i, sv.frames[1].Off)
+	}
+	if !strings.Contains(title(), "frame 2/") || !strings.Contains(title(), "s") {
+		t.Errorf("title %q", title())
+	}
+	d.press("<")
+	if i := sv.frameAt(sv.cursor); i != 0 {
+		t.Errorf("after <: frame %d, want 1", i+1)
+	}
+	d.press("s")
+	if !strings.Contains(title(), "stream input 2/2") {
+		t.Errorf("after s: title %q", title())
+	}
+	d.press("s")
+	if d.m.sv() != sv || sv.cursor != sv.frames[0].Off {
+		t.Error("switching back did not return to the place in the output stream")
 	}
 }
