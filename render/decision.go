@@ -1,6 +1,8 @@
 package render
 
 import (
+	"math/bits"
+
 	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/sanitize"
 )
@@ -85,31 +87,14 @@ func (d *describer) decision(t *decode.Token, o sanitize.Options, next int) {
 		} else {
 			d.s("removed: C1 control")
 		}
-		if t.Final == 0x8D {
-			d.s("; flagged cursor_move")
-		}
 	case decode.KindESC, decode.KindNF:
 		d.s("removed: escape sequence")
-		if t.Kind == decode.KindESC && t.Flags&(decode.FlagAborted|decode.FlagUnterminated) == 0 {
-			switch t.Final {
-			case '8', 'M':
-				d.s("; flagged cursor_move")
-			case 'c':
-				d.s("; flagged erase")
-			}
-		}
 	case decode.KindCSI:
 		d.s("removed: CSI (control sequence)")
-		if t.Flags&(decode.FlagAborted|decode.FlagUnterminated|decode.FlagMalformed) == 0 {
-			d.csiFlags(t)
-		}
 	case decode.KindOSC:
 		d.oscDecision(t, o)
 	case decode.KindDCS:
 		d.s("removed: DCS string, payload dropped")
-		if q := t.PayloadPrefix(); len(q) >= 2 && (q[0] == '$' || q[0] == '+') && q[1] == 'q' {
-			d.s("; flagged query: a terminal would have replied")
-		}
 	case decode.KindAPC:
 		d.s("removed: APC string, payload dropped")
 		if o.APCBEL {
@@ -120,12 +105,13 @@ func (d *describer) decision(t *decode.Token, o sanitize.Options, next int) {
 	case decode.KindSOS:
 		d.s("removed: SOS string, payload dropped")
 	case decode.KindScreenTitle:
-		d.s("removed: ESC k title string, payload dropped; flagged title")
+		d.s("removed: ESC k title string, payload dropped")
 	case decode.KindInvalid:
 		d.s("replaced by U+FFFD (maximal subpart)")
 	case decode.KindFormat:
 		d.formatDecision(t, o)
 	}
+	d.advisories(sanitize.Advisories(t))
 	d.anomalyDecision(t)
 }
 
@@ -165,118 +151,49 @@ func (d *describer) c0Decision(t *decode.Token, o sanitize.Options, next int) {
 	}
 }
 
-// csiFlags appends the advisory flags sanitize raises for a CSI.
-func (d *describer) csiFlags(t *decode.Token) {
-	p0 := rawParam(t, 0)
-	switch {
-	case csiIsQuery(t, p0):
-		d.s("; flagged query: a terminal would have replied")
-	case t.NInter != 0:
-	case t.Private == 0 && t.Final == 'm':
-		if sgrConceals(t) {
-			d.s("; flagged sgr_conceal: a terminal would have hidden the text")
-		}
-	case t.Private == 0 && (t.Final == 'J' || t.Final == 'K' || t.Final == 'X' || t.Final == 'P' || t.Final == 'M'),
-		t.Private == '?' && (t.Final == 'J' || t.Final == 'K'):
-		d.s("; flagged erase: text painted over")
-	case t.Private == 0 && isCursorMove(t.Final):
-		d.s("; flagged cursor_move: text may be painted over")
-	case t.Private == '?' && t.Final == 'h':
-		for _, p := range t.Params() {
-			if p == 47 || p == 1047 || p == 1049 {
-				d.s("; flagged alt_screen")
-				break
-			}
-		}
-	}
+// advisoryWhy explains each advisory flag, in sanitize.Advisory bit order.
+var advisoryWhy = [...]string{
+	"a terminal would have replied",
+	"text painted over",
+	"text may be painted over",
+	"a terminal would have hidden the text",
+	"the window title would have changed",
+	"the clipboard would have been used",
+	"the label would have been a link",
+	"the alternate screen would have hidden the scrollback",
 }
 
-func isCursorMove(f byte) bool {
-	for _, c := range []byte("ABCDEFGHIZfd`aeu") {
-		if f == c {
-			return true
+// advisories appends the advisory flags sanitize raises for the token.
+func (d *describer) advisories(a sanitize.Advisory) {
+	for i, name := range a.Names() {
+		if i == 0 {
+			d.s("; flagged ")
+		} else {
+			d.s(", ")
 		}
+		d.s(name)
 	}
-	return false
-}
-
-// csiIsQuery mirrors sanitize's query rule: DA1/DA2/DA3, DSR and CPR,
-// XTWINOPS reports, DECRQM, XTVERSION, kitty keyboard flags.
-func csiIsQuery(t *decode.Token, p0 uint16) bool {
-	switch t.Final {
-	case 'c':
-		return t.NInter == 0 && p0 == 0
-	case 'n':
-		return t.NInter == 0 && (p0 == 5 || p0 == 6 || t.Private == '?')
-	case 't':
-		return t.NInter == 0 && t.Private == 0 && (p0 == 11 || p0 >= 13 && p0 <= 21)
-	case 'p':
-		return t.NInter == 1 && t.Inter[0] == '$'
-	case 'q':
-		return t.Private == '>' && t.NInter == 0
-	case 'u':
-		return t.Private == '?'
+	if a != 0 {
+		d.s(": ", advisoryWhy[bits.TrailingZeros16(uint16(a))])
 	}
-	return false
-}
-
-// sgrConceals reports whether an SGR sets attribute 8, skipping the
-// arguments of extended colours.
-func sgrConceals(t *decode.Token) bool {
-	ps := t.Params()
-	for i := 0; i < len(ps); i++ {
-		if t.Sub&(1<<i) != 0 {
-			continue
-		}
-		switch ps[i] {
-		case 8:
-			return true
-		case 38, 48, 58:
-			if i+1 < len(ps) && t.Sub&(1<<(i+1)) == 0 {
-				switch ps[i+1] {
-				case 5:
-					i += 2
-				case 2:
-					i += 4
-				}
-			}
-		}
-	}
-	return false
 }
 
 func (d *describer) oscDecision(t *decode.Token, o sanitize.Options) {
 	done := t.Flags&(decode.FlagAborted|decode.FlagUnterminated) == 0
 	switch {
-	case t.Command == 8 && done && oscLinkClose(t):
+	case t.Command == 8 && done && sanitize.LinkCloses(t):
 		d.s("removed: OSC 8 hyperlink close; the label before it was kept")
 		if o.Links == sanitize.LinksAppend {
 			d.s(", followed by <URI> if the target was printable http(s) (policy links=append)")
 		}
 	case t.Command == 8 && done:
 		if o.Links == sanitize.LinksAppend {
-			d.s("label kept, target appended as \" <URI>\" after it when printable http(s) (policy links=append); flagged hyperlink")
+			d.s("label kept, target appended as \" <URI>\" after it when printable http(s) (policy links=append)")
 		} else {
-			d.s("label kept, target dropped (policy links=drop); flagged hyperlink")
+			d.s("label kept, target dropped (policy links=drop)")
 		}
 	default:
 		d.s("removed: OSC string, payload dropped")
-		if !done {
-			return
-		}
-		switch t.Command {
-		case 0, 1, 2:
-			d.s("; flagged title")
-		case 52:
-			d.s("; flagged clipboard")
-			if oscQuery(t, 2) {
-				d.s(", query: a terminal would have replied")
-			}
-		case 4, 5, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 50:
-			if oscQuery(t, -1) {
-				d.s("; flagged query: a terminal would have replied")
-			}
-		}
 	}
 }
 

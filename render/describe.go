@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/sanitize"
 )
 
 // Describe returns one line saying what a token is and does, teseq-like
@@ -1181,7 +1182,7 @@ func (d *describer) osc(t *decode.Token) {
 	d.n(int64(c))
 	d.s(": ")
 	q := t.PayloadPrefix()
-	query := oscQuery(t, -1)
+	query := sanitize.OSCRead(t, -1)
 	switch c {
 	case 0:
 		d.s("set icon name and window title")
@@ -1200,7 +1201,7 @@ func (d *describer) osc(t *decode.Token) {
 	case 7:
 		d.s("current working directory (file URL)")
 	case 8:
-		if oscLinkClose(t) {
+		if sanitize.LinkCloses(t) {
 			d.s("hyperlink close")
 		} else {
 			d.s("hyperlink open (target not shown)")
@@ -1241,7 +1242,7 @@ func (d *describer) osc(t *decode.Token) {
 		d.s("Emacs shell command")
 	case 52:
 		switch {
-		case oscQuery(t, 2):
+		case sanitize.OSCRead(t, 2):
 			d.s("clipboard read (query: the terminal replies with the clipboard)")
 		default:
 			d.s("clipboard write")
@@ -1309,41 +1310,6 @@ func (d *describer) setOrQuery(what string, query bool) {
 	} else {
 		d.s("set ", what)
 	}
-}
-
-// oscQuery reports whether field number field (0 is the command number)
-// of an OSC payload is exactly "?", or with field -1 whether any field is,
-// judged on the stored prefix (as sanitize does).
-func oscQuery(t *decode.Token, field int) bool {
-	q := t.PayloadPrefix()
-	i := 0
-	for start := 0; start <= len(q); i++ {
-		end := bytes.IndexByte(q[start:], ';')
-		last := end < 0
-		if last {
-			end = len(q)
-		} else {
-			end += start
-		}
-		if (field < 0 || i == field) && end-start == 1 && q[start] == '?' &&
-			(!last || t.Payload == int64(len(q))) {
-			return true
-		}
-		start = end + 1
-	}
-	return false
-}
-
-// oscLinkClose reports whether an OSC 8 has an empty URI ("8;params;"),
-// which closes a hyperlink; a payload longer than the stored prefix is
-// taken as an open.
-func oscLinkClose(t *decode.Token) bool {
-	q := t.PayloadPrefix()
-	if t.Payload != int64(len(q)) || len(q) < 3 {
-		return false
-	}
-	semi := bytes.IndexByte(q[2:], ';')
-	return semi >= 0 && 2+semi+1 == len(q)
 }
 
 // dcs describes a device control string by its selector: the parameter,

@@ -33,7 +33,7 @@ func ExampleDescribe() {
 	// CSI ?2004h   DECSET: enable bracketed paste (2004)
 	//              removed: CSI (control sequence)
 	// OSC 52 write OSC 52: clipboard write, 13 payload bytes, ended by BEL
-	//              removed: OSC string, payload dropped; flagged clipboard
+	//              removed: OSC string, payload dropped; flagged clipboard: the clipboard would have been used
 	// CSI 6n       DSR: CPR, cursor position report (query: the terminal replies)
 	//              removed: CSI (control sequence); flagged query: a terminal would have replied
 }

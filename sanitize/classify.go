@@ -2,56 +2,152 @@ package sanitize
 
 import (
 	"bytes"
+	"math/bits"
 	"strconv"
 
 	"github.com/bytelens/bytelens/decode"
 )
 
-// escape sets the flags of a two-byte or nF escape (ECMA-48 5.3; DEC
-// private Fp: DECSC 7, DECRC 8).
-func (c *cleaner) escape(t *decode.Token) {
-	if t.Kind != decode.KindESC || t.Flags&(decode.FlagAborted|decode.FlagUnterminated) != 0 {
-		return
+// Advisory is a set of the advisory flags one token raises by itself: what
+// a person at a terminal would have been shown differently. The overwrite
+// flag of CR and BS depends on what follows, so it is not part of it.
+type Advisory uint16
+
+// Advisory flags, named as Flags' JSON fields.
+const (
+	AdvQuery Advisory = 1 << iota
+	AdvErase
+	AdvCursorMove
+	AdvSGRConceal
+	AdvTitle
+	AdvClipboard
+	AdvHyperlink
+	AdvAltScreen
+)
+
+// advisoryNames are the flags' names, in bit order.
+var advisoryNames = [...]string{"query", "erase", "cursor_move", "sgr_conceal", "title", "clipboard", "hyperlink", "alt_screen"}
+
+// Names returns the names of the flags in a, in bit order.
+func (a Advisory) Names() []string {
+	var out []string
+	for i, n := range advisoryNames {
+		if a&(1<<i) != 0 {
+			out = append(out, n)
+		}
 	}
-	f := &c.rep.Flags
-	switch t.Final {
-	case '8', 'M': // DECRC restores the cursor; RI moves it up
-		c.flag(t, &f.CursorMove, "cursor_move")
-	case 'c': // RIS: full reset, the screen is cleared
-		c.flag(t, &f.Erase, "erase")
-	}
+	return out
 }
 
-// csi counts a control sequence and sets its flags (ECMA-48 8.3; xterm
-// ctlseqs for the private and reporting ones).
-func (c *cleaner) csi(t *decode.Token) {
-	c.rep.countCSI(t.Private, t.Inter, t.Final)
+// counter returns the Flags field that counts the single flag a.
+func (f *Flags) counter(a Advisory) *int64 {
+	return [...]*int64{&f.Query, &f.Erase, &f.CursorMove, &f.SGRConceal, &f.Title, &f.Clipboard, &f.Hyperlink, &f.AltScreen}[bits.TrailingZeros16(uint16(a))]
+}
+
+// Advisories returns the flags t raises (ECMA-48 8.3; xterm ctlseqs for the
+// private, reporting and OSC functions; the OSC 8 hyperlink spec). A token
+// cut short (aborted, unterminated) or a malformed CSI raises none: no
+// terminal would have carried it out.
+//
+//   - query: DA1/DA2/DA3 (CSI c), DSR and CPR (5n, 6n, private n), XTWINOPS
+//     reports (CSI t with 11, 13–21), DECRQM ($p), XTVERSION (>q), kitty
+//     keyboard flags (?u), DECRQSS and XTGETTCAP (DCS $q, +q), OSC 52 and
+//     OSC 4/5/10–19/50 with a "?" field;
+//   - erase: ED, EL, ECH, DCH, DL, DECSED, DECSEL, RIS;
+//   - cursor_move: CUU…CHA, CUP, CHT, CBT, HVP, VPA, HPA, HPR, VPR, SCORC,
+//     DECRC (ESC 8), RI (ESC M and C1 8D);
+//   - sgr_conceal: SGR 8; title: OSC 0/1/2, ESC k; clipboard: OSC 52;
+//   - hyperlink: an OSC 8 that opens a link; alt_screen: DECSET 47/1047/1049.
+func Advisories(t *decode.Token) Advisory {
 	if t.Flags&(decode.FlagAborted|decode.FlagUnterminated|decode.FlagMalformed) != 0 {
-		return
+		return 0
 	}
-	f := &c.rep.Flags
-	p0 := param(t, 0)
+	switch t.Kind {
+	case decode.KindC1:
+		if t.Final == 0x8D {
+			return AdvCursorMove
+		}
+	case decode.KindESC:
+		switch t.Final {
+		case '8', 'M':
+			return AdvCursorMove
+		case 'c':
+			return AdvErase
+		}
+	case decode.KindCSI:
+		return csiAdvisories(t)
+	case decode.KindOSC:
+		return oscAdvisories(t)
+	case decode.KindDCS:
+		if q := t.PayloadPrefix(); bytes.HasPrefix(q, []byte("$q")) || bytes.HasPrefix(q, []byte("+q")) {
+			return AdvQuery
+		}
+	case decode.KindScreenTitle:
+		return AdvTitle
+	}
+	return 0
+}
+
+// csiAdvisories classifies a well-formed CSI.
+func csiAdvisories(t *decode.Token) Advisory {
 	switch {
-	case isQuery(t, p0):
-		c.flag(t, &f.Query, "query")
+	case isQuery(t, param(t, 0)):
+		return AdvQuery
 	case t.NInter != 0:
 	case t.Private == 0 && t.Final == 'm':
 		if sgrConceals(t) {
-			c.flag(t, &f.SGRConceal, "sgr_conceal")
+			return AdvSGRConceal
 		}
 	case t.Private == 0 && csiFinals[t.Final] == csiErase,
 		t.Private == '?' && (t.Final == 'J' || t.Final == 'K'):
-		c.flag(t, &f.Erase, "erase")
+		return AdvErase
 	case t.Private == 0 && csiFinals[t.Final] == csiMove:
-		c.flag(t, &f.CursorMove, "cursor_move")
+		return AdvCursorMove
 	case t.Private == '?' && t.Final == 'h':
 		for _, p := range t.Params() {
 			if p == 47 || p == 1047 || p == 1049 {
-				c.flag(t, &f.AltScreen, "alt_screen")
-				break
+				return AdvAltScreen
 			}
 		}
 	}
+	return 0
+}
+
+// oscAdvisories classifies a complete OSC.
+func oscAdvisories(t *decode.Token) Advisory {
+	switch t.Command {
+	case 0, 1, 2:
+		return AdvTitle
+	case 52:
+		if OSCRead(t, 2) {
+			return AdvClipboard | AdvQuery
+		}
+		return AdvClipboard
+	case 8:
+		if !LinkCloses(t) {
+			return AdvHyperlink
+		}
+	case 4, 5, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 50:
+		if OSCRead(t, -1) {
+			return AdvQuery
+		}
+	}
+	return 0
+}
+
+// LinkCloses reports whether an OSC 8 has an empty URI ("8;params;"),
+// which closes a hyperlink. It is judged on the stored payload prefix: a
+// payload longer than the prefix is taken as an open.
+func LinkCloses(t *decode.Token) bool {
+	q := t.PayloadPrefix()
+	if t.Payload != int64(len(q)) {
+		return false
+	}
+	if len(q) <= 2 {
+		return true
+	}
+	semi := bytes.IndexByte(q[2:], ';')
+	return semi < 0 || 2+semi+1 == len(q)
 }
 
 // CSI final bytes that erase or move the cursor (ECMA-48 8.3: ED, EL,
@@ -127,35 +223,10 @@ func sgrConceals(t *decode.Token) bool {
 	return false
 }
 
-// osc counts an OSC and sets its flags (xterm ctlseqs "Operating System
-// Commands"; OSC 8 from the hyperlinks spec by egmontkob).
-func (c *cleaner) osc(t *decode.Token) {
-	c.rep.countOSC(t.Command)
-	if t.Is(decode.FlagAborted) || t.Is(decode.FlagUnterminated) {
-		return
-	}
-	f := &c.rep.Flags
-	switch t.Command {
-	case 0, 1, 2:
-		c.flag(t, &f.Title, "title")
-	case 52:
-		c.flag(t, &f.Clipboard, "clipboard")
-		if oscRead(t, 2) {
-			c.flag(t, &f.Query, "query")
-		}
-	case 8:
-		c.link(t)
-	case 4, 5, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 50:
-		if oscRead(t, -1) {
-			c.flag(t, &f.Query, "query")
-		}
-	}
-}
-
-// oscRead reports whether the OSC asks the terminal for a value: field
+// OSCRead reports whether an OSC asks the terminal for a value: field
 // number field (0 is the command number) is exactly "?", or, with field
-// -1, any field is.
-func oscRead(t *decode.Token, field int) bool {
+// -1, any field is. It is judged on the stored payload prefix.
+func OSCRead(t *decode.Token, field int) bool {
 	q := t.PayloadPrefix()
 	i := 0
 	for start := 0; start <= len(q); i++ {
@@ -176,45 +247,36 @@ func oscRead(t *decode.Token, field int) bool {
 }
 
 // link handles an OSC 8 hyperlink "8;params;URI": a non-empty URI opens a
-// link, an empty one closes it. The label between is ordinary text.
+// link, an empty one closes it (LinkCloses). The label between is
+// ordinary text; under LinksAppend the URI follows the label.
 func (c *cleaner) link(t *decode.Token) {
-	introLen := int64(2) // ESC ] or C2 9D
-	if t.Intro == decode.Intro8Bit {
-		introLen = 1
-	}
-	// The payload, when it is still held (it is, unless it is longer
-	// than the history the cleaner keeps); otherwise its prefix.
-	var pl []byte
-	if t.Payload <= MaxLinkURI+256 {
-		pl = c.bytesAt(t.Off+introLen, t.Payload)
-	}
-	whole := pl != nil
-	if !whole {
-		pl = t.PayloadPrefix()
-	}
-	var uri []byte
-	open := !whole // a payload too long to hold is not a bare "8;;"
-	if len(pl) > 2 {
-		if semi := bytes.IndexByte(pl[2:], ';'); semi >= 0 {
-			uri = pl[2+semi+1:]
-			open = len(uri) > 0 || !whole
-		}
-	}
-	if !open {
-		if c.linkOpen && c.linkURI != nil {
+	if LinkCloses(t) {
+		if c.linkURI != nil {
 			c.rep.Kept.LinkTargets++
 			c.emitString([]byte(" <"))
 			c.emitString(c.linkURI)
 			c.emitString([]byte(">"))
 		}
-		c.linkOpen, c.linkURI = false, nil
+		c.linkURI = nil
 		return
 	}
-	c.flag(t, &c.rep.Flags.Hyperlink, "hyperlink")
 	c.rep.Kept.LinkLabels++
-	c.linkOpen, c.linkURI = true, nil
-	if c.opts.Links == LinksAppend && whole && len(uri) <= MaxLinkURI && printableHTTP(uri) {
-		c.linkURI = append(c.linkURI[:0], uri...)
+	c.linkURI = nil
+	if c.opts.Links != LinksAppend || t.Payload > MaxLinkURI+256 {
+		return
+	}
+	introLen := int64(2) // ESC ] or C2 9D
+	if t.Intro == decode.Intro8Bit {
+		introLen = 1
+	}
+	pl := c.bytesAt(t.Off+introLen, t.Payload)
+	if len(pl) < 2 {
+		return
+	}
+	if semi := bytes.IndexByte(pl[2:], ';'); semi >= 0 {
+		if uri := pl[2+semi+1:]; len(uri) <= MaxLinkURI && printableHTTP(uri) {
+			c.linkURI = append([]byte(nil), uri...)
+		}
 	}
 }
 
@@ -276,7 +338,7 @@ func Name(t *decode.Token) string {
 		s := "OSC " + strconv.Itoa(int(t.Command))
 		switch t.Command {
 		case 52:
-			if oscRead(t, 2) {
+			if OSCRead(t, 2) {
 				return s + " read"
 			}
 			return s + " write"

@@ -1,7 +1,7 @@
 package sanitize
 
 import (
-	"bytes"
+	"math/bits"
 	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/decode"
@@ -36,8 +36,7 @@ type cleaner struct {
 	line     []rune // current line under emulation
 	col      int    // cursor column in line
 
-	linkOpen bool   // inside an OSC 8 label
-	linkURI  []byte // the URI to append, under LinksAppend
+	linkURI []byte // the URI of the open OSC 8 link, to append under LinksAppend
 
 	m *OffsetMap // optional offset map
 
@@ -130,23 +129,19 @@ func (c *cleaner) token(t *decode.Token) {
 		r.Removed.DEL++
 	case decode.KindC1:
 		r.Removed.C1++
-		if t.Final == 0x8D { // RI, reverse index
-			c.flag(t, &r.Flags.CursorMove, "cursor_move")
-		}
 	case decode.KindESC, decode.KindNF:
 		r.Removed.ESC++
-		c.escape(t)
 	case decode.KindCSI:
 		r.Removed.CSI++
-		c.csi(t)
+		r.countCSI(t.Private, t.Inter, t.Final)
 	case decode.KindOSC:
 		r.Removed.OSC++
-		c.osc(t)
+		r.countOSC(t.Command)
+		if t.Command == 8 && t.Flags&(decode.FlagAborted|decode.FlagUnterminated) == 0 {
+			c.link(t)
+		}
 	case decode.KindDCS:
 		r.Removed.DCS++
-		if q := t.PayloadPrefix(); bytes.HasPrefix(q, []byte("$q")) || bytes.HasPrefix(q, []byte("+q")) {
-			c.flag(t, &r.Flags.Query, "query")
-		}
 	case decode.KindAPC:
 		r.Removed.APC++
 	case decode.KindPM:
@@ -155,12 +150,17 @@ func (c *cleaner) token(t *decode.Token) {
 		r.Removed.SOS++
 	case decode.KindScreenTitle:
 		r.Removed.ESCk++
-		c.flag(t, &r.Flags.Title, "title")
 	case decode.KindInvalid:
 		r.Removed.Invalid++
 		c.emitRune(utf8.RuneError)
 	case decode.KindFormat:
 		c.format(t)
+	}
+	if t.Kind > decode.KindDEL && t.Kind < decode.KindInvalid {
+		for a := Advisories(t); a != 0; a &= a - 1 {
+			one := a & -a
+			c.flag(t, r.Flags.counter(one), advisoryNames[bits.TrailingZeros16(uint16(one))])
+		}
 	}
 }
 
