@@ -49,9 +49,7 @@ func TestCompareRowsFollowJSON(t *testing.T) {
 			t.Errorf("%s rows %v, JSON keys %v", g.Name, names, keys)
 		}
 	}
-	var totals []string
 	for _, row := range d.Totals {
-		totals = append(totals, row.Name)
 		if _, ok := m[row.Name]; !ok {
 			t.Errorf("totals row %q is not a Report JSON field", row.Name)
 		}

@@ -73,7 +73,7 @@ func TestStoreLsAndPrune(t *testing.T) {
 		t.Errorf("prune envelopes: %q", out)
 	}
 	code, out, _ = cli(t, "", "store", "ls")
-	if strings.Count(out, "\n") != 3 || strings.Contains(out, old.RawArtifact) {
+	if code != 0 || strings.Count(out, "\n") != 3 || strings.Contains(out, old.RawArtifact) {
 		t.Errorf("after prune:\n%s", out)
 	}
 }
