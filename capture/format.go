@@ -115,8 +115,12 @@ func ParseFormat(name string) (Format, error) {
 	if f, ok := formatAliases[n]; ok {
 		return f, nil
 	}
-	return 0, fmt.Errorf("%w %q (want one of %s)", ErrUnknownFormat, name, strings.Join(formatNames[:], ", "))
+	return 0, fmt.Errorf("%w %q (want one of %s)", ErrUnknownFormat, name, FormatNames())
 }
+
+// FormatNames lists the names ParseFormat accepts (aliases aside),
+// comma-separated, for help texts and errors.
+func FormatNames() string { return strings.Join(formatNames[:], ", ") }
 
 // family groups the formats that share a loader.
 func (f Format) family() Format {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/sanitize"
@@ -43,6 +44,9 @@ with several streams is cleaned stream by stream (--stream picks one).`,
 		if err := out.Flush(); err != nil {
 			return fmt.Errorf("writing cleaned text: %w", err)
 		}
+		for _, r := range reps {
+			warnSwallowed(s.stderr, r)
+		}
 		if reportPath == "" {
 			return nil
 		}
@@ -52,6 +56,26 @@ with several streams is cleaned stream by stream (--stream picks one).`,
 		return writeJSONFile(reportPath, reps)
 	}
 	return cmd
+}
+
+// warnSwallowed says on stderr when a control string left open at the end
+// of a stream swallowed bytes: they were dropped from the text, as a
+// terminal would have hidden them, and the reader should know.
+func warnSwallowed(w io.Writer, r streamReport) {
+	if r.BytesSwallowed == 0 {
+		return
+	}
+	where := ""
+	for _, f := range r.Findings {
+		if f.Kind == "unterminated" {
+			where = fmt.Sprintf(" by the %s at offset 0x%x", f.Sequence, f.Offset)
+			break
+		}
+	}
+	fmt.Fprintf(w, "bytelens: warning: stream %s: %d bytes up to the end were swallowed%s, left open; a terminal would not have shown them\n", r.Stream, r.BytesSwallowed, where)
+	if !strings.Contains(r.Policy, "c1=lone") {
+		fmt.Fprintln(w, "hint: if a raw 0x80-0x9F byte opened it and the input is 8-bit text (Latin-1, CP1252), --c1 lone keeps such bytes from opening strings")
+	}
 }
 
 // streamReport is the report of one stream of a capture.
@@ -79,6 +103,9 @@ func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts s
 	}
 	defer c.Close()
 	warnCapture(s.stderr, c)
+	if err := refuseLossySniff(c, cf, name); err != nil {
+		return nil, err
+	}
 	sts, err := pickStreams(c, cf.stream)
 	if err != nil {
 		return nil, err

@@ -80,3 +80,29 @@ func TestCleanAndReport(t *testing.T) {
 		t.Errorf("--report file: %v %s", err, b)
 	}
 }
+
+func TestCleanFailsClosed(t *testing.T) {
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "fake.bin")
+	os.WriteFile(fake, []byte("{\"version\": 2, \"width\": 80, \"height\": 24}\n[0.1, \"o\", \"all good\\r\\n\"]\nERROR: \x1b[31mreal output\x1b[0m\n"), 0o644)
+	// A sniffed recording that loses input is refused, not half cleaned.
+	code, out, errs := runCLI(t, "", "clean", fake)
+	if code != 1 || out != "" || !strings.Contains(errs, "looks like asciicast-v2") || !strings.Contains(errs, "--format raw") {
+		t.Errorf("sniffed lossy cast: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if code, out, _ := runCLI(t, "", "clean", "--format", "raw", fake); code != 0 || !strings.Contains(out, "ERROR: real output") {
+		t.Errorf("--format raw: exit %d, stdout %q", code, out)
+	}
+	// A timing file that is missing is named as such.
+	plain := filepath.Join(dir, "typescript")
+	os.WriteFile(plain, []byte("text\n"), 0o644)
+	code, _, errs = runCLI(t, "", "clean", "--timing", filepath.Join(dir, "nope.timing"), plain)
+	if code != 1 || !strings.Contains(errs, "open timing") {
+		t.Errorf("missing timing: exit %d, stderr %q", code, errs)
+	}
+	// Bytes swallowed by a string left open are reported on stderr.
+	code, out, errs = runCLI(t, "stray \x90 byte\nmore\n", "clean")
+	if code != 0 || out != "stray " || !strings.Contains(errs, "swallowed by the DCS at offset 0x6") {
+		t.Errorf("swallowed: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

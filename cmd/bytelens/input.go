@@ -21,7 +21,7 @@ type captureFlags struct {
 
 func addCaptureFlags(fs *pflag.FlagSet) *captureFlags {
 	c := &captureFlags{}
-	fs.StringVar(&c.format, "format", "", "capture format instead of sniffing: raw, asciicast, ttyrec, script, github-actions, gitlab-ci, bytelens-artifact")
+	fs.StringVar(&c.format, "format", "", "capture format instead of sniffing: "+capture.FormatNames())
 	fs.StringVar(&c.timing, "timing", "", "script(1) timing file for a typescript (classic or --log-timing form)")
 	fs.StringVar(&c.stream, "stream", "", "stream to use when the capture has several (output, input, stdout, stderr)")
 	return c
@@ -61,11 +61,13 @@ func openCapture(s *streams, args []string, cf *captureFlags) (*capture.Capture,
 		return nil, nil, name, fmt.Errorf("%s is a directory, not a capture", displayName(name))
 	}
 	c, err := capture.Open(name, opts)
-	if err != nil {
-		if errors.Is(err, capture.ErrUnknownFormat) {
-			return nil, nil, name, usageError{err}
-		}
-		return nil, nil, name, fileError(name, err)
+	switch {
+	case errors.Is(err, capture.ErrUnknownFormat):
+		return nil, nil, name, usageError{err}
+	case errors.Is(err, fs.ErrPermission):
+		return nil, nil, name, hintError{err, "check the file's mode and owner"}
+	case err != nil:
+		return nil, nil, name, err // capture's error names the file at fault, capture or timing
 	}
 	return c, nil, name, nil
 }
@@ -82,6 +84,19 @@ func openRef(ref string) (*capture.Capture, error) {
 		return nil, err
 	}
 	return capture.OpenArtifact(st, r)
+}
+
+// refuseLossySniff fails closed when a format that was sniffed, not asked
+// for, made the loader skip or change input: a file whose first line looks
+// like a recording must not choose what the rest of it cleans to.
+func refuseLossySniff(c *capture.Capture, cf *captureFlags, name string) error {
+	if cf.format != "" || c.Format == capture.FormatRaw || len(c.Warnings) == 0 {
+		return nil
+	}
+	return hintError{
+		fmt.Errorf("%s looks like %s, but loading it skipped or changed input (%s)", displayName(name), c.Format, c.Warnings[0]),
+		fmt.Sprintf("--format raw cleans the file's bytes as they are; --format %s accepts the %s reading", c.Format, c.Format),
+	}
 }
 
 // pickStreams returns the streams a command works on: the one --stream
