@@ -250,18 +250,13 @@ func OSCRead(t *decode.Token, field int) bool {
 // link, an empty one closes it (LinkCloses). The label between is
 // ordinary text; under LinksAppend the URI follows the label.
 func (c *cleaner) link(t *decode.Token) {
+	// A close, or an open that replaces the open link (terminals let the
+	// new target take over), ends the label before it.
+	c.endLink()
 	if LinkCloses(t) {
-		if c.linkURI != nil {
-			c.rep.Kept.LinkTargets++
-			c.emitString([]byte(" <"))
-			c.emitString(c.linkURI)
-			c.emitString([]byte(">"))
-		}
-		c.linkURI = nil
 		return
 	}
 	c.rep.Kept.LinkLabels++
-	c.linkURI = nil
 	if c.opts.Links != LinksAppend || t.Payload > MaxLinkURI+256 {
 		return
 	}
@@ -280,10 +275,23 @@ func (c *cleaner) link(t *decode.Token) {
 	}
 }
 
-// printableHTTP reports whether uri is http(s) and only printable ASCII
-// without spaces.
+// endLink ends the label of the open link: under LinksAppend its URI
+// follows it.
+func (c *cleaner) endLink() {
+	if c.linkURI != nil {
+		c.rep.Kept.LinkTargets++
+		c.emitString([]byte(" <"))
+		c.emitString(c.linkURI)
+		c.emitString([]byte(">"))
+	}
+	c.linkURI = nil
+}
+
+// printableHTTP reports whether uri is http(s) (the scheme in any case,
+// RFC 3986 3.1) and only printable ASCII without spaces or angle brackets.
 func printableHTTP(uri []byte) bool {
-	if !bytes.HasPrefix(uri, []byte("http://")) && !bytes.HasPrefix(uri, []byte("https://")) {
+	scheme, _, ok := bytes.Cut(uri, []byte("://"))
+	if !ok || !bytes.EqualFold(scheme, []byte("http")) && !bytes.EqualFold(scheme, []byte("https")) {
 		return false
 	}
 	for _, b := range uri {

@@ -64,6 +64,7 @@ func (c *cleaner) feed(p []byte) {
 // end finishes the stream.
 func (c *cleaner) end() {
 	c.dec.End(c.token)
+	c.endLink() // a link left open still gets its target appended
 	c.resolveCR(endOfStream)
 	if c.lineMode {
 		c.flushLine(false)

@@ -397,10 +397,11 @@ func CompareText(a, b []byte, maxLines int) TextDiff {
 		}
 		ea, eb = sa, sb
 	}
+	// The lines between are paired in order; a pair of equal lines (an
+	// unchanged line between two changes) is not a difference.
 	ma, mb := countLines(a[pa:ea]), countLines(b[pa:eb])
-	d.Differing = max(ma, mb)
 	ia, ib := pa, pa
-	for i := 0; i < d.Differing && i < maxLines; i++ {
+	for i := 0; i < max(ma, mb); i++ {
 		var la, lb []byte
 		var ld LineDiff
 		if i < ma {
@@ -413,8 +414,14 @@ func CompareText(a, b []byte, maxLines int) TextDiff {
 			lb, ib = b[ib:e], e
 			ld.LineB = head + i + 1
 		}
-		ld.From, ld.A, ld.B, ld.TruncA, ld.TruncB = excerpts(la, lb)
-		d.Lines = append(d.Lines, ld)
+		if i < ma && i < mb && bytes.Equal(la, lb) {
+			continue
+		}
+		d.Differing++
+		if len(d.Lines) < maxLines {
+			ld.From, ld.A, ld.B, ld.TruncA, ld.TruncB = excerpts(la, lb)
+			d.Lines = append(d.Lines, ld)
+		}
 	}
 	return d
 }

@@ -370,3 +370,12 @@ func FuzzCompareText(f *testing.F) {
 		}
 	})
 }
+
+// TestCompareTextSkipsEqualPairs: unchanged lines between two changes are
+// not differences.
+func TestCompareTextSkipsEqualPairs(t *testing.T) {
+	d := CompareText([]byte("x1\ns\ns\ns\nx5\n"), []byte("y1\ns\ns\ns\ny5\n"), 10)
+	if d.Differing != 2 || len(d.Lines) != 2 || d.Lines[0].LineA != 1 || d.Lines[1].LineA != 5 {
+		t.Errorf("got %+v", d)
+	}
+}
