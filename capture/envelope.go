@@ -2,7 +2,9 @@ package capture
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -26,16 +28,23 @@ const EnvelopeSchema = "bytelens.envelope/v1"
 type Envelope struct {
 	// Schema is EnvelopeSchema.
 	Schema string `json:"schema"`
-	// Command is Argv shell-quoted for display; arguments with characters
-	// that are not printable are written in $'...' form with escapes.
+	// Command is Argv (cleaned) shell-quoted for display; arguments with
+	// characters that are not printable are written in $'...' form.
 	Command string `json:"command"`
-	// Argv is the command line as run.
+	// Argv is the command line as run, each element cleaned by
+	// [CleanField].
 	Argv []string `json:"argv"`
-	// Cwd is the absolute working directory of the command.
+	// Cwd is the absolute working directory of the command, cleaned by
+	// [CleanField].
 	Cwd string `json:"cwd"`
-	// Stdin says where standard input came from: "/dev/null", a file name,
-	// or "caller".
+	// Stdin says where standard input came from: "/dev/null", a file name
+	// (cleaned by [CleanField]), or "caller".
 	Stdin string `json:"stdin"`
+	// MetadataCleaned names the fields whose value [CleanField] changed,
+	// in field order: "command", "argv[N]", "cwd", "stdin", "signal".
+	// The exact values are kept only in the raw artifact's manifest. Run
+	// sets it to an empty list when nothing changed.
+	MetadataCleaned []string `json:"metadata_cleaned"`
 	// Started is when the command started, in UTC; JSON gives RFC 3339.
 	Started time.Time `json:"started"`
 	// DurationMS is the time from start until the collector finished
@@ -44,7 +53,7 @@ type Envelope struct {
 	// ExitCode is the command's exit code, or -1 if a signal ended it.
 	ExitCode int `json:"exit_code"`
 	// Signal names the signal that ended the command ("SIGKILL"), or is
-	// empty.
+	// empty; cleaned by [CleanField].
 	Signal string `json:"signal"`
 	// TimedOut reports that the time limit passed and the collector killed
 	// the command's process group.
@@ -71,7 +80,8 @@ type Envelope struct {
 	// artifact in the restricted store, or empty if none was kept.
 	RawArtifact string `json:"raw_artifact"`
 	// Decision is the caller's approval record, attached verbatim (as
-	// compact JSON) apart from the untrusted output; absent if none.
+	// compact JSON) apart from the untrusted output; absent if none. Run
+	// accepts only a record that passes [CheckDecision].
 	Decision json.RawMessage `json:"decision,omitempty"`
 }
 
@@ -128,6 +138,13 @@ func (e *Envelope) WriteText(w io.Writer) error {
 	field("command", e.Command)
 	field("cwd", quoteIfNeeded(e.Cwd))
 	field("stdin", quoteIfNeeded(e.Stdin))
+	if len(e.MetadataCleaned) > 0 {
+		names := make([]string, len(e.MetadataCleaned))
+		for i, n := range e.MetadataCleaned {
+			names[i] = sanitizeLine(n) // field names such as argv[2]; escaped if built by hand
+		}
+		field("cleaned", strings.Join(names, ", ")+" (control or format characters removed; exact values only in the raw artifact)")
+	}
 	field("started", e.Started.Format(time.RFC3339Nano))
 	field("duration_ms", strconv.FormatInt(e.DurationMS, 10))
 	field("exit_code", strconv.Itoa(e.ExitCode))
@@ -163,6 +180,60 @@ func (e *Envelope) WriteText(w io.Writer) error {
 		writeQuoted(bw, s.text)
 	}
 	return bw.Flush()
+}
+
+// CleanField returns s made safe as a one-line metadata value for agents,
+// and whether that changed it. s goes through the sanitizer with the
+// default options (sanitize.String): no ESC, C0, DEL or C1 control (a
+// control sequence goes whole, payload included), none of the format
+// characters the default policy strips, and U+FFFD for each maximal
+// invalid UTF-8 subpart. The TAB and LF that cleaned text may keep (CR,
+// VT and FF become LF) are then each replaced by U+FFFD, so the value
+// stays on one line. Valid UTF-8 without those characters comes back
+// unchanged.
+func CleanField(s string) (string, bool) {
+	c, _ := sanitize.String(s, sanitize.Options{})
+	if strings.ContainsAny(c, "\t\n") {
+		c = strings.Map(func(r rune) rune {
+			if r == '\t' || r == '\n' {
+				return utf8.RuneError
+			}
+			return r
+		}, c)
+	}
+	return c, c != s
+}
+
+// CheckDecision checks a caller's approval record before [Run] attaches
+// it: it must be one valid JSON value in valid UTF-8 whose strings, object
+// keys included, the sanitizer (default options) leaves unchanged, so
+// that after JSON decoding it holds no ESC, no C0 control but TAB and LF,
+// no DEL, no C1 and none of the format characters the policy strips. The
+// error names a byte offset, never the offending characters.
+func CheckDecision(js []byte) error {
+	if !json.Valid(js) {
+		return errors.New("decision is not valid JSON")
+	}
+	if !utf8.Valid(js) {
+		return errors.New("decision is not valid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.UseNumber()
+	for {
+		off := dec.InputOffset()
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("decision: %w", err)
+		}
+		if s, ok := tok.(string); ok {
+			if c, _ := sanitize.String(s, sanitize.Options{}); c != s {
+				return fmt.Errorf("decision: the string after byte %d holds control or format characters (allowed: TAB and LF)", off)
+			}
+		}
+	}
 }
 
 // reportSummary lists a report's non-zero counts by group, such as

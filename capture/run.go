@@ -73,7 +73,9 @@ type RunOptions struct {
 	// os.DevNull when cmd.Stdin is nil and "caller" otherwise.
 	StdinName string
 	// Decision is the caller's approval record, a JSON value attached to
-	// the envelope as its own field. It must be valid JSON.
+	// the envelope as its own field. It must pass [CheckDecision]: valid
+	// JSON whose strings hold no control (but TAB and LF) or format
+	// character.
 	Decision json.RawMessage
 }
 
@@ -125,6 +127,9 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts RunOptions) (Envelope, error) 
 		if err := json.Compact(&buf, opts.Decision); err != nil {
 			return Envelope{}, fmt.Errorf("capture: decision is not valid JSON: %w", err)
 		}
+		if err := CheckDecision(buf.Bytes()); err != nil {
+			return Envelope{}, fmt.Errorf("capture: %w", err)
+		}
 		decision = buf.Bytes()
 	}
 	cwd, err := workDir(cmd.Dir)
@@ -142,14 +147,8 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts RunOptions) (Envelope, error) 
 	if len(argv) == 0 {
 		argv = []string{cmd.Path}
 	}
-	env := Envelope{
-		Schema:   EnvelopeSchema,
-		Command:  ShellQuote(argv),
-		Argv:     append([]string(nil), argv...),
-		Cwd:      cwd,
-		Stdin:    stdinName,
-		Decision: decision,
-	}
+	env := Envelope{Schema: EnvelopeSchema, Decision: decision}
+	env.setMetadata(argv, cwd, stdinName)
 
 	c := &collector{maxChunks: opts.MaxChunks, maxRaw: opts.MaxRaw}
 	for i, name := range [2]string{"stdout", "stderr"} {
@@ -178,10 +177,12 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts RunOptions) (Envelope, error) 
 			closePipes(pipes[:])
 			return Envelope{}, fmt.Errorf("capture: %w", err)
 		}
-		c.art, err = store.NewArtifactWriter(blob, store.Manifest{
-			Argv: env.Argv, Cwd: cwd, Started: env.Started, MaxRaw: opts.MaxRaw,
+		m := store.Manifest{
+			Started: env.Started, MaxRaw: opts.MaxRaw,
 			Streams: []store.StreamDesc{{ID: store.StreamStdout, Name: "stdout"}, {ID: store.StreamStderr, Name: "stderr"}},
-		})
+		}
+		m.SetExact(argv, cwd, stdinName) // the only place the exact values are kept
+		c.art, err = store.NewArtifactWriter(blob, m)
 		if err != nil {
 			blob.Abort()
 			closePipes(pipes[:])
@@ -257,7 +258,7 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts RunOptions) (Envelope, error) 
 	}
 	env.DurationMS = end.Sub(c.start).Milliseconds()
 	env.ExitCode = cmd.ProcessState.ExitCode()
-	env.Signal = signalName(cmd.ProcessState)
+	env.Signal = env.cleanField("signal", signalName(cmd.ProcessState))
 	env.TimedOut, env.Canceled = timedOut, canceled
 
 	for i := range c.streams {
@@ -301,6 +302,44 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts RunOptions) (Envelope, error) 
 		env.RawArtifact = ref.String()
 	}
 	return env, nil
+}
+
+// setMetadata sets Command, Argv, Cwd and Stdin from the exact values,
+// each cleaned by CleanField, and lists in MetadataCleaned those that
+// changed.
+func (e *Envelope) setMetadata(argv []string, cwd, stdin string) {
+	e.MetadataCleaned = []string{}
+	e.Argv = make([]string, len(argv))
+	changed := false
+	for i, a := range argv {
+		var c bool
+		e.Argv[i], c = CleanField(a)
+		changed = changed || c
+	}
+	// Command is built from the cleaned argv, so that it shows nothing
+	// (not even escaped) of what the cleaning removed.
+	cmdExact := ShellQuote(argv)
+	e.Command, _ = CleanField(ShellQuote(e.Argv))
+	if changed || e.Command != cmdExact {
+		e.MetadataCleaned = append(e.MetadataCleaned, "command")
+	}
+	for i, a := range argv {
+		if e.Argv[i] != a {
+			e.MetadataCleaned = append(e.MetadataCleaned, fmt.Sprintf("argv[%d]", i))
+		}
+	}
+	e.Cwd = e.cleanField("cwd", cwd)
+	e.Stdin = e.cleanField("stdin", stdin)
+}
+
+// cleanField returns s cleaned by CleanField and adds name to
+// MetadataCleaned if that changed it.
+func (e *Envelope) cleanField(name, s string) string {
+	c, changed := CleanField(s)
+	if changed {
+		e.MetadataCleaned = append(e.MetadataCleaned, name)
+	}
+	return c
 }
 
 // collector numbers the reads of both streams and feeds the raw artifact.

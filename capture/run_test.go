@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -419,5 +420,167 @@ func TestQuote(t *testing.T) {
 		if got := quoteIfNeeded(in); got != want {
 			t.Errorf("quoteIfNeeded(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// checkField asserts that a metadata value holds no control (TAB and LF
+// included), no format character the default policy strips and no
+// invalid UTF-8.
+func checkField(t *testing.T, name, s string) {
+	t.Helper()
+	if c, changed := CleanField(s); changed {
+		t.Errorf("%s: %q is not clean (cleaned %q)", name, s, c)
+	}
+	if strings.ContainsAny(s, "\t\n\x1b\u202e") {
+		t.Errorf("%s: %q", name, s)
+	}
+	checkCleanText(t, name, s)
+}
+
+// TestRunCleansMetadata runs a real child in a directory whose name holds
+// an OSC, a bidi override, a TAB and an invalid byte, with arguments that
+// hold ESC and U+202E: the envelope carries the values cleaned and says
+// which, and only the artifact's manifest keeps them exactly.
+func TestRunCleansMetadata(t *testing.T) {
+	s := runTestStore(t)
+	dir := filepath.Join(t.TempDir(), "cwd\x1b]0;CWDTITLE\x07dir\u202e\tx\xff")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Skipf("file system refuses the name: %v", err)
+	}
+	stdinName := "in\x1b[2Jput"
+	cmd := exec.Command("sh", "-c", `printf '%s|' "$@"; pwd`, "sh", "a\x1b[31mred", "\u202eevil", "plain", "bad\xfe")
+	cmd.Dir = dir
+	exact := slices.Clone(cmd.Args)
+	env, err := Run(context.Background(), cmd, RunOptions{Store: s, Timeout: 5 * time.Second, StdinName: stdinName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCwd := filepath.Join(filepath.Dir(dir), "cwddir\uFFFDx\uFFFD")
+	wantArgv := []string{"sh", "-c", exact[2], "sh", "ared", "evil", "plain", "bad\uFFFD"}
+	if env.Cwd != wantCwd || !slices.Equal(env.Argv, wantArgv) || env.Stdin != "input" {
+		t.Errorf("cwd %q argv %q stdin %q; want %q %q %q", env.Cwd, env.Argv, env.Stdin, wantCwd, wantArgv, "input")
+	}
+	if want := []string{"command", "argv[4]", "argv[5]", "argv[7]", "cwd", "stdin"}; !slices.Equal(env.MetadataCleaned, want) {
+		t.Errorf("metadata_cleaned %q, want %q", env.MetadataCleaned, want)
+	}
+	if env.Command != ShellQuote(wantArgv) {
+		t.Errorf("command %q, want %q", env.Command, ShellQuote(wantArgv))
+	}
+	if env.ExitCode != 0 || env.Stdout != "ared|evil|plain|bad\uFFFD|"+wantCwd[:len(wantCwd)-len("\uFFFDx\uFFFD")]+"\tx\uFFFD\n" {
+		t.Errorf("exit %d stdout %q", env.ExitCode, env.Stdout)
+	}
+	for i, a := range env.Argv {
+		checkField(t, fmt.Sprintf("argv[%d]", i), a)
+	}
+	for name, v := range map[string]string{"command": env.Command, "cwd": env.Cwd, "stdin": env.Stdin, "signal": env.Signal} {
+		checkField(t, name, v)
+	}
+	// Once JSON-decoded nothing holds a control, and no payload is left.
+	js, _ := json.Marshal(env)
+	for _, bad := range []string{"CWDTITLE", `\u001b`, `\u0007`, "\u202e", "31m", "2J"} {
+		if bytes.Contains(js, []byte(bad)) {
+			t.Errorf("envelope JSON holds %q: %s", bad, js)
+		}
+	}
+
+	// The manifest keeps the exact values.
+	m := loadArtifact(t, s, env).Manifest
+	if got := m.ExactArgv(); !slices.Equal(got, exact) {
+		t.Errorf("manifest argv %q, want %q", got, exact)
+	}
+	if m.ExactCwd() != dir || m.ExactStdin() != stdinName {
+		t.Errorf("manifest cwd %q stdin %q, want %q %q", m.ExactCwd(), m.ExactStdin(), dir, stdinName)
+	}
+	// Valid UTF-8 values are exact in the strings themselves; the invalid
+	// ones there have U+FFFD and are exact in the *_bytes fields.
+	if m.Argv[4] != exact[4] || m.Argv[5] != exact[5] || m.Stdin != stdinName || m.StdinBytes != nil {
+		t.Errorf("manifest strings: argv %q stdin %q %q", m.Argv, m.Stdin, m.StdinBytes)
+	}
+	if m.Cwd != strings.ToValidUTF8(dir, "\uFFFD") || string(m.CwdBytes) != dir || len(m.ArgvBytes) != len(exact) {
+		t.Errorf("manifest cwd %q cwd_bytes %q argv_bytes %q", m.Cwd, m.CwdBytes, m.ArgvBytes)
+	}
+
+	// The text form shows the cleaned values and says which changed.
+	var b bytes.Buffer
+	env.WriteText(&b)
+	if !strings.Contains(b.String(), "cleaned:      command, argv[4], argv[5], argv[7], cwd, stdin (") || strings.Contains(b.String(), "CWDTITLE") {
+		t.Errorf("text form:\n%s", b.String())
+	}
+}
+
+// TestRunMetadataUnchanged: clean metadata is kept as is, and
+// metadata_cleaned is an empty list, not null.
+func TestRunMetadataUnchanged(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "plain dir é 終 \u200d")
+	os.Mkdir(dir, 0o700)
+	cmd := exec.Command("printf", "%s", "it's", "naïve")
+	cmd.Dir = dir
+	env, err := Run(context.Background(), cmd, RunOptions{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.Cwd != dir || !slices.Equal(env.Argv, []string{"printf", "%s", "it's", "naïve"}) || env.MetadataCleaned == nil || len(env.MetadataCleaned) != 0 {
+		t.Errorf("cwd %q argv %q metadata_cleaned %#v", env.Cwd, env.Argv, env.MetadataCleaned)
+	}
+	if js, _ := json.Marshal(env); !bytes.Contains(js, []byte(`"metadata_cleaned":[]`)) {
+		t.Errorf("JSON: %s", js)
+	}
+}
+
+func TestCleanField(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                        "",
+		"/tmp/plain dir/é":        "/tmp/plain dir/é",
+		"a\x1b]0;TITLE\x07b":      "ab",
+		"a\x1b]52;c;Zm9v\x1b\\b":  "ab",
+		"\u202eevil\u200b":        "evil",
+		"a\tb\nc\rd\r\ne\vf\fg":   "a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFDf\uFFFDg",
+		"x\xffy":                  "x\uFFFDy",
+		"c1 \u009b31m \x7fdel":    "c1  del",
+		"\x1b[31m":                "",
+		"unterminated\x1b]0;oops": "unterminated",
+	} {
+		got, changed := CleanField(in)
+		if got != want || changed != (in != want) {
+			t.Errorf("CleanField(%q) = %q, %v; want %q", in, got, changed, want)
+		}
+		checkField(t, strconv.Quote(in), got)
+	}
+}
+
+func TestCheckDecision(t *testing.T) {
+	for _, ok := range []string{
+		`{"approved_by":"alice","n":1}`,
+		`{"reason":"line one\nline two\tTAB","list":["é","終",null,true,1.5e3]}`,
+		`"just a string"`,
+		`{"zwj":"👩\u200d💻"}`,
+	} {
+		if err := CheckDecision([]byte(ok)); err != nil {
+			t.Errorf("CheckDecision(%s) = %v", ok, err)
+		}
+	}
+	for _, bad := range []string{
+		`{"by":"a\u001b]0;x\u0007"}`,
+		"{\"by\":\"a\x1b[31m\"}",
+		`{"by":"\r"}`,
+		`{"k\u001b":"v"}`,
+		`["ok",{"deep":["\u202e"]}]`,
+		`{"c1":"\u009b"}`,
+		`{"del":"\u007f"}`,
+		"{\"bad\":\"\xff\"}",
+		`{nope`,
+		`{} {}`,
+	} {
+		err := CheckDecision([]byte(bad))
+		if err == nil {
+			t.Errorf("CheckDecision(%q) accepted", bad)
+			continue
+		}
+		if strings.ContainsAny(err.Error(), "\x1b\u202e\u009b\x7f\r") {
+			t.Errorf("error repeats the characters: %q", err)
+		}
+	}
+	if _, err := Run(context.Background(), exec.Command("true"), RunOptions{Decision: json.RawMessage(`{"x":"\u001b[2J"}`)}); err == nil {
+		t.Error("Run accepted a decision with ESC")
 	}
 }

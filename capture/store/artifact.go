@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"slices"
 	"time"
+	"unicode/utf8"
 )
 
 // The framed raw artifact format, version 1 (docs/artifact.md):
@@ -56,11 +58,23 @@ const (
 type Manifest struct {
 	// Schema is ArtifactSchema.
 	Schema string `json:"schema"`
-	// Argv is the command line. Arguments that are not valid UTF-8 are
-	// stored with U+FFFD in place of the invalid bytes.
+	// Argv is the command line, exact: control and format characters are
+	// kept (JSON escapes them), unlike the cleaned argv of an envelope.
+	// Arguments that are not valid UTF-8 hold U+FFFD in place of the
+	// invalid bytes here, and ArgvBytes holds them exactly.
 	Argv []string `json:"argv"`
-	// Cwd is the working directory the command ran in.
+	// Cwd is the working directory the command ran in, exact (see Argv).
 	Cwd string `json:"cwd"`
+	// Stdin is where standard input came from (the envelope's stdin),
+	// exact (see Argv); empty in artifacts written before it was recorded.
+	Stdin string `json:"stdin,omitempty"`
+	// ArgvBytes, CwdBytes and StdinBytes are set only when the value is
+	// not valid UTF-8, which a JSON string cannot carry: the exact bytes
+	// (base64 in JSON), all of argv's elements when any of them is
+	// invalid. [Manifest.ExactArgv] and the like prefer them.
+	ArgvBytes  [][]byte `json:"argv_bytes,omitempty"`
+	CwdBytes   []byte   `json:"cwd_bytes,omitempty"`
+	StdinBytes []byte   `json:"stdin_bytes,omitempty"`
 	// Started is when the command was started; record times are offsets
 	// from it.
 	Started time.Time `json:"started"`
@@ -69,6 +83,55 @@ type Manifest struct {
 	// MaxRaw is the per-stream limit on stored bytes the collector used;
 	// negative means no limit.
 	MaxRaw int64 `json:"max_raw"`
+}
+
+// SetExact sets Argv, Cwd and Stdin to the exact values given, and the
+// *Bytes fields for those that are not valid UTF-8.
+func (m *Manifest) SetExact(argv []string, cwd, stdin string) {
+	m.Argv, m.Cwd, m.Stdin = slices.Clone(argv), cwd, stdin
+	m.ArgvBytes, m.CwdBytes, m.StdinBytes = nil, nil, nil
+	if slices.ContainsFunc(argv, func(a string) bool { return !utf8.ValidString(a) }) {
+		for _, a := range argv {
+			m.ArgvBytes = append(m.ArgvBytes, []byte(a))
+		}
+	}
+	if !utf8.ValidString(cwd) {
+		m.CwdBytes = []byte(cwd)
+	}
+	if !utf8.ValidString(stdin) {
+		m.StdinBytes = []byte(stdin)
+	}
+}
+
+// ExactArgv returns the command line exactly as run: from ArgvBytes when
+// set, else Argv.
+func (m *Manifest) ExactArgv() []string {
+	if m.ArgvBytes == nil {
+		return slices.Clone(m.Argv)
+	}
+	out := make([]string, len(m.ArgvBytes))
+	for i, b := range m.ArgvBytes {
+		out[i] = string(b)
+	}
+	return out
+}
+
+// ExactCwd returns the working directory exactly: CwdBytes when set, else
+// Cwd.
+func (m *Manifest) ExactCwd() string {
+	if m.CwdBytes != nil {
+		return string(m.CwdBytes)
+	}
+	return m.Cwd
+}
+
+// ExactStdin returns the stdin name exactly: StdinBytes when set, else
+// Stdin.
+func (m *Manifest) ExactStdin() string {
+	if m.StdinBytes != nil {
+		return string(m.StdinBytes)
+	}
+	return m.Stdin
 }
 
 // StreamDesc names a stream id used by chunk records.
@@ -407,6 +470,9 @@ func decodeHeader(br *bufio.Reader) (*Manifest, error) {
 	}
 	if err := checkStreams(m.Streams); err != nil {
 		return nil, err
+	}
+	if m.ArgvBytes != nil && len(m.ArgvBytes) != len(m.Argv) {
+		return nil, fmt.Errorf("%w: manifest argv_bytes has %d elements, argv %d", ErrFormat, len(m.ArgvBytes), len(m.Argv))
 	}
 	return &m, nil
 }

@@ -2,7 +2,10 @@ package store
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -90,4 +93,48 @@ func FuzzDecodeArtifact(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestManifestExact: the manifest keeps argv, cwd and stdin exactly,
+// controls included, and the bytes of values that are not valid UTF-8.
+func TestManifestExact(t *testing.T) {
+	argv := []string{"ls", "a\x1b]0;T\x07b", "\u202e", "x\xffy"}
+	cwd, stdin := "/tmp/d\xfe\x1b[2J", "in\tput"
+	var m Manifest
+	m.SetExact(argv, cwd, stdin)
+	m.Streams = []StreamDesc{{StreamStdout, "stdout"}}
+	var buf bytes.Buffer
+	aw, err := NewArtifactWriter(&buf, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := aw.Finish(Trailer{}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadManifest(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.ExactArgv(), argv) || got.ExactCwd() != cwd || got.ExactStdin() != stdin {
+		t.Errorf("exact argv %q cwd %q stdin %q", got.ExactArgv(), got.ExactCwd(), got.ExactStdin())
+	}
+	if got.Argv[1] != argv[1] || got.Argv[3] != "x\uFFFDy" || got.Stdin != stdin || got.StdinBytes != nil || got.Cwd != "/tmp/d\uFFFD\x1b[2J" {
+		t.Errorf("strings: argv %q cwd %q stdin %q %q", got.Argv, got.Cwd, got.Stdin, got.StdinBytes)
+	}
+	// All valid: no *_bytes fields at all.
+	m.SetExact([]string{"a\x1b"}, "/", "")
+	js, _ := json.Marshal(m)
+	if bytes.Contains(js, []byte("_bytes")) || !bytes.Contains(js, []byte(`"argv":["a\u001b"]`)) {
+		t.Errorf("manifest JSON %s", js)
+	}
+	// argv_bytes must match argv.
+	// (The same length, blanks for the first element, so that only the
+	// count is wrong.)
+	bad := bytes.Replace(buf.Bytes(), []byte(`"argv_bytes":["bHM=",`), []byte(`"argv_bytes":[       `), 1)
+	if bytes.Equal(bad, buf.Bytes()) {
+		t.Fatalf("argv_bytes not found in %q", buf.Bytes())
+	}
+	if _, err := DecodeArtifact(bytes.NewReader(bad)); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "argv_bytes") {
+		t.Errorf("argv_bytes of another length: %v", err)
+	}
 }

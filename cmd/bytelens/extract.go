@@ -43,9 +43,10 @@ stream, at most 4096 bytes per call:
               shows none of its payload
 
 Raw bytes are never written to a terminal: --raw -o FILE exports the
-stream (or the range, of any size) to FILE with mode 0600, and refuses
-when FILE is a terminal. --stream artifact with --raw exports the whole
-framed artifact file.`,
+stream (or the range, of any size) to FILE, and refuses when FILE is a
+terminal. A new FILE is created with mode 0600, an existing regular file
+is replaced, and a pipe (-o /dev/stdout in a pipeline) is written as it
+is. --stream artifact with --raw exports the whole framed artifact file.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error { return runExtract(s, f, args[0]) },
 	}
@@ -202,10 +203,13 @@ func writeHexRows(w io.Writer, p []byte, base int) error {
 	return bw.Flush()
 }
 
-// exportRaw writes raw bytes to path with mode 0600, refusing a terminal.
+// exportRaw writes raw bytes to path, refusing a terminal. A new file is
+// created with mode 0600 and an existing regular file is truncated; any
+// other file (a pipe such as /dev/stdout in a pipeline, a FIFO, a device)
+// is written as it is, without truncating.
 func exportRaw(path string, b []byte) error {
 	if path == "-" {
-		return usagef("-o - is refused: raw bytes go to a file, never to standard output")
+		return usagef("-o - is refused: raw bytes go to a file, never to standard output (to feed a pipe, use -o /dev/stdout)")
 	}
 	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
@@ -216,9 +220,16 @@ func exportRaw(path string, b []byte) error {
 		return hintError{fmt.Errorf("refusing to write raw bytes to a terminal (%s)", strconv.Quote(path)),
 			"use bytelens extract --as hex or --as text to look at them, or bytelens view"}
 	}
-	if err := fh.Truncate(0); err != nil {
+	fi, err := fh.Stat()
+	if err != nil {
 		fh.Close()
 		return err
+	}
+	if fi.Mode().IsRegular() {
+		if err := fh.Truncate(0); err != nil {
+			fh.Close()
+			return err
+		}
 	}
 	if _, err := fh.Write(b); err != nil {
 		fh.Close()

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/bytelens/bytelens/capture/store"
 	"github.com/creack/pty"
 )
 
@@ -157,5 +160,43 @@ func TestExportRefusesTerminal(t *testing.T) {
 	code, out, errs := cli(t, "", "extract", ref, "--raw", "-o", pts.Name())
 	if code != 1 || out != "" || !strings.Contains(errs, "refusing to write raw bytes to a terminal") || !strings.Contains(errs, "hint:") {
 		t.Errorf("exit %d stdout %q stderr %q", code, out, errs)
+	}
+}
+
+// TestExportToPipe: --raw -o into a pipe (as -o /dev/stdout in a pipeline)
+// writes the bytes without truncating the pipe; a regular file that held
+// more is replaced.
+func TestExportToPipe(t *testing.T) {
+	withStore(t)
+	ref := collect(t)
+	for _, stream := range []string{"stdout", "artifact"} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan []byte)
+		go func() { b, _ := io.ReadAll(r); got <- b }()
+		code, out, errs := cli(t, "", "extract", ref, "--raw", "--stream", stream, "-o", fmt.Sprintf("/dev/fd/%d", w.Fd()))
+		w.Close()
+		b := <-got
+		r.Close()
+		if code != 0 || out != "" || errs != "" {
+			t.Errorf("%s to a pipe: exit %d stdout %q stderr %q", stream, code, out, errs)
+		}
+		switch {
+		case stream == "stdout" && string(b) != secretOut:
+			t.Errorf("pipe got %q", b)
+		case stream == "artifact" && !store.Sniff(b):
+			t.Errorf("pipe got no artifact: %q", b)
+		}
+	}
+	// An existing regular file longer than the export is truncated.
+	p := filepath.Join(t.TempDir(), "old")
+	os.WriteFile(p, []byte(strings.Repeat("old contents ", 10)), 0o600)
+	if code, _, errs := cli(t, "", "extract", ref, "--raw", "--stream", "stderr", "-o", p); code != 0 {
+		t.Fatalf("export: exit %d %q", code, errs)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "e\n" {
+		t.Errorf("file holds %q", b)
 	}
 }

@@ -59,7 +59,7 @@ command or keep its output; 2 for a usage error.`,
 	fs.DurationVar(&f.killGrace, "kill-grace", 0, "send SIGTERM and wait this `duration` before SIGKILL (0: SIGKILL at once)")
 	fs.DurationVar(&f.waitDelay, "wait-delay", capture.DefaultWaitDelay, "stop reading this `duration` after the command exits if a grandchild holds a pipe")
 	fs.StringVar(&f.stdin, "stdin", "", "read the command's stdin from `FILE` instead of /dev/null")
-	fs.StringVar(&f.decision, "decision", "", "attach the approval record in JSON `FILE` as the envelope's decision field")
+	fs.StringVar(&f.decision, "decision", "", "attach the approval record in JSON `FILE` as the envelope's decision field (its strings may hold no control character but TAB and LF)")
 	fs.BoolVar(&f.text, "text", false, "print a labelled form for people instead of JSON")
 	fs.BoolVar(&f.saveEnvelope, "save-envelope", false, "also keep the envelope in the store, linked to the raw artifact")
 	fs.BoolVar(&f.noStore, "no-store", false, "keep no raw artifact (raw_artifact is empty)")
@@ -169,6 +169,12 @@ func readDecision(path string) (json.RawMessage, error) {
 	}
 	if !json.Valid(b) {
 		return nil, usagef("--decision: %s is not valid JSON", strconv.Quote(path))
+	}
+	// The record is the caller's, but it reaches agents inside the
+	// envelope: refuse control and format characters rather than pass
+	// them on.
+	if err := capture.CheckDecision(b); err != nil {
+		return nil, usagef("--decision: %s: %v", strconv.Quote(path), err)
 	}
 	return b, nil
 }

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/capture/store"
 )
 
 // cli runs bytelens with args and returns the exit code and both outputs.
@@ -136,5 +138,108 @@ func TestRunText(t *testing.T) {
 	}
 	if strings.ContainsRune(out, 0x1b) {
 		t.Errorf("ESC in text output: %q", out)
+	}
+}
+
+// TestRunCleansMetadata is the user's report: run in a directory whose name
+// holds an OSC 0, with arguments holding ESC and U+202E. The envelope, the
+// text form and store ls --json hold the values cleaned; the artifact's
+// manifest keeps them exactly.
+func TestRunCleansMetadata(t *testing.T) {
+	withStore(t)
+	dir := filepath.Join(t.TempDir(), "cwd\x1b]0;CWDTITLE\x07dir")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	argv := []string{"sh", "-c", "printf x", "\x1b[2J\x1b]52;c;U0VDUkVU\x07y", "\u202eevil"}
+	code, out, errs := cli(t, "", append([]string{"run", "--timeout", "5s", "--"}, argv...)...)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d stderr %q", code, errs)
+	}
+	for _, bad := range []string{"CWDTITLE", `\u001b`, `\u0007`, "\u202e", "U0VDUkVU"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("envelope holds %q: %s", bad, out)
+		}
+	}
+	var env capture.Envelope
+	if err := json.Unmarshal([]byte(out), &env); err != nil {
+		t.Fatal(err)
+	}
+	wantCwd := filepath.Join(filepath.Dir(dir), "cwddir")
+	if env.Cwd != wantCwd || strings.Join(env.Argv, "|") != "sh|-c|printf x|y|evil" || env.Command != "sh -c 'printf x' y evil" || env.Stdout != "x" {
+		t.Errorf("cwd %q argv %q command %q", env.Cwd, env.Argv, env.Command)
+	}
+	if want := []string{"command", "argv[3]", "argv[4]", "cwd"}; !slices.Equal(env.MetadataCleaned, want) {
+		t.Errorf("metadata_cleaned %q, want %q", env.MetadataCleaned, want)
+	}
+
+	// The restricted manifest keeps the exact values.
+	st, err := openStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := store.ParseRef(env.RawArtifact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := st.Load(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a.Manifest.ExactArgv(), argv) || a.Manifest.ExactCwd() != dir || a.Manifest.Cwd != dir {
+		t.Errorf("manifest argv %q cwd %q", a.Manifest.ExactArgv(), a.Manifest.ExactCwd())
+	}
+
+	// store ls --json cleans the manifest's argv too.
+	code, out, _ = cli(t, "", "store", "ls", "--json")
+	if code != 0 || strings.Contains(out, `\u001b`) || strings.Contains(out, "U0VDUkVU") || strings.Contains(out, "\u202e") ||
+		!strings.Contains(out, `"argv":["sh","-c","printf x","y","evil"],"metadata_cleaned":["argv[3]","argv[4]"]`) {
+		t.Errorf("store ls --json: exit %d %s", code, out)
+	}
+
+	// The text form shows them cleaned, and says so.
+	code, out, _ = cli(t, "", append([]string{"run", "--text", "--no-store", "--"}, argv...)...)
+	if code != 0 || !strings.Contains(out, "cwd:          "+wantCwd+"\n") || !strings.Contains(out, "cleaned:      command, argv[3], argv[4], cwd (") ||
+		strings.ContainsAny(out, "\x1b\u202e") || strings.Contains(out, "CWDTITLE") {
+		t.Errorf("text form: exit %d\n%s", code, out)
+	}
+}
+
+func TestRunDecisionControls(t *testing.T) {
+	withStore(t)
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(content), 0o600)
+		return p
+	}
+	for name, content := range map[string]string{
+		"escaped ESC": `{"by":"alice\u001b]0;x\u0007"}`,
+		"raw ESC":     "{\"by\":\"alice\x1b[2J\"}",
+		"key":         `{"b\u0000y":"alice"}`,
+		"bidi":        `{"by":["\u202eecila"]}`,
+		"invalid":     "{\"by\":\"\xff\"}",
+	} {
+		code, out, errs := cli(t, "", "run", "--decision", write(name, content), "--", "true")
+		// A raw control in a JSON string is not JSON at all.
+		want := "control or format characters"
+		switch name {
+		case "raw ESC":
+			want = "not valid JSON"
+		case "invalid":
+			want = "not valid UTF-8"
+		}
+		if code != 2 || out != "" || !strings.Contains(errs, want) {
+			t.Errorf("%s: exit %d stdout %q stderr %q", name, code, out, errs)
+		}
+		if strings.ContainsAny(errs, "\x1b\x00\u202e\xff") {
+			t.Errorf("%s: the error repeats the characters: %q", name, errs)
+		}
+	}
+	// TAB and LF are text, as in cleaned output.
+	env := runEnvelope(t, "--no-store", "--decision", write("ok", `{"reason":"line 1\nline 2\tend"}`), "--", "true")
+	if string(env.Decision) != `{"reason":"line 1\nline 2\tend"}` {
+		t.Errorf("decision %s", env.Decision)
 	}
 }

@@ -74,12 +74,25 @@ type entryJSON struct {
 	Bytes int64     `json:"bytes"`
 	Time  time.Time `json:"time"`
 	Argv  []string  `json:"argv,omitempty"`
+	// MetadataCleaned names the argv elements ("argv[N]") that cleaning
+	// changed, as in the envelope; the exact values stay in the manifest.
+	MetadataCleaned []string `json:"metadata_cleaned,omitempty"`
 }
 
 func writeEntriesJSON(s *streams, es []store.Entry) error {
 	enc := json.NewEncoder(s.stdout)
 	for _, e := range es {
-		if err := enc.Encode(entryJSON{e.Ref.String(), string(e.Kind), e.Size, e.ModTime.UTC(), e.Argv}); err != nil {
+		ej := entryJSON{Ref: e.Ref.String(), Kind: string(e.Kind), Bytes: e.Size, Time: e.ModTime.UTC()}
+		// The manifest's argv is exact; as JSON for agents it is cleaned
+		// like the envelope's.
+		for i, a := range e.Argv {
+			c, changed := capture.CleanField(a)
+			ej.Argv = append(ej.Argv, c)
+			if changed {
+				ej.MetadataCleaned = append(ej.MetadataCleaned, fmt.Sprintf("argv[%d]", i))
+			}
+		}
+		if err := enc.Encode(ej); err != nil {
 			return err
 		}
 	}
