@@ -3,6 +3,7 @@ package viewer
 import (
 	"bytes"
 
+	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 )
@@ -64,11 +65,75 @@ func (sv *streamView) cleanAround(off int64, opts sanitize.Options) (*cleanWin, 
 	if err != nil {
 		return nil, render.Safe{}, err
 	}
+	sv.clean = newCleanWin(a, in, opts, exact)
+	return sv.clean, render.Safe{}, nil
+}
+
+// newCleanWin cleans in, the input bytes from stream offset a on, under
+// opts.
+func newCleanWin(a int64, in []byte, opts sanitize.Options, exact bool) *cleanWin {
 	text, _, om := sanitize.Map(in, opts)
-	c := &cleanWin{a: a, b: b, in: in, text: text, m: om, exact: exact}
+	c := &cleanWin{a: a, b: a + int64(len(in)), in: in, text: text, m: om, exact: exact}
 	c.findRuns()
-	sv.clean = c
-	return c, render.Safe{}, nil
+	return c
+}
+
+// lineSpan returns the input, in stream offsets [s, e), that became the
+// cleaned line starting at output offset ls, its LF included.
+func (c *cleanWin) lineSpan(ls int64) (s, e int64) {
+	last := lineEnd(c.text, ls) // the LF
+	if last == int64(len(c.text)) {
+		last-- // a last line without LF
+	}
+	s, _ = c.m.ToInput(ls)
+	_, e = c.m.ToInput(last)
+	return c.a + s, c.a + e
+}
+
+// spanText returns the cleaned text that the input [s, e), in stream
+// offsets, became in the window; false when the window does not hold all
+// of it.
+func (c *cleanWin) spanText(s, e int64) ([]byte, bool) {
+	if s < c.a || e > c.b || s >= e {
+		return nil, false
+	}
+	os, _ := c.m.ToOutput(s - c.a)
+	_, oe := c.m.ToOutput(e - 1 - c.a)
+	return c.text[os:max(os, oe)], true
+}
+
+// lineDiffers reports whether the cleaned line starting at ls is missing
+// from the text its input became in other: the difference compare mode
+// marks. The line must be there whole (from a line start to an LF or the
+// end), so text that one side splits or joins differs, while a line that
+// both sides make from the same bytes is equal even where the offset map
+// lumps neighbouring lines into one span. A line whose input other does
+// not hold differs; the empty line after a last LF does not.
+func (c *cleanWin) lineDiffers(ls int64, other *cleanWin) bool {
+	if ls >= int64(len(c.text)) {
+		return false
+	}
+	le := min(int64(len(c.text)), lineEnd(c.text, ls)+1)
+	theirs, ok := other.spanText(c.lineSpan(ls))
+	return !ok || !hasLine(theirs, c.text[ls:le])
+}
+
+// hasLine reports whether text holds line, which ends with its LF or is
+// a last line without one, as a whole line.
+func hasLine(text, line []byte) bool {
+	open := len(line) == 0 || line[len(line)-1] != '\n'
+	for i := 0; i+len(line) <= len(text); {
+		j := bytes.Index(text[i:], line)
+		if j < 0 {
+			return false
+		}
+		p, q := i+j, i+j+len(line)
+		if (p == 0 || text[p-1] == '\n') && (!open || q == len(text) || text[q] == '\n') {
+			return true
+		}
+		i = p + 1
+	}
+	return false
 }
 
 // findRuns lists where the sanitizer removed input, leaving out runs of
@@ -110,6 +175,9 @@ type textRow struct {
 	pieces []piece
 	out    int64 // output offset where the row starts
 	ok     bool  // the row holds text (rows past the window are blank)
+	// differs marks, in compare mode, a row of a line whose input became
+	// different text on the other side.
+	differs bool
 }
 
 // highlight says what the cleaned-text pane highlights: output spans of
@@ -133,45 +201,73 @@ func (m *model) cleanRows() error {
 		return err
 	}
 	if !c.exact {
-		f.textNote = render.TextString("approximate until indexed")
+		f.textNote = approxNote
 	}
-	h := c.highlightFor(sv.cursor, f)
+	want := len(f.rows)
+	above, below := c.rowsAround(sv.cursor, f.cursorToken(), m.lay.inner[paneText], f.curRow, want-f.curRow, nil)
+	f.text, f.textCur = stack(above, below, want, f.curRow), f.curRow
+	return nil
+}
+
+// approxNote titles a cleaned-text pane made from a guessed start.
+var approxNote = render.TextString("approximate until indexed")
+
+// rowsAround lays out the cleaned text around cursor, wrapped at width
+// cells: the rows above the row that holds the cursor, at least nAbove
+// when the window has them, and the rows from it down, at least nBelow.
+// tok, if not nil, is the token under the cursor, highlighted too. With
+// other set (compare mode) each row says whether its line differs from
+// the text its input became in other.
+func (c *cleanWin) rowsAround(cursor int64, tok *decode.Token, width, nAbove, nBelow int, other *cleanWin) (above, below []textRow) {
+	h := c.highlightFor(cursor, tok)
 	anchor := h.cs
 	if h.run >= 0 {
 		anchor = c.runs[h.run].out
 	}
-	width := m.lay.inner[paneText]
+	line := func(ls int64) []textRow {
+		rows := c.lineRows(ls, width, h)
+		if other != nil && c.lineDiffers(ls, other) {
+			for i := range rows {
+				rows[i].differs = true
+			}
+		}
+		return rows
+	}
 	ls := int64(bytes.LastIndexByte(c.text[:anchor], '\n') + 1)
-	cur := c.lineRows(ls, width, h)
+	cur := line(ls)
 	ci := 0
 	for i, r := range cur {
 		if r.out <= anchor {
 			ci = i
 		}
 	}
-	want := len(f.rows)
-	above := append([]textRow(nil), cur[:ci]...)
-	for start := ls; len(above) < f.curRow && start > 0; {
+	above = append([]textRow(nil), cur[:ci]...)
+	for start := ls; len(above) < nAbove && start > 0; {
 		prev := int64(bytes.LastIndexByte(c.text[:start-1], '\n') + 1)
-		above = append(c.lineRows(prev, width, h), above...)
+		above = append(line(prev), above...)
 		start = prev
 	}
-	below := append([]textRow(nil), cur[ci:]...)
-	for end := lineEnd(c.text, ls); len(below) < want-f.curRow && end < int64(len(c.text)); {
-		below = append(below, c.lineRows(end+1, width, h)...)
+	below = append([]textRow(nil), cur[ci:]...)
+	for end := lineEnd(c.text, ls); len(below) < nBelow && end < int64(len(c.text)); {
+		below = append(below, line(end+1)...)
 		end = lineEnd(c.text, end+1)
 	}
+	return above, below
+}
+
+// stack returns want rows: the last of above just before row cur, below
+// from row cur on, blank rows where they run out.
+func stack(above, below []textRow, want, cur int) []textRow {
 	rows := make([]textRow, want)
 	for i := range rows {
-		switch j := i - f.curRow; {
+		switch j := i - cur; {
 		case j < 0 && len(above)+j >= 0:
 			rows[i] = above[len(above)+j]
 		case j >= 0 && j < len(below):
 			rows[i] = below[j]
 		}
 	}
-	f.text = rows
-	return nil
+	return rows
 }
 
 // lineEnd returns the offset of the LF that ends the line starting at
@@ -183,15 +279,16 @@ func lineEnd(text []byte, start int64) int64 {
 	return int64(len(text))
 }
 
-// highlightFor maps the cursor and its token into the window's output.
-func (c *cleanWin) highlightFor(cursor int64, f *frame) highlight {
+// highlightFor maps the cursor and its token, if tok is not nil, into the
+// window's output.
+func (c *cleanWin) highlightFor(cursor int64, tok *decode.Token) highlight {
 	h := highlight{run: -1}
 	rel := cursor - c.a
 	h.cs, h.ce = c.m.ToOutput(rel)
 	h.ts, h.te = h.cs, h.ce
-	if f.tokOK {
-		ts, _ := c.m.ToOutput(max(0, f.tok.Off-c.a))
-		_, te := c.m.ToOutput(min(c.b-c.a-1, f.tok.End()-1-c.a))
+	if tok != nil {
+		ts, _ := c.m.ToOutput(max(0, tok.Off-c.a))
+		_, te := c.m.ToOutput(min(c.b-c.a-1, tok.End()-1-c.a))
 		if ts <= h.cs && te >= h.ce {
 			h.ts, h.te = ts, te
 		}

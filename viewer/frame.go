@@ -37,6 +37,11 @@ type frame struct {
 
 	text     []textRow // the cleaned-text pane, one per row of rows
 	textNote render.Safe
+	textCur  int // index in text of the row that holds the cursor
+
+	// Compare mode: B's cleaned text, aligned with text at textCur.
+	textB     []textRow
+	textNoteB render.Safe
 
 	rep     sanitize.Report
 	repDone bool
@@ -62,9 +67,11 @@ func (m *model) refresh() error {
 		m.helpKey, m.helpView = hk, m.help.View(m.keys)
 	}
 	m.f = frame{}
-	if m.o.Check != nil {
-		if err := m.o.Check(); err != nil {
-			return err
+	for _, check := range []func() error{m.o.Check, m.cmp.check()} {
+		if check != nil {
+			if err := check(); err != nil {
+				return err
+			}
 		}
 	}
 	if m.w <= 0 || m.h <= 0 {
@@ -76,7 +83,10 @@ func (m *model) refresh() error {
 	m.sel = max(0, min(m.sel, len(reportItems)-1))
 	top := height(m.titleLine())
 	bottom := height(strings.Join(m.statusLines(), "\n")) + height(m.helpView)
-	m.lay = computeLayout(&m.st, m.w, m.h, top, bottom, sv.src.n)
+	m.lay = computeLayout(&m.st, m.w, m.h, top, bottom, sv.src.n, m.cmp != nil)
+	if m.cmp != nil {
+		m.cmp.update(sv)
+	}
 	if m.lay.tooSmall || sv.src.n == 0 {
 		return nil
 	}
@@ -86,7 +96,18 @@ func (m *model) refresh() error {
 	if err := m.decodeRows(); err != nil {
 		return err
 	}
+	if m.cmp != nil {
+		return m.compareRows()
+	}
 	return m.cleanRows()
+}
+
+// cursorToken returns the token under the cursor, or nil.
+func (f *frame) cursorToken() *decode.Token {
+	if f.tokOK {
+		return &f.tok
+	}
+	return nil
 }
 
 // place clamps the cursor and moves the top row so that the cursor's row

@@ -1,6 +1,7 @@
 package viewer
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
@@ -18,6 +19,14 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // go test -run TestGolden -update rewrites them.
 func TestGolden(t *testing.T) {
 	defer lipgloss.SetColorProfile(lipgloss.ColorProfile())
+	progress, err := os.ReadFile(filepath.Join("..", "testdata", "corpus", "cr-progress.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	overwrite := func() *Compare { return policyPair(t, "cr=overwrite") }
+	// demoB is the demo with two lines changed in place (same length).
+	demoB := bytes.Replace(bytes.Replace(demo, []byte("rm -rf ~"), []byte("rm -rf /"), 1), []byte("BS hiding"), []byte("BS HIDING"), 1)
+	captures := func() *Compare { return &Compare{Capture: load(t, demoB), Name: "demo-b"} }
 	for _, tc := range []struct {
 		name    string
 		data    []byte
@@ -41,6 +50,11 @@ func TestGolden(t *testing.T) {
 		{"hostile", hostile(11, 4000), termenv.ANSI256, Options{Name: "hostile"}, 120, 36, "g50%<enter>"},
 		{"zeros-squeezed", append(append([]byte("head\x1b[31m"), make([]byte, 3<<20)...), "\x1b[0mtail"...), termenv.ANSI256, Options{Name: "zeros"}, 100, 20, "jj"},
 		{"tiny", demo, termenv.ANSI256, Options{Name: "demo"}, 30, 6, ""},
+		{"compare-policy", progress, termenv.ANSI256, Options{Name: "cr-progress.bin", Compare: overwrite()}, 120, 16, ""},
+		{"compare-policy-mono", progress, termenv.Ascii, Options{Name: "cr-progress.bin", NoColor: true, Compare: overwrite()}, 120, 16, "j"},
+		{"compare-captures", demo, termenv.ANSI256, Options{Name: "demo", Compare: captures()}, 140, 30, "d"},
+		{"compare-captures-mono", demo, termenv.Ascii, Options{Name: "demo", NoColor: true, Compare: captures()}, 140, 30, "dd<tab><tab>d"},
+		{"compare-captures-help", demo, termenv.ANSI256, Options{Name: "demo", Compare: captures()}, 140, 30, "?"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lipgloss.SetColorProfile(tc.profile)

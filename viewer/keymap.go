@@ -15,6 +15,7 @@ type keyMap struct {
 	Mark, JumpMark        key.Binding
 	Focus, FocusBack      key.Binding
 	NextFrame, PrevFrame  key.Binding
+	NextDiff, PrevDiff    key.Binding
 	NextStream            key.Binding
 	Help                  key.Binding
 	Quit                  key.Binding
@@ -49,6 +50,8 @@ func newKeyMap() keyMap {
 		FocusBack:  b("shift+tab", "previous pane", "shift+tab"),
 		NextFrame:  b(">", "next frame", ">"),
 		PrevFrame:  b("<", "previous frame", "<"),
+		NextDiff:   b("d", "next difference", "d"),
+		PrevDiff:   b("D", "previous difference", "D"),
 		NextStream: b("s", "next stream", "s"),
 		Help:       b("?", "more keys", "?"),
 		Quit:       b("q", "quit", "q", "ctrl+c"),
@@ -66,6 +69,7 @@ type keyContext struct {
 	frames      bool // the stream has frames
 	streams     bool // the capture has more than one stream
 	classSelect bool // a report class with a count is selected
+	compare     bool // compare mode
 }
 
 // setContext enables the bindings that apply in c.
@@ -86,7 +90,15 @@ func (k *keyMap) setContext(c keyContext) {
 	k.PrevClass.SetEnabled(nav && c.classSelect)
 	k.NextFrame.SetEnabled(nav && c.frames)
 	k.PrevFrame.SetEnabled(nav && c.frames)
-	k.NextStream.SetEnabled(nav && c.streams)
+	k.NextStream.SetEnabled(nav && c.streams && !c.compare)
+	k.NextDiff.SetEnabled(nav && c.compare)
+	k.PrevDiff.SetEnabled(nav && c.compare)
+	row := "class"
+	if c.compare {
+		row = "row"
+	}
+	k.ReportUp.SetHelp("↑/k", "previous "+row)
+	k.ReportDown.SetHelp("↓/j", "next "+row)
 	k.Confirm.SetEnabled(c.prompt)
 	k.Cancel.SetEnabled(c.prompt)
 	k.Quit.SetEnabled(true)
@@ -102,8 +114,8 @@ func (k *keyMap) setContext(c keyContext) {
 // ShortHelp implements help.KeyMap: the one-line help bar.
 func (k keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
-		k.Confirm, k.Cancel, k.Up, k.Down, k.ReportUp, k.ReportDown, k.Goto,
-		k.NextSeq, k.NextClass, k.SearchText, k.Focus, k.Help, k.Quit,
+		k.Confirm, k.Cancel, k.Up, k.Down, k.ReportUp, k.ReportDown, k.NextDiff, k.PrevDiff,
+		k.Goto, k.NextSeq, k.NextClass, k.SearchText, k.Focus, k.Help, k.Quit,
 	}
 }
 
@@ -111,7 +123,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.ReportUp, k.ReportDown, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End},
-		{k.Goto, k.NextSeq, k.PrevSeq, k.NextClass, k.PrevClass, k.NextFrame, k.PrevFrame, k.NextStream},
+		{k.Goto, k.NextSeq, k.PrevSeq, k.NextClass, k.PrevClass, k.NextDiff, k.PrevDiff, k.NextFrame, k.PrevFrame, k.NextStream},
 		{k.SearchText, k.SearchHex, k.Mark, k.JumpMark, k.Focus, k.FocusBack},
 		{k.Confirm, k.Cancel, k.Help, k.Quit},
 	}

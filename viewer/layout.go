@@ -14,6 +14,8 @@ const (
 	paneGlyph
 	paneText
 	paneReport
+	paneTextB // compare mode: B's cleaned text
+	paneDiff  // compare mode: the two reports side by side
 	numPanes
 )
 
@@ -22,6 +24,8 @@ const (
 	reportWidth  = 24 // the report pane
 	minTextWidth = 12 // the narrowest cleaned-text pane worth showing
 	goodText     = 40 // a cleaned-text pane worth fewer bytes per row
+	diffWidth    = 44 // the compare report pane
+	gutterWidth  = 1  // the difference marks left of compare-mode text
 )
 
 // rowWidths are the bytes per row the layout tries, widest first.
@@ -51,8 +55,9 @@ type layout struct {
 func hexInner(offW, bpr int) int { return offW + 1 + 3*bpr + 1 }
 
 // computeLayout lays the panes out in a terminal of w×h cells, with chrome
-// rows of chrome above and below them.
-func computeLayout(st *Styles, w, h, chromeTop, chromeBottom int, streamLen int64) layout {
+// rows of chrome above and below them: the byte panes, cleaned text and
+// report, or in compare mode the two cleaned texts and the compare report.
+func computeLayout(st *Styles, w, h, chromeTop, chromeBottom int, streamLen int64, compare bool) layout {
 	l := layout{width: w, height: h, paneTop: chromeTop}
 	l.frameW, l.frameH = st.Pane.GetFrameSize()
 	l.borderTop, l.borderLeft = st.Pane.GetBorderTopSize(), st.Pane.GetBorderLeftSize()
@@ -89,8 +94,28 @@ func computeLayout(st *Styles, w, h, chromeTop, chromeBottom int, streamLen int6
 		}
 		return false
 	}
-	if !try(true, true, goodText) && !try(true, true, minTextWidth) &&
-		!try(false, true, minTextWidth) && !try(false, false, 0) {
+	tryCompare := func(report bool) bool {
+		text := w - 2*l.frameW
+		if report {
+			text -= diffWidth + l.frameW
+		}
+		if text < 2*(minTextWidth+gutterWidth) {
+			return false
+		}
+		// The byte rows are not shown; they still place the cursor.
+		l.bpr = rowWidths[0]
+		l.shown[paneText], l.shown[paneTextB], l.shown[paneDiff] = true, true, report
+		l.inner[paneText], l.inner[paneTextB] = text/2, text-text/2
+		if report {
+			l.inner[paneDiff] = diffWidth
+		}
+		return true
+	}
+	switch {
+	case compare && (tryCompare(true) || tryCompare(false)):
+	case !compare && (try(true, true, goodText) || try(true, true, minTextWidth) ||
+		try(false, true, minTextWidth) || try(false, false, 0)):
+	default:
 		l.tooSmall = true
 		return l
 	}

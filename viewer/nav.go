@@ -19,10 +19,11 @@ func (m *model) keyContext() keyContext {
 	it := &reportItems[m.sel]
 	return keyContext{
 		prompt:      m.prompt != promptNone,
-		report:      m.focus == paneReport,
+		report:      m.focus == paneReport || m.focus == paneDiff,
 		frames:      len(sv.frames) > 0,
 		streams:     len(m.svs) > 1,
-		classSelect: it.searchable() && m.sel < len(m.f.counts) && m.f.counts[m.sel] > 0,
+		classSelect: m.cmp == nil && it.searchable() && m.sel < len(m.f.counts) && m.f.counts[m.sel] > 0,
+		compare:     m.cmp != nil,
 	}
 }
 
@@ -60,10 +61,18 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	case key.Matches(k, ks.Help):
 		m.help.ShowAll = !m.help.ShowAll
+	case key.Matches(k, ks.ReportUp) && m.cmp != nil:
+		m.selectDiff(m.cmp.sel - 1)
+	case key.Matches(k, ks.ReportDown) && m.cmp != nil:
+		m.selectDiff(m.cmp.sel + 1)
 	case key.Matches(k, ks.ReportUp):
 		m.sel = max(0, m.sel-1)
 	case key.Matches(k, ks.ReportDown):
 		m.sel = min(len(reportItems)-1, m.sel+1)
+	case key.Matches(k, ks.NextDiff):
+		return m.nextDiff(1)
+	case key.Matches(k, ks.PrevDiff):
+		return m.nextDiff(-1)
 	case key.Matches(k, ks.Up):
 		m.moveRows(-1, bpr)
 	case key.Matches(k, ks.Down):
@@ -137,15 +146,11 @@ func (m *model) jump(off int64) {
 }
 
 // moveRows moves the cursor d rows down (up when negative): byte rows in
-// the byte panes, rows of cleaned text in the text pane.
+// the byte panes, rows of cleaned text in a text pane.
 func (m *model) moveRows(d int, bpr int64) {
-	sv, f := m.sv(), &m.f
-	if m.focus == paneText && f.curRow >= 0 && f.curRow < len(f.text) {
-		if i := f.curRow + d; i >= 0 && i < len(f.text) && f.text[i].ok && sv.clean != nil {
-			s, _ := sv.clean.m.ToInput(f.text[i].out)
-			m.jump(sv.clean.a + s)
-			return
-		}
+	sv := m.sv()
+	if m.moveText(d, false) {
+		return
 	}
 	next := sv.cursor + int64(d)*bpr
 	if next >= 0 && next < sv.src.n {
@@ -155,9 +160,52 @@ func (m *model) moveRows(d int, bpr int64) {
 	}
 }
 
-// page moves the view and the cursor a page of display rows.
+// textSide returns the rows and the window of text pane p.
+func (m *model) textSide(p paneID) ([]textRow, *cleanWin) {
+	if p == paneTextB {
+		return m.f.textB, m.cmp.sv.clean
+	}
+	return m.f.text, m.sv().clean
+}
+
+// moveText moves the cursor d rows of cleaned text down (up when
+// negative) when a text pane has the focus, to the input of the row's
+// first byte; with clamp it goes as far as the rows shown reach. It
+// reports whether it moved.
+func (m *model) moveText(d int, clamp bool) bool {
+	if m.focus != paneText && m.focus != paneTextB {
+		return false
+	}
+	rows, c := m.textSide(m.focus)
+	cur := m.f.textCur
+	if c == nil || cur < 0 || cur >= len(rows) {
+		return false
+	}
+	i := cur + d
+	for clamp && i != cur && (i < 0 || i >= len(rows) || !rows[i].ok) {
+		i -= sign(d)
+	}
+	if i == cur || i < 0 || i >= len(rows) || !rows[i].ok {
+		return false
+	}
+	s, _ := c.m.ToInput(rows[i].out)
+	m.jump(c.a + s)
+	return true
+}
+
+// sign returns -1, 0 or 1.
+func sign(x int) int { return max(-1, min(1, x)) }
+
+// page moves the view and the cursor a page of display rows; in compare
+// mode a page of cleaned text, or of bytes where no text is shown.
 func (m *model) page(d int) {
 	sv, f := m.sv(), &m.f
+	if m.cmp != nil {
+		if !m.moveText(d*max(1, m.lay.rows-1), true) { // no text below or above: a page of bytes
+			m.jump(sv.cursor + int64(d*m.lay.rows*m.lay.bpr))
+		}
+		return
+	}
 	if len(f.rows) == 0 {
 		return
 	}
@@ -187,9 +235,14 @@ func (m *model) page(d int) {
 	sv.top, sv.cursor = top, min(rows[i].off+col, sv.src.n-1)
 }
 
-// scroll moves the view by d display rows, keeping the cursor on screen.
+// scroll moves the view by d display rows, keeping the cursor on screen;
+// in compare mode it moves the cursor d rows of cleaned text.
 func (m *model) scroll(d int) {
 	sv, f := m.sv(), &m.f
+	if m.cmp != nil {
+		m.moveText(d, true)
+		return
+	}
 	if len(f.rows) == 0 {
 		return
 	}
@@ -248,20 +301,22 @@ func (m *model) mouse(e tea.MouseMsg) {
 	default:
 		return
 	}
-	p, row, col, ok := m.lay.paneAt(e.X, e.Y)
+	p, r, col, ok := m.lay.paneAt(e.X, e.Y)
 	if !ok {
 		return
 	}
 	m.focus = p
-	r := row
-	f, sv := &m.f, m.sv()
+	f := &m.f
 	switch {
 	case p == paneReport:
 		if i := m.reportTop() + r; i >= 0 && i < len(reportLines) && reportLines[i].item >= 0 {
 			m.sel = reportLines[i].item
 		}
-	case r >= len(f.rows):
-	case p == paneHex || p == paneGlyph:
+	case p == paneDiff:
+		if r > 0 { // below the header
+			m.selectDiff(m.diffTop() + r - 1)
+		}
+	case (p == paneHex || p == paneGlyph) && r < len(f.rows):
 		d := f.rows[r]
 		i := int64(col)
 		if p == paneHex {
@@ -274,27 +329,40 @@ func (m *model) mouse(e tea.MouseMsg) {
 			i = 0
 		}
 		m.jump(d.off + max(0, min(i, int64(max(1, d.n))-1)))
-	case p == paneText && r < len(f.text) && f.text[r].ok && sv.clean != nil:
-		out := f.text[r].out
-		x := 0
-		for _, pc := range f.text[r].pieces {
-			if col < x+pc.width {
-				out = pc.out
-				if pc.mark {
-					for _, run := range sv.clean.runs {
-						if run.out == pc.out {
-							m.jump(sv.clean.a + run.in)
-							return
-						}
+	case p == paneText || p == paneTextB:
+		m.clickText(p, r, col)
+	}
+}
+
+// clickText moves the cursor to the input of the cell at row r, column
+// col of text pane p: a removal mark goes to the removed bytes.
+func (m *model) clickText(p paneID, r, col int) {
+	rows, c := m.textSide(p)
+	if m.cmp != nil {
+		col -= gutterWidth
+	}
+	if r >= len(rows) || !rows[r].ok || c == nil {
+		return
+	}
+	out := rows[r].out
+	x := 0
+	for _, pc := range rows[r].pieces {
+		if col < x+pc.width {
+			out = pc.out
+			if pc.mark {
+				for _, run := range c.runs {
+					if run.out == pc.out {
+						m.jump(c.a + run.in)
+						return
 					}
 				}
-				break
 			}
-			x += pc.width
+			break
 		}
-		s, _ := sv.clean.m.ToInput(out)
-		m.jump(sv.clean.a + s)
+		x += pc.width
 	}
+	s, _ := c.m.ToInput(out)
+	m.jump(c.a + s)
 }
 
 // openPrompt opens the prompt line.

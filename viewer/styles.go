@@ -78,6 +78,7 @@ const (
 	colorWarn    = lipgloss.Color("208")
 	colorInk     = lipgloss.Color("16")
 	colorCursor  = lipgloss.Color("231")
+	colorDiffer  = lipgloss.Color("203")
 )
 
 // Styles is every style the viewer draws with, built in one place. With
@@ -102,6 +103,8 @@ type Styles struct {
 	selected, zero, heading span
 	// prompt is a goto or search prompt; promptCursor its cursor.
 	prompt, promptCursor span
+	// differ is the mark of a difference in compare mode.
+	differ span
 	// Help styles the help bar.
 	Help help.Styles
 }
@@ -137,6 +140,7 @@ func NewStyles(color bool) Styles {
 	s.heading = newSpan(ns().Bold(true))
 	s.prompt = newSpan(ns().Bold(true))
 	s.promptCursor = newSpan(ns().Reverse(true))
+	differ := ns().Bold(true)
 	keyStyle, descStyle := ns().Bold(true), ns()
 	border, borderFocused := ns(), ns()
 	if color {
@@ -145,12 +149,14 @@ func NewStyles(color bool) Styles {
 		bar = ns().Foreground(colorBarText).Background(colorBar)
 		warn = ns().Bold(true).Foreground(colorWarn)
 		s.zero = newSpan(ns().Foreground(classColors[render.ClassMuted]))
+		differ = differ.Foreground(colorDiffer)
 		keyStyle = ns().Foreground(colorKey)
 		descStyle = ns().Foreground(colorDesc)
 	}
 	s.header, s.headerFocused = newSpan(head), newSpan(focusHead)
 	s.border, s.borderFocused = newSpan(border), newSpan(borderFocused)
 	s.bar, s.status, s.warn = newSpan(bar), newSpan(ns()), newSpan(warn)
+	s.differ = newSpan(differ)
 	s.Help = help.Styles{
 		Ellipsis:       descStyle,
 		ShortKey:       keyStyle,

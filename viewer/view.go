@@ -76,7 +76,7 @@ func (m *model) box(p paneID) []string {
 	}
 	b := style.GetBorderStyle()
 	width := l.inner[p]
-	title := render.TextString(m.paneTitle(p))
+	title := render.Line([]byte(m.paneTitle(p)))
 	if title.Width() > width {
 		title = title.Slice(0, width)
 	}
@@ -92,13 +92,29 @@ func (m *model) box(p paneID) []string {
 
 // paneTitle returns the title of pane p.
 func (m *model) paneTitle(p paneID) string {
-	title := [numPanes]string{"hex", "glyphs", "cleaned text", "report"}[p]
+	title := [numPanes]string{"hex", "glyphs", "cleaned text", "report", "", "report A vs B"}[p]
+	if c := m.cmp; c != nil {
+		switch {
+		case p == paneText && c.shared:
+			title = "A: base policy"
+		case p == paneText:
+			title = "A: " + m.o.Name
+		case p == paneTextB:
+			title = "B: " + c.name
+		}
+	}
 	switch {
 	case p == paneText && !m.f.textNote.IsZero():
 		title += " - " + m.f.textNote.String()
+	case p == paneTextB && !m.f.textNoteB.IsZero():
+		title += " - " + m.f.textNoteB.String()
 	case p == paneReport && !m.f.repDone:
 		_, rep, _ := m.sv().idx.status()
 		title += fmt.Sprintf(" %d%%", percent(rep, m.sv().src.n))
+	case p == paneDiff && !m.cmp.done():
+		_, ra, _ := m.sv().idx.status()
+		_, rb, _ := m.cmp.sv.idx.status()
+		title += fmt.Sprintf(" %d%%", percent(ra+rb, m.sv().src.n+m.cmp.sv.src.n))
 	}
 	return title
 }
@@ -132,10 +148,16 @@ func (m *model) paneLines(p paneID) []string {
 		}
 	case p == paneText:
 		for _, r := range m.f.text {
-			out = append(out, m.textRow(r, width))
+			out = append(out, m.textRow(r, width, m.cmp != nil))
+		}
+	case p == paneTextB:
+		for _, r := range m.f.textB {
+			out = append(out, m.textRow(r, width, true))
 		}
 	case p == paneReport:
 		out = append(out, m.reportRows(width, n)...)
+	case p == paneDiff:
+		out = append(out, m.diffLines(width, n)...)
 	}
 	blank := strings.Repeat(" ", width)
 	for len(out) < n {
@@ -231,10 +253,19 @@ func (m *model) glyphRow(d dispRow, width int) string {
 	return b.String()
 }
 
-// textRow draws a row of the cleaned-text pane.
-func (m *model) textRow(r textRow, width int) string {
+// textRow draws a row of a cleaned-text pane; with gutter (compare mode)
+// a first column marks the rows of differing lines.
+func (m *model) textRow(r textRow, width int, gutter bool) string {
 	var b strings.Builder
 	n := 0
+	if gutter {
+		if r.differs {
+			m.st.differ.add(&b, diffMark)
+		} else {
+			b.WriteByte(' ')
+		}
+		n = gutterWidth
+	}
 	for _, pc := range r.pieces {
 		cls := render.ClassText
 		if pc.mark {
@@ -324,6 +355,11 @@ func (m *model) titleLine() string {
 	if m.c.Lossy {
 		left += " | lossy"
 	}
+	if c := m.cmp; c != nil && c.shared {
+		left += " | compare policies: B is " + c.name
+	} else if c != nil {
+		left += fmt.Sprintf(" | compare with %s | %d bytes", c.name, c.sv.src.n)
+	}
 	var right []string
 	if len(m.svs) > 1 {
 		right = append(right, fmt.Sprintf("stream %s %d/%d", sv.s.Name, m.cur+1, len(m.svs)))
@@ -339,6 +375,11 @@ func (m *model) titleLine() string {
 	}
 	if dec, rep, done := sv.idx.status(); !done {
 		right = append(right, fmt.Sprintf("indexing %d%%", percent(min(dec, rep), sv.src.n)))
+	}
+	if c := m.cmp; c != nil {
+		if dec, rep, done := c.sv.idx.status(); !done {
+			right = append(right, fmt.Sprintf("indexing B %d%%", percent(min(dec, rep), c.sv.src.n)))
+		}
 	}
 	for _, w := range m.f.wins {
 		if !w.exact {

@@ -50,10 +50,32 @@ type Options struct {
 	// capture; an error (wrap ErrChanged when the file changed) ends the
 	// viewer and is returned by Run.
 	Check func() error
+	// Compare, if not nil, opens the viewer in compare mode: the cleaned
+	// texts and the reports of two sides, A (the capture under Sanitize)
+	// and B, side by side.
+	Compare *Compare
 	// Input and Output replace the terminal, for tests; nil means the
 	// process's standard input and output.
 	Input  io.Reader
 	Output io.Writer
+}
+
+// Compare says what compare mode compares the capture with: another
+// capture under the same policy, or the same capture under another
+// policy. Either way one cursor, a byte offset, drives both sides: B
+// shows the same offset (clamped to B's length), so lines of two captures
+// line up where their bytes do.
+type Compare struct {
+	// Capture is B; nil compares the capture with itself under Sanitize.
+	// B shows the stream named by Options.Stream when it has one, else
+	// its first.
+	Capture *capture.Capture
+	// Name names B in titles: a file name, or the policy settings.
+	Name string
+	// Sanitize is B's policy.
+	Sanitize sanitize.Options
+	// Check is Options.Check for B's file.
+	Check func() error
 }
 
 // Run shows c until the user quits. It returns an error when the program
@@ -107,6 +129,8 @@ type model struct {
 	svs []*streamView
 	cur int // index in svs of the stream shown
 
+	cmp *compare // compare mode, or nil
+
 	w, h  int
 	lay   layout
 	focus paneID
@@ -158,14 +182,33 @@ func newModel(c *capture.Capture, o Options, st Styles) *model {
 	m.input = textinput.New()
 	m.input.CharLimit = 256
 	m.input.Prompt = ""
+	if o.Compare != nil {
+		m.cmp = newCompare(m.sv(), len(m.svs), o)
+		m.focus = paneText
+	}
 	return m
 }
 
-// Init starts the background pass over the first stream shown.
-func (m *model) Init() tea.Cmd { return m.sv().start() }
+// Init starts the background pass over the first stream shown, and over
+// B in compare mode.
+func (m *model) Init() tea.Cmd {
+	if m.cmp != nil {
+		return tea.Batch(m.sv().start(), m.cmp.sv.start())
+	}
+	return m.sv().start()
+}
 
 // sv returns the stream shown.
 func (m *model) sv() *streamView { return m.svs[m.cur] }
+
+// streamView returns the stream view whose index reports as id: a stream
+// of the capture, or B in compare mode.
+func (m *model) streamView(id int) *streamView {
+	if id < len(m.svs) {
+		return m.svs[id]
+	}
+	return m.cmp.sv
+}
 
 // setMsg sets the status message; it is escaped like capture text
 // because it may quote what the user typed.
@@ -221,5 +264,5 @@ func (m *model) indexed(msg indexMsg) tea.Cmd {
 		m.err = msg.err
 		return nil
 	}
-	return m.svs[msg.id].idx.next(msg)
+	return m.streamView(msg.id).idx.next(msg)
 }

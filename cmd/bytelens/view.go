@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/sanitize"
 	"github.com/bytelens/bytelens/viewer"
 )
 
@@ -22,8 +24,9 @@ const defaultStdinLimit = 1 << 30
 func newViewCmd(s *streams) *cobra.Command {
 	var hidePayloads, ascii bool
 	var stdinLimit int64
+	var compareFile, comparePolicy string
 	cmd := &cobra.Command{
-		Use:   "view [FILE|-]",
+		Use:   "view [FILE|-] [--compare B | --compare-policy SETTINGS]",
 		Short: "Inspect a capture safely: hex, escaped glyphs and cleaned text side by side",
 		Long: `View opens a terminal capture in an interactive viewer: a hex pane, a pane of
 escaped glyphs (one per byte), the cleaned text, and the removal report, all
@@ -34,7 +37,25 @@ FILE is loaded by format (raw bytes, asciinema casts, ttyrec, script
 typescripts, CI logs, bytelens artifacts or restricted:sha256 references;
 --format overrides sniffing). "-" reads stdin into a temporary file first (up
 to --stdin-limit bytes). With no FILE, view opens a demo capture that holds
-one of each hazard. Press ? inside the viewer for the keys.`,
+one of each hazard. Press ? inside the viewer for the keys.
+
+Compare mode shows two cleaned texts side by side, A left and B right, and
+the two removal reports as one table (group.name, A, B, B-A). --compare B
+compares FILE with capture B under the same policy; --compare-policy
+SETTINGS compares FILE under the policy flags (A) with FILE under SETTINGS
+applied on top of them (B), comma-separated key=value as in bytelens diff
+(cr=overwrite,format-chars=keep). One cursor, a byte offset, drives both
+sides: B shows the same offset (for two captures, clamped to B's length),
+and the line each side's cleaned text holds at that offset is on the same
+row. Two captures are thus synchronized by offset: their lines line up
+where their bytes do, and after an insertion in one of them every later
+line shows as different (bytelens diff compares them line by line). A line
+is marked ! where the same input bytes became different text on the other
+side; the table marks differing counts and lists the findings that only one
+report has. d and D go to the next and previous difference (in the table:
+the next differing row).`,
+		Example: `  bytelens view build.log --compare build-again.log
+  bytelens view testdata/corpus/cr-progress.bin --compare-policy cr=overwrite`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	pf := addPolicyFlags(cmd.Flags())
@@ -42,22 +63,40 @@ one of each hazard. Press ? inside the viewer for the keys.`,
 	cmd.Flags().BoolVar(&hidePayloads, "hide-payloads", false, "draw the payload bytes of control strings as ░ instead of escaped")
 	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw glyphs from ASCII only, for fonts without Control Pictures")
 	cmd.Flags().Int64Var(&stdinLimit, "stdin-limit", defaultStdinLimit, "the most bytes of stdin to read for \"-\"")
-	cmd.RunE = func(_ *cobra.Command, args []string) error {
+	cmd.Flags().StringVar(&compareFile, "compare", "", "compare with capture `B` under the same policy")
+	cmd.Flags().StringVar(&comparePolicy, "compare-policy", "", "compare with the same capture under these `SETTINGS` on top of the policy flags, e.g. cr=overwrite")
+	cmd.RunE = func(c *cobra.Command, args []string) error {
 		opts, err := pf.options()
 		if err != nil {
 			return err
 		}
-		c, name, check, cleanup, err := openView(s, args, cf, stdinLimit)
+		cmp, err := compareOptions(c, opts, compareFile, comparePolicy, args)
+		if err != nil {
+			return err
+		}
+		capt, name, check, cleanup, err := openView(s, args, cf, stdinLimit)
 		if err != nil {
 			return err
 		}
 		defer cleanup()
+		if compareFile != "" {
+			b, bName, bCheck, bCleanup, err := openView(s, []string{compareFile}, cf, stdinLimit)
+			if err != nil {
+				return err
+			}
+			defer bCleanup()
+			cmp.Capture, cmp.Name, cmp.Check = b, bName, bCheck
+		}
 		out, ok := s.stdout.(*os.File)
 		if !ok || !isatty.IsTerminal(out.Fd()) && !isatty.IsCygwinTerminal(out.Fd()) {
 			return hintError{errors.New("view needs a terminal on stdout"), "to dump a capture, use bytelens clean or bytelens report"}
 		}
-		warnCapture(s.stderr, c)
-		return viewer.Run(c, viewer.Options{
+		warnCapture(s.stderr, capt)
+		if cmp != nil && cmp.Capture != nil {
+			warnCapture(s.stderr, cmp.Capture)
+		}
+		return viewer.Run(capt, viewer.Options{
+			Compare:      cmp,
 			Name:         name,
 			Stream:       cf.stream,
 			Sanitize:     opts,
@@ -68,6 +107,32 @@ one of each hazard. Press ? inside the viewer for the keys.`,
 		})
 	}
 	return cmd
+}
+
+// compareOptions returns what --compare and --compare-policy ask for, nil
+// for neither, or a usage error. base is the policy of the flags; B's
+// capture is opened later.
+func compareOptions(c *cobra.Command, base sanitize.Options, file, settings string, args []string) (*viewer.Compare, error) {
+	byFile, byPolicy := c.Flags().Changed("compare"), c.Flags().Changed("compare-policy")
+	switch {
+	case byFile && byPolicy:
+		return nil, usagef("--compare and --compare-policy cannot be used together: compare two captures, or one capture under two policies")
+	case byFile && file == "":
+		return nil, usagef("--compare needs a capture to compare with")
+	case byFile && file == "-" && len(args) > 0 && args[0] == "-":
+		return nil, usagef("stdin can be only one of FILE and --compare")
+	case byFile:
+		return &viewer.Compare{Sanitize: base}, nil
+	case byPolicy && strings.TrimSpace(settings) == "":
+		return nil, hintError{usagef("--compare-policy needs settings"), "for example --compare-policy cr=overwrite,format-chars=keep"}
+	case byPolicy:
+		o, err := applyPolicy(base, settings, "--compare-policy")
+		if err != nil {
+			return nil, err
+		}
+		return &viewer.Compare{Name: settings, Sanitize: o}, nil
+	}
+	return nil, nil
 }
 
 // openView loads what view shows: the demo with no argument, stdin

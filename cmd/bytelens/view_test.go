@@ -48,6 +48,17 @@ func TestViewBadInput(t *testing.T) {
 		{"stdin limit", []string{"view", "--stdin-limit", "4", "-"}, "0123456789", 1, "more than 4 bytes"},
 		{"no terminal", []string{"view", ok}, "", 1, "needs a terminal"},
 		{"bad policy", []string{"view", "--cr", "sideways", ok}, "", 2, "invalid cr policy"},
+		{"compare missing", []string{"view", ok, "--compare", filepath.Join(dir, "nope.bin")}, "", 1, "no such file"},
+		{"compare empty", []string{"view", ok, "--compare", empty}, "", 1, "is empty"},
+		{"compare no file", []string{"view", ok, "--compare", ""}, "", 2, "--compare needs a capture"},
+		{"compare both", []string{"view", ok, "--compare", ok, "--compare-policy", "cr=drop"}, "", 2, "cannot be used together"},
+		{"compare stdin twice", []string{"view", "-", "--compare", "-"}, "x", 2, "stdin can be only one"},
+		{"compare bad policy", []string{"view", ok, "--compare-policy", "cr=sideways"}, "", 2, "invalid cr policy"},
+		{"compare policy not key=value", []string{"view", ok, "--compare-policy", "overwrite"}, "", 2, "is not key=value"},
+		{"compare unknown policy", []string{"view", ok, "--compare-policy", "colour=on"}, "", 2, "unknown policy"},
+		{"compare no settings", []string{"view", ok, "--compare-policy", " "}, "", 2, "--compare-policy needs settings"},
+		{"compare no terminal", []string{"view", ok, "--compare", ok}, "", 1, "needs a terminal"},
+		{"compare-policy no terminal", []string{"view", ok, "--compare-policy", "cr=overwrite"}, "", 1, "needs a terminal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := runCLI(t, tc.stdin, tc.args...)
@@ -362,6 +373,10 @@ func TestViewEndToEnd(t *testing.T) {
 		{"corpus", []string{"view", corpus}, int64(len(all)), false, ""},
 		{"ticks", []string{"view", ticks}, int64(tk.Len()), false, ""},
 		{"ticks-hidden", []string{"view", "--hide-payloads", ticks}, int64(tk.Len()), true, ""},
+		{"compare-policy", []string{"view", hostile, "--compare-policy", "cr=overwrite,format-chars=keep,c1=lone"}, int64(h.Len()), true, ""},
+		{"compare-policy-no-color", []string{"view", corpus, "--compare-policy", "bs=overstrike,links=append"}, int64(len(all)), false, "NO_COLOR=1"},
+		{"compare-captures", []string{"view", hostile, "--compare", ticks}, int64(h.Len()), true, ""},
+		{"compare-captures-corpus", []string{"view", corpus, "--compare", hostile}, int64(len(all)), false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := []string{"TERM=xterm-256color", "LANG=C.UTF-8", "HOME=" + dir, "PATH=" + os.Getenv("PATH")}
@@ -378,8 +393,8 @@ func TestViewEndToEnd(t *testing.T) {
 			tm.wait(fmt.Sprintf("(%d)", tc.size-1))
 			// Back to the start a row at a time for a while, sequences,
 			// focus, help, goto, searches, marks, report classes.
-			tm.send("\x1b[H" + strings.Repeat("j", 60) + strings.Repeat("n", 30) + "NN")
-			tm.send("\t\t\tjjjjjjj]]][[\t?" + "?")
+			tm.send("\x1b[H" + strings.Repeat("j", 60) + strings.Repeat("n", 30) + "NN" + "dddDD")
+			tm.send("\t\t\tjjjjjjj]]][[dD\t?" + "?")
 			tm.send("g50%\rg0x10\r/link\r/\rx1b 5b\rma\x1b[Fn'a")
 			tm.send("\x1b[<0;20;6M\x1b[<0;20;6m\x1b[<0;60;10M\x1b[<0;60;10m\x1b[<65;20;6M\x1b[<64;20;6M")
 			tm.send("g7\r")

@@ -1,0 +1,415 @@
+package viewer
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+// compare is compare mode: side B beside the capture shown (side A), and
+// the comparison of their reports. The root model's cursor drives both:
+// B's cursor is the same byte offset, clamped to B's length.
+type compare struct {
+	sv     *streamView // B, with its own index, report and text cache
+	opts   sanitize.Options
+	name   string
+	shared bool // B is A's stream under another policy: one input
+	chk    func() error
+
+	key  diffKey // the reports diff was made from
+	diff sanitize.ReportDiff
+	rows []diffRow
+	sel  int // selected row of the compare report pane
+}
+
+// diffKey identifies the state of both reports.
+type diffKey struct {
+	inA, inB     int64
+	doneA, doneB bool
+}
+
+// diffRow is a row of the compare report pane: a count in both reports,
+// the findings summary, or a finding in one report and not the other.
+type diffRow struct {
+	name    render.Safe
+	a, b, d string // the count in A and B, and B−A
+	differs bool
+	off     int64 // a finding's offset, or -1
+}
+
+// newCompare returns compare mode for o.Compare beside a, the stream
+// shown; id numbers B's index messages.
+func newCompare(a *streamView, id int, o Options) *compare {
+	oc := o.Compare
+	c := &compare{opts: oc.Sanitize, name: oc.Name, shared: oc.Capture == nil, chk: oc.Check}
+	s := a.s
+	if !c.shared {
+		s = oc.Capture.Stream(o.Stream)
+		if s == nil {
+			s = &oc.Capture.Streams[0]
+		}
+	}
+	ob := o
+	ob.Sanitize, ob.Check = oc.Sanitize, oc.Check
+	c.sv = newStreamView(id, s, ob)
+	return c
+}
+
+// check returns B's Check function; nil outside compare mode.
+func (c *compare) check() func() error {
+	if c == nil {
+		return nil
+	}
+	return c.chk
+}
+
+// update follows A's cursor, and compares the reports again when either
+// has grown since the last time.
+func (c *compare) update(a *streamView) {
+	c.sv.cursor = max(0, min(a.cursor, c.sv.src.n-1))
+	ra, doneA := a.idx.report()
+	rb, doneB := c.sv.idx.report()
+	k := diffKey{ra.BytesIn, rb.BytesIn, doneA, doneB}
+	if k == c.key && c.rows != nil {
+		return
+	}
+	c.key, c.diff = k, sanitize.Compare(ra, rb)
+	c.rows = c.rows[:0]
+	for _, g := range c.diff.Groups() {
+		for _, r := range g.Rows {
+			c.rows = append(c.rows, diffRow{
+				name: render.Line([]byte(sanitize.RowName(g.Name, r.Name))),
+				a:    strconv.FormatInt(r.A, 10), b: strconv.FormatInt(r.B, 10), d: fmt.Sprintf("%+d", r.Delta),
+				differs: !r.Equal(), off: -1,
+			})
+		}
+	}
+	f := &c.diff.Findings
+	c.rows = append(c.rows, diffRow{
+		name:    render.Line(fmt.Appendf(nil, "findings: %d same, %d only A, %d only B, %d changed", f.Same, len(f.OnlyA), len(f.OnlyB), len(f.Changed))),
+		differs: !f.Equal(), off: -1,
+	})
+	for _, p := range f.Aligned() {
+		side, x := "A+B", p.A
+		switch {
+		case p.B == nil:
+			side = "A"
+		case p.A == nil:
+			side, x = "B", p.B
+		}
+		c.rows = append(c.rows, diffRow{
+			name:    render.Concat(render.Offset(x.Offset), render.Line(fmt.Appendf(nil, " %s %s %s", side, x.Kind, x.Sequence))),
+			differs: true, off: x.Offset,
+		})
+	}
+	c.sel = max(0, min(c.sel, len(c.rows)-1))
+}
+
+// done reports whether both reports cover their streams.
+func (c *compare) done() bool { return c.key.doneA && c.key.doneB }
+
+// findingOffsets returns the offsets of the findings that only one report
+// has or that differ, in order.
+func (c *compare) findingOffsets() []int64 {
+	var out []int64
+	for _, r := range c.rows {
+		if r.off >= 0 {
+			out = append(out, r.off)
+		}
+	}
+	return out
+}
+
+// compareRows lays out both cleaned-text panes: each side's text around
+// its cursor, the cursor's line of both on one row, a third of the way
+// down when there is text above it, each line marked when its input
+// became different text on the other side.
+func (m *model) compareRows() error {
+	f, a, b := &m.f, m.sv(), m.cmp.sv
+	ca, noteA, err := a.cleanAround(a.cursor, m.o.Sanitize)
+	if err != nil {
+		return err
+	}
+	var cb *cleanWin
+	var noteB render.Safe
+	if b.src.n > 0 {
+		if cb, noteB, err = b.cleanAround(b.cursor, m.cmp.opts); err != nil {
+			return err
+		}
+	}
+	f.textNote, f.textNoteB = noteA, noteB
+	if ca != nil && !ca.exact {
+		f.textNote = approxNote
+	}
+	if cb != nil && !cb.exact {
+		f.textNoteB = approxNote
+	}
+	tok, tokB := f.cursorToken(), f.cursorToken()
+	if !m.cmp.shared {
+		tokB = nil // A's token is not in B's bytes
+	}
+	k := m.lay.rows
+	third := k / 3
+	var upA, downA, upB, downB []textRow
+	if ca != nil {
+		upA, downA = ca.rowsAround(a.cursor, tok, m.lay.inner[paneText]-gutterWidth, third, k, orNone(cb))
+	}
+	if cb != nil {
+		upB, downB = cb.rowsAround(b.cursor, tokB, m.lay.inner[paneTextB]-gutterWidth, third, k, orNone(ca))
+	}
+	cur := min(third, max(len(upA), len(upB)))
+	f.text, f.textB, f.textCur = stack(upA, downA, k, cur), stack(upB, downB, k, cur), cur
+	return nil
+}
+
+// orNone returns c, or an empty window when there is none: every line
+// compared with it differs.
+func orNone(c *cleanWin) *cleanWin {
+	if c == nil {
+		return &cleanWin{}
+	}
+	return c
+}
+
+// diffTop returns the first row of the compare report pane shown below
+// its header, so that the selected row is on screen.
+func (m *model) diffTop() int { return max(0, m.cmp.sel-(m.lay.rows-1)+1) }
+
+// diffLines draws the compare report pane: a header, then a row per count
+// (marker, group.name, A, B, B−A) and per differing finding. Differing
+// rows are marked with ! in the first column, so they stand out without
+// colour too.
+func (m *model) diffLines(width, n int) []string {
+	c, st := m.cmp, &m.st
+	wa, wb, wd := 1, 1, 4
+	for _, r := range c.rows {
+		wa, wb, wd = max(wa, len(r.a)), max(wb, len(r.b)), max(wd, len(r.d))
+	}
+	line := func(sp, mark span, mk, name render.Safe, r *diffRow) string {
+		var nums render.Safe
+		if r.a != "" {
+			nums = render.Line(fmt.Appendf(nil, " %*s %*s %*s", wa, r.a, wb, r.b, wd, r.d))
+		}
+		numW := min(nums.Width(), width-1)
+		var sb strings.Builder
+		mark.add(&sb, mk)
+		sb.WriteString(pad(sp, render.Concat(render.Spaces(1), name), width-1-numW))
+		sb.WriteString(pad(sp, nums, numW))
+		return sb.String()
+	}
+	out := []string{line(st.heading, st.heading, render.Spaces(1), render.TextString("count"), &diffRow{a: "A", b: "B", d: "diff"})}
+	for i := m.diffTop(); i < len(c.rows) && len(out) < n; i++ {
+		r := &c.rows[i]
+		sp, mark, mk := st.zero, st.zero, render.Spaces(1)
+		if r.differs {
+			sp, mark, mk = st.status, st.differ, diffMark
+		}
+		switch {
+		case i == c.sel && m.focus == paneDiff:
+			sp = st.selected
+		case i == c.sel:
+			sp = st.heading
+		}
+		out = append(out, line(sp, mark, mk, r.name, r))
+	}
+	return out
+}
+
+// diffMark marks a difference in compare mode: an ASCII character, so it
+// shows without colour and in any font.
+var diffMark = render.TextString("!")
+
+// selectDiff selects row i of the compare report pane; a finding row
+// moves the cursor to its offset.
+func (m *model) selectDiff(i int) {
+	c := m.cmp
+	c.sel = max(0, min(i, len(c.rows)-1))
+	if c.sel < len(c.rows) && c.rows[c.sel].off >= 0 {
+		m.jump(c.rows[c.sel].off)
+	}
+}
+
+// nextDiff goes to the next difference in direction dir: in the compare
+// report pane the next differing row, elsewhere the next place whose
+// text or findings differ, found by a job.
+func (m *model) nextDiff(dir int) tea.Cmd {
+	c := m.cmp
+	if m.focus == paneDiff {
+		for i := c.sel + dir; i >= 0 && i < len(c.rows); i += dir {
+			if c.rows[i].differs {
+				m.selectDiff(i)
+				return nil
+			}
+		}
+		m.setMsg(true, "no %s differing row", [2]string{"previous", "next"}[(dir+1)/2])
+		return nil
+	}
+	return m.startJob(newDiffSeek(m.sv(), m.o.Sanitize, c, m.sv().cursor, int64(dir)))
+}
+
+// diffSide is one side of a difference search.
+type diffSide struct {
+	sc   *scanner
+	opts sanitize.Options
+}
+
+// diffSeek finds the next or previous difference of compare mode: the
+// start of a cleaned line whose input became different text on the other
+// side (as cleanWin.lineDiffers marks it), or a finding only one report
+// has. It cleans both sides in pieces that start and end at block
+// boundaries where both decoders are in ground.
+type diffSeek struct {
+	sides [2]diffSide
+	finds []int64 // offsets of differing findings, in order
+	n     int64   // A's length: the cursor's range
+	from  int64
+	dir   int64
+	b     int64 // forward: the first block of the next piece; backward: the block after it
+	nb    int64
+	b0    int64
+}
+
+// diffPiece is how many blocks diffSeek cleans at a time.
+const diffPiece = textPiece / checkpointEvery
+
+// newDiffSeek returns a job that finds the first difference after (dir
+// +1) or before (dir -1) from.
+func newDiffSeek(a *streamView, opts sanitize.Options, c *compare, from, dir int64) *diffSeek {
+	j := &diffSeek{
+		sides: [2]diffSide{{newScanner(a.idx), opts}, {newScanner(c.sv.idx), c.opts}},
+		finds: c.findingOffsets(), n: a.src.n, from: from, dir: dir, nb: int64(a.idx.blocks()),
+	}
+	b := from / checkpointEvery
+	if dir > 0 {
+		j.b = j.groundBefore(b)
+	} else {
+		j.b = j.groundAfter(b + 1)
+	}
+	j.b0 = j.b
+	return j
+}
+
+func (j *diffSeek) name() string {
+	if j.dir < 0 {
+		return "previous difference"
+	}
+	return "next difference"
+}
+
+func (j *diffSeek) progress() float64 {
+	if j.dir > 0 {
+		return float64(j.b-j.b0) / float64(max(1, j.nb-j.b0))
+	}
+	return float64(j.b0-j.b) / float64(max(1, j.b0))
+}
+
+// ground reports whether block b starts in ground on both sides (past a
+// side's end counts as ground); an error counts as not.
+func (j *diffSeek) ground(b int64) (bool, error) {
+	for _, s := range j.sides {
+		if b*checkpointEvery >= s.sc.x.src.n {
+			continue
+		}
+		d, err := s.sc.at(b)
+		if err != nil || !d.InGround() {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// groundBefore returns the last block at or before b that starts in
+// ground on both sides, looking back maxGroundBack blocks; b if none does.
+func (j *diffSeek) groundBefore(b int64) int64 {
+	for k := b; k >= max(0, b-maxGroundBack); k-- {
+		if ok, _ := j.ground(k); ok {
+			return k
+		}
+	}
+	return b
+}
+
+// groundAfter returns the first block at or after b that starts in
+// ground on both sides, looking ahead maxGroundBack blocks, or the end.
+func (j *diffSeek) groundAfter(b int64) int64 {
+	for k := b; k < min(j.nb, b+maxGroundBack); k++ {
+		if ok, _ := j.ground(k); ok {
+			return k
+		}
+	}
+	return min(j.nb, b+maxGroundBack)
+}
+
+func (j *diffSeek) step() (done, found bool, off int64, err error) {
+	deadline := time.Now().Add(stepBudget)
+	for !time.Now().After(deadline) {
+		var lo, hi int64
+		if j.dir > 0 {
+			if j.b >= j.nb {
+				return true, false, 0, nil
+			}
+			lo, hi = j.b, j.groundAfter(j.b+diffPiece)
+		} else {
+			if j.b <= 0 {
+				return true, false, 0, nil
+			}
+			lo, hi = j.groundBefore(max(0, j.b-diffPiece)), j.b
+		}
+		places, err := j.places(lo*checkpointEvery, min(j.n, hi*checkpointEvery))
+		if err != nil {
+			return true, false, 0, err
+		}
+		best := int64(-1)
+		for _, p := range places {
+			if j.dir > 0 && p > j.from && (best < 0 || p < best) || j.dir < 0 && p < j.from && p > best {
+				best = p
+			}
+		}
+		if best >= 0 {
+			return true, true, best, nil
+		}
+		if j.dir > 0 {
+			j.b = hi
+		} else {
+			j.b = lo
+		}
+	}
+	return false, false, 0, nil
+}
+
+// places returns the differences that start in A's input [lo, hi): the
+// starts of differing lines of either side, and differing findings.
+func (j *diffSeek) places(lo, hi int64) ([]int64, error) {
+	var wins [2]*cleanWin
+	for i, s := range j.sides {
+		src := s.sc.x.src
+		l, h := min(lo, src.n), min(hi, src.n)
+		in, err := src.read(l, h-l)
+		if err != nil {
+			return nil, err
+		}
+		wins[i] = newCleanWin(l, in, s.opts, true)
+	}
+	var out []int64
+	for i, c := range wins {
+		for ls := int64(0); ls < int64(len(c.text)); ls = lineEnd(c.text, ls) + 1 {
+			if c.lineDiffers(ls, wins[1-i]) {
+				if s, _ := c.lineSpan(ls); s >= lo && s < hi {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	i, _ := slices.BinarySearch(j.finds, lo)
+	for ; i < len(j.finds) && j.finds[i] < hi; i++ {
+		out = append(out, j.finds[i])
+	}
+	return out, nil
+}
