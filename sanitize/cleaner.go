@@ -41,6 +41,7 @@ type cleaner struct {
 	m *OffsetMap // optional offset map
 
 	frame int64 // offset of the latest frame boundary, 0 for none
+	at    int64 // end offset of the token being handled
 }
 
 func newCleaner(o Options) *cleaner {
@@ -109,6 +110,7 @@ func (c *cleaner) bytesAt(off, n int64) []byte {
 
 // token is the decode callback: the policy.
 func (c *cleaner) token(t *decode.Token) {
+	c.at = t.End()
 	if c.m != nil && !c.lineMode {
 		c.m.add(t.Off, c.outPos())
 	}
@@ -177,10 +179,11 @@ func (c *cleaner) text(t *decode.Token) {
 		c.out = append(c.out, b...)
 		return
 	}
-	for len(b) > 0 {
-		r, n := utf8.DecodeRune(b)
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		i += n
+		c.at = min(t.Off+int64(i), t.End()) // a line ends where its LF does
 		c.put(r)
-		b = b[n:]
 	}
 }
 
@@ -287,7 +290,7 @@ func (c *cleaner) flushLine(nl bool) {
 	}
 	c.line, c.col = c.line[:0], 0
 	if c.m != nil {
-		c.m.add(c.dec.Offset(), c.outPos())
+		c.m.add(c.at, c.outPos())
 	}
 }
 

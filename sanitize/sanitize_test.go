@@ -395,3 +395,25 @@ func TestFrameSplit(t *testing.T) {
 		t.Errorf("finding %+v", f)
 	}
 }
+
+// TestOffsetMapLineMode: under cr=overwrite the map has a point per line,
+// at the end of the token that ended it.
+func TestOffsetMapLineMode(t *testing.T) {
+	in := []byte("10%\r50%\r100%\ndone\n")
+	out, _, m := Map(in, Options{CR: CROverwrite})
+	if string(out) != "100%\ndone\n" {
+		t.Fatalf("out %q", out)
+	}
+	// "10%\r50%\r100%\n" became "100%\n"; "done\n" maps byte for byte.
+	for _, tc := range []struct{ in, start, end int64 }{{0, 0, 5}, {12, 0, 5}, {13, 5, 6}, {16, 8, 9}} {
+		if s, e := m.ToOutput(tc.in); s != tc.start || e != tc.end {
+			t.Errorf("ToOutput(%d) = %d,%d want %d,%d", tc.in, s, e, tc.start, tc.end)
+		}
+	}
+	if s, e := m.ToInput(6); s != 14 || e != 15 {
+		t.Errorf("ToInput(6) = %d,%d want 14,15", s, e)
+	}
+	if s, e := m.ToInput(2); s != 0 || e != 13 {
+		t.Errorf("ToInput(2) = %d,%d want 0,13", s, e)
+	}
+}
