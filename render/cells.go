@@ -53,6 +53,19 @@ const (
 	glyphHidden  = "░" // U+2591 LIGHT SHADE: a hidden payload byte
 )
 
+// Delimiters of the chips, sizes and anomaly notes of the glyph stream
+// ("‹CSI 31m›", "‹24 bytes›", "‹aborted›").
+const (
+	markOpen  = "‹" // U+2039
+	markClose = "›" // U+203A
+)
+
+// MarkRemoved returns ⋄, one cell wide: the marker a caller draws in
+// cleaned text where the sanitizer removed something. Text and Line escape
+// a ⋄ of the capture's text ("<U+22C4>"), so build this marker with
+// MarkRemoved, never with TextString.
+func MarkRemoved() Safe { return Safe{glyphC1} }
+
 // glyphSet is one set of glyphs, built once: ascii is indexed by byte.
 type glyphSet struct {
 	ascii                                   [128]Safe
@@ -64,6 +77,11 @@ var (
 	hexTable   [256]Safe   // two lowercase hex digits per byte
 	c0Pictures [128]string // Control Pictures for C0 and DEL; "" elsewhere
 	asciiClass [256]Class  // class of a byte in text
+	// markers are the non-ASCII runes render draws for bytes, controls
+	// and its own markers, and that it therefore escapes when they come
+	// from a capture (see isMarker). Built in init from the tables above,
+	// so that a new glyph is covered without a second list.
+	markers markerSet
 )
 
 func init() {
@@ -90,6 +108,17 @@ func init() {
 		lead: Safe{glyphLead}, cont: Safe{glyphCont}, format: Safe{glyphFormat}, hidden: Safe{glyphHidden}}
 	*asc = glyphSet{ascii: asc.ascii, c1: Safe{"!"}, invalid: Safe{"?"},
 		lead: Safe{"*"}, cont: Safe{"~"}, format: Safe{"%"}, hidden: Safe{"#"}}
+
+	var own []string
+	for _, g := range glyphSets {
+		for _, s := range g.ascii {
+			own = append(own, s.s)
+		}
+		own = append(own, g.c1.s, g.invalid.s, g.lead.s, g.cont.s, g.format.s, g.hidden.s)
+	}
+	own = append(own, c0Pictures[:]...)
+	own = append(own, markOpen, markClose)
+	markers = newMarkerSet(own)
 
 	for b := range 256 {
 		switch {
@@ -260,11 +289,13 @@ func grow(dst []Cell, n int) []Cell {
 // is drawn on its lead byte, and each continuation byte is ›; a character
 // that cannot be drawn alone in one cell (combining and spacing marks,
 // emoji and symbols of uncertain width, wide characters without
-// WidePairs, anything Text would escape) is ‹ on its lead byte. A format
-// character is ␢ then ›. Sequence bytes are drawn as their bytes (ESC as
-// ␛, a C1 introducer as ⋄). Payload bytes are escaped — printable ASCII as
-// itself, C0 as Control Pictures, non-ASCII as ‹, › or ␦ — styled
-// ClassPayload, or all drawn ░ with HidePayloads.
+// WidePairs, anything Text would escape — render's own glyphs and markers
+// among them, so that a "␛" or "⋄" of the text cannot pass for a control)
+// is ‹ on its lead byte. A format character is ␢ then ›. Sequence bytes
+// are drawn as their bytes (ESC as ␛, a C1 introducer as ⋄). Payload
+// bytes are escaped — printable ASCII as itself, C0 as Control Pictures,
+// non-ASCII as ‹, › or ␦ — styled ClassPayload, or all drawn ░ with
+// HidePayloads.
 //
 // It allocates the returned slice and, when it draws non-ASCII
 // characters, one string of the row's bytes that their cells share.

@@ -157,4 +157,5 @@ var hostileSeeds = []string{
 	"\u4e2d\u6587\u3042 \U0001F600 e\u0301 \u115f\u3164 \ue000 \u2028",
 	"\x1b]8;;\x9c\x1b\\",
 	"\x00\x01\x7f\x80\x9f\xa0\xff",
+	"␛]0;T␇ ⋄ ‹CSI 31m› ‹5 bytes› ░ ␦ ␢ › \x1b]0;‹1 byte›\x07",
 }

@@ -27,6 +27,9 @@ var goldenInputs = []struct{ name, in string }{
 	{"bidi", "access = \"user\u202e \u2066// admin\u2069 \u2066\"\n\u200bzero\u200dwidth\ufeff \U000e0041\U000e0042 e\u0301 x\ufe0f \u00ad\n"},
 	// Anomalies: unterminated, aborted, malformed, embedded controls, a
 	// long run of identical rows.
+	// Text that imitates render's own glyphs and markers, in text and in
+	// a title payload: every one must come out escaped.
+	{"lookalikes", "fake: ␛]0;T␇ ⋄ ‹CSI 31m› ‹5 bytes› ░░ ␦ ␢ › ␡ ␤\n\x1b]0;‹5 bytes›␛[0m\x07real: \x1b]0;T\x07 \x85 \x1b[31m \xff\n"},
 	{"anomalies", "\x1b[3\n1m\x1b[1\x07;2m\x1b[31\x18x\x1b[1;2?m\x1b[\xe4\xb8\xadm\x1b\x1b[m" + strings.Repeat("\x00", 80) + "\x1b]0;x\x9c\x1b\\\x1b]0;never ends"},
 }
 

@@ -14,9 +14,15 @@
 // is one terminal cell wide in every terminal, East-Asian-ambiguous-wide
 // mode included: Control Pictures (U+2400–U+2426), ⋄, ░, ‹, › and ASCII.
 // Only characters of the capture's own text can be two cells wide.
+//
+// Those glyphs and markers are render's alone: when the capture's text
+// holds one of them it is escaped like a format character ("<U+241B>",
+// or ‹ › in the per-byte grid), so that text cannot imitate an escaped
+// control, a chip or a payload size.
 package render
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -61,6 +67,13 @@ func (s Safe) Width() int {
 	}
 	return w
 }
+
+// Width returns the display width in cells of text as Safe.Width counts
+// it, for measuring output already built from Safe values (a rendered row
+// with styling removed). It neither checks nor escapes s: use Text to make
+// text safe. TextString(s).Width() is not the same measure, since Text
+// escapes render's own glyphs and markers.
+func Width(s string) int { return Safe{s}.Width() }
 
 // Lines splits s at LF into lines without the LF. An empty s gives no
 // lines; a trailing LF does not start another line.
@@ -138,6 +151,10 @@ func Spaces(n int) Safe {
 // ␡; invalid UTF-8 becomes "<FF>" per byte; C1 in UTF-8, format
 // characters, other default-ignorable code points, line and paragraph
 // separators, private-use and unassigned code points become "<U+202E>".
+// So do the characters render uses as glyphs and markers (Control Pictures
+// U+2400–U+2426, ⋄ ‹ › ░ and the rest of its glyph tables): a "␛" or "‹"
+// in the text comes out as "<U+241B>" or "<U+2039>", so text cannot pass
+// for an escaped control or a marker.
 func Text(p []byte) Safe {
 	return Safe{string(appendText(make([]byte, 0, len(p)), p, true))}
 }
@@ -185,13 +202,15 @@ func appendText(dst, p []byte, lines bool) []byte {
 // terminal as itself: a graphic character (letter, mark, number,
 // punctuation, symbol, space separator) that is not a C1 control, not a
 // format character, not default-ignorable (Hangul fillers, variation
-// selectors, the combining grapheme joiner) and not a format character the
-// decoder has a policy for.
+// selectors, the combining grapheme joiner), not a format character the
+// decoder has a policy for, and not one of render's own glyphs and
+// markers (isMarker), which text must not be able to imitate.
 func displayable(r rune) bool {
 	switch {
 	case r < 0xA0:
 		return r >= 0x20 && r < 0x7F
-	case !unicode.IsGraphic(r),
+	case isMarker(r),
+		!unicode.IsGraphic(r),
 		unicode.Is(unicode.Cf, r),
 		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r),
 		unicode.Is(unicode.Variation_Selector, r),
@@ -199,6 +218,49 @@ func displayable(r rune) bool {
 		return false
 	}
 	return true
+}
+
+// markerSet is a set of runes: sorted, without duplicates.
+type markerSet struct {
+	runes  []rune
+	lo, hi rune
+}
+
+// controlPictures is the assigned part of the Control Pictures block, from
+// which render draws C0, DEL, invalid bytes and format characters; the
+// pictures it does not draw (␠ ␣ ␤ ␥) look just as much like its markers.
+const controlPicturesFirst, controlPicturesLast = 0x2400, 0x2426
+
+// newMarkerSet returns the set of the non-ASCII runes of the strings in
+// own, together with the whole Control Pictures block.
+func newMarkerSet(own []string) markerSet {
+	var rs []rune
+	for r := rune(controlPicturesFirst); r <= controlPicturesLast; r++ {
+		rs = append(rs, r)
+	}
+	for _, s := range own {
+		for _, r := range s {
+			if r >= utf8.RuneSelf {
+				rs = append(rs, r)
+			}
+		}
+	}
+	slices.Sort(rs)
+	rs = slices.Compact(rs)
+	return markerSet{runes: rs, lo: rs[0], hi: rs[len(rs)-1]}
+}
+
+// isMarker reports whether r is a non-ASCII rune that render draws itself
+// as a glyph or marker: a Control Picture, ⋄ ␦ ‹ › ␢ ░ or any other rune
+// of its glyph tables and chip delimiters. Such a rune in a capture's text
+// is shown escaped ("<U+241B>" in streams and Text, ‹ and › in the per-byte
+// grid), so that text cannot pass for an escaped control or a marker.
+func isMarker(r rune) bool {
+	if r < markers.lo || r > markers.hi {
+		return false
+	}
+	_, found := slices.BinarySearch(markers.runes, r)
+	return found
 }
 
 const hexDigits = "0123456789abcdef"

@@ -224,16 +224,16 @@ func (g *glyphWriter) sequence(t *decode.Token) {
 		n := min(t.Len, maxSequenceShown)
 		out = g.seqBytes(out, t, t.Off, n)
 		if n < t.Len {
-			out = append(out, "‹+"...)
+			out = append(out, markOpen+"+"...)
 			out = appendCount(out, t.Len-n)
-			out = append(out, " bytes›"...)
+			out = append(out, " bytes"+markClose...)
 		}
 	}
 	if t.Is(decode.FlagAborted) {
-		out = append(out, "‹aborted›"...)
+		out = append(out, markOpen+"aborted"+markClose...)
 	}
 	if t.Is(decode.FlagUnterminated) {
-		out = append(out, "‹unterminated›"...)
+		out = append(out, markOpen+"unterminated"+markClose...)
 	}
 	g.write(out)
 }
@@ -288,12 +288,12 @@ func (g *glyphWriter) payload(t *decode.Token, ps, pe int64) {
 			}
 		}
 		if n > 0 {
-			out = append(out, '\xe2', '\x80', '\xb9') // ‹
+			out = append(out, markOpen...)
 			out = appendCount(out, n)
 			if n == 1 {
-				out = append(out, " byte›"...)
+				out = append(out, " byte"+markClose...)
 			} else {
-				out = append(out, " bytes›"...)
+				out = append(out, " bytes"+markClose...)
 			}
 		}
 		g.write(out)
@@ -335,8 +335,8 @@ func (g *glyphWriter) payload(t *decode.Token, ps, pe int64) {
 }
 
 // appendPayload appends payload bytes escaped: printable ASCII and
-// displayable UTF-8 as themselves, C0 and DEL as Control Pictures, any
-// other byte as "<XX>".
+// displayable UTF-8 as themselves, C0 and DEL as Control Pictures, one of
+// render's own glyphs or markers as "<U+2039>", any other byte as "<XX>".
 func appendPayload(dst, p []byte) []byte {
 	for i := 0; i < len(p); {
 		c := p[i]
@@ -350,10 +350,17 @@ func appendPayload(dst, p []byte) []byte {
 			continue
 		}
 		r, n := utf8.DecodeRune(p[i:])
-		if (r != utf8.RuneError || n > 1) && displayable(r) {
-			dst = append(dst, p[i:i+n]...)
-			i += n
-			continue
+		if r != utf8.RuneError || n > 1 {
+			switch {
+			case displayable(r):
+				dst = append(dst, p[i:i+n]...)
+				i += n
+				continue
+			case isMarker(r):
+				dst = appendCodePoint(dst, r)
+				i += n
+				continue
+			}
 		}
 		for k := 0; k < max(n, 1); k++ {
 			dst = appendHexByte(dst, p[i+k])
@@ -371,7 +378,7 @@ func appendCount(dst []byte, n int64) []byte {
 // chip writes a sequence or string as one labelled chip: "‹CSI 31m›",
 // "‹OSC 52 write, 21 bytes›", with anomalies after a semicolon.
 func (g *glyphWriter) chip(t *decode.Token) {
-	out := append(g.out[:0], "‹"...)
+	out := append(g.out[:0], markOpen...)
 	defer func() { g.out = out[:0] }()
 	out = appendText(out, []byte(chipName(t)), false)
 	if t.Kind.IsString() {
@@ -406,7 +413,7 @@ func (g *glyphWriter) chip(t *decode.Token) {
 			sep = ", "
 		}
 	}
-	out = append(out, "›"...)
+	out = append(out, markClose...)
 	g.write(out)
 }
 
