@@ -13,20 +13,31 @@ func newGlyphsCmd(s *streams) *cobra.Command {
 	var o render.StreamOptions
 	var g grammarFlags
 	var describe bool
+	var cf *captureFlags
 	cmd := &cobra.Command{
 		Use:   "glyphs [FILE]",
 		Short: "Show every byte as a visible glyph, or list every sequence with --describe",
-		Long: `glyphs prints FILE (stdin when FILE is "-" or absent) as escaped glyphs:
-text as itself with line feeds kept as line breaks, C0 controls as Control
-Pictures (␛ ␍ ␉), DEL ␡, raw C1 and invalid bytes as <9B>, C1 in UTF-8 as
-<U+009B>, format characters as <U+202E>, escape sequences as their bytes
-(␛[31m) or, with --chips, as one labelled chip each (‹CSI 31m›). Control
-string payloads (OSC, DCS, APC, PM, SOS, ESC k) are collapsed to their
-size (‹24 bytes›) unless --payloads.
+		Long: `glyphs prints a capture (FILE, or stdin when FILE is "-" or absent) as
+escaped glyphs: text as itself with line feeds kept as line breaks, C0
+controls as Control Pictures (␛ ␍ ␉), DEL ␡, raw C1 and invalid bytes as
+<9B>, C1 in UTF-8 as <U+009B>, format characters as <U+202E>, escape
+sequences as their bytes (␛[31m) or, with --chips, as one labelled chip
+each (‹CSI 31m›). Control string payloads (OSC, DCS, APC, PM, SOS, ESC k)
+are collapsed to their size (‹24 bytes›) unless --payloads. Text that
+holds these glyphs itself (␛ ⋄ ‹ › ░ …) shows them escaped (<U+241B>), so
+it cannot pass for a control.
 
 --describe lists instead every control, sequence, string, invalid unit and
 format character, one per line, with its offset in hex and decimal, its
-length in bytes, its name and what it does (payload sizes, never payloads).`,
+length in bytes, its name and what it does (payload sizes, never payloads).
+
+A file is loaded by format as clean loads it (asciinema casts, ttyrec,
+script typescripts, CI logs; --format overrides sniffing): a recording
+shows the terminal bytes it holds, offsets counted in the stream, not its
+JSON text or frame headers; --format raw shows the file as it is. A
+capture with several streams is shown stream by stream, each after a
+"‹stream NAME, N bytes›" line (--stream picks one). Stdin is raw bytes
+unless --format names a format.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			pol, err := g.options()
@@ -34,7 +45,7 @@ length in bytes, its name and what it does (payload sizes, never payloads).`,
 				return err
 			}
 			o.Policy = pol
-			return withInput(s, args, func(r io.ReaderAt, size int64) error {
+			return withStreams(s, args, cf, func(r io.ReaderAt, size int64) error {
 				if describe {
 					return render.WriteDescriptions(s.stdout, r, size, o)
 				}
@@ -55,6 +66,7 @@ length in bytes, its name and what it does (payload sizes, never payloads).`,
 	f.BoolVar(&o.Payloads, "payloads", false, "show control-string payload bytes escaped instead of their size")
 	f.BoolVar(&o.Chips, "chips", false, "show each sequence as one labelled chip")
 	g.add(f)
+	cf = addCaptureFlags(f)
 	return cmd
 }
 

@@ -16,18 +16,28 @@ func init() { subcommands = append(subcommands, newHexCmd) }
 func newHexCmd(s *streams) *cobra.Command {
 	var o render.HexOptions
 	var g grammarFlags
+	var cf *captureFlags
 	cmd := &cobra.Command{
 		Use:   "hex [FILE]",
 		Short: "Hex dump with a safe glyph column, classed by the parser",
-		Long: `hex prints FILE's bytes as they are (stdin when FILE is "-" or absent):
-the offset, 16 bytes in hex, and a glyph column in which every byte is one
-cell: printable ASCII as itself, C0 controls as Control Pictures (␛ ␍ ␇),
-DEL ␡, raw C1 ⋄, invalid UTF-8 ␦, a UTF-8 character on its lead byte
-with › on its continuation bytes (‹ when it cannot be drawn in one cell),
-format characters ␢. Payload bytes of control strings (OSC, DCS, APC, PM,
-SOS, ESC k) are drawn ░ unless --payloads; the hex digits are always shown.
-Runs of identical rows are squeezed into one "* N identical rows" line.
-The file is read in bounded pages, whatever its size.`,
+		Long: `hex dumps the bytes of a capture (FILE, or stdin when FILE is "-" or
+absent): the offset, 16 bytes in hex, and a glyph column in which every
+byte is one cell: printable ASCII as itself, C0 controls as Control
+Pictures (␛ ␍ ␇), DEL ␡, raw C1 ⋄, invalid UTF-8 ␦, a UTF-8 character on
+its lead byte with › on its continuation bytes (‹ when it cannot be drawn
+in one cell, or when it is one of these glyphs itself), format characters
+␢. Payload bytes of control strings (OSC, DCS, APC, PM, SOS, ESC k) are
+drawn ░ unless --payloads; the hex digits are always shown. Runs of
+identical rows are squeezed into one "* N identical rows" line. The file
+is read in bounded pages, whatever its size.
+
+hex shows the capture's stream bytes; --format raw shows the file as it
+is. A file is loaded by format as clean loads it (asciinema casts, ttyrec,
+script typescripts, CI logs; --format overrides sniffing): a recording
+is dumped as the terminal bytes it holds, offsets counted in the stream,
+not its JSON text or frame headers. A capture with several streams is
+dumped stream by stream, each after a "‹stream NAME, N bytes›" line
+(--stream picks one). Stdin is raw bytes unless --format names a format.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			pol, err := g.options()
@@ -41,7 +51,7 @@ The file is read in bounded pages, whatever its size.`,
 			if o.Skip < 0 || o.Length < 0 {
 				return usagef("--skip and --length must not be negative")
 			}
-			return withInput(s, args, func(r io.ReaderAt, size int64) error {
+			return withStreams(s, args, cf, func(r io.ReaderAt, size int64) error {
 				return render.HexDump(s.stdout, r, size, o)
 			})
 		},
@@ -54,6 +64,7 @@ The file is read in bounded pages, whatever its size.`,
 	f.Int64VarP(&o.Skip, "skip", "s", 0, "first byte offset to show (earlier bytes are still decoded for context)")
 	f.Int64VarP(&o.Length, "length", "n", 0, "number of bytes to show (0: to the end)")
 	g.add(f)
+	cf = addCaptureFlags(f)
 	return cmd
 }
 
@@ -78,32 +89,54 @@ func (g *grammarFlags) options() (sanitize.Options, error) {
 	return o, nil
 }
 
-// withInput calls fn with the bytes of the FILE argument as an
-// io.ReaderAt and their size. "-" or no argument is stdin: a regular file
-// on stdin is used in place; anything else is spooled to an unlinked
-// temporary file (mode 0600) so that it too can be read by pages. A
-// missing file, a directory or a permission problem is one error.
-func withInput(s *streams, args []string, fn func(r io.ReaderAt, size int64) error) error {
-	if len(args) == 0 || args[0] == "-" {
-		return withStdin(s.stdin, fn)
+// withStreams calls fn with the bytes of each stream of the FILE argument
+// ("-" or none is stdin), loaded as clean and report load it (openCapture):
+// a recording gives the terminal bytes it holds, not the file's own bytes
+// (JSON text, frame headers), and --format raw gives the file as it is.
+// When several streams are shown, each is preceded by a heading line
+// "‹stream NAME, N bytes›", which the capture's text cannot imitate (render
+// escapes ‹ and › in text). Raw stdin, and a FIFO or device named as FILE,
+// are read as stdin is (withStdin); with --format they are loaded like
+// stdin too.
+func withStreams(s *streams, args []string, cf *captureFlags, fn func(r io.ReaderAt, size int64) error) error {
+	if len(args) > 0 && args[0] != "-" {
+		if st, err := os.Stat(args[0]); err == nil && !st.IsDir() && !st.Mode().IsRegular() {
+			f, err := os.Open(args[0])
+			if err != nil {
+				return fileError(args[0], err)
+			}
+			defer f.Close()
+			s = &streams{stdin: f, stdout: s.stdout, stderr: s.stderr}
+			args = nil
+		}
 	}
-	name := args[0]
-	f, err := os.Open(name)
+	c, raw, _, err := openCapture(s, args, cf)
 	if err != nil {
-		return fileError(name, err)
+		return err
 	}
-	defer f.Close()
-	st, err := f.Stat()
+	if c == nil {
+		return withStdin(raw, fn)
+	}
+	defer c.Close()
+	warnCapture(s.stderr, c)
+	sts, err := pickStreams(c, cf.stream)
 	if err != nil {
-		return fileError(name, err)
+		return err
 	}
-	if st.IsDir() {
-		return fmt.Errorf("%s is a directory, not a file", displayName(name))
+	for i, st := range sts {
+		if len(sts) > 1 {
+			if i > 0 {
+				fmt.Fprintln(s.stdout)
+			}
+			if _, err := fmt.Fprintf(s.stdout, "‹stream %s, %d bytes›\n", render.TextString(st.Name), st.Len); err != nil {
+				return err
+			}
+		}
+		if err := fn(st.Data, st.Len); err != nil {
+			return err
+		}
 	}
-	if !st.Mode().IsRegular() {
-		return withStdin(f, fn) // a FIFO or device: spool it like stdin
-	}
-	return fn(f, st.Size())
+	return nil
 }
 
 // withStdin spools r, unless it is a regular file, and calls fn.
