@@ -18,11 +18,11 @@ const module = "github.com/bytelens/bytelens/"
 // outside modules its non-test files may import. The standard library is
 // always allowed.
 var allowed = map[string][]string{
-	"decode":        {},
-	"sanitize":      {"decode", "golang.org/x/text/transform"},
-	"render":        {"decode", "sanitize"},
-	"capture/store": {},
-	"capture":       {"decode", "sanitize", "capture/store"},
+	"decode":                  {},
+	"sanitize":                {"decode", "golang.org/x/text/transform"},
+	"render":                  {"decode", "sanitize"},
+	"capture/store":           {},
+	"capture":                 {"decode", "sanitize", "capture/store"},
 	"viewer/internal/noquery": {"github.com/charmbracelet/lipgloss"},
 	"viewer": {"decode", "sanitize", "render", "capture", "capture/store", "viewer/internal/noquery",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",

@@ -14,7 +14,7 @@ const maxGroundBack = 64
 
 // removedMark is drawn in the cleaned text where the sanitizer removed
 // something, so that sequence boundaries show in that pane too.
-var removedMark = render.TextString("⋄")
+var removedMark = render.MarkRemoved()
 
 // removedRun is a run of input bytes the sanitizer removed whole, at one
 // position of its output.

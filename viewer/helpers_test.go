@@ -90,7 +90,7 @@ func cells(line string) int {
 		}
 		line = line[i+j+1:]
 	}
-	return render.TextString(b.String()).Width()
+	return render.Width(b.String())
 }
 
 // keys turns a script into key messages: words in angle brackets name
