@@ -139,6 +139,18 @@ func (d *Decoder) intermediate(b byte) {
 // entry, CSI param, CSI intermediate, CSI ignore; ECMA-48 5.4.
 func (d *Decoder) csi(p []byte, i int, base int64, emit func(*Token)) int {
 	for ; i < len(p); i++ {
+		if d.np >= MaxParams && d.state == stateCSIParam {
+			// Past the stored parameters only separators count: digits,
+			// ':' and ';' in a tight loop.
+			for ; i < len(p) && p[i] >= '0' && p[i] <= ';'; i++ {
+				if p[i] >= ':' && d.np < 0xFFFF {
+					d.np++
+				}
+			}
+			if i == len(p) {
+				break
+			}
+		}
 		b := p[i]
 		switch {
 		case b >= 0x40 && b <= 0x7E:
