@@ -43,11 +43,27 @@ func runStep(gen int, j job) tea.Cmd {
 	}
 }
 
-// startJob starts j, replacing any running job.
+// startJob starts j, replacing any running job. The job belongs to the
+// cursor where it started: when the user moves the cursor or shows
+// another stream before it ends, stopMovedJob stops it, so that a late
+// result never moves the cursor away from where the user put it.
 func (m *model) startJob(j job) tea.Cmd {
 	m.jobGen++
 	m.job = j
+	m.jobAt, m.jobStream = m.sv().cursor, m.cur
 	return runStep(m.jobGen, j)
+}
+
+// stopMovedJob stops the running job when the cursor is no longer where
+// it started.
+func (m *model) stopMovedJob() {
+	if m.job == nil || m.sv().cursor == m.jobAt && m.cur == m.jobStream {
+		return
+	}
+	if m.msg.IsZero() {
+		m.setMsg(false, "stopped looking for %s: the cursor moved", m.job.name())
+	}
+	m.job = nil
 }
 
 // jobDone handles a finished step: the next step, or the result.

@@ -283,6 +283,35 @@ func TestKeysTypedTogether(t *testing.T) {
 	}
 }
 
+// TestLateJobResult checks that a search whose result arrives after the
+// user moved the cursor does not move it (a goto typed while a search
+// runs wins), and that a search left alone still lands on its result.
+func TestLateJobResult(t *testing.T) {
+	d := newDriver(t, load(t, demo), Options{}, NewStyles(false), 100, 30, nil)
+	m := d.m
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")}) // held back: the result arrives late
+	d.press("g7<enter>")
+	d.run(cmd)
+	if got := m.sv().cursor; got != 7 {
+		t.Errorf("cursor = %d after a late search result, want 7 where the goto put it", got)
+	}
+	if m.job != nil || !strings.Contains(m.msg.String(), "cursor moved") {
+		t.Errorf("job %v, message %q; want the search stopped and said so", m.job, m.msg.String())
+	}
+	// Keys typed together: the search starts, then the mark moves the
+	// cursor in the same message.
+	d.press("ma<end>")
+	_, cmd = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("N'a")})
+	d.run(cmd)
+	if got := m.sv().cursor; got != 7 {
+		t.Errorf("cursor = %d after N'a, want 7 (mark a)", got)
+	}
+	d.press("n")
+	if got := m.sv().cursor; got <= 7 || m.job != nil {
+		t.Errorf("cursor = %d, job %v after n; want the next sequence after 7", got, m.job)
+	}
+}
+
 // TestSeekPartialIndex checks that a block whose long string has not
 // ended when the background pass stops is not taken as holding none.
 func TestSeekPartialIndex(t *testing.T) {

@@ -143,10 +143,12 @@ type model struct {
 	msg  render.Safe // the status message
 	warn bool        // msg is a warning
 
-	job     job // the running search, or nil
-	jobGen  int
-	lastQ   [numPrompts]string
-	hexLast []byte
+	job       job // the running search, or nil
+	jobGen    int
+	jobAt     int64 // the cursor where job started
+	jobStream int   // the stream shown when job started
+	lastQ     [numPrompts]string
+	hexLast   []byte
 
 	f   frame
 	err error // fatal: returned by Run
@@ -239,11 +241,14 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				cmds = append(cmds, m.key(k))
 			}
 			cmd = tea.Batch(cmds...)
+			m.stopMovedJob()
 			break
 		}
 		cmd = m.key(msg)
+		m.stopMovedJob()
 	case tea.MouseMsg:
 		m.mouse(msg)
+		m.stopMovedJob()
 	case indexMsg:
 		cmd = m.indexed(msg)
 	case jobMsg:

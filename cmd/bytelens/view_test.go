@@ -131,13 +131,25 @@ func (tm *term) send(s string) {
 // wait waits until what the program wrote since the last wait holds want.
 func (tm *term) wait(want string) {
 	tm.t.Helper()
-	deadline := time.NewTimer(20 * time.Second)
+	tm.waitAny(want)
+}
+
+// waitAny waits until what the program wrote since the last wait holds
+// one of wants.
+func (tm *term) waitAny(wants ...string) {
+	tm.t.Helper()
+	deadline := time.NewTimer(waitTimeout)
 	defer deadline.Stop()
 	for {
 		tm.mu.Lock()
-		i := bytes.Index(tm.out[tm.mark:], []byte(want))
+		i, n := -1, 0
+		for _, w := range wants {
+			if j := bytes.Index(tm.out[tm.mark:], []byte(w)); j >= 0 && (i < 0 || j < i) {
+				i, n = j, len(w)
+			}
+		}
 		if i >= 0 {
-			tm.mark += i + len(want)
+			tm.mark += i + n
 		}
 		tm.mu.Unlock()
 		if i >= 0 {
@@ -146,10 +158,14 @@ func (tm *term) wait(want string) {
 		select {
 		case <-tm.notify:
 		case <-deadline.C:
-			tm.t.Fatalf("timed out waiting for %q; the screen ends with %q", want, tm.tail())
+			tm.t.Fatalf("timed out waiting for one of %q; the screen shows:\n%s", wants, tm.screen())
 		}
 	}
 }
+
+// waitTimeout bounds a wait: long, for loaded machines; a wait ends as
+// soon as what it waits for is written.
+const waitTimeout = 60 * time.Second
 
 // exit waits for the program to exit and returns its exit code.
 func (tm *term) exit() int {
@@ -163,7 +179,7 @@ func (tm *term) exit() int {
 			return ee.ExitCode()
 		}
 		tm.t.Fatal(err)
-	case <-time.After(20 * time.Second):
+	case <-time.After(waitTimeout):
 		tm.t.Fatalf("the viewer did not exit; the screen ends with %q", tm.tail())
 	}
 	return -1
@@ -189,6 +205,19 @@ func (tm *term) recorded() []byte {
 		tm.mu.Unlock()
 		tm.mu.Lock()
 	}
+}
+
+// screen returns what a terminal shows after everything the program
+// wrote so far, for failure messages.
+func (tm *term) screen() string {
+	tm.mu.Lock()
+	out := append([]byte(nil), tm.out...)
+	tm.mu.Unlock()
+	emu := vt.NewEmulator(termCols, termRows)
+	go io.Copy(io.Discard, emu)
+	emu.Write(out)
+	defer emu.Close()
+	return emu.String()
 }
 
 func (tm *term) tail() string {
@@ -392,13 +421,39 @@ func TestViewEndToEnd(t *testing.T) {
 			tm.send("\x1b[F")
 			tm.wait(fmt.Sprintf("(%d)", tc.size-1))
 			// Back to the start a row at a time for a while, sequences,
-			// focus, help, goto, searches, marks, report classes.
+			// focus, help, goto, searches, marks, report classes. Each
+			// step waits for what it shows before the next is typed, so
+			// the keys and the background searches cannot interleave in
+			// an order that depends on the machine's load; sync ends a
+			// step whose result is not shown by itself: a goto (which
+			// also stops a search still running) and a mark, whose
+			// message names the offset.
+			marks := "bcdefghijkl"
+			sync := func(off int) {
+				t.Helper()
+				mk := marks[0]
+				marks = marks[1:]
+				tm.send(fmt.Sprintf("g%d\rm%c", off, mk))
+				tm.wait(fmt.Sprintf("mark %c set at %d", mk, off))
+			}
 			tm.send("\x1b[H" + strings.Repeat("j", 60) + strings.Repeat("n", 30) + "NN" + "dddDD")
+			sync(1)
 			tm.send("\t\t\tjjjjjjj]]][[dD\t?" + "?")
-			tm.send("g50%\rg0x10\r/link\r/\rx1b 5b\rma\x1b[Fn'a")
+			sync(2)
+			tm.send("g50%\rg0x10\r")
+			sync(16)
+			tm.send("/link\r")
+			tm.waitAny("text link at", "no text link found")
+			sync(17)
+			tm.send("/\r") // an empty prompt searches again
+			tm.waitAny("text link at", "no text link found")
+			tm.send("x1b 5b\r")
+			tm.waitAny("bytes at", "no bytes found")
+			tm.send("ma\x1b[Fn")
+			tm.wait("no next sequence found")
+			tm.send("'a")
 			tm.send("\x1b[<0;20;6M\x1b[<0;20;6m\x1b[<0;60;10M\x1b[<0;60;10m\x1b[<65;20;6M\x1b[<64;20;6M")
-			tm.send("g7\r")
-			tm.wait("(7)")
+			sync(7)
 			tm.send("q")
 			if code := tm.exit(); code != 0 {
 				t.Fatalf("exit code %d; the screen ends with %q", code, tm.tail())
