@@ -148,7 +148,6 @@ type model struct {
 	jobAt     int64 // the cursor where job started
 	jobStream int   // the stream shown when job started
 	lastQ     [numPrompts]string
-	hexLast   []byte
 
 	f   frame
 	err error // fatal: returned by Run
