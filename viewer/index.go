@@ -75,7 +75,8 @@ type index struct {
 	dec decode.Decoder
 	cur uint32 // mask of the block being decoded
 	// Owned by the running report step.
-	w *sanitize.Writer
+	w      *sanitize.Writer
+	frames []int64 // offsets of the frame boundaries not yet reached, after 0
 	// Owned by the UI: checkpoints it made ahead of the pass.
 	extra map[int64]decode.Decoder
 }
@@ -191,7 +192,23 @@ func (x *index) reportStep() tea.Msg {
 	if err != nil {
 		return indexMsg{id: x.id, report: true, err: err}
 	}
-	_, _ = x.w.Write(p) // io.Discard never fails
+	// Frame boundaries are marked for the sanitizer, as capture.Clean
+	// marks them, so that the report counts sequences split across
+	// frames.
+	for pos, end := off, off+int64(len(p)); pos < end; {
+		if len(x.frames) > 0 && x.frames[0] == pos {
+			x.w.Frame()
+		}
+		for len(x.frames) > 0 && x.frames[0] <= pos {
+			x.frames = x.frames[1:]
+		}
+		next := end
+		if len(x.frames) > 0 {
+			next = min(next, x.frames[0])
+		}
+		_, _ = x.w.Write(p[pos-off : next-off]) // io.Discard never fails
+		pos = next
+	}
 	off += int64(len(p))
 	done := off >= x.src.n
 	if done {

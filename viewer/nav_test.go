@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"bytes"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -390,5 +391,38 @@ func TestStreamsAndFrames(t *testing.T) {
 	d.press("s")
 	if d.m.sv() != sv || sv.cursor != sv.frames[0].Off {
 		t.Error("switching back did not return to the place in the output stream")
+	}
+}
+
+// TestFrameBoundaries checks a ttyrec whose CSI is split across frames:
+// the report pane counts it as split, as capture.Clean (bytelens report)
+// does, the hex pane marks the row where frame 2 starts, and the status
+// line says the sequence is split and which frame the cursor is in.
+func TestFrameBoundaries(t *testing.T) {
+	c, err := capture.Open("../capture/testdata/samples/ttyrec.tty", capture.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	want, err := capture.Clean(io.Discard, &c.Streams[0], sanitize.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(t, c, Options{Name: "ttyrec.tty"}, NewStyles(false), 120, 30, nil)
+	rep, done := d.m.sv().idx.report()
+	if !done || rep.Anomalies.Split != want.Anomalies.Split || rep.Anomalies.Split != 1 {
+		t.Errorf("report pane split = %d (done %v), bytelens report says %d; want 1", rep.Anomalies.Split, done, want.Anomalies.Split)
+	}
+	d.press("g0xa1<enter>")
+	v := d.m.View()
+	if !strings.Contains(v, "split across frames 1/2") {
+		t.Errorf("the status line does not say the CSI at 0xa1 is split:\n%s", v)
+	}
+	if !strings.Contains(v, "0x000000a0>") {
+		t.Errorf("the hex row holding the start of frame 2 (0xa4) is not marked:\n%s", v)
+	}
+	d.press("g0xa4<enter>")
+	if v := d.m.View(); !strings.Contains(v, "frame 2/") || !strings.Contains(v, "starts here") {
+		t.Errorf("the status line does not say frame 2 starts at the cursor:\n%s", v)
 	}
 }

@@ -36,6 +36,9 @@ func newStreamView(id int, s *capture.Stream, o Options) *streamView {
 	for _, e := range s.Events {
 		if e.Kind == capture.EventFrame {
 			sv.frames = append(sv.frames, e)
+			if e.Off > 0 && e.Off < s.Len {
+				sv.idx.frames = append(sv.idx.frames, e.Off)
+			}
 		}
 	}
 	return sv
@@ -53,4 +56,14 @@ func (sv *streamView) start() tea.Cmd {
 // frameAt returns the index of the frame that holds off, or -1.
 func (sv *streamView) frameAt(off int64) int {
 	return sort.Search(len(sv.frames), func(i int) bool { return sv.frames[i].Off > off }) - 1
+}
+
+// frameStartIn returns the index of the first frame that starts in
+// [from, to), or -1.
+func (sv *streamView) frameStartIn(from, to int64) int {
+	i := sort.Search(len(sv.frames), func(i int) bool { return sv.frames[i].Off >= from })
+	if i < len(sv.frames) && sv.frames[i].Off < to {
+		return i
+	}
+	return -1
 }

@@ -16,6 +16,9 @@ var (
 	sepOpen  = render.TextString("[")
 	sepClose = render.TextString("]")
 	sepBoth  = render.TextString("|")
+	// frameMark stands after the offset of a hex row that holds the
+	// first byte of a frame.
+	frameMark = render.TextString(">")
 )
 
 // View draws the screen: exactly as many lines as the terminal is high,
@@ -190,9 +193,10 @@ func (m *model) squeezeRow(d dispRow, width int, long bool) string {
 	return pad(m.st.cell(render.ClassMuted, stNormal), render.TextString(text), width)
 }
 
-// hexRow draws a row of the hex pane: the offset, then each byte's two
-// hex digits, separated by a space, or by [ before the first byte of a
-// control, sequence or string and ] after its last (| for both).
+// hexRow draws a row of the hex pane: the offset, > when a frame starts
+// in the row, then each byte's two hex digits, separated by a space, or
+// by [ before the first byte of a control, sequence or string and ]
+// after its last (| for both).
 func (m *model) hexRow(d dispRow, width int) string {
 	if d.squeeze {
 		return m.squeezeRow(d, width, true)
@@ -200,7 +204,11 @@ func (m *model) hexRow(d dispRow, width int) string {
 	st := &m.st
 	var b strings.Builder
 	b.WriteString(pad(st.cell(render.ClassOffset, stNormal), render.Offset(d.off), m.lay.offW))
-	b.WriteByte(' ')
+	if m.sv().frameStartIn(d.off, d.off+int64(max(1, d.n))) >= 0 {
+		st.heading.add(&b, frameMark)
+	} else {
+		b.WriteByte(' ')
+	}
 	w := m.f.winFor(d.off)
 	var cells []render.Cell
 	if w != nil {
@@ -405,13 +413,20 @@ func (m *model) statusLines() []string {
 	sv, f := m.sv(), &m.f
 	var first render.Safe
 	if sv.src.n > 0 {
-		first = render.Concat(render.Offset(sv.cursor), render.Line([]byte(fmt.Sprintf(" (%d)", sv.cursor))))
+		first = render.Concat(render.Offset(sv.cursor), render.Line([]byte(fmt.Sprintf(" (%d)%s", sv.cursor, m.frameNote()))))
 	}
 	if f.tokOK {
 		t := &f.tok
+		split := ""
+		if a, b := sv.frameAt(t.Off), sv.frameAt(t.End()-1); a != b {
+			split = fmt.Sprintf(" split across frames %d/%d", a+1, b+1)
+			if b > a+1 {
+				split = fmt.Sprintf(" split across frames %d to %d", a+1, b+1)
+			}
+		}
 		first = render.Concat(first,
 			render.Line([]byte(fmt.Sprintf("  %s ", t.Kind))), render.Offset(t.Off),
-			render.Line([]byte(fmt.Sprintf("+%d  ", t.Len))), render.Describe(t))
+			render.Line([]byte(fmt.Sprintf("+%d%s  ", t.Len, split))), render.Describe(t))
 	}
 	var second string
 	switch {
@@ -430,6 +445,24 @@ func (m *model) statusLines() []string {
 		second = strings.Repeat(" ", m.w)
 	}
 	return []string{pad(m.st.status, first, m.w), second}
+}
+
+// frameNote says which frame the cursor is in, and when it was
+// recorded, when the stream has frames.
+func (m *model) frameNote() string {
+	sv := m.sv()
+	i := sv.frameAt(sv.cursor)
+	if i < 0 {
+		return ""
+	}
+	s := fmt.Sprintf("  frame %d/%d", i+1, len(sv.frames))
+	if sv.frames[i].Off == sv.cursor {
+		s += " starts here"
+	}
+	if m.c.Timed {
+		s += fmt.Sprintf(" at %.3fs", sv.frames[i].Time.Seconds())
+	}
+	return s
 }
 
 // decision says what the sanitizer did with the token under the cursor.
