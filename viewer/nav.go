@@ -365,14 +365,12 @@ func (m *model) clickText(p paneID, r, col int) {
 	m.jump(c.a + s)
 }
 
-// openPrompt opens the prompt line.
+// openPrompt opens the prompt line, empty: the last query of a search
+// prompt is shown as a placeholder, and Enter on the empty prompt
+// searches for it again.
 func (m *model) openPrompt(p promptKind) tea.Cmd {
 	m.prompt = p
 	m.input.Reset()
-	if p != promptGoto {
-		m.input.SetValue(m.lastQ[p])
-		m.input.CursorEnd()
-	}
 	m.input.Focus()
 	return nil
 }
@@ -401,6 +399,9 @@ func (m *model) promptKey(k tea.KeyMsg) tea.Cmd {
 // submit acts on a confirmed prompt.
 func (m *model) submit(p promptKind, v string) tea.Cmd {
 	sv := m.sv()
+	if v == "" && p != promptGoto {
+		v = m.lastQ[p]
+	}
 	m.lastQ[p] = v
 	switch p {
 	case promptGoto:

@@ -426,3 +426,41 @@ func TestFrameBoundaries(t *testing.T) {
 		t.Errorf("the status line does not say frame 2 starts at the cursor:\n%s", v)
 	}
 }
+
+// TestPromptsOpenEmpty checks that a search prompt opens empty, what is
+// typed replaces the last query instead of appending to it, and Enter on
+// the empty prompt searches for the last query again.
+func TestPromptsOpenEmpty(t *testing.T) {
+	d := newDriver(t, load(t, []byte("one link, two link, hunter2 link\n")), Options{}, NewStyles(false), 100, 30, nil)
+	d.press("/link<enter>")
+	if got := d.m.sv().cursor; got != 4 {
+		t.Fatalf("cursor after /link = %d, want 4", got)
+	}
+	d.press("/")
+	if v := d.m.input.Value(); v != "" {
+		t.Errorf("search prompt opened with %q, want it empty", v)
+	}
+	if view := d.m.View(); !strings.Contains(view, "search cleaned text:") || !strings.Contains(view, "enter: link again") {
+		t.Errorf("prompt line does not show the label and the last query as a placeholder:\n%s", view)
+	}
+	d.press("<enter>")
+	if got := d.m.sv().cursor; got != 14 {
+		t.Errorf("cursor after / and enter = %d, want 14, the next link", got)
+	}
+	d.press("/hunter<enter>")
+	if got, q := d.m.sv().cursor, d.m.lastQ[promptText]; got != 20 || q != "hunter" {
+		t.Errorf("cursor %d, query %q after /hunter; want 20, hunter (not linkhunter)", got, q)
+	}
+	d.press("x6c 69<enter>")
+	if got := d.m.sv().cursor; got != 28 {
+		t.Errorf("cursor after x6c 69 = %d, want 28", got)
+	}
+	d.press("x")
+	if v := d.m.input.Value(); v != "" {
+		t.Errorf("hex prompt opened with %q, want it empty", v)
+	}
+	d.press("<enter>")
+	if got := d.m.sv().cursor; got != 4 {
+		t.Errorf("cursor after x and enter = %d, want 4 (wrapped around)", got)
+	}
+}

@@ -477,7 +477,7 @@ func (m *model) decision() render.Safe {
 
 // promptLine draws the open prompt; what the user typed is escaped.
 func (m *model) promptLine() string {
-	label := [numPrompts]string{promptGoto: "go to offset: ", promptText: "search text: ", promptHex: "search hex: "}[m.prompt]
+	label := [numPrompts]string{promptGoto: "go to offset: ", promptText: "search cleaned text: ", promptHex: "search bytes (hex): "}[m.prompt]
 	v := []rune(m.input.Value())
 	pos := min(m.input.Position(), len(v))
 	under := render.Spaces(1)
@@ -493,6 +493,13 @@ func (m *model) promptLine() string {
 		{m.st.status, render.Line([]byte(string(v[:pos])))},
 		{m.st.promptCursor, under},
 		{m.st.status, render.Line([]byte(string(rest)))},
+	}
+	if last := m.lastQ[m.prompt]; len(v) == 0 && last != "" && m.prompt != promptGoto {
+		// The last query, as a placeholder: Enter searches for it again.
+		parts = append(parts, struct {
+			sp span
+			s  render.Safe
+		}{m.st.zero, render.Line([]byte(" enter: " + last + " again"))})
 	}
 	var b strings.Builder
 	left := m.w
