@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/render"
@@ -293,6 +294,10 @@ func (c *cleanWin) highlightFor(cursor int64, tok *decode.Token) highlight {
 			h.ts, h.te = ts, te
 		}
 	}
+	// The cursor's byte may map into a character of several bytes: the
+	// whole character is highlighted, never a part of it shown as hex.
+	h.cs, h.ce = c.charSpan(h.cs, h.ce)
+	h.ts, h.te = c.charSpan(h.ts, h.te)
 	if h.cs == h.ce {
 		for i, r := range c.runs {
 			if rel >= r.in && rel < r.end {
@@ -302,6 +307,21 @@ func (c *cleanWin) highlightFor(cursor int64, tok *decode.Token) highlight {
 		}
 	}
 	return h
+}
+
+// charSpan widens the output span [s, e) to whole UTF-8 characters of
+// the cleaned text; an empty span stays empty.
+func (c *cleanWin) charSpan(s, e int64) (int64, int64) {
+	if s >= e {
+		return s, e
+	}
+	for s > 0 && s < int64(len(c.text)) && !utf8.RuneStart(c.text[s]) {
+		s--
+	}
+	for e < int64(len(c.text)) && !utf8.RuneStart(c.text[e]) {
+		e++
+	}
+	return s, e
 }
 
 // lineRows returns the rows of the cleaned line that starts at ls,

@@ -464,3 +464,30 @@ func TestPromptsOpenEmpty(t *testing.T) {
 		t.Errorf("cursor after x and enter = %d, want 4 (wrapped around)", got)
 	}
 }
+
+// TestTextCursorWholeCharacter checks that the cleaned-text pane
+// highlights the whole character under the cursor when the cursor is on
+// any byte of a multi-byte character, never a part of it as hex.
+func TestTextCursorWholeCharacter(t *testing.T) {
+	d := newDriver(t, load(t, []byte("multilingual: Привет and 中文 ok\n")), Options{}, NewStyles(false), 100, 30, nil)
+	d.press("/Привет<enter>")
+	for i, want := range []string{"П", "П", "р", "р", "и"} {
+		if i > 0 {
+			d.press("l")
+		}
+		var got []string
+		for _, r := range d.m.f.text {
+			for _, pc := range r.pieces {
+				if pc.st == stCursor {
+					got = append(got, pc.s.String())
+				}
+				if strings.Contains(pc.s.String(), "<") {
+					t.Errorf("cursor %d: cleaned text shows %q, a character cut into bytes", d.m.sv().cursor, pc.s.String())
+				}
+			}
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("cursor %d: highlighted %q, want %q", d.m.sv().cursor, got, want)
+		}
+	}
+}
