@@ -60,11 +60,17 @@ const (
 	markClose = "›" // U+203A
 )
 
-// MarkRemoved returns ⋄, one cell wide: the marker a caller draws in
-// cleaned text where the sanitizer removed something. Text and Line escape
-// a ⋄ of the capture's text ("<U+22C4>"), so build this marker with
+// MarkRemoved returns ␥ (U+2425 SYMBOL FOR DELETE FORM TWO), one cell
+// wide in every width mode: the marker a caller draws in cleaned text
+// where the sanitizer removed something. It is none of the per-byte
+// glyphs (⋄ is a raw C1 byte), so each glyph has one meaning. Text and
+// Line escape a ␥ of the capture's text ("<U+2425>", the whole Control
+// Pictures block is render's own), so build this marker with
 // MarkRemoved, never with TextString.
-func MarkRemoved() Safe { return Safe{glyphC1} }
+func MarkRemoved() Safe { return Safe{markRemoved} }
+
+// markRemoved is MarkRemoved's glyph.
+const markRemoved = "␥" // U+2425
 
 // glyphSet is one set of glyphs, built once: ascii is indexed by byte.
 type glyphSet struct {

@@ -162,14 +162,23 @@ func TestMarkerTableCoversGlyphs(t *testing.T) {
 	}
 }
 
-// TestMarkRemoved checks the marker for removed text: render's ⋄, where
-// TextString("⋄") is now escaped.
+// TestMarkRemoved checks the marker for removed text: render's ␥, one
+// cell in every width mode, not one of the per-byte glyphs, where
+// TextString("␥") is escaped.
 func TestMarkRemoved(t *testing.T) {
-	if got := MarkRemoved(); got.String() != "⋄" || got.Width() != 1 {
+	if got := MarkRemoved(); got.String() != "␥" || got.Width() != 1 {
 		t.Errorf("MarkRemoved() = %q, width %d", got, got.Width())
 	}
-	if got := TextString("⋄").String(); got != "<U+22C4>" {
-		t.Errorf("TextString(⋄) = %q", got)
+	if got := TextString("␥").String(); got != "<U+2425>" {
+		t.Errorf("TextString(␥) = %q", got)
+	}
+	for _, g := range []string{glyphC1, glyphInvalid, glyphLead, glyphCont, glyphFormat, glyphHidden, markOpen, markClose} {
+		if g == MarkRemoved().String() {
+			t.Errorf("MarkRemoved() is the glyph %q, which means something else", g)
+		}
+	}
+	if r := []rune(MarkRemoved().String())[0]; r < controlPicturesFirst || r > controlPicturesLast {
+		t.Errorf("MarkRemoved() %U is not a Control Picture: it may be wide in East Asian ambiguous-width mode", r)
 	}
 	// Width measures rendered text as it is, markers one cell each.
 	if got := Width("⋄‹›░␛a中"); got != 8 {

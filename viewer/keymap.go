@@ -21,6 +21,9 @@ type keyMap struct {
 	Quit                  key.Binding
 	Confirm, Cancel       key.Binding
 	ReportUp, ReportDown  key.Binding
+	// Legend entries, not keys: what the panes' markers mean. Their
+	// "keys" are the markers themselves, which no command matches.
+	LegendRemoved, LegendC1 key.Binding
 }
 
 // newKeyMap returns the viewer's bindings, all enabled.
@@ -59,6 +62,9 @@ func newKeyMap() keyMap {
 		Cancel:     b("esc", "cancel", "esc"),
 		ReportUp:   b("↑/k", "previous class", "up", "k"),
 		ReportDown: b("↓/j", "next class", "down", "j"),
+
+		LegendRemoved: b(removedMark.String(), "cleaned text: removed here", removedMark.String()),
+		LegendC1:      b("⋄", "glyphs: raw C1 byte", "⋄"),
 	}
 }
 
@@ -99,6 +105,8 @@ func (k *keyMap) setContext(c keyContext) {
 	}
 	k.ReportUp.SetHelp("↑/k", "previous "+row)
 	k.ReportDown.SetHelp("↓/j", "next "+row)
+	k.LegendRemoved.SetEnabled(nav)
+	k.LegendC1.SetEnabled(nav && !c.compare)
 	k.Confirm.SetEnabled(c.prompt)
 	k.Cancel.SetEnabled(c.prompt)
 	k.Quit.SetEnabled(true)
@@ -125,6 +133,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.ReportUp, k.ReportDown, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Goto, k.NextSeq, k.PrevSeq, k.NextClass, k.PrevClass, k.NextDiff, k.PrevDiff, k.NextFrame, k.PrevFrame, k.NextStream},
 		{k.SearchText, k.SearchHex, k.Mark, k.JumpMark, k.Focus, k.FocusBack},
-		{k.Confirm, k.Cancel, k.Help, k.Quit},
+		{k.Confirm, k.Cancel, k.Help, k.Quit, k.LegendRemoved, k.LegendC1},
 	}
 }
