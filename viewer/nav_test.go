@@ -491,3 +491,19 @@ func TestTextCursorWholeCharacter(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkStatus checks that the status line says where an OSC 8 link's
+// target is: in the glyph pane, or hidden with --hide-payloads.
+func TestLinkStatus(t *testing.T) {
+	data := []byte("see \x1b]8;;https://x.example/\x1b\\here\x1b]8;;\x1b\\\n")
+	for _, tc := range []struct {
+		hide bool
+		want string
+	}{{false, "hyperlink open (target shown in the glyph pane)"}, {true, "hyperlink open (target hidden: --hide-payloads)"}} {
+		d := newDriver(t, load(t, data), Options{HidePayloads: tc.hide}, NewStyles(false), 160, 30, nil)
+		d.press("g4<enter>")
+		if v := d.m.View(); !strings.Contains(v, tc.want) || strings.Contains(v, "target not shown") {
+			t.Errorf("hide %v: status line does not say %q:\n%s", tc.hide, tc.want, v)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/render"
 )
 
@@ -426,7 +427,7 @@ func (m *model) statusLines() []string {
 		}
 		first = render.Concat(first,
 			render.Line([]byte(fmt.Sprintf("  %s ", t.Kind))), render.Offset(t.Off),
-			render.Line([]byte(fmt.Sprintf("+%d%s  ", t.Len, split))), render.Describe(t))
+			render.Line([]byte(fmt.Sprintf("+%d%s  ", t.Len, split))), m.describe(t))
 	}
 	var second string
 	switch {
@@ -445,6 +446,26 @@ func (m *model) statusLines() []string {
 		second = strings.Repeat(" ", m.w)
 	}
 	return []string{pad(m.st.status, first, m.w), second}
+}
+
+// linkOpenNote is render.Describe's note on an OSC 8 that opens a link:
+// right for output without payloads, where the viewer says where the
+// target is instead.
+const linkOpenNote = "hyperlink open (target not shown)"
+
+// describe returns render.Describe(t), worded for the viewer: the glyph
+// pane shows an OSC 8 link's target unless payloads are hidden.
+func (m *model) describe(t *decode.Token) render.Safe {
+	d := render.Describe(t)
+	if t.Kind != decode.KindOSC || t.Command != 8 || !strings.Contains(d.String(), linkOpenNote) {
+		return d
+	}
+	note := "hyperlink open (target shown in the glyph pane)"
+	if m.o.HidePayloads {
+		note = "hyperlink open (target hidden: --hide-payloads)"
+	}
+	// Describe writes ASCII only, which Line keeps as it is.
+	return render.Line([]byte(strings.Replace(d.String(), linkOpenNote, note, 1)))
 }
 
 // frameNote says which frame the cursor is in, and when it was
