@@ -21,11 +21,14 @@ const (
 
 // Inner widths, in cells, that do not depend on the data.
 const (
-	reportWidth  = 24 // the report pane
-	minTextWidth = 12 // the narrowest cleaned-text pane worth showing
-	goodText     = 40 // a cleaned-text pane worth fewer bytes per row
-	diffWidth    = 44 // the compare report pane
-	gutterWidth  = 1  // the difference marks left of compare-mode text
+	reportWidth    = 24 // the report pane, when there is room
+	minReportWidth = 18 // the narrowest report pane: names and counts
+	minTextWidth   = 12 // the narrowest cleaned-text pane worth showing
+	narrowText     = 24 // a cleaned-text pane worth dropping the report for
+	goodText       = 40 // a cleaned-text pane worth fewer bytes per row
+	minGlyphWidth  = 6  // the glyph pane, wide enough for its title
+	diffWidth      = 44 // the compare report pane
+	gutterWidth    = 1  // the difference marks left of compare-mode text
 )
 
 // rowWidths are the bytes per row the layout tries, widest first.
@@ -54,6 +57,9 @@ type layout struct {
 // offset, a space, then a separator before every byte and after the last.
 func hexInner(offW, bpr int) int { return offW + 1 + 3*bpr + 1 }
 
+// glyphInner is the inner width of the glyph pane at bpr bytes per row.
+func glyphInner(bpr int) int { return max(bpr, minGlyphWidth) }
+
 // computeLayout lays the panes out in a terminal of w×h cells, with chrome
 // rows of chrome above and below them: the byte panes, cleaned text and
 // report, or in compare mode the two cleaned texts and the compare report.
@@ -68,29 +74,47 @@ func computeLayout(st *Styles, w, h, chromeTop, chromeBottom int, streamLen int6
 		l.tooSmall = true
 		return l
 	}
-	try := func(report, text bool, minText int) bool {
-		for _, b := range rowWidths {
-			need := hexInner(l.offW, b) + b + 2*l.frameW
-			if report {
-				need += reportWidth + l.frameW
+	// try fits the hex pane at one of bprs bytes per row, with the glyph
+	// pane when glyph, the report pane when report (at least
+	// minReportWidth, up to reportWidth) and the cleaned-text pane of at
+	// least minText cells when minText > 0. The cleaned text takes the
+	// slack; without it the glyph pane does.
+	try := func(glyph, report bool, minText int, bprs ...int) bool {
+		for _, b := range bprs {
+			need := hexInner(l.offW, b) + l.frameW
+			if glyph {
+				need += glyphInner(b) + l.frameW
 			}
-			if text {
+			if report {
+				need += minReportWidth + l.frameW
+			}
+			if minText > 0 {
 				need += minText + l.frameW
 			}
-			if need <= w {
-				l.bpr = b
-				l.inner = [numPanes]int{hexInner(l.offW, b), b, 0, 0}
-				l.shown = [numPanes]bool{true, true, text, report}
-				if report {
-					l.inner[paneReport] = reportWidth
-				}
-				if text {
-					l.inner[paneText] = w - need + minText
-				} else {
-					l.inner[paneGlyph] += w - need // the glyph pane takes the slack
-				}
-				return true
+			if need > w {
+				continue
 			}
+			slack := w - need
+			l.bpr = b
+			l.inner = [numPanes]int{hexInner(l.offW, b), 0, 0, 0}
+			l.shown = [numPanes]bool{true, glyph, minText > 0, report}
+			if glyph {
+				l.inner[paneGlyph] = glyphInner(b)
+			}
+			if report {
+				grow := min(reportWidth-minReportWidth, slack)
+				l.inner[paneReport] = minReportWidth + grow
+				slack -= grow
+			}
+			switch {
+			case minText > 0:
+				l.inner[paneText] = minText + slack
+			case glyph:
+				l.inner[paneGlyph] += slack
+			default:
+				l.inner[paneHex] += slack
+			}
+			return true
 		}
 		return false
 	}
@@ -113,8 +137,12 @@ func computeLayout(st *Styles, w, h, chromeTop, chromeBottom int, streamLen int6
 	}
 	switch {
 	case compare && (tryCompare(true) || tryCompare(false)):
-	case !compare && (try(true, true, goodText) || try(true, true, minTextWidth) ||
-		try(false, true, minTextWidth) || try(false, false, 0)):
+	case !compare && (try(true, true, goodText, 16, 8) || // wide: every pane
+		try(true, true, narrowText, 8) ||
+		try(true, false, narrowText, 16, 8) || // the report pane goes first,
+		try(true, false, minTextWidth, 8, 4) || // then the byte rows narrow,
+		try(false, false, minTextWidth, 8, 4) || // then the glyph pane goes,
+		try(true, false, 0, 16, 8, 4) || try(false, false, 0, 4)): // the cleaned text last
 	default:
 		l.tooSmall = true
 		return l

@@ -507,3 +507,35 @@ func TestLinkStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutWidths checks the layout at common widths: the report pane
+// goes before the byte rows narrow to 4 and before the cleaned text goes,
+// the glyph pane is never narrower than its title, and lines cut short
+// end in ASCII "...".
+func TestLayoutWidths(t *testing.T) {
+	for _, tc := range []struct {
+		w, bpr         int
+		report, glyphs bool
+	}{
+		{200, 16, true, true}, {120, 8, true, true}, {100, 8, true, true}, {80, 8, false, true},
+		{60, 4, false, true}, {40, 4, false, false},
+	} {
+		d := newDriver(t, load(t, demo), Options{}, NewStyles(false), tc.w, 20, nil)
+		l := &d.m.lay
+		if l.bpr != tc.bpr || l.shown[paneReport] != tc.report || l.shown[paneGlyph] != tc.glyphs || !l.shown[paneText] {
+			t.Errorf("%d columns: %d bytes per row, report %v, glyphs %v, text %v; want %d, %v, %v, true",
+				tc.w, l.bpr, l.shown[paneReport], l.shown[paneGlyph], l.shown[paneText], tc.bpr, tc.report, tc.glyphs)
+		}
+		if l.shown[paneGlyph] && l.inner[paneGlyph] < len("glyphs") {
+			t.Errorf("%d columns: glyph pane %d wide, narrower than its title", tc.w, l.inner[paneGlyph])
+		}
+		d.press("g0x28d<enter>") // a long description
+		v := d.m.View()
+		if probs := viewProblems(v, tc.w, 20); len(probs) > 0 {
+			t.Errorf("%d columns: %q", tc.w, probs)
+		}
+		if lines := strings.Split(v, "\n"); tc.w <= 80 && !strings.HasSuffix(strings.TrimRight(lines[len(lines)-3], " "), "...") {
+			t.Errorf("%d columns: status line %q not cut with ...", tc.w, lines[len(lines)-3])
+		}
+	}
+}

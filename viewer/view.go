@@ -52,7 +52,7 @@ func (m *model) View() string {
 	for _, l := range strings.Split(m.helpView, "\n") {
 		// The help bar is the viewer's own text; lipgloss measures it.
 		if lw := lipgloss.Width(l); lw > m.w {
-			l = ansi.Truncate(l, m.w, "")
+			l = ansi.Truncate(l, m.w, "...")
 		} else {
 			l += strings.Repeat(" ", m.w-lw)
 		}
@@ -126,10 +126,22 @@ func (m *model) paneTitle(p paneID) string {
 // pad returns s and enough spaces to make it width cells wide, cut to
 // width if it is wider, wrapped in sp.
 func pad(sp span, s render.Safe, width int) string {
-	if s.Width() > width {
-		s = s.Slice(0, width)
-	}
+	s = cut(s, width)
 	return sp.wrap(s) + strings.Repeat(" ", width-s.Width())
+}
+
+// ellipsis ends a line cut short: ASCII, because … is ambiguous width.
+var ellipsis = render.TextString("...")
+
+// cut returns s cut to width cells, ending in ... when it was wider.
+func cut(s render.Safe, width int) render.Safe {
+	if s.Width() <= width {
+		return s
+	}
+	if width <= ellipsis.Width() {
+		return s.Slice(0, width)
+	}
+	return render.Concat(s.Slice(0, width-ellipsis.Width()), ellipsis)
 }
 
 // paneLines returns the inner lines of pane p, one per row, each
@@ -402,9 +414,9 @@ func (m *model) titleLine() string {
 	r := render.Line([]byte(strings.Join(right, " | ") + " "))
 	l := render.Line([]byte(left))
 	if r.Width() >= m.w {
-		r = r.Slice(0, m.w)
+		r = cut(r, m.w)
 	}
-	l = l.Slice(0, max(0, m.w-r.Width()))
+	l = cut(l, max(0, m.w-r.Width()))
 	return m.st.bar.wrap(render.Concat(l, render.Spaces(m.w-l.Width()-r.Width()), r))
 }
 
