@@ -18,6 +18,41 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// cliCase is one row of a CLI table test: a command line, its stdin, and
+// what must come out.
+type cliCase struct {
+	name     string
+	stdin    string
+	args     []string
+	code     int
+	stdout   string   // exact, when not empty
+	contains []string // substrings of stdout
+	canaries bool     // whether payload canaries may appear (hex, glyphs)
+	stderr   string   // substring
+}
+
+// run runs the case, checks exit code, stdout and stderr, and returns the
+// streams for checks of the caller's own.
+func (tc cliCase) run(t *testing.T) (out, errs string) {
+	t.Helper()
+	code, out, errs := runCLI(t, tc.stdin, tc.args...)
+	if code != tc.code {
+		t.Fatalf("exit %d, want %d (stderr %q)", code, tc.code, errs)
+	}
+	if tc.stdout != "" && out != tc.stdout {
+		t.Errorf("stdout %q, want %q", out, tc.stdout)
+	}
+	for _, c := range tc.contains {
+		if !strings.Contains(out, c) {
+			t.Errorf("stdout lacks %q:\n%s", c, out)
+		}
+	}
+	if !strings.Contains(errs, tc.stderr) {
+		t.Errorf("stderr %q lacks %q", errs, tc.stderr)
+	}
+	return out, errs
+}
+
 func TestCleanAndReport(t *testing.T) {
 	dir := t.TempDir()
 	hostile := "a\x1b[31mred\x1b[0m \x1b]52;c;U0VDUkVU\x07\x1b]0;TITLECANARY\x07b\r\n"
@@ -25,15 +60,7 @@ func TestCleanAndReport(t *testing.T) {
 	os.WriteFile(in, []byte(hostile), 0o644)
 	repPath := filepath.Join(dir, "rep.json")
 
-	tests := []struct {
-		name     string
-		stdin    string
-		args     []string
-		code     int
-		stdout   string // exact, when not empty
-		contains []string
-		stderr   string // substring
-	}{
+	tests := []cliCase{
 		{name: "clean file", args: []string{"clean", in}, stdout: "ared b\n"},
 		{name: "clean stdin", stdin: hostile, args: []string{"clean"}, stdout: "ared b\n"},
 		{name: "clean dash", stdin: "x\x1b[1my", args: []string{"clean", "-"}, stdout: "xy"},
@@ -52,21 +79,7 @@ func TestCleanAndReport(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, errs := runCLI(t, tc.stdin, tc.args...)
-			if code != tc.code {
-				t.Fatalf("exit %d, want %d (stderr %q)", code, tc.code, errs)
-			}
-			if tc.stdout != "" && out != tc.stdout {
-				t.Errorf("stdout %q, want %q", out, tc.stdout)
-			}
-			for _, c := range tc.contains {
-				if !strings.Contains(out, c) {
-					t.Errorf("stdout lacks %q:\n%s", c, out)
-				}
-			}
-			if !strings.Contains(errs, tc.stderr) {
-				t.Errorf("stderr %q lacks %q", errs, tc.stderr)
-			}
+			out, errs := tc.run(t)
 			for _, canary := range []string{"U0VDUkVU", "TITLECANARY"} {
 				if strings.Contains(out, canary) || strings.Contains(errs, canary) {
 					t.Errorf("payload %q printed", canary)

@@ -44,16 +44,7 @@ func TestHexAndGlyphs(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	tests := []struct {
-		name     string
-		stdin    string
-		args     []string
-		code     int
-		stdout   string   // exact, when not empty
-		contains []string // substrings of stdout
-		canaries bool     // whether payload canaries may appear
-		stderr   string   // substring
-	}{
+	tests := []cliCase{
 		{name: "glyphs stdin", stdin: "a\x1b[1mb\r\n", args: []string{"glyphs"}, stdout: "a␛[1mb␍\n"},
 		{name: "glyphs dash", stdin: "x\x9by", args: []string{"glyphs", "-"}, stdout: "x<9B>y\n"},
 		{name: "glyphs chips", stdin: "a\x1b[1mb", args: []string{"glyphs", "--chips"}, stdout: "a‹CSI 1m›b\n"},
@@ -92,25 +83,11 @@ func TestHexAndGlyphs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, errs := runCLI(t, tc.stdin, tc.args...)
-			if code != tc.code {
-				t.Fatalf("exit %d, want %d (stderr %q)", code, tc.code, errs)
-			}
-			if tc.stdout != "" && out != tc.stdout {
-				t.Errorf("stdout %q, want %q", out, tc.stdout)
-			}
-			for _, c := range tc.contains {
-				if !strings.Contains(out, c) {
-					t.Errorf("stdout lacks %q:\n%s", c, out)
-				}
-			}
+			out, errs := tc.run(t)
 			if !tc.canaries && strings.Contains(out, "CANARY") {
 				t.Errorf("payload text in output:\n%s", out)
 			}
-			if tc.stderr != "" && !strings.Contains(errs, tc.stderr) {
-				t.Errorf("stderr %q lacks %q", errs, tc.stderr)
-			}
-			if code == 1 && strings.Count(errs, "error:") != 1 {
+			if tc.code == 1 && strings.Count(errs, "error:") != 1 {
 				t.Errorf("want one error line, got %q", errs)
 			}
 			assertTerminalSafe(t, out)
