@@ -82,24 +82,9 @@ func TestCompareViewSafe(t *testing.T) {
 				o := mode.o
 				o.Compare = p.cmp
 				d := newDriver(t, load(t, p.a), o, st, 100, 30, checker(t, p.name))
-				n := int64(len(p.a))
-				switch {
-				case n == 0:
-				case n <= 4096:
-					for i := int64(1); i < n; i++ {
-						d.press("l")
-					}
-				default:
-					// Pages of text, then of bytes where there is none;
-					// the rest of the longest inputs at once.
-					for i := 0; i < 300 && d.m.sv().cursor < n-1; i++ {
-						d.press("<pgdown>")
-					}
-					d.press("<end>")
-				}
-				if n > 0 && d.m.sv().cursor != n-1 {
-					t.Errorf("walk ended at %d, want %d", d.m.sv().cursor, n-1)
-				}
+				// Pages of text, then of bytes where there is none; the
+				// rest of the longest inputs at once.
+				d.walk(int64(len(p.a)), 300, true)
 				if strings.Contains(p.name, "corpus/") {
 					compareTour(d, sizes[:1])
 				} else {

@@ -140,6 +140,31 @@ func newDriver(t testing.TB, c *capture.Capture, o Options, st Styles, w, h int,
 	return d
 }
 
+// walk moves the cursor through all n bytes: a byte at a time for small
+// inputs, else up to pages page-downs and, when end is set, End for the
+// rest. It fails the test when the cursor does not reach the last byte.
+func (d *driver) walk(n int64, pages int, end bool) {
+	d.t.Helper()
+	switch {
+	case n == 0:
+		return
+	case n <= 4096:
+		for i := int64(1); i < n; i++ {
+			d.press("l")
+		}
+	default:
+		for i := 0; i < pages && d.m.sv().cursor < n-1; i++ {
+			d.press("<pgdown>")
+		}
+		if end {
+			d.press("<end>")
+		}
+	}
+	if d.m.sv().cursor != n-1 {
+		d.t.Errorf("walk ended at %d, want %d", d.m.sv().cursor, n-1)
+	}
+}
+
 // send delivers msg and runs what it returns.
 func (d *driver) send(msg tea.Msg) {
 	_, cmd := d.m.Update(msg)

@@ -23,13 +23,9 @@ import (
 	"github.com/bytelens/bytelens/capture"
 )
 
-// TestMeasureLarge measures the viewer on a large generated capture (not
-// committed: it is written to a temporary directory): time to the first
-// frame, resident memory, indexing time, and the time a jump to a random
-// offset takes to render once the index is built. It runs only when
-// BYTELENS_VIEWER_MEASURE is set, to the capture's size in MiB (1024 when
-// it is not a number); the figures go to BENCHMARKS.md.
-func TestMeasureLarge(t *testing.T) {
+// measureMiB returns the capture size in MiB that BYTELENS_VIEWER_MEASURE
+// asks for (1024 when it is not a number), or skips the test when unset.
+func measureMiB(t *testing.T) int {
 	env := os.Getenv("BYTELENS_VIEWER_MEASURE")
 	if env == "" {
 		t.Skip("set BYTELENS_VIEWER_MEASURE=1024 to measure a 1 GiB capture")
@@ -38,6 +34,17 @@ func TestMeasureLarge(t *testing.T) {
 	if err != nil || mib <= 0 {
 		mib = 1024
 	}
+	return mib
+}
+
+// TestMeasureLarge measures the viewer on a large generated capture (not
+// committed: it is written to a temporary directory): time to the first
+// frame, resident memory, indexing time, and the time a jump to a random
+// offset takes to render once the index is built. It runs only when
+// BYTELENS_VIEWER_MEASURE is set, to the capture's size in MiB (1024 when
+// it is not a number); the figures go to BENCHMARKS.md.
+func TestMeasureLarge(t *testing.T) {
+	mib := measureMiB(t)
 	path := filepath.Join(t.TempDir(), "large.bin")
 	genStart := time.Now()
 	size := writeLarge(t, path, int64(mib)<<20)
@@ -199,14 +206,7 @@ func writeLarge(t *testing.T, path string, n int64) int64 {
 // TestMeasureLarge it runs only when BYTELENS_VIEWER_MEASURE is set. It
 // drops the page cache first when it may (as root), for a cold start.
 func TestMeasureLargeBinary(t *testing.T) {
-	env := os.Getenv("BYTELENS_VIEWER_MEASURE")
-	if env == "" {
-		t.Skip("set BYTELENS_VIEWER_MEASURE=1024 to measure a 1 GiB capture")
-	}
-	mib, err := strconv.Atoi(env)
-	if err != nil || mib <= 0 {
-		mib = 1024
-	}
+	mib := measureMiB(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bytelens")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/bytelens/bytelens/cmd/bytelens").CombinedOutput(); err != nil {

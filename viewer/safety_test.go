@@ -99,21 +99,7 @@ func TestViewSafe(t *testing.T) {
 		for name, data := range inputs {
 			t.Run(mode.name+"/"+name, func(t *testing.T) {
 				d := newDriver(t, load(t, data), mode.o, st, 100, 30, checker(t, name))
-				n := int64(len(data))
-				switch {
-				case n == 0:
-				case n <= 4096:
-					for i := int64(1); i < n; i++ {
-						d.press("l")
-					}
-				default:
-					for i := 0; i < 10000 && d.m.sv().cursor < n-1; i++ {
-						d.press("<pgdown>")
-					}
-				}
-				if n > 0 && d.m.sv().cursor != n-1 {
-					t.Errorf("walk ended at %d, want %d", d.m.sv().cursor, n-1)
-				}
+				d.walk(int64(len(data)), 10000, false)
 				if strings.HasPrefix(name, "corpus/") {
 					tour(d, sizes[:1]) // the corpus is many small files: one size each
 				} else {
