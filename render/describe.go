@@ -1212,26 +1212,8 @@ func (d *describer) osc(t *decode.Token) {
 		} else {
 			d.s("desktop notification (iTerm2) or ConEmu command")
 		}
-	case 10:
-		d.setOrQuery("default foreground colour", query)
-	case 11:
-		d.setOrQuery("default background colour", query)
-	case 12:
-		d.setOrQuery("cursor colour", query)
-	case 13:
-		d.setOrQuery("mouse foreground colour", query)
-	case 14:
-		d.setOrQuery("mouse background colour", query)
-	case 15:
-		d.setOrQuery("Tektronix foreground colour", query)
-	case 16:
-		d.setOrQuery("Tektronix background colour", query)
-	case 17:
-		d.setOrQuery("highlight background colour", query)
-	case 18:
-		d.setOrQuery("Tektronix cursor colour", query)
-	case 19:
-		d.setOrQuery("highlight foreground colour", query)
+	case 10, 11, 12, 13, 14, 15, 16, 17, 18, 19:
+		d.setOrQuery(dynamicColours[c-10], query)
 	case 22:
 		d.s("set pointer shape")
 	case 46:
@@ -1302,6 +1284,15 @@ func (d *describer) osc(t *decode.Token) {
 		d.s("unrecognised command")
 	}
 	d.payload(t)
+}
+
+// dynamicColours names the colours OSC 10–19 set or query (xterm ctlseqs,
+// "Operating System Commands", Ps = 1 0 … 1 9).
+var dynamicColours = [...]string{
+	"default foreground colour", "default background colour", "cursor colour",
+	"mouse foreground colour", "mouse background colour",
+	"Tektronix foreground colour", "Tektronix background colour",
+	"highlight background colour", "Tektronix cursor colour", "highlight foreground colour",
 }
 
 func (d *describer) setOrQuery(what string, query bool) {
