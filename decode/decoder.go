@@ -3,6 +3,7 @@ package decode
 import (
 	"encoding/binary"
 	"iter"
+	"math/bits"
 )
 
 // state is a DEC parser state (Williams), reduced to what bytelens needs:
@@ -170,12 +171,14 @@ const (
 	highs = 0x8080808080808080
 )
 
-// printable8 reports whether all eight bytes of w are in 0x20–0x7E.
-func printable8(w uint64) bool {
-	below := (w - ones*0x20) &^ w // high bit set in some byte < 0x20 (or >= 0x80)
+// printable8 returns the index of the first of the eight bytes of w
+// (little-endian) that is not in 0x20–0x7E, or 8 when all are. Borrows
+// only run upwards, so the lowest flagged byte is exact.
+func printable8(w uint64) int {
+	below := (w - ones*0x20) &^ w // high bit set in the first byte < 0x20
 	x := w ^ (ones * 0x7F)
-	del := (x - ones) &^ x // high bit set in some byte == 0x7F
-	return (w|below|del)&highs == 0
+	del := (x - ones) &^ x // high bit set in the first byte == 0x7F
+	return bits.TrailingZeros64((w|below|del)&highs) >> 3
 }
 
 // ground scans text from p[i:] and handles the first byte that is not text.
@@ -184,8 +187,12 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 	start := i
 	n := len(p)
 	for i < n {
-		for i+8 <= n && printable8(binary.LittleEndian.Uint64(p[i:])) {
-			i += 8
+		for i+8 <= n {
+			k := printable8(binary.LittleEndian.Uint64(p[i:]))
+			i += k
+			if k < 8 {
+				break
+			}
 		}
 		if i >= n {
 			break
@@ -220,6 +227,15 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 				i += 3
 				continue
 			}
+		}
+		if b >= 0xA0 && b < 0xC2 || b > 0xF4 {
+			// A byte that can neither start a character nor be a C1
+			// control is an invalid unit by itself.
+			d.text(start, i, base, emit)
+			d.single(emit, KindInvalid, base+int64(i), 1, 0, IntroNone, 0, 0)
+			i++
+			start = i
+			continue
 		}
 		r, size, cls := decodeUTF8(p[i:])
 		if cls == utfText {

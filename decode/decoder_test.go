@@ -365,11 +365,30 @@ func TestPrintable8(t *testing.T) {
 			for i := 7; i >= 0; i-- {
 				x = x<<8 | uint64(w[i])
 			}
-			want := b >= 0x20 && b < 0x7F
+			want := 8
+			if b < 0x20 || b >= 0x7F {
+				want = pos
+			}
 			if got := printable8(x); got != want {
-				t.Fatalf("byte %02X at %d: got %v", b, pos, got)
+				t.Fatalf("byte %02X at %d: got %d", b, pos, got)
 			}
 			w[pos] = 'a'
+		}
+	}
+	// Several flagged bytes: the first one counts, whatever follows it.
+	edge := []byte{0x00, 0x1F, 0x20, 0x21, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0xFF}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 100000 {
+		x, want := uint64(0), 8
+		for i := range 8 {
+			b := edge[r.IntN(len(edge))]
+			x |= uint64(b) << (8 * i)
+			if want == 8 && (b < 0x20 || b >= 0x7F) {
+				want = i
+			}
+		}
+		if got := printable8(x); got != want {
+			t.Fatalf("%016x: got %d, want %d", x, got, want)
 		}
 	}
 }

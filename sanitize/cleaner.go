@@ -66,7 +66,9 @@ func (c *cleaner) feed(p []byte) {
 func (c *cleaner) end() {
 	c.dec.End(c.token)
 	c.endLink() // a link left open still gets its target appended
-	c.resolveCR(endOfStream)
+	if c.crRun != 0 {
+		c.settleCR(endOfStream)
+	}
 	if c.lineMode {
 		c.flushLine(false)
 	}
@@ -108,30 +110,50 @@ func (c *cleaner) bytesAt(off, n int64) []byte {
 	return append(joined, c.chunk[:off+n-c.base]...)
 }
 
-// token is the decode callback: the policy.
+// token is the decode callback: the policy. Text, single controls and
+// format characters are handled first, as they are most tokens.
 func (c *cleaner) token(t *decode.Token) {
 	c.at = t.End()
 	if c.m != nil && !c.lineMode {
 		c.m.add(t.Off, c.outPos())
 	}
 	r := &c.rep
-	if t.Kind.IsString() || t.Kind == decode.KindCSI || t.Kind == decode.KindESC || t.Kind == decode.KindNF {
-		if t.Flags != 0 {
-			c.anomalies(t)
-		}
-		if c.frame > t.Off && c.frame < t.End() {
-			c.flag(t, &r.Anomalies.Split, "split")
-		}
-	}
 	switch t.Kind {
 	case decode.KindText:
 		c.text(t)
+	case decode.KindInvalid:
+		r.Removed.Invalid++
+		c.emitString(replacement)
 	case decode.KindC0:
 		c.c0(t)
 	case decode.KindDEL:
 		r.Removed.DEL++
+	case decode.KindFormat:
+		c.format(t)
 	case decode.KindC1:
 		r.Removed.C1++
+		if t.Final == 0x8D { // RI, the only C1 control with an advisory
+			c.advise(t)
+		}
+	default:
+		c.sequence(t)
+	}
+}
+
+// replacement is U+FFFD, written for each invalid UTF-8 unit.
+var replacement = []byte(string(utf8.RuneError))
+
+// sequence counts an escape, CSI or control string, its anomalies and the
+// advisory flags it raises.
+func (c *cleaner) sequence(t *decode.Token) {
+	r := &c.rep
+	if t.Flags != 0 {
+		c.anomalies(t)
+	}
+	if c.frame > t.Off && c.frame < t.End() {
+		c.flag(t, &r.Anomalies.Split, "split")
+	}
+	switch t.Kind {
 	case decode.KindESC, decode.KindNF:
 		r.Removed.ESC++
 	case decode.KindCSI:
@@ -153,17 +175,15 @@ func (c *cleaner) token(t *decode.Token) {
 		r.Removed.SOS++
 	case decode.KindScreenTitle:
 		r.Removed.ESCk++
-	case decode.KindInvalid:
-		r.Removed.Invalid++
-		c.emitRune(utf8.RuneError)
-	case decode.KindFormat:
-		c.format(t)
 	}
-	if t.Kind > decode.KindDEL && t.Kind < decode.KindInvalid {
-		for a := Advisories(t); a != 0; a &= a - 1 {
-			one := a & -a
-			c.flag(t, r.Flags.counter(one), advisoryNames[bits.TrailingZeros16(uint16(one))])
-		}
+	c.advise(t)
+}
+
+// advise counts the advisory flags t raises, each with a finding.
+func (c *cleaner) advise(t *decode.Token) {
+	for a := Advisories(t); a != 0; a &= a - 1 {
+		one := a & -a
+		c.flag(t, c.rep.Flags.counter(one), advisoryNames[bits.TrailingZeros16(uint16(one))])
 	}
 }
 
@@ -174,7 +194,7 @@ func (c *cleaner) text(t *decode.Token) {
 		var buf [utf8.UTFMax]byte
 		b = utf8.AppendRune(buf[:0], t.Rune)
 	}
-	c.resolveCR(int(b[0]))
+	c.resolveCR(b[0])
 	if !c.lineMode {
 		c.out = append(c.out, b...)
 		return
@@ -187,19 +207,9 @@ func (c *cleaner) text(t *decode.Token) {
 	}
 }
 
-// emitRune writes one character that is not from the input as is.
-func (c *cleaner) emitRune(r rune) {
-	c.resolveCR(int(r))
-	if c.lineMode {
-		c.put(r)
-		return
-	}
-	c.out = utf8.AppendRune(c.out, r)
-}
-
-// emitString writes s, made by the sanitizer (an escape or a URI).
+// emitString writes s, made by the sanitizer (an escape, a URI, U+FFFD).
 func (c *cleaner) emitString(s []byte) {
-	c.resolveCR(int(s[0]))
+	c.resolveCR(s[0])
 	if !c.lineMode {
 		c.out = append(c.out, s...)
 		return
@@ -233,16 +243,20 @@ func (c *cleaner) c0(t *decode.Token) {
 	}
 }
 
-// endOfStream is resolveCR's "next" at the end of the stream.
+// endOfStream is settleCR's "next" at the end of the stream.
 const endOfStream = -1
 
-// resolveCR decides what a pending run of CRs was, now that the next
+// resolveCR settles a pending run of CRs before the output byte next.
+func (c *cleaner) resolveCR(next byte) {
+	if c.crRun != 0 {
+		c.settleCR(int(next))
+	}
+}
+
+// settleCR decides what the pending run of CRs was, now that the next
 // output byte is known: '\n' (CRLF, CRCRLF: the LF is the line break),
 // endOfStream, or any other byte (text painted over the line).
-func (c *cleaner) resolveCR(next int) {
-	if c.crRun == 0 {
-		return
-	}
+func (c *cleaner) settleCR(next int) {
 	c.crRun = 0
 	if next == '\n' {
 		return
