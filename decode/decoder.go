@@ -187,44 +187,44 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 	start := i
 	n := len(p)
 	for i < n {
-		for i+8 <= n {
-			k := printable8(binary.LittleEndian.Uint64(p[i:]))
-			i += k
-			if k < 8 {
-				break
-			}
-		}
-		if i >= n {
-			break
-		}
 		b := p[i]
 		if b < 0x80 {
-			if isText[b] {
-				i++
+			if !isText[b] {
+				d.text(start, i, base, emit)
+				i = d.control(p, i, base, emit)
+				if d.state != stateGround {
+					return i
+				}
+				start = i
 				continue
 			}
-			d.text(start, i, base, emit)
-			d.control(b, base+int64(i), emit)
-			i++
-			if d.state != stateGround {
-				return i
+			// A run of printable ASCII, eight bytes at a time.
+			for i++; i+8 <= n; {
+				k := printable8(binary.LittleEndian.Uint64(p[i:]))
+				i += k
+				if k < 8 {
+					break
+				}
 			}
-			start = i
 			continue
 		}
 		// Fast path for characters whose lead byte rules out controls and
-		// format characters (2-byte leads C3–DF but D8, 3-byte leads
-		// E3–EE but ED, and E0): check the continuation bytes only.
-		// Written out here because the compiler does not inline it;
-		// TestPlainUTF8 checks it against decodeUTF8.
-		if b >= 0xC3 && b <= 0xDF && b != 0xD8 {
-			if i+1 < n && p[i+1]&0xC0 == 0x80 {
-				i += 2
-				continue
+		// format characters (plainLead): check the continuation bytes
+		// only, for as many such characters as follow. Written out here
+		// because the compiler does not inline it; TestPlainUTF8 checks it
+		// against decodeUTF8.
+		if j := i; plainLead[b] != 0 {
+			for i < n {
+				c := p[i]
+				if w := plainLead[c]; w == 2 && i+1 < n && p[i+1]&0xC0 == 0x80 {
+					i += 2
+				} else if w == 3 && i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && (c != 0xE0 || p[i+1] >= 0xA0) {
+					i += 3
+				} else {
+					break
+				}
 			}
-		} else if b >= 0xE3 && b <= 0xEE && b != 0xED || b == 0xE0 {
-			if i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && (b != 0xE0 || p[i+1] >= 0xA0) {
-				i += 3
+			if i > j {
 				continue
 			}
 		}
@@ -257,6 +257,21 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 	return i
 }
 
+// plainLead gives the length in bytes of the characters that a lead byte
+// starts when none of them can be a C1 control or a format character:
+// 2 for C3–DF but D8, 3 for E0 (whose second byte must be A0–BF) and
+// E3–EE but ED; 0 for every other byte.
+var plainLead = func() (t [256]uint8) {
+	for b := 0xC3; b <= 0xDF; b++ {
+		t[b] = 2
+	}
+	for b := 0xE3; b <= 0xEE; b++ {
+		t[b] = 3
+	}
+	t[0xD8], t[0xED], t[0xE0] = 0, 0, 3
+	return t
+}()
+
 // text emits p[start:end] as one text token.
 func (d *Decoder) text(start, end int, base int64, emit func(*Token)) {
 	if end > start {
@@ -264,17 +279,24 @@ func (d *Decoder) text(start, end int, base int64, emit func(*Token)) {
 	}
 }
 
-// control handles an ASCII control byte b at offset off in ground.
-func (d *Decoder) control(b byte, off int64, emit func(*Token)) {
-	switch b {
+// control handles the ASCII control byte p[i] in ground and returns the
+// index of the next byte to read. ESC goes straight on to the byte after
+// it when p holds one.
+func (d *Decoder) control(p []byte, i int, base int64, emit func(*Token)) int {
+	off := base + int64(i)
+	switch b := p[i]; b {
 	case 0x1B:
 		d.begin(KindESC, Intro7Bit, off)
 		d.state = stateEscape
+		if i+1 < len(p) {
+			return d.escape(p, i+1, base, emit)
+		}
 	case 0x7F:
 		d.single(emit, KindDEL, off, 1, b, IntroNone, 0, 0)
 	default:
 		d.single(emit, KindC0, off, 1, b, IntroNone, 0, 0)
 	}
+	return i + 1
 }
 
 // unit handles one non-text unit of size bytes at off that decodeUTF8

@@ -299,10 +299,13 @@ func (d *Decoder) payloadByte(b byte) {
 func (d *Decoder) str(p []byte, i int, base int64, emit func(*Token)) int {
 	t := &d.tok
 	for i < len(p) {
-		if d.strRem == 0 && d.cmdDone && t.Payload >= PrefixLen {
+		if d.strRem == 0 && d.cmdDone {
 			j := i
 			for j < len(p) && strPlain[p[j]] {
 				j++
+			}
+			if t.Payload < PrefixLen {
+				t.NPrefix += uint8(copy(t.Prefix[t.Payload:], p[i:j]))
 			}
 			t.Payload += int64(j - i)
 			if i = j; i >= len(p) {
