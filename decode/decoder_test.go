@@ -354,6 +354,24 @@ func TestFastPathAgrees(t *testing.T) {
 			t.Fatalf("%q: fast %q, slow %q", p, sigs(a), sigs(b))
 		}
 	}
+	// Control string payloads heavy in UTF-8, whole and cut units, 9C
+	// as a continuation byte and as C1 ST, where plainPayload runs.
+	units := []string{"a", "é", "\xe6\x9c\x80", "\xe6\x9c", "\xe0\x9c", "\xc2\x9c", "\xc2", "\xf0\x9f\x98\x80", "\xf0\x9f", "\x9c", "\xed\xa0\x80", "\xff", "\x07", "\x1b\\"}
+	for range 2000 {
+		var b strings.Builder
+		b.WriteString([]string{"\x1b]0;", "\x9d8;;", "\xc2\x9f", "\x1bP", "\x1b_"}[r.IntN(5)])
+		for range r.IntN(30) {
+			b.WriteString(units[r.IntN(len(units))])
+		}
+		p := []byte(b.String())
+		var every []int
+		for c := 1; c < len(p); c++ {
+			every = append(every, c)
+		}
+		if a, b := coalesce(collect(Decoder{}, p)), coalesce(feedSplit(Decoder{}, p, every)); !slices.Equal(a, b) {
+			t.Fatalf("%q: fast %q, slow %q", p, sigs(a), sigs(b))
+		}
+	}
 }
 
 func TestPrintable8(t *testing.T) {

@@ -300,10 +300,7 @@ func (d *Decoder) str(p []byte, i int, base int64, emit func(*Token)) int {
 	t := &d.tok
 	for i < len(p) {
 		if d.strRem == 0 && d.cmdDone {
-			j := i
-			for j < len(p) && strPlain[p[j]] {
-				j++
-			}
+			j := plainPayload(p, i)
 			if t.Payload < PrefixLen {
 				t.NPrefix += uint8(copy(t.Prefix[t.Payload:], p[i:j]))
 			}
@@ -366,6 +363,39 @@ func (d *Decoder) str(p []byte, i int, base int64, emit func(*Token)) int {
 			d.payloadByte(b)
 		}
 		i++
+	}
+	return i
+}
+
+// plainPayload returns the end of the run of payload from p[i:] that needs
+// no decision: bytes marked in strPlain, and UTF-8 units (whole or a
+// maximal subpart of an ill-formed one) that are not U+009C and are not
+// cut by the end of p. str handles what stops it, as the byte-at-a-time
+// path does.
+func plainPayload(p []byte, i int) int {
+	for i < len(p) {
+		for i < len(p) && strPlain[p[i]] {
+			i++
+		}
+		if i == len(p) {
+			break
+		}
+		b := p[i]
+		if b < 0xC2 || b > 0xF4 {
+			return i
+		}
+		n, lo, hi := utf8Lead(b)
+		k := 1
+		for ; k <= int(n) && i+k < len(p) && p[i+k] >= lo && p[i+k] <= hi; k++ {
+			if b == 0xC2 && p[i+k] == 0x9C {
+				return i
+			}
+			lo, hi = 0x80, 0xBF
+		}
+		if k <= int(n) && i+k == len(p) {
+			return i // cut by the end of p: carried to the next Feed
+		}
+		i += k
 	}
 	return i
 }
