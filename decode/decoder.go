@@ -171,14 +171,24 @@ const (
 	highs = 0x8080808080808080
 )
 
-// printable8 returns the index of the first of the eight bytes of w
-// (little-endian) that is not in 0x20–0x7E, or 8 when all are. Borrows
-// only run upwards, so the lowest flagged byte is exact.
-func printable8(w uint64) int {
-	below := (w - ones*0x20) &^ w // high bit set in the first byte < 0x20
-	x := w ^ (ones * 0x7F)
-	del := (x - ones) &^ x // high bit set in the first byte == 0x7F
-	return bits.TrailingZeros64((w|below|del)&highs) >> 3
+// skipPrintable returns the index of the first byte of p at or after i
+// that is not printable ASCII (0x20–0x7E), scanning eight bytes at a time;
+// fewer than eight bytes before the end of p it returns without looking.
+// The loop carries no dependency on the bytes it scans (the mask is only
+// tested), so the scans overlap.
+func skipPrintable(p []byte, i int) int {
+	for i+8 <= len(p) {
+		w := binary.LittleEndian.Uint64(p[i:])
+		below := (w - ones*0x20) &^ w // high bit set in the first byte < 0x20
+		x := w ^ (ones * 0x7F)
+		del := (x - ones) &^ x // high bit set in the first byte == 0x7F
+		// Borrows only run upwards, so the lowest flagged byte is exact.
+		if m := (w | below | del) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	return i
 }
 
 // ground scans text from p[i:] and handles the first byte that is not text.
@@ -198,14 +208,7 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 				start = i
 				continue
 			}
-			// A run of printable ASCII, eight bytes at a time.
-			for i++; i+8 <= n; {
-				k := printable8(binary.LittleEndian.Uint64(p[i:]))
-				i += k
-				if k < 8 {
-					break
-				}
-			}
+			i = skipPrintable(p, i+1)
 			continue
 		}
 		// Fast path for characters whose lead byte rules out controls and

@@ -374,20 +374,16 @@ func TestFastPathAgrees(t *testing.T) {
 	}
 }
 
-func TestPrintable8(t *testing.T) {
+func TestSkipPrintable(t *testing.T) {
 	for b := range 256 {
 		w := bytes.Repeat([]byte{'a'}, 8)
 		for pos := range 8 {
 			w[pos] = byte(b)
-			x := uint64(0)
-			for i := 7; i >= 0; i-- {
-				x = x<<8 | uint64(w[i])
-			}
 			want := 8
 			if b < 0x20 || b >= 0x7F {
 				want = pos
 			}
-			if got := printable8(x); got != want {
+			if got := skipPrintable(w, 0); got != want {
 				t.Fatalf("byte %02X at %d: got %d", b, pos, got)
 			}
 			w[pos] = 'a'
@@ -397,16 +393,17 @@ func TestPrintable8(t *testing.T) {
 	edge := []byte{0x00, 0x1F, 0x20, 0x21, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0xFF}
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 100000 {
-		x, want := uint64(0), 8
-		for i := range 8 {
+		var w [8]byte
+		want := 8
+		for i := range w {
 			b := edge[r.IntN(len(edge))]
-			x |= uint64(b) << (8 * i)
+			w[i] = b
 			if want == 8 && (b < 0x20 || b >= 0x7F) {
 				want = i
 			}
 		}
-		if got := printable8(x); got != want {
-			t.Fatalf("%016x: got %d, want %d", x, got, want)
+		if got := skipPrintable(w[:], 0); got != want {
+			t.Fatalf("% x: got %d, want %d", w, got, want)
 		}
 	}
 }

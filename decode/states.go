@@ -374,13 +374,17 @@ func (d *Decoder) str(p []byte, i int, base int64, emit func(*Token)) int {
 // path does.
 func plainPayload(p []byte, i int) int {
 	for i < len(p) {
-		for i < len(p) && strPlain[p[i]] {
-			i++
-		}
-		if i == len(p) {
-			break
-		}
 		b := p[i]
+		if b >= 0x20 && b < 0x7F {
+			// Printable ASCII (base64 in OSC 52, sixel data), eight bytes
+			// at a time.
+			i = skipPrintable(p, i+1)
+			continue
+		}
+		if strPlain[b] {
+			i++
+			continue
+		}
 		if b < 0xC2 || b > 0xF4 {
 			return i
 		}
