@@ -84,14 +84,16 @@ func (d *Decoder) escape(p []byte, i int, base int64, emit func(*Token)) int {
 		return i + 1
 	}
 	if d.state == stateEscape {
+		// The sequence or string goes on in this call: a sequence ends in
+		// ground without a trip through Feed.
 		if kind := escIntroduces(b); kind != KindESC {
 			d.tok.Kind = kind
 			if kind == KindCSI {
 				d.state = stateCSIParam
-			} else {
-				d.beginString()
+				return d.csi(p, i+1, base, emit)
 			}
-			return i + 1
+			d.beginString()
+			return d.str(p, i+1, base, emit)
 		}
 	}
 	d.tok.Final = b
@@ -158,12 +160,21 @@ func (d *Decoder) csi(p []byte, i int, base int64, emit func(*Token)) int {
 			d.finish(base+int64(i)+1, emit)
 			return i + 1
 		case b >= '0' && b <= '9' && d.state == stateCSIParam && d.np < MaxParams:
-			// The common case of param, inline.
+			// The common case of param, inline: the digits that follow
+			// accumulate in a register.
 			d.anyParam = true
-			v := uint32(d.tok.Param[d.np])*10 + uint32(b-'0')
-			if v > MaxParamValue {
-				v = MaxParamValue
-				d.tok.Flags |= FlagOverflow
+			v := uint32(d.tok.Param[d.np])
+			for {
+				v = v*10 + uint32(b-'0')
+				if v > MaxParamValue {
+					v = MaxParamValue
+					d.tok.Flags |= FlagOverflow
+				}
+				if i+1 == len(p) || p[i+1] < '0' || p[i+1] > '9' {
+					break
+				}
+				i++
+				b = p[i]
 			}
 			d.tok.Param[d.np] = uint16(v)
 		case b >= 0x30 && b <= 0x3F:
