@@ -6,8 +6,8 @@ import (
 )
 
 // FuzzDecode checks, for any input and any split point, that tokens tile
-// the input, that splitting changes nothing, and that a checkpoint resumes
-// identically.
+// the input and that splitting changes nothing, at that point and at every
+// byte (one byte per Feed never takes a fast path).
 func FuzzDecode(f *testing.F) {
 	for _, s := range []string{
 		"plain text\n", "\x1b[1;31mred\x1b[0m", "\x1b]8;;http://x/\x1b\\l\x1b]8;;\x1b\\",
@@ -24,6 +24,13 @@ func FuzzDecode(f *testing.F) {
 		split := feedSplit(d, p, []int{c})
 		if a, b := coalesce(whole), coalesce(split); !slices.Equal(a, b) {
 			t.Fatalf("%q split at %d:\n got %q\nwant %q", p, c, sigs(b), sigs(a))
+		}
+		every := make([]int, 0, len(p))
+		for i := 1; i < len(p); i++ {
+			every = append(every, i)
+		}
+		if a, b := coalesce(whole), coalesce(feedSplit(d, p, every)); !slices.Equal(a, b) {
+			t.Fatalf("%q byte by byte:\n got %q\nwant %q", p, sigs(b), sigs(a))
 		}
 	})
 }
