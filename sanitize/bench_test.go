@@ -123,5 +123,58 @@ func BenchmarkClean(b *testing.B) {
 				dst = append(dst, in.data...)
 			}
 		})
+		run("class-switch", func() { dst = classSwitch(dst[:0], in.data, &counts) })
 	}
+}
+
+// byteClass sorts bytes into the five classes classSwitch tells apart:
+// printable ASCII, C0 and DEL, raw C1, bytes that can only be invalid,
+// UTF-8 lead bytes.
+var byteClass = func() (t [256]uint8) {
+	for b := range t {
+		switch {
+		case b >= 0x20 && b < 0x7F:
+			t[b] = 0
+		case b < 0x80:
+			t[b] = 1
+		case b < 0xA0:
+			t[b] = 2
+		case b < 0xC2 || b > 0xF4:
+			t[b] = 3
+		default:
+			t[b] = 4
+		}
+	}
+	return t
+}()
+
+// counts receives classSwitch's counts, so the compiler keeps them.
+var counts [5]int
+
+// classSwitch is a reference row, not a sanitizer: one switch per byte
+// over byteClass with no state and no report (text copied, controls
+// counted, U+FFFD for an invalid byte, a lead byte taken with one
+// continuation byte). It bounds what any byte-at-a-time parser that treats
+// these classes differently can reach on input whose next class cannot be
+// predicted.
+func classSwitch(dst, p []byte, n *[5]int) []byte {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		k := byteClass[c]
+		n[k]++
+		switch k {
+		case 0:
+			dst = append(dst, c)
+		case 3:
+			dst = append(dst, "\uFFFD"...)
+		case 4:
+			if i+1 < len(p) && p[i+1]&0xC0 == 0x80 {
+				dst = append(dst, c, p[i+1])
+				i++
+			} else {
+				dst = append(dst, "\uFFFD"...)
+			}
+		}
+	}
+	return dst
 }
