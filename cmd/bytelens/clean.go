@@ -65,14 +65,21 @@ func warnSwallowed(w io.Writer, r streamReport) {
 	if r.BytesSwallowed == 0 {
 		return
 	}
-	where := ""
+	// Only what is open at the end swallows, so it starts where the
+	// swallowed bytes do; its name is in the findings unless they were
+	// capped before it.
+	where := fmt.Sprintf(" from offset 0x%x", r.BytesIn-r.BytesSwallowed)
 	for _, f := range r.Findings {
 		if f.Kind == "unterminated" {
 			where = fmt.Sprintf(" by the %s at offset 0x%x", f.Sequence, f.Offset)
 			break
 		}
 	}
-	fmt.Fprintf(w, "bytelens: warning: stream %s: %d bytes up to the end were swallowed%s, left open; a terminal would not have shown them\n", r.Stream, r.BytesSwallowed, where)
+	amount := fmt.Sprintf("%d bytes up to the end were", r.BytesSwallowed)
+	if r.BytesSwallowed == 1 {
+		amount = "1 byte at the end was"
+	}
+	fmt.Fprintf(w, "bytelens: warning: stream %s: %s swallowed%s, left open; a terminal would not have shown them\n", r.Stream, amount, where)
 	if !strings.Contains(r.Policy, "c1=lone") {
 		fmt.Fprintln(w, "hint: if a raw 0x80-0x9F byte opened it and the input is 8-bit text (Latin-1, CP1252), --c1 lone keeps such bytes from opening strings")
 	}

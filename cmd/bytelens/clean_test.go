@@ -118,4 +118,13 @@ func TestCleanFailsClosed(t *testing.T) {
 	if code != 0 || out != "stray " || !strings.Contains(errs, "swallowed by the DCS at offset 0x6") {
 		t.Errorf("swallowed: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
+	for _, c := range []struct{ in, want string }{
+		{"a\x90", "1 byte at the end was swallowed by the DCS at offset 0x1,"},
+		// Findings capped before the open string: its offset still shows.
+		{strings.Repeat("\x1b[2J", 1100) + "\x9dtitle", "6 bytes up to the end were swallowed from offset 0x1130,"},
+	} {
+		if code, _, errs := runCLI(t, c.in, "clean"); code != 0 || !strings.Contains(errs, c.want) {
+			t.Errorf("%.20q: exit %d, stderr %q, want %q", c.in, code, errs, c.want)
+		}
+	}
 }
