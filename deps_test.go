@@ -22,6 +22,7 @@ var allowed = map[string][]string{
 	"sanitize":                {"decode", "golang.org/x/text/transform"},
 	"render":                  {"decode", "sanitize"},
 	"capture/store":           {},
+	"internal/hostile":        {},
 	"capture":                 {"decode", "sanitize", "capture/store"},
 	"viewer/internal/noquery": {"github.com/charmbracelet/lipgloss"},
 	"viewer": {"decode", "sanitize", "render", "capture", "capture/store", "viewer/internal/noquery",

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bytelens/bytelens/internal/hostile"
 )
 
 // sig renders a token compactly for table tests: kind@off+len and the
@@ -210,21 +212,6 @@ func TestPrefix(t *testing.T) {
 	}
 }
 
-// hostile returns random bytes weighted towards the bytes the grammar
-// cares about.
-func hostile(r *rand.Rand, n int) []byte {
-	alphabet := []byte("\x1b\x1b\x1b[]P_^Xk\\\x07\x9b\x9c\x9d\x90\xc2\xc2\xe2\x80\x9c\x18\x1a\r\n\t;:0123456789?mH a\xd0\xe6\x7f\xff\xf0\x9f")
-	p := make([]byte, n)
-	for i := range p {
-		if r.IntN(8) == 0 {
-			p[i] = byte(r.IntN(256))
-		} else {
-			p[i] = alphabet[r.IntN(len(alphabet))]
-		}
-	}
-	return p
-}
-
 // checkTiling asserts that the non-embedded tokens of ts tile [0, n) and
 // that every embedded token lies inside the next non-embedded one.
 func checkTiling(t *testing.T, p []byte, ts []Token) {
@@ -288,7 +275,7 @@ func feedSplit(d Decoder, p []byte, cuts []int) []Token {
 func TestTilingRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
-		p := hostile(r, r.IntN(200))
+		p := hostile.Bytes(r, r.IntN(200))
 		checkTiling(t, p, collect(Decoder{}, p))
 		checkTiling(t, p, collect(Decoder{LoneC1: true, APCBEL: true}, p))
 	}
@@ -297,7 +284,7 @@ func TestTilingRandom(t *testing.T) {
 func TestSplitInvariance(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 500 {
-		p := hostile(r, r.IntN(120))
+		p := hostile.Bytes(r, r.IntN(120))
 		whole := coalesce(collect(Decoder{}, p))
 		// Every single split point, then byte by byte, then random cuts.
 		for c := 0; c <= len(p); c++ {
@@ -318,7 +305,7 @@ func TestSplitInvariance(t *testing.T) {
 func TestCheckpoint(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 300 {
-		p := hostile(r, 1+r.IntN(150))
+		p := hostile.Bytes(r, 1+r.IntN(150))
 		cut := r.IntN(len(p))
 		var d Decoder
 		var head []Token
@@ -344,7 +331,7 @@ func TestFastPathAgrees(t *testing.T) {
 		p := []byte(strings.Repeat("plain text, 8 bytes+ ", 1+r.IntN(4)))
 		for range r.IntN(6) {
 			i := r.IntN(len(p))
-			p = slices.Insert(p, i, hostile(r, 1+r.IntN(6))...)
+			p = slices.Insert(p, i, hostile.Bytes(r, 1+r.IntN(6))...)
 		}
 		var every []int
 		for c := 1; c < len(p); c++ {

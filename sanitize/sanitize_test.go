@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/internal/hostile"
 )
 
 var update = flag.Bool("update", false, "rewrite the corpus goldens")
@@ -228,19 +229,6 @@ func assertSplit(t *testing.T, name string, in []byte, o Options, cuts []int, wa
 	}
 }
 
-func hostile(r *rand.Rand, n int) []byte {
-	alphabet := []byte("\x1b\x1b\x1b[]P_^Xk\\\x07\x9b\x9c\x9d\x90\xc2\xe2\x80\x8b\xae\x9c\x18\x1a\r\r\n\n\t\b;:0123456789?mH8 ab\xd0\xe6\x7f\xff\xf0\x9f")
-	p := make([]byte, n)
-	for i := range p {
-		if r.IntN(8) == 0 {
-			p[i] = byte(r.IntN(256))
-		} else {
-			p[i] = alphabet[r.IntN(len(alphabet))]
-		}
-	}
-	return p
-}
-
 var policies = []Options{
 	{},
 	{CR: CROverwrite, BS: BSOverstrike, Links: LinksAppend, FormatChars: FormatEscape},
@@ -251,7 +239,7 @@ func TestRandomSplitsAndInvariants(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for i := range 3000 {
 		o := policies[i%len(policies)]
-		p := hostile(r, r.IntN(160))
+		p := hostile.Bytes(r, r.IntN(160))
 		out, rep := Bytes(p, o)
 		checkInvariants(t, p, out)
 		var cuts []int
@@ -276,7 +264,7 @@ func TestIdempotent(t *testing.T) {
 		check(c.name, c.in, c.opts)
 	}
 	for i := range 2000 {
-		check("random", hostile(r, r.IntN(120)), policies[i%len(policies)])
+		check("random", hostile.Bytes(r, r.IntN(120)), policies[i%len(policies)])
 	}
 }
 
