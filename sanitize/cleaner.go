@@ -132,9 +132,7 @@ func (c *cleaner) token(t *decode.Token) {
 		c.format(t)
 	case decode.KindC1:
 		r.Removed.C1++
-		if t.Final == 0x8D { // RI, the only C1 control with an advisory
-			c.advise(t)
-		}
+		c.advise(t)
 	default:
 		c.sequence(t)
 	}
