@@ -539,3 +539,32 @@ func TestLayoutWidths(t *testing.T) {
 		}
 	}
 }
+
+// TestLoaderWarningShown checks that what the loader skipped is said on
+// the screen, not only on stderr behind the alternate screen: a file whose
+// first line looks like a cast must not hide its other lines unnoticed.
+func TestLoaderWarningShown(t *testing.T) {
+	data := []byte("{\"version\": 2, \"width\": 80, \"height\": 24}\n[0.5, \"o\", \"shown\\r\\n\"]\nhidden \x1b]0;line\x07 here\n")
+	c, err := capture.Load(bytes.NewReader(data), int64(len(data)), capture.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Warnings) == 0 {
+		t.Fatalf("%s: the loader gave no warning for line 3", c.Format)
+	}
+	m := newModel(c, Options{}, NewStyles(false))
+	m.Update(tea.WindowSizeMsg{Width: 150, Height: 20})
+	v := m.View()
+	for _, want := range []string{"loading as asciicast", "--format raw", "capture line 3"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("View lacks %q:\n%s", want, v)
+		}
+	}
+	if probs := viewProblems(v, 150, 20); len(probs) > 0 {
+		t.Errorf("unsafe or misshapen View: %q", probs)
+	}
+	// A raw capture has nothing to warn about.
+	if v := newModel(load(t, data), Options{}, NewStyles(false)).View(); strings.Contains(v, "loading") {
+		t.Errorf("raw capture warns:\n%s", v)
+	}
+}

@@ -187,6 +187,16 @@ func newModel(c *capture.Capture, o Options, st Styles) *model {
 		m.cmp = newCompare(m.sv(), len(m.svs), o)
 		m.focus = paneText
 	}
+	// What the loader skipped or changed is printed on stderr before the
+	// viewer takes the screen; it must also be seen inside it, or a file
+	// that only looks like a recording shows what its first line chose.
+	if w := c.Warnings; len(w) > 0 {
+		more := ""
+		if len(w) > 1 {
+			more = fmt.Sprintf(" (and %d more, on stderr when you quit)", len(w)-1)
+		}
+		m.setMsg(true, "loading as %s skipped or changed input (--format raw shows the file as it is): %s%s", c.Format, w[0], more)
+	}
 	return m
 }
 
