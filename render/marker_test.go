@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/sanitize"
 )
 
 // lookalikes are texts that imitate render's own output: escaped
@@ -183,5 +184,38 @@ func TestMarkRemoved(t *testing.T) {
 	// Width measures rendered text as it is, markers one cell each.
 	if got := Width("⋄‹›░␛a中"); got != 8 {
 		t.Errorf("Width = %d, want 8", got)
+	}
+}
+
+// TestGlyphsEscapeSpellings checks that capture text spelled like the glyph
+// stream's own escapes ("<9B>", "<U+202E>") cannot pass for them: its '<'
+// is written "<3C>", also when a page boundary cuts the spelling, while
+// other uses of '<' stay as they are.
+func TestGlyphsEscapeSpellings(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"<9B>", "<3C>9B>"},
+		{"a<FF>b", "a<3C>FF>b"},
+		{"<U+202E>", "<3C>U+202E>"},
+		{"<U+E0041> <U+10FFFF>", "<3C>U+E0041> <3C>U+10FFFF>"},
+		{"\x9b1m<9B>1m", "<9B>1m<3C>9B>1m"}, // the real one first, then the text
+		{"<b> <9b> <U+12> <U+1234567> <AB x<", "<b> <9b> <U+12> <U+1234567> <AB x<"},
+		{"<<9B>>", "<<3C>9B>>"},
+	} {
+		for _, o := range allStreamOptions {
+			if o.Policy.C1 == sanitize.C1Lone || o.Chips {
+				continue // the real CSI is spelled otherwise there
+			}
+			if got := Glyphs([]byte(tc.in), o).String(); got != tc.want {
+				t.Errorf("Glyphs(%q) %+v = %q, want %q", tc.in, o, got, tc.want)
+			}
+		}
+	}
+	// Cut by a page boundary at every place.
+	for cut := 1; cut < len("<U+202E>"); cut++ {
+		data := append(bytes.Repeat([]byte("a"), pageSize-cut), "<U+202E> <9B>"...)
+		got := Glyphs(data, StreamOptions{}).String()
+		if want := strings.Repeat("a", pageSize-cut) + "<3C>U+202E> <3C>9B>"; got != want {
+			t.Errorf("cut %d: ends %q", cut, got[len(got)-30:])
+		}
 	}
 }

@@ -53,7 +53,7 @@ func Glyphs(data []byte, o StreamOptions) Safe {
 // as Glyphs does, reading and decoding r in pages of 64 KiB: memory stays
 // bounded whatever size is. It returns the first error from r or w.
 func WriteGlyphs(w io.Writer, r io.ReaderAt, size int64, o StreamOptions) error {
-	g := &glyphWriter{bw: bufio.NewWriter(w), r: r, o: o}
+	g := &glyphWriter{bw: bufio.NewWriter(w), r: r, o: o, size: size}
 	dec := decoderFor(o.Policy)
 	err := readPages(r, size, pageSize, func(off int64, p []byte) error {
 		g.page, g.pageOff = p, off
@@ -102,7 +102,9 @@ type glyphWriter struct {
 	page    []byte // the page being decoded
 	pageOff int64
 	scratch []byte
-	out     []byte // the line being built, reused
+	ahead   [escapeMax - 1]byte // peek's buffer
+	size    int64               // bytes in the stream
+	out     []byte              // the line being built, reused
 	err     error
 }
 
@@ -194,13 +196,76 @@ func (g *glyphWriter) token(t *decode.Token) {
 	}
 }
 
-// text writes a text token, escaping what Text escapes but LF.
+// text writes a text token, escaping what Text escapes but LF, and a '<'
+// that would make the text read as one of the stream's own escapes
+// (mimicsEscape) as "<3C>". A text run is cut into tokens where pages end,
+// so the bytes after the token are looked at for a spelling that straddles
+// the cut.
 func (g *glyphWriter) text(t *decode.Token) {
 	b := g.bytesAt(t.Off, t.Len)
 	if b == nil {
 		return
 	}
-	g.writeAppend(func(dst []byte) []byte { return appendText(dst, b, true) })
+	var ahead []byte
+	if bytes.IndexByte(b[max(0, len(b)-escapeMax+1):], '<') >= 0 {
+		ahead = g.peek(t.End())
+	}
+	g.writeAppend(func(dst []byte) []byte {
+		for i := 0; i < len(b); i++ {
+			if b[i] == '<' && mimicsEscape(b[i:], ahead) {
+				dst = appendHexByte(appendText(dst, b[:i], true), '<')
+				b, i = b[i+1:], -1
+			}
+		}
+		return appendText(dst, b, true)
+	})
+}
+
+// escapeMax is the length in bytes of the longest ASCII escape render
+// writes, "<U+10FFFF>".
+const escapeMax = len("<U+10FFFF>")
+
+// mimicsEscape reports whether s, which begins with '<', spells one of
+// render's ASCII escapes: "<9B>" (two upper-case hex digits) or "<U+202E>"
+// (four to six), with ahead as the bytes after s when s is cut short.
+// Such a '<' in text is written "<3C>", so the text "<9B>" cannot pass for
+// an escaped byte.
+func mimicsEscape(s, ahead []byte) bool {
+	if len(s) < escapeMax && len(ahead) > 0 {
+		var buf [escapeMax]byte
+		s = append(append(buf[:0], s...), ahead[:min(len(ahead), escapeMax-len(s))]...)
+	}
+	hex := func(c byte) bool { return c >= '0' && c <= '9' || c >= 'A' && c <= 'F' }
+	if len(s) >= 4 && hex(s[1]) && hex(s[2]) && s[3] == '>' {
+		return true
+	}
+	if len(s) < 8 || s[1] != 'U' || s[2] != '+' {
+		return false
+	}
+	n := 0
+	for n < 6 && 3+n < len(s) && hex(s[3+n]) {
+		n++
+	}
+	return n >= 4 && 3+n < len(s) && s[3+n] == '>'
+}
+
+// peek returns up to escapeMax-1 bytes of the stream at off, fewer at its
+// end, in a buffer of its own (bytesAt's scratch may hold what the caller
+// is reading).
+func (g *glyphWriter) peek(off int64) []byte {
+	n := min(int64(len(g.ahead)), g.size-off)
+	if n <= 0 {
+		return nil
+	}
+	if off >= g.pageOff && off+n <= g.pageOff+int64(len(g.page)) {
+		return g.page[off-g.pageOff : off-g.pageOff+n]
+	}
+	k, err := g.r.ReadAt(g.ahead[:n], off)
+	if int64(k) < n {
+		g.fail(readErr(off, k, err))
+		return nil
+	}
+	return g.ahead[:n]
 }
 
 // writeAppend appends with f into a temporary buffer and writes it.
