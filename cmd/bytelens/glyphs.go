@@ -24,8 +24,9 @@ controls as Control Pictures (␛ ␍ ␉), DEL ␡, raw C1 and invalid bytes as
 sequences as their bytes (␛[31m) or, with --chips, as one labelled chip
 each (‹CSI 31m›). Control string payloads (OSC, DCS, APC, PM, SOS, ESC k)
 are collapsed to their size (‹24 bytes›) unless --payloads. Text that
-holds these glyphs itself (␛ ⋄ ‹ › ░ …) shows them escaped (<U+241B>), so
-it cannot pass for a control.
+holds these glyphs itself (␛ ⋄ ‹ › ░ …) shows them escaped (<U+241B>), and
+text spelled like an escape has its "<" written <3C> (the text "<9B>" shows
+as <3C>9B>), so it cannot pass for a control.
 
 --describe lists instead every control, sequence, string, invalid unit and
 format character, one per line, with its offset in hex and decimal, its
