@@ -112,19 +112,25 @@ type glyphWriter struct {
 // when they are in it, else read from r into a scratch buffer (n must be
 // bounded by the caller).
 func (g *glyphWriter) bytesAt(off, n int64) []byte {
-	if off >= g.pageOff && off+n <= g.pageOff+int64(len(g.page)) {
-		return g.page[off-g.pageOff : off-g.pageOff+n]
-	}
 	if int64(cap(g.scratch)) < n {
 		g.scratch = make([]byte, n)
 	}
-	b := g.scratch[:n]
-	k, err := g.r.ReadAt(b, off)
+	return g.readAt(off, g.scratch[:n])
+}
+
+// readAt returns the len(buf) bytes at stream offset off: from the current
+// page when they are in it, else read from r into buf.
+func (g *glyphWriter) readAt(off int64, buf []byte) []byte {
+	n := int64(len(buf))
+	if off >= g.pageOff && off+n <= g.pageOff+int64(len(g.page)) {
+		return g.page[off-g.pageOff : off-g.pageOff+n]
+	}
+	k, err := g.r.ReadAt(buf, off)
 	if int64(k) < n {
 		g.fail(readErr(off, k, err))
 		return nil
 	}
-	return b
+	return buf
 }
 
 func (g *glyphWriter) fail(err error) {
@@ -257,15 +263,7 @@ func (g *glyphWriter) peek(off int64) []byte {
 	if n <= 0 {
 		return nil
 	}
-	if off >= g.pageOff && off+n <= g.pageOff+int64(len(g.page)) {
-		return g.page[off-g.pageOff : off-g.pageOff+n]
-	}
-	k, err := g.r.ReadAt(g.ahead[:n], off)
-	if int64(k) < n {
-		g.fail(readErr(off, k, err))
-		return nil
-	}
-	return g.ahead[:n]
+	return g.readAt(off, g.ahead[:n])
 }
 
 // writeAppend appends with f into a temporary buffer and writes it.
