@@ -19,7 +19,7 @@ func TestReportBounded(t *testing.T) {
 	for _, p := range []string{"", "?", ">"} {
 		for i := range 16 {
 			for f := byte('@'); f < '@'+8; f++ {
-				fmt.Fprintf(&b, "\x1b[%s%c%c", p, 0x20+i, f) // with an intermediate: map keys
+				fmt.Fprintf(&b, "\x1b[%s%c%c", p, 0x20+i, f)   // with an intermediate: map keys
 				fmt.Fprintf(&b, "\x1b[%s%c", p, f+byte(i%2)*8) // without: array keys
 			}
 		}
