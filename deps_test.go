@@ -24,6 +24,7 @@ var allowed = map[string][]string{
 	"render":                  {"decode", "sanitize"},
 	"capture/store":           {"safejson"},
 	"internal/hostile":        {},
+	"internal/golden":         {},
 	"capture":                 {"decode", "sanitize", "capture/store"},
 	"viewer/internal/noquery": {"github.com/charmbracelet/lipgloss"},
 	"viewer": {"decode", "sanitize", "render", "capture", "capture/store", "viewer/internal/noquery",
