@@ -20,7 +20,9 @@ const module = "github.com/bytelens/bytelens/"
 var allowed = map[string][]string{
 	"decode":                  {},
 	"sanitize":                {"decode", "golang.org/x/text/transform"},
-	"render":                  {"decode", "sanitize"},
+	"render":                  {"decode", "sanitize", "internal/cellwidth"},
+	"internal/cellwidth":      {},
+	"screen":                  {"decode", "internal/cellwidth"},
 	"capture/store":           {},
 	"internal/hostile":        {},
 	"capture":                 {"decode", "sanitize", "capture/store"},
