@@ -20,9 +20,9 @@ const (
 // usageError marks an error as a usage error (exit 2).
 type usageError struct{ err error }
 
-func (e usageError) Error() string              { return e.err.Error() }
-func (e usageError) Unwrap() error              { return e.err }
-func (e usageError) SafeError() render.Safe     { return render.ErrorText(e.err) }
+func (e usageError) Error() string          { return e.err.Error() }
+func (e usageError) Unwrap() error          { return e.err }
+func (e usageError) SafeError() render.Safe { return render.ErrorText(e.err) }
 
 // usagef returns a usage error built like render.Errorf: its arguments
 // are escaped.
