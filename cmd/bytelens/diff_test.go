@@ -192,7 +192,7 @@ func TestDiffInputs(t *testing.T) {
 		stderr   string
 	}{
 		{name: "capture vs its report", args: []string{"diff", in, rep}, contains: []string{"(report)", "A and B are equal", "cleaned text not compared: B is a report"}},
-		{name: "report vs changed capture", args: []string{"diff", rep, odd}, code: 1, contains: []string{"flags.clipboard", `odd\x1b[31m\u202e.bin"`}},
+		{name: "report vs changed capture", args: []string{"diff", rep, odd}, code: 1, contains: []string{"flags.clipboard", "odd␛[31m<U+202E>.bin (capture"}},
 		{name: "stdin side", stdin: hostile, args: []string{"diff", "-", in}, contains: []string{"A: - (capture raw", "A and B are equal"}},
 		{name: "stdin report", stdin: one, args: []string{"diff", in, "-"}, contains: []string{"B: - (report)"}},
 		{name: "stream of a report array", args: []string{"diff", "--stream", "stderr", arr, rep}, contains: []string{"stream stderr", "A and B are equal"}},
