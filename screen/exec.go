@@ -34,7 +34,7 @@ func (m *Model) token(t *decode.Token) {
 			m.csi(t)
 		}
 	case decode.KindFormat:
-		m.combine(t.Off, uint32(t.Len)) // zero width: part of the cell before
+		m.combine(0, t.Off, uint32(t.Len)) // zero width: part of the cell before
 		return
 	}
 	// Control strings (titles, links, clipboard), DEL: nothing on screen.
@@ -94,7 +94,7 @@ func (m *Model) char(r rune, off int64, n uint32) {
 	}
 	w := cellwidth.Rune(r)
 	if w == 0 {
-		m.combine(off, n)
+		m.combine(r, off, n)
 		return
 	}
 	m.print(r, w, off, n, 0)
@@ -108,8 +108,9 @@ var decGraphics = [32]rune{
 }
 
 // combine adds a zero-width character to the span of the cell before the
-// cursor.
-func (m *Model) combine(off int64, n uint32) {
+// cursor; the first combining mark r (0 for a format character) is kept
+// for display.
+func (m *Model) combine(r rune, off int64, n uint32) {
 	x := m.cur.x
 	if !m.cur.pending {
 		x--
@@ -123,6 +124,9 @@ func (m *Model) combine(off int64, n uint32) {
 	}
 	if c.Rune != 0 && c.Off+int64(c.Len) == off {
 		c.Len += n
+		if c.Mark == 0 {
+			c.Mark = r
+		}
 	}
 }
 
@@ -316,9 +320,11 @@ func (m *Model) scrollDown(top, bot, n int) {
 }
 
 // tab is HT (n > 0) and CBT (n < 0): to the n-th next or previous tab
-// stop, stopping at the margins.
+// stop, stopping at the margins. HT keeps a pending wrap, as in xterm.
 func (m *Model) tab(n int) {
-	m.cur.pending = false
+	if n < 0 {
+		m.cur.pending = false
+	}
 	for ; n > 0 && m.cur.x < m.cols-1; n-- {
 		m.cur.x++
 		for m.cur.x < m.cols-1 && !m.isTab(m.cur.x) {

@@ -20,7 +20,7 @@
 // Each cell records the byte span (offset and length in bytes from the
 // start of the stream) of the character that drew it, or of the erase that
 // blanked it, and the frame it was drawn in. Combining marks extend the
-// span of the cell before them; the model keeps the base character only.
+// span of the cell before them; the model keeps the first of them.
 //
 // With [Options.Findings] the model records every destruction of visible
 // text (overwritten, erased, alternate screen left, scrolled away, clipped
@@ -111,6 +111,9 @@ type Cell struct {
 	// Rune is the character shown, 0 for a blank cell. The right half of a
 	// wide character has Rune 0 and Width 0.
 	Rune rune
+	// Mark is the first combining mark drawn on Rune, or 0; later ones
+	// only extend the span.
+	Mark rune
 	// Pen is the SGR state the cell was drawn or erased with.
 	Pen   Pen
 	Width uint8
@@ -408,6 +411,9 @@ func appendCells(dst []byte, row []Cell) []byte {
 			dst = append(dst, ' ')
 		default:
 			dst = appendRune(dst, c.Rune)
+			if c.Mark != 0 {
+				dst = appendRune(dst, c.Mark)
+			}
 		}
 	}
 	return dst
