@@ -25,7 +25,7 @@ var allowed = map[string][]string{
 	"screen":                  {"decode", "internal/cellwidth"},
 	"capture/store":           {},
 	"internal/hostile":        {},
-	"capture":                 {"decode", "sanitize", "capture/store"},
+	"capture":                 {"decode", "sanitize", "screen", "capture/store"},
 	"viewer/internal/noquery": {"github.com/charmbracelet/lipgloss"},
 	"viewer": {"decode", "sanitize", "render", "capture", "capture/store", "viewer/internal/noquery",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",

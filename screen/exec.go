@@ -445,7 +445,7 @@ func (m *Model) nf(t *decode.Token) {
 				row := g[y*m.cols : (y+1)*m.cols]
 				for x := range row {
 					m.destroy(&row[x], causeOverwritten, 'E')
-					row[x] = Cell{Off: t.Off, Len: uint32(t.Len), Frame: m.frame, Rune: 'E', Width: 1}
+					row[x] = Cell{Off: t.Off, Len: uint32(t.Len), Frame: m.frame, Rune: 'E', Width: 1, flags: cellFill}
 				}
 			}
 		default: // double-height and double-width lines: not modelled

@@ -155,7 +155,7 @@ func (r *record) addRepl(c rune) {
 // drawn in its place (0 when nothing is). It reports whether a finding
 // took it.
 func (m *Model) destroy(c *Cell, cause Cause, r rune) bool {
-	if !m.opts.Findings || c.Rune == 0 || c.Off < 0 || c.flags&(cellReported|cellRepeated) != 0 {
+	if !m.opts.Findings || c.Rune == 0 || c.Off < 0 || c.flags&(cellReported|cellRepeated|cellFill) != 0 {
 		return false
 	}
 	// A space, or a character drawn over by itself, is not hidden text; it

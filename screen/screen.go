@@ -97,6 +97,7 @@ const (
 	cellRemapped                   // drawn through DEC special graphics
 	cellRepeated                   // drawn by REP
 	cellReported                   // its text is already in a destruction finding
+	cellFill                       // drawn by DECALN, not by text of the stream
 )
 
 // Cell is one character cell of a screen.
@@ -308,6 +309,13 @@ func (m *Model) Feed(p []byte) {
 	m.p, m.base = p, m.dec.Offset()
 	m.dec.Feed(p, m.emit)
 	m.p = nil
+}
+
+// Skip decodes p, which continues the stream, without executing it: for
+// bytes a recorder added that no terminal was sent (the script(1) header
+// and footer lines). Offsets stay those of the stream.
+func (m *Model) Skip(p []byte) {
+	m.dec.Feed(p, func(*decode.Token) {})
 }
 
 // Write is Feed as an io.Writer: it returns len(p), nil.
