@@ -3,7 +3,13 @@ package viewer
 import (
 	"bytes"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/muesli/termenv"
 
 	"github.com/bytelens/bytelens/sanitize"
 )
@@ -82,5 +88,61 @@ func TestSearchHitsExact(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestHazardKey checks where w and W stop: at the CR that hides a
+// command, at the first BS of a run that hides one, at each bidi control
+// of Trojan Source, and nowhere on text, colours or the CR of a CRLF;
+// and that the status line says why.
+func TestHazardKey(t *testing.T) {
+	t.Parallel()
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "corpus", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want []int64
+		why  string // in the message after the first stop
+	}{
+		{"cr-hide-command", read("cr-hide-command.bin"), []int64{18}, "CR without LF"},
+		{"bs-hide-command", read("bs-hide-command.bin"), []int64{17}, "BS moves back"},
+		{"trojan", read("bidi-trojan-source.bin"), []int64{24, 28, 48, 52}, "bidi control U+202E"},
+		{"mixed", []byte("a\x1b[31mred\x1b[0m\r\nb\x1b]8;;http://x/\x1b\\l\x1b]8;;\x1b\\ \x1b[2K\xff\x1b[6n"), []int64{16, 41, 45, 46}, "hyperlink"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newDriver(t, load(t, tc.data), Options{}, testStyles(termenv.Ascii, false), 120, 30, nil)
+			var got []int64
+			for i := range len(tc.want) + 1 {
+				d.press("w")
+				if c := d.m.sv().cursor; len(got) == 0 || c != got[len(got)-1] {
+					got = append(got, c)
+				}
+				if i == 0 && !strings.Contains(d.m.msg.String(), tc.why) {
+					t.Errorf("message at the first stop %q, want it to say %q", d.m.msg, tc.why)
+				}
+			}
+			if msg := d.m.msg.String(); msg != "no next hazard found" {
+				t.Errorf("w past the last hazard: message %q", msg)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("w stops at %v, want %v", got, tc.want)
+			}
+			var back []int64
+			for range len(tc.want) {
+				d.press("W")
+				back = append(back, d.m.sv().cursor)
+			}
+			want := slices.Clone(tc.want[:len(tc.want)-1])
+			slices.Reverse(want)
+			if len(tc.want) > 1 && !slices.Equal(back[:len(want)], want) {
+				t.Errorf("W stops at %v, want %v", back, want)
+			}
+		})
 	}
 }
