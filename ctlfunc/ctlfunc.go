@@ -153,15 +153,19 @@ const (
 	WhenRead
 	// WhenLinkClose: an OSC 8 with an empty URI.
 	WhenLinkClose
+	// WhenPrefix: the payload begins with Prefix.
+	WhenPrefix
 )
 
 // Variant is a form of a function that its parameters select. Its
-// non-zero fields replace the entry's; Classes always does.
+// non-empty Mnemonic and Description replace the entry's; Classes and
+// Detail always do.
 type Variant struct {
 	When   When
 	Lo, Hi uint16   // WhenP0
 	Params []uint16 // WhenAnyParam
 	Field  int      // WhenRead
+	Prefix string   // WhenPrefix
 
 	Mnemonic    string
 	Description string
@@ -223,10 +227,7 @@ func Lookup(t *decode.Token) (Function, bool) {
 		if v.Description != "" {
 			f.Description = v.Description
 		}
-		if v.Detail != DetailNone {
-			f.Detail = v.Detail
-		}
-		f.Classes = v.Classes
+		f.Classes, f.Detail = v.Classes, v.Detail
 		break
 	}
 	return f, true
@@ -268,6 +269,8 @@ func (v *Variant) holds(t *decode.Token) bool {
 		return OSCRead(t, v.Field)
 	case WhenLinkClose:
 		return LinkCloses(t)
+	case WhenPrefix:
+		return bytes.HasPrefix(t.PayloadPrefix(), []byte(v.Prefix))
 	}
 	return false
 }
