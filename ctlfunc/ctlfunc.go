@@ -244,10 +244,16 @@ func ClassesOf(t *decode.Token) Class {
 		}
 		return 0
 	}
-	if f, ok := Lookup(t); ok {
-		return f.Classes
+	e := entryOf(t)
+	if e == nil {
+		return 0
 	}
-	return 0
+	for i := range e.Variants {
+		if v := &e.Variants[i]; v.holds(t) {
+			return v.Classes
+		}
+	}
+	return e.Classes
 }
 
 func (v *Variant) holds(t *decode.Token) bool {
@@ -301,11 +307,15 @@ func entryOf(t *decode.Token) *Entry {
 		if t.Final == 0 {
 			return nil
 		}
-		if t.NInter == 0 {
-			if i := strings.IndexByte(privateMarkers, t.Private); i >= 0 && t.Final >= 0x40 && t.Final < 0x80 {
-				return index.csi[i][t.Final-0x40]
-			}
+		m := privateIndex[t.Private]
+		if m < 0 || t.Final < 0x40 || t.Final >= 0x80 {
 			return nil
+		}
+		switch t.NInter {
+		case 0:
+			return index.csi[m][t.Final-0x40]
+		case 1:
+			return index.csi1[m][t.Inter[0]&0x0F][t.Final-0x40]
 		}
 		return index.csiInter[csiKey{t.Private, t.Inter, t.NInter, t.Final}]
 	case decode.KindOSC:
@@ -328,6 +338,14 @@ func entryOf(t *decode.Token) *Entry {
 // privateMarkers are the CSI private markers in index order; "\x00" is none.
 const privateMarkers = "\x00<=>?"
 
+// privateIndex gives the index of each byte in privateMarkers, or -1.
+var privateIndex = func() (t [256]int8) {
+	for i := range t {
+		t[i] = int8(strings.IndexByte(privateMarkers, byte(i)))
+	}
+	return t
+}()
+
 type csiKey struct {
 	private byte
 	inter   [decode.MaxIntermediate]byte
@@ -339,7 +357,8 @@ type csiKey struct {
 var index = func() (x struct {
 	esc      [128]*Entry
 	csi      [len(privateMarkers)][64]*Entry
-	csiInter map[csiKey]*Entry
+	csi1     [len(privateMarkers)][16][64]*Entry // one intermediate, 0x20–0x2F
+	csiInter map[csiKey]*Entry                   // two intermediates
 	osc      map[int32]*Entry
 }) {
 	x.csiInter = map[csiKey]*Entry{}
@@ -349,8 +368,13 @@ var index = func() (x struct {
 	}
 	for i := range csi {
 		e := &csi[i]
-		if e.Inter == "" {
-			x.csi[strings.IndexByte(privateMarkers, e.Private)][e.Final-0x40] = e
+		m := privateIndex[e.Private]
+		switch len(e.Inter) {
+		case 0:
+			x.csi[m][e.Final-0x40] = e
+			continue
+		case 1:
+			x.csi1[m][e.Inter[0]&0x0F][e.Final-0x40] = e
 			continue
 		}
 		k := csiKey{private: e.Private, n: uint8(len(e.Inter)), final: e.Final}

@@ -2,7 +2,6 @@ package sanitize
 
 import (
 	"bytes"
-	"math/bits"
 	"reflect"
 	"strconv"
 
@@ -19,8 +18,9 @@ type Advisory = ctlfunc.Class
 
 // flagCounters gives, for each class in ctlfunc.Classes order, the index
 // of the Flags field whose JSON name is the class's name, and
-// anomalyCounters the same for ctlfunc.Anomalies and Anomalies;
-// TestCountersNamed checks that every name has a field.
+// anomalyCounters the same for ctlfunc.Anomalies and Anomalies: the
+// cleaner counts in arrays in catalogue order and the report's snapshot
+// fills the fields. TestCountersNamed checks that every name has a field.
 var (
 	flagCounters    = fieldsByJSON(reflect.TypeFor[Flags](), len(ctlfunc.Classes), func(i int) string { return ctlfunc.Classes[i].Name })
 	anomalyCounters = fieldsByJSON(reflect.TypeFor[Anomalies](), len(ctlfunc.Anomalies), func(i int) string { return ctlfunc.Anomalies[i].Name })
@@ -39,16 +39,6 @@ func fieldsByJSON(t reflect.Type, n int, name func(int) string) []int {
 		}
 	}
 	return idx
-}
-
-// counter returns the Flags field that counts the single class a.
-func (f *Flags) counter(a Advisory) *int64 {
-	return reflect.ValueOf(f).Elem().Field(flagCounters[bits.TrailingZeros16(uint16(a))]).Addr().Interface().(*int64)
-}
-
-// counter returns the Anomalies field that counts ctlfunc.Anomalies[i].
-func (a *Anomalies) counter(i int) *int64 {
-	return reflect.ValueOf(a).Elem().Field(anomalyCounters[i]).Addr().Interface().(*int64)
 }
 
 // Advisories returns the flags t raises: its function's classes in the

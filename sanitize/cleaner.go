@@ -193,7 +193,8 @@ func (c *cleaner) sequence(t *decode.Token) {
 func (c *cleaner) advise(t *decode.Token) {
 	for a := Advisories(t); a != 0; a &= a - 1 {
 		one := a & -a
-		c.flag(t, c.rep.Flags.counter(one), ctlfunc.Classes[bits.TrailingZeros16(uint16(one))].Name)
+		i := bits.TrailingZeros16(uint16(one))
+		c.flag(t, &c.rep.classes[i], ctlfunc.Classes[i].Name)
 	}
 }
 
@@ -394,7 +395,7 @@ func (c *cleaner) anomalies(t *decode.Token) {
 	}
 	for i, x := range ctlfunc.Anomalies {
 		if t.Flags&x.Flag != 0 {
-			c.flag(t, c.rep.Anomalies.counter(i), x.Name)
+			c.flag(t, &c.rep.anomalies[i], x.Name)
 		}
 	}
 	if t.Is(decode.FlagUnterminated) {

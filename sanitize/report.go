@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strconv"
 
@@ -183,6 +184,12 @@ type report struct {
 	osc      [128]int64
 
 	namedCSI, namedOSC int // distinct keys counted by name, up to MaxNamed
+
+	// Advisory classes and anomalies in the catalogue's order
+	// (ctlfunc.Classes, ctlfunc.Anomalies); snapshot fills Flags and
+	// Anomalies from them.
+	classes   [16]int64
+	anomalies [8]int64
 }
 
 func newReport(o Options) report {
@@ -260,6 +267,13 @@ func (r *report) find(off int64, kind, seq string, n int64) {
 // snapshot returns the public report.
 func (r *report) snapshot() Report {
 	out := r.Report
+	flags, anomalies := reflect.ValueOf(&out.Flags).Elem(), reflect.ValueOf(&out.Anomalies).Elem()
+	for i, f := range flagCounters {
+		flags.Field(f).SetInt(r.classes[i])
+	}
+	for i, f := range anomalyCounters {
+		anomalies.Field(f).SetInt(r.anomalies[i])
+	}
 	out.CSIFinals = make(map[string]int64, len(r.csi))
 	for k, n := range r.csi {
 		out.CSIFinals[k.String()] += n
