@@ -173,13 +173,16 @@ func readDecision(path string) (json.RawMessage, error) {
 		return nil, usagef("--decision: file is over %d bytes", maxDecision)
 	}
 	if !json.Valid(b) {
-		return nil, usagef("--decision: %s is not valid JSON", strconv.Quote(path))
+		return nil, usagef("--decision: %q is not valid JSON", path)
+	}
+	if off := safejson.LoneSurrogate(b); off >= 0 {
+		return nil, usagef("--decision: %q: the escape at byte %d is a lone UTF-16 surrogate (\\ud800-\\udfff), which JSON readers decode differently", path, off)
 	}
 	// The record is the caller's, but it reaches agents inside the
 	// envelope: refuse control and format characters rather than pass
 	// them on.
 	if err := capture.CheckDecision(b); err != nil {
-		return nil, usagef("--decision: %s: %v", strconv.Quote(path), err)
+		return nil, usagef("--decision: %q: %v", path, err)
 	}
 	return b, nil
 }
