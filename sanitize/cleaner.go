@@ -39,6 +39,11 @@ type cleaner struct {
 	linkURI []byte // the URI of the open OSC 8 link, to append under LinksAppend
 
 	m *OffsetMap // optional offset map
+	// embOpen is set while controls embedded in a sequence have been
+	// seen and the sequence has not: embOut is the output position
+	// before the first of them.
+	embOpen bool
+	embOut  int64
 
 	fmt formatState // the format character policy's context
 
@@ -121,7 +126,7 @@ func (c *cleaner) token(t *decode.Token) {
 		c.beforeToken(t)
 	}
 	if c.m != nil && !c.lineMode {
-		c.m.add(t.Off, c.outPos())
+		c.mapToken(t)
 	}
 	r := &c.rep
 	switch t.Kind {
@@ -294,7 +299,11 @@ func (c *cleaner) settleCR(next int) {
 		if c.lineMode {
 			c.flushLine(true)
 		} else {
+			pos := c.outPos()
 			c.out = append(c.out, '\n')
+			if c.m != nil {
+				c.m.inserted(c.crOff, pos, 1)
+			}
 		}
 	case CROverwrite:
 		c.col = 0
@@ -330,6 +339,25 @@ func (c *cleaner) flushLine(nl bool) {
 	if c.m != nil {
 		c.m.add(c.at, c.outPos())
 	}
+}
+
+// mapToken adds the offset map's point for t. A control executed inside a
+// sequence (FlagEmbedded) comes before the sequence that holds it and
+// starts later in the input, so it adds no point of its own: the
+// sequence's point takes the output position from before the first such
+// control, and the map stays in input order.
+func (c *cleaner) mapToken(t *decode.Token) {
+	if t.Flags&decode.FlagEmbedded != 0 {
+		if !c.embOpen {
+			c.embOpen, c.embOut = true, c.outPos()
+		}
+		return
+	}
+	out := c.outPos()
+	if c.embOpen {
+		out, c.embOpen = c.embOut, false
+	}
+	c.m.add(t.Off, out)
 }
 
 func (c *cleaner) outPos() int64 { return c.flushed + int64(len(c.out)) }
