@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 
@@ -51,8 +50,9 @@ dumped stream by stream, each after a "‹stream NAME, N bytes›" line
 			if o.Skip < 0 || o.Length < 0 {
 				return usagef("--skip and --length must not be negative")
 			}
-			return withStreams(s, args, cf, func(r io.ReaderAt, size int64) error {
-				return render.HexDump(s.stdout, r, size, o)
+			return withStreams(s, args, cf, streamFuncs{
+				at:     func(r io.ReaderAt, size int64) error { return render.HexDump(s.stdout, r, size, o) },
+				stream: func(r io.Reader) error { return render.HexDumpReader(s.stdout, r, o) },
 			})
 		},
 	}
@@ -89,6 +89,13 @@ func (g *grammarFlags) options() (sanitize.Options, error) {
 	return o, nil
 }
 
+// streamFuncs show one stream: at from an io.ReaderAt of known size (a
+// file, a capture's stream), stream from a pipe read as it arrives.
+type streamFuncs struct {
+	at     func(r io.ReaderAt, size int64) error
+	stream func(r io.Reader) error
+}
+
 // withStreams calls fn with the bytes of each stream of the FILE argument
 // ("-" or none is stdin), loaded as clean and report load it (openCapture):
 // a recording gives the terminal bytes it holds, not the file's own bytes
@@ -98,7 +105,7 @@ func (g *grammarFlags) options() (sanitize.Options, error) {
 // escapes ‹ and › in text). Raw stdin, and a FIFO or device named as FILE,
 // are read as stdin is (withStdin); with --format they are loaded like
 // stdin too.
-func withStreams(s *streams, args []string, cf *captureFlags, fn func(r io.ReaderAt, size int64) error) error {
+func withStreams(s *streams, args []string, cf *captureFlags, fn streamFuncs) error {
 	if len(args) > 0 && args[0] != "-" {
 		if st, err := os.Stat(args[0]); err == nil && !st.IsDir() && !st.Mode().IsRegular() {
 			f, err := os.Open(args[0])
@@ -106,7 +113,7 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn func(r io.Reade
 				return fileError(args[0], err)
 			}
 			defer f.Close()
-			s = &streams{stdin: f, stdout: s.stdout, stderr: s.stderr}
+			s = &streams{stdin: f, stdout: s.stdout, out: s.out, stderr: s.stderr}
 			args = nil
 		}
 	}
@@ -132,38 +139,26 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn func(r io.Reade
 				return err
 			}
 		}
-		if err := fn(st.Data, st.Len); err != nil {
+		if err := fn.at(st.Data, st.Len); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// withStdin spools r, unless it is a regular file, and calls fn.
-func withStdin(r io.Reader, fn func(r io.ReaderAt, size int64) error) error {
+// withStdin shows r: a regular file by its size, anything else (a pipe, a
+// terminal, a FIFO) as a stream, read as it arrives and not spooled, so
+// the first rows come out at once and nothing is kept on disk.
+func withStdin(r io.Reader, fn streamFuncs) error {
 	if f, ok := r.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 			if pos, err := f.Seek(0, io.SeekCurrent); err == nil {
-				return fn(io.NewSectionReader(f, pos, st.Size()-pos), st.Size()-pos)
+				return fn.at(io.NewSectionReader(f, pos, st.Size()-pos), st.Size()-pos)
 			}
 		}
 	}
-	tmp, err := os.CreateTemp("", "bytelens-stdin-*")
-	if err != nil {
-		return fmt.Errorf("spooling stdin: %w", err)
+	if err := fn.stream(r); err != nil {
+		return render.Errorf("reading stdin: %w", err)
 	}
-	// Unlinked at once where the system allows it, so that no copy of the
-	// raw bytes outlives the command.
-	removed := os.Remove(tmp.Name()) == nil
-	defer func() {
-		tmp.Close()
-		if !removed {
-			os.Remove(tmp.Name())
-		}
-	}()
-	n, err := io.Copy(tmp, r)
-	if err != nil {
-		return fmt.Errorf("reading stdin: %w", err)
-	}
-	return fn(tmp, n)
+	return nil
 }
