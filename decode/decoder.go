@@ -74,7 +74,7 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 	if d.u8n > 0 {
 		i = d.resumeUTF8(m, p, emit)
 	}
-	tab := m.trans
+	tab := &m.trans
 	var recs [batchLen]uint64
 	for i < len(p) {
 		var n int
@@ -85,36 +85,36 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 	d.endFeed(m, p, base, emit)
 }
 
-// scan runs the machine over p from i until p ends or recs is full, and
-// returns the state, the number of records and where it stopped. A record
-// is the byte index << 16 | the action taken there.
-func scan(tab []uint32, class *[256]uint8, st uint32, p []byte, i int, recs *[batchLen]uint64) (uint32, int, int) {
+// scan runs the machine over p from i until p ends or recs is nearly
+// full, and returns the state, the number of records and where it stopped.
+// A record is the byte index << 16 | the action taken there. The step has
+// no branch: every byte's record is written, and counted only when it has
+// an action. Between blocks of steps, in ground, runs of printable ASCII
+// are skipped eight bytes at a time and runs of plain multi-byte
+// characters a character at a time.
+func scan(tab *[transLen]uint32, class *[256]uint8, st uint32, p []byte, i int, recs *[batchLen]uint64) (uint32, int, int) {
 	n := 0
-	for i < len(p) {
-		e := tab[st+uint32(class[p[i]])]
-		st = e & 0xFFFF
-		if a := e >> 16; a != 0 {
-			switch a {
-			case actScanText:
-				i = skipPrintable(p, i+1)
+	for i < len(p) && n <= batchLen-scanBlock {
+		if st == 0 {
+			if j := skipPlainUTF8(p, skipPrintable(p, i)); j > i {
+				i = j
 				continue
-			case actScanUTF8:
-				if j := skipPlainUTF8(p, i); j > i {
-					i, st = j, 0
-					continue
-				}
-			default:
-				recs[n] = uint64(i)<<16 | uint64(a)
-				n++
-				if n == len(recs) {
-					return st, n, i + 1
-				}
 			}
 		}
-		i++
+		for end := min(i+scanBlock, len(p)); i < end; i++ {
+			e := tab[(st+uint32(class[p[i]]))&(transLen-1)]
+			st = e & 0xFFFF
+			a := e >> 16
+			recs[n&(batchLen-1)] = uint64(i)<<16 | uint64(a)
+			n += int((a + 0xFFFF) >> 16) // a != 0
+		}
 	}
 	return st, n, i
 }
+
+// scanBlock is how many bytes scan steps between two looks for a run of
+// text.
+const scanBlock = 16
 
 // apply runs the ops of the recorded actions: the token builder.
 func (d *Decoder) apply(m *machine, recs []uint64, p []byte, base int64, emit func(*Token)) {

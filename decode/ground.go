@@ -11,9 +11,7 @@ import (
 // text bytes have no op. The UTF-8 units that start here are in utf8.go.
 func ground(b byte, o options) step {
 	switch {
-	case b >= 0x20 && b < 0x7F:
-		return to(sGround, op{code: opScanText})
-	case b == '\t' || b == '\n':
+	case b >= 0x20 && b < 0x7F || b == '\t' || b == '\n':
 		return to(sGround)
 	case b == 0x1B:
 		return to(sEscape, op{code: opBeginESC})
@@ -28,9 +26,6 @@ func ground(b byte, o options) step {
 	}
 	u := leadUnit(b)
 	u.check = checkLead[b]
-	if plainLead[b] != 0 {
-		return to(stateDesc{fam: famGroundUnit, u: u}, op{code: opScanUTF8})
-	}
 	return to(stateDesc{fam: famGroundUnit, u: u})
 }
 

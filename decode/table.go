@@ -74,9 +74,6 @@ type opCode uint8
 
 const (
 	opNone opCode = iota
-	// Scanner hints: alone in an action, they are not recorded.
-	opScanText // printable ASCII in ground: scan the run eight bytes at a time
-	opScanUTF8 // a lead byte in ground: scan plain multi-byte characters
 	// Single tokens.
 	opC0            // a C0 control at i
 	opDEL           // DEL at i
@@ -180,14 +177,13 @@ type machine struct {
 	actions []action
 	// trans[s*nclass+c] is the step of state s on class c: the low 16 bits
 	// the next state premultiplied by nclass, the high 16 bits the action.
-	trans    []uint32
+	trans    [transLen]uint32
 	stateIDs map[stateDesc]int
 }
 
-const (
-	actScanText = 1 // the action [opScanText]
-	actScanUTF8 = 2 // the action [opScanUTF8]
-)
+// transLen bounds the transition table (states × classes), a power of two
+// so that the scanner's index needs no bounds check.
+const transLen = 4096
 
 var (
 	machines [numVariants]*machine
@@ -215,8 +211,6 @@ func build(o options) *machine {
 		return uint32(id)
 	}
 	intern(action{})
-	intern(action{n: 1, ops: [maxOps]op{{code: opScanText}}})
-	intern(action{n: 1, ops: [maxOps]op{{code: opScanUTF8}}})
 	stateID := func(s stateDesc) uint32 {
 		id, ok := m.stateIDs[s]
 		if !ok {
@@ -256,7 +250,9 @@ func build(o options) *machine {
 			m.class[b] = m.class[first[b]]
 		}
 	}
-	m.trans = make([]uint32, len(m.states)*m.nclass)
+	if len(m.states)*m.nclass > transLen {
+		panic("decode: machine too large")
+	}
 	for s := range m.states {
 		for b := range 256 {
 			e := full[s][b]
@@ -285,13 +281,7 @@ func resolve(s stateDesc, b byte, o options) (action, stateDesc) {
 	}
 	rest, next := resolve(st.next, b, o)
 	a := st.a
-	for _, x := range rest.ops[:rest.n] {
-		if x.code == opScanText || x.code == opScanUTF8 {
-			continue // a hint only where it stands alone
-		}
-		a.ops[a.n] = x
-		a.n++
-	}
+	a.n += uint8(copy(a.ops[a.n:], rest.ops[:rest.n]))
 	return a, next
 }
 
