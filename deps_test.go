@@ -22,6 +22,7 @@ var allowed = map[string][]string{
 	"sanitize":                {"decode", "golang.org/x/text/transform"},
 	"render":                  {"decode", "sanitize"},
 	"capture/store":           {},
+	"excerpt":                 {"sanitize", "capture", "capture/store"},
 	"internal/hostile":        {},
 	"capture":                 {"decode", "sanitize", "capture/store"},
 	"viewer/internal/noquery": {"github.com/charmbracelet/lipgloss"},
