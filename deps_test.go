@@ -19,6 +19,7 @@ const module = "github.com/bytelens/bytelens/"
 // always allowed.
 var allowed = map[string][]string{
 	"decode":                  {},
+	"safejson":                {"decode"},
 	"sanitize":                {"decode", "golang.org/x/text/transform"},
 	"render":                  {"decode", "sanitize"},
 	"capture/store":           {},
