@@ -16,6 +16,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/excerpt"
 	"github.com/spf13/cobra"
 )
 
@@ -95,6 +96,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		if opts.Store, err = store.OpenDefault(); err != nil {
 			return hintError{err, "set BYTELENS_STORE to a private directory (mode 0700), or pass --no-store"}
 		}
+		opts.Store.SetSidecar(excerpt.Sidecar(sopts)) // the cleaned text for bytelens excerpt
 	}
 	if ctx == nil {
 		ctx = context.Background()
