@@ -24,13 +24,14 @@ var allowed = map[string][]string{
 	"render":                  {"decode", "sanitize"},
 	"capture/store":           {},
 	"excerpt":                 {"sanitize", "capture", "capture/store"},
+	"mcpserver":               {"sanitize", "render", "capture", "capture/store", "excerpt", "safejson", "github.com/modelcontextprotocol/go-sdk/", "github.com/google/jsonschema-go/"},
 	"internal/hostile":        {},
 	"capture":                 {"decode", "sanitize", "capture/store"},
 	"viewer/internal/noquery": {"github.com/charmbracelet/lipgloss"},
 	"viewer": {"decode", "sanitize", "render", "capture", "capture/store", "viewer/internal/noquery",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",
 		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
-	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "excerpt", "safejson",
+	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "excerpt", "safejson", "mcpserver",
 		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty"},
 }
 

@@ -226,7 +226,7 @@ func (r *Record) Lines(stream string, from, to int64) (*Excerpt, error) {
 	}
 	to = min(to, total)
 	last := min(to, from+MaxCallLines-1)
-	ex := &Excerpt{Ref: r.ref.String(), Stream: stream, TotalLines: total}
+	ex := &Excerpt{Ref: r.ref.String(), Stream: stream, TotalLines: total, Lines: []Line{}}
 	b := &budget{MaxCallBytes}
 	ex.Lines, ex.Next, err = ix.lines(nil, from, last, b)
 	if err != nil {
@@ -283,7 +283,7 @@ func (r *Record) Grep(stream string, o GrepOptions) (*Excerpt, error) {
 	if o.Cursor < 0 || total > 0 && from > total {
 		return nil, fmt.Errorf("%w: cursor %d is outside the stream's %d lines", ErrRange, o.Cursor, total)
 	}
-	ex := &Excerpt{Ref: r.ref.String(), Stream: stream, TotalLines: total}
+	ex := &Excerpt{Ref: r.ref.String(), Stream: stream, TotalLines: total, Lines: []Line{}}
 	matches, next, err := ix.scan(re, from, total)
 	if err != nil {
 		return nil, err
@@ -436,4 +436,20 @@ func (r *Record) Report(stream string, from, to int64) (*RangeReport, error) {
 		}
 	}
 	return rr, nil
+}
+
+// Match returns what the SHA-256 digest sum (lowercase hex) is the digest
+// of: "artifact" for the raw artifact itself, a stream's name for its
+// stored raw bytes, or "" for nothing of the record. It needs no raw
+// bytes: the digests are the reference and meta.json's.
+func (r *Record) Match(sum string) string {
+	if sum == r.ref.Hex() {
+		return "artifact"
+	}
+	for _, s := range r.Meta.Streams {
+		if s.SHA256 != "" && s.SHA256 == sum {
+			return s.Name
+		}
+	}
+	return ""
 }
