@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+
+	"github.com/bytelens/bytelens/safejson"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -15,18 +18,22 @@ const MaxRequest = 1 << 20
 
 // guardReader reads newline-delimited JSON-RPC for the SDK and passes on
 // only the lines the SDK's own decoder accepts (jsonrpc.DecodeMessage,
-// each element of a batch). It answers every other line itself with a
-// JSON-RPC error (parse error, invalid request, request too large) on out,
-// so that one bad line cannot end the session, as the SDK does on a
-// message it cannot decode.
+// each element of a batch), so that one bad line cannot end the session,
+// as the SDK does on a message it cannot decode. A bad line whose id can
+// be read is answered with a JSON-RPC error under that id (parse error,
+// invalid request, request too large); one without is logged and dropped:
+// JSON-RPC 2.0 would answer it with a null id, but the SDK, and so every
+// client built on it, cannot decode such a response and closes the
+// session, and no caller waits for it.
 type guardReader struct {
 	r       *bufio.Reader
-	out     io.Writer
-	pending []byte // an accepted line not yet read, with its LF
+	out     io.Writer // the JSON-RPC output
+	log     io.Writer // where dropped lines are logged
+	pending []byte    // an accepted line not yet read, with its LF
 }
 
-func newGuardReader(r io.Reader, out io.Writer) *guardReader {
-	return &guardReader{r: bufio.NewReaderSize(r, 64<<10), out: out}
+func newGuardReader(r io.Reader, out, log io.Writer) *guardReader {
+	return &guardReader{r: bufio.NewReaderSize(r, 64<<10), out: out, log: log}
 }
 
 func (g *guardReader) Read(p []byte) (int, error) {
@@ -34,14 +41,14 @@ func (g *guardReader) Read(p []byte) (int, error) {
 		line, tooLong, err := g.readLine()
 		switch {
 		case tooLong:
-			g.answer(jsonrpc.CodeInvalidRequest, "request too large")
+			g.answer(nil, jsonrpc.CodeInvalidRequest, "request too large")
 		case len(bytes.TrimSpace(line)) == 0:
 		case acceptable(line):
 			g.pending = append(line, '\n')
 		case json.Valid(line):
-			g.answer(jsonrpc.CodeInvalidRequest, "invalid JSON-RPC message")
+			g.answer(line, jsonrpc.CodeInvalidRequest, "invalid JSON-RPC message")
 		default:
-			g.answer(jsonrpc.CodeParseError, "parse error: not JSON")
+			g.answer(nil, jsonrpc.CodeParseError, "parse error: not JSON")
 		}
 		if err != nil && len(g.pending) == 0 {
 			return 0, err
@@ -90,10 +97,22 @@ func acceptable(line []byte) bool {
 	return err == nil
 }
 
-// answer writes a JSON-RPC error response without an id (the request's
-// could not be read).
-func (g *guardReader) answer(code int64, msg string) {
-	js, err := jsonrpc.EncodeMessage(&jsonrpc.Response{Error: &jsonrpc.Error{Code: code, Message: msg}})
+// answer writes a JSON-RPC error response under the id of line, a JSON
+// value, or logs that it dropped the line when no id can be read.
+func (g *guardReader) answer(line []byte, code int64, msg string) {
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	json.Unmarshal(line, &probe)
+	if len(probe.ID) == 0 || !(probe.ID[0] == '"' || probe.ID[0] == '-' || probe.ID[0] >= '0' && probe.ID[0] <= '9') {
+		fmt.Fprintf(g.log, "dropped an input line: %s, no id to answer\n", msg)
+		return
+	}
+	js, err := safejson.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   *jsonrpc.Error  `json:"error"`
+	}{"2.0", probe.ID, &jsonrpc.Error{Code: code, Message: msg}})
 	if err == nil {
 		g.out.Write(append(js, '\n'))
 	}

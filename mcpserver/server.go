@@ -104,10 +104,14 @@ var reportSchema = func() *jsonschema.Schema {
 // answered with a JSON-RPC error instead of ending the session.
 func Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser, o Options) error {
 	ew := &escapeWriter{w: out}
+	log := io.Discard
+	if o.Log != nil {
+		log = &safeLines{w: o.Log}
+	}
 	gr := struct {
 		io.Reader
 		io.Closer
-	}{newGuardReader(in, ew), in}
+	}{newGuardReader(in, ew, log), in}
 	return New(o).Run(ctx, &mcp.IOTransport{Reader: gr, Writer: ew, MaxLineLength: MaxRequest + 1})
 }
 
