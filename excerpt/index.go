@@ -23,7 +23,6 @@ package excerpt
 import (
 	"bufio"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -31,6 +30,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 )
 
@@ -145,7 +145,7 @@ func (ix *indexer) Commit(r store.Ref) error {
 		}
 		ix.meta.Streams = append(ix.meta.Streams, sm)
 	}
-	js, err := json.Marshal(ix.meta)
+	js, err := safejson.Marshal(ix.meta)
 	if err == nil {
 		err = os.WriteFile(filepath.Join(ix.dir, "meta.json"), js, 0o600)
 	}

@@ -19,7 +19,6 @@
 package mcpserver
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"io"
@@ -57,7 +56,7 @@ type Options struct {
 	MaxOutput, MaxRaw int64
 	// Log receives the server's log lines, each made safe by render.Line;
 	// nil discards them.
-	Log io.Writer
+	Log *render.Writer
 	// Version is reported to clients.
 	Version string
 }
@@ -158,16 +157,14 @@ func (e *escapeWriter) Close() error {
 // safeLines writes each line given to it through render.Line.
 type safeLines struct {
 	mu sync.Mutex
-	w  io.Writer
+	w  *render.Writer
 }
 
 func (s *safeLines) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sc := bufio.NewScanner(bytes.NewReader(p))
-	sc.Buffer(nil, len(p)+1)
-	for sc.Scan() {
-		io.WriteString(s.w, "bytelens mcp: "+render.Line(sc.Bytes()).String()+"\n")
+	for line := range bytes.Lines(p) {
+		s.w.Println(render.TextString("bytelens mcp: "), render.Line(bytes.TrimSuffix(line, []byte("\n"))))
 	}
 	return len(p), nil
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -97,7 +95,7 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 		return enc.Encode(v)
 	}
 	if ex, ok := v.(*excerpt.Excerpt); ok {
-		return writeExcerpt(s.stdout, ex, f)
+		return writeExcerpt(s.out, ex, f)
 	}
 	enc := safejson.NewEncoder(s.stdout)
 	enc.SetEscapeHTML(false)
@@ -138,23 +136,21 @@ func excerptError(err error) error {
 }
 
 // writeExcerpt prints lines for people: number, raw span, escaped text.
-func writeExcerpt(w io.Writer, ex *excerpt.Excerpt, f *excerptFlags) error {
+func writeExcerpt(w *render.Writer, ex *excerpt.Excerpt, f *excerptFlags) error {
 	for _, l := range ex.Lines {
 		mark := " "
 		if l.Match {
 			mark = ">"
 		}
-		if _, err := fmt.Fprintf(w, "%s%6d  [%d:%d]  %s\n", mark, l.N, l.RawStart, l.RawEnd, render.Line([]byte(l.Text))); err != nil {
-			return err
-		}
+		w.Printf("%s%6d  [%d:%d]  %s\n", mark, l.N, l.RawStart, l.RawEnd, l.Text)
 	}
 	switch {
 	case ex.Next != 0 && f.grep != "":
-		fmt.Fprintf(w, "next: --cursor %d (%d matches shown)\n", ex.Next, ex.Matches)
+		w.Printf("next: --cursor %d (%d matches shown)\n", ex.Next, ex.Matches)
 	case ex.Next != 0:
-		fmt.Fprintf(w, "next: --lines %d: (%d lines in %s)\n", ex.Next, ex.TotalLines, ex.Stream)
+		w.Printf("next: --lines %d: (%d lines in %s)\n", ex.Next, ex.TotalLines, ex.Stream)
 	case f.grep != "" && ex.Matches == 0:
-		fmt.Fprintln(w, "no match")
+		w.Printf("no match\n")
 	}
-	return nil
+	return w.Err()
 }
