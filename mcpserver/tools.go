@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/excerpt"
 	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/sanitize"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -104,22 +104,19 @@ func (t *tools) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mcp
 
 func streamResult(text string, s *capture.EnvelopeStream) StreamResult {
 	return StreamResult{Text: text, Truncated: s.Truncated, BytesRaw: s.BytesRaw, BytesCleaned: s.BytesCleaned,
-		Removed: nonZero(s.Report.Removed), Flags: nonZero(s.Report.Flags)}
+		Removed: nonZero(s.Report.Removed.ByName()), Flags: nonZero(s.Report.Flags.ByName())}
 }
 
-// nonZero returns the non-zero counters of v, a struct of int64 fields,
-// by their JSON names.
-func nonZero(v any) map[string]int64 {
-	js, _ := json.Marshal(v)
+// nonZero returns the non-zero counts of cs by name, or nil.
+func nonZero(cs []sanitize.NamedCount) map[string]int64 {
 	var m map[string]int64
-	json.Unmarshal(js, &m)
-	for k, n := range m {
-		if n == 0 {
-			delete(m, k)
+	for _, c := range cs {
+		if c.Count != 0 {
+			if m == nil {
+				m = map[string]int64{}
+			}
+			m[c.Name] = c.Count
 		}
-	}
-	if len(m) == 0 {
-		return nil
 	}
 	return m
 }
@@ -288,10 +285,10 @@ func (t *tools) report(_ context.Context, _ *mcp.CallToolRequest, in ReportIn) (
 		out.Streams = rec.Meta.Streams
 		for _, s := range out.Streams {
 			fmt.Fprintf(&b, "%s: %d lines, %d raw bytes, %d cleaned", s.Name, s.Lines, s.BytesRaw, s.BytesClean)
-			if m := nonZero(s.Report.Removed); m != nil {
+			if m := nonZero(s.Report.Removed.ByName()); m != nil {
 				fmt.Fprintf(&b, "; removed %s", summary(m))
 			}
-			if m := nonZero(s.Report.Flags); m != nil {
+			if m := nonZero(s.Report.Flags.ByName()); m != nil {
 				fmt.Fprintf(&b, "; flags %s", summary(m))
 			}
 			b.WriteString("\n")

@@ -32,6 +32,7 @@ type runFlags struct {
 	timeout, waitDelay, killGrace time.Duration
 	stdin, decision               string
 	text, saveEnvelope, noStore   bool
+	agent                         bool // runagent.go
 	policy                        *policyFlags
 }
 
@@ -64,6 +65,7 @@ command or keep its output; 2 for a usage error.`,
 	fs.StringVar(&f.stdin, "stdin", "", "read the command's stdin from `FILE` instead of /dev/null")
 	fs.StringVar(&f.decision, "decision", "", "attach the approval record in JSON `FILE` as the envelope's decision field (its strings may hold no control character but TAB and LF)")
 	fs.BoolVar(&f.text, "text", false, "print a labelled form for people instead of JSON")
+	fs.BoolVar(&f.agent, "agent", false, agentHelp)
 	fs.BoolVar(&f.saveEnvelope, "save-envelope", false, "also keep the envelope in the store, linked to the raw artifact")
 	fs.BoolVar(&f.noStore, "no-store", false, "keep no raw artifact (raw_artifact is empty)")
 	f.policy = addPolicyFlags(fs)
@@ -134,6 +136,9 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		if err := opts.Store.PutEnvelope(ref, js); err != nil {
 			return err
 		}
+	}
+	if f.agent {
+		return writeAgentText(s, &env)
 	}
 	if f.text {
 		// The labelled form is for people: what cleaning keeps (format
