@@ -86,12 +86,12 @@ func stringUnit(g group, u unit, b byte) step {
 	return to(str)
 }
 
-// checkLead marks the lead bytes that start some format character
-// (ClassifyFormat) or, for C2, a C1 control: a character they start is
+// checkLead marks the lead bytes that may start a format character
+// (leadMayStartFormat) or, for C2, a C1 control: a character they start is
 // decoded and classified. TestCheckLead walks every code point.
 var checkLead = func() (t [256]bool) {
-	for _, b := range []byte{0xC2, 0xCD, 0xD8, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xF3} {
-		t[b] = true
+	for b := 0xC2; b <= 0xF4; b++ {
+		t[b] = b == 0xC2 || leadMayStartFormat(byte(b))
 	}
 	return t
 }()
