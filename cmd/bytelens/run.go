@@ -16,6 +16,8 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/safejson"
 	"github.com/spf13/cobra"
 )
 
@@ -132,7 +134,10 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		}
 	}
 	if f.text {
-		return env.WriteText(s.stdout)
+		// The labelled form is for people: what cleaning keeps (format
+		// characters under --format-chars keep, invisible fillers) is
+		// escaped too.
+		return env.WriteText(render.InertWriter(s.stdout))
 	}
 	js, err := marshalEnvelope(&env)
 	if err != nil {
@@ -145,7 +150,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 // marshalEnvelope encodes env as one line of JSON.
 func marshalEnvelope(env *capture.Envelope) ([]byte, error) {
 	var b strings.Builder
-	enc := json.NewEncoder(&b)
+	enc := safejson.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(env); err != nil {
 		return nil, err

@@ -174,47 +174,40 @@ capture's header, else --size, else 80x24), whether LF was taken as CR LF
 				return err
 			}
 			if i > 0 {
-				fmt.Fprintln(s.stdout)
+				s.out.Println()
 			}
-			if err := writeScreen(s.stdout, m, set, st, end, c.Timed); err != nil {
-				return err
-			}
+			writeScreen(s.out, m, set, st, end, c.Timed)
 		}
-		return nil
+		return s.out.Err()
 	}
 	return cmd
 }
 
 // writeScreen prints the header line and the rows of m.
-func writeScreen(w io.Writer, m *screen.Model, set capture.ScreenSetup, st *capture.Stream, end int64, timed bool) error {
+func writeScreen(w *render.Writer, m *screen.Model, set capture.ScreenSetup, st *capture.Stream, end int64, timed bool) {
 	which := "main screen"
 	if m.Alternate() {
 		which = "alternate screen"
 	}
 	x, y := m.Cursor()
 	cols, rows := m.Size()
-	head := fmt.Sprintf("screen %dx%d (%s), %s, stream %s after %d of %d bytes, %s, cursor at column %d row %d",
+	w.Printf("screen %dx%d (%s), %s, stream %s after %d of %d bytes, %s, cursor at column %d row %d",
 		cols, rows, set.SizeSource, newlineMode(set), st.Name, end, st.Len, which, x+1, y+1)
 	if n := m.Stats().Frames; n > 0 {
-		head += fmt.Sprintf(", frame %d", n)
+		w.Printf(", frame %d", n)
 		if timed {
-			head += " at " + frameTime(st, n).String()
+			w.Printf(" at %s", frameTime(st, n))
 		}
 	}
 	if u := m.Stats().Unknown; u > 0 {
-		head += fmt.Sprintf(", %d unknown sequences ignored", u)
+		w.Printf(", %d unknown sequences ignored", u)
 	}
-	var b bytes.Buffer
-	b.WriteString(render.TextString(head).String())
-	b.WriteByte('\n')
+	w.Println()
 	var line []byte
 	for r := range rows {
 		line = m.AppendSeen(line[:0], r)
-		b.WriteString(render.Line(line).String())
-		b.WriteByte('\n')
+		w.Println(render.Line(line))
 	}
-	_, err := w.Write(b.Bytes())
-	return err
 }
 
 // newlineMode states how LF was taken.
@@ -366,7 +359,7 @@ func preview(text string, cut bool) render.Safe {
 	}
 	s := render.Line([]byte(string(r)))
 	if cut {
-		s = render.Concat(s, render.TextString("…"))
+		s = render.Sprintf("%s…", s)
 	}
 	return s
 }
@@ -396,42 +389,38 @@ func reportJSON(reps []streamReport, disp []*screenDisplay) any {
 }
 
 // writeDisplay prints a display for a person after the removal report.
-func writeDisplay(w io.Writer, d *screenDisplay) error {
+func writeDisplay(w *render.Writer, d *screenDisplay) {
 	if d == nil {
-		return nil
+		return
 	}
-	head := fmt.Sprintf("screen: %dx%d (%s), %s, timing %s", d.Cols, d.Rows, d.SizeSource, d.Newline, d.Timing)
+	w.Printf("screen: %dx%d (%s), %s, timing %s", d.Cols, d.Rows, d.SizeSource, d.Newline, d.Timing)
 	if d.Unknown > 0 {
-		head += fmt.Sprintf(", %d unknown sequences ignored", d.Unknown)
+		w.Printf(", %d unknown sequences ignored", d.Unknown)
 	}
-	head += fmt.Sprintf("\nhidden text: %d findings, %d at or above the deception rank %d\n", len(d.Findings), d.AboveThreshold, d.Threshold)
+	w.Printf("\nhidden text: %d findings, %d at or above the deception rank %d\n", len(d.Findings), d.AboveThreshold, d.Threshold)
 	var counts []string
 	for _, c := range screen.Causes() {
 		if n := d.Counts[c.String()]; n > 0 {
-			counts = append(counts, fmt.Sprintf("%s %d", c, n))
+			counts = append(counts, c.String()+" "+strconv.Itoa(n))
 		}
 	}
 	if len(counts) > 0 {
-		head += "  " + strings.Join(counts, ", ") + "\n"
+		w.Printf("  %s\n", strings.Join(counts, ", "))
 	}
-	out := []render.Safe{render.TextString(head)}
 	for _, f := range d.Findings {
-		line := fmt.Sprintf("  rank %3d  0x%08x  %d bytes  %s by %s", f.Rank, f.Off, f.Len, f.Cause, f.By.Name)
+		w.Printf("  rank %3d  0x%08x  %d bytes  %s by %s", f.Rank, f.Off, f.Len, f.Cause, f.By.Name)
 		if f.Via != "" {
-			line += " via " + f.Via
+			w.Printf(" via %s", f.Via)
 		}
 		if f.Finding.Cause < screen.CauseConcealed {
-			line += ", visible " + f.VisibleFor()
+			w.Printf(", visible %s", f.VisibleFor())
 		}
-		out = append(out, render.TextString(line))
 		if d.HiddenText != "none" {
-			out = append(out, render.TextString(": \""), f.text, render.TextString("\""))
+			w.Printf(": \"%s\"", f.text)
 			if !f.repl.IsZero() {
-				out = append(out, render.TextString(" replaced by \""), f.repl, render.TextString("\""))
+				w.Printf(" replaced by \"%s\"", f.repl)
 			}
 		}
-		out = append(out, render.TextString(" ("+strings.Join(f.Reasons, ", ")+")\n"))
+		w.Printf(" (%s)\n", strings.Join(f.Reasons, ", "))
 	}
-	_, err := io.WriteString(w, render.Concat(out...).String())
-	return err
 }

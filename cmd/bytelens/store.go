@@ -1,15 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/safejson"
 	"github.com/spf13/cobra"
 )
 
@@ -52,14 +51,14 @@ func newStoreLsCmd(s *streams) *cobra.Command {
 			if asJSON {
 				return writeEntriesJSON(s, es)
 			}
-			tw := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "REFERENCE\tKIND\tBYTES\tTIME\tCOMMAND")
+			tw := s.out.Columns(0, 0, 2)
+			tw.Printf("REFERENCE\tKIND\tBYTES\tTIME\tCOMMAND\n")
 			for _, e := range es {
 				command := "-"
 				if e.Argv != nil {
 					command = capture.ShellQuote(e.Argv)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", e.Ref, e.Kind, e.Size, e.ModTime.UTC().Format(time.RFC3339), command)
+				tw.Printf("%s\t%s\t%d\t%s\t%s\n", e.Ref, e.Kind, e.Size, e.ModTime.UTC().Format(time.RFC3339), command)
 			}
 			return tw.Flush()
 		},
@@ -80,7 +79,7 @@ type entryJSON struct {
 }
 
 func writeEntriesJSON(s *streams, es []store.Entry) error {
-	enc := json.NewEncoder(s.stdout)
+	enc := safejson.NewEncoder(s.stdout)
 	for _, e := range es {
 		ej := entryJSON{Ref: e.Ref.String(), Kind: string(e.Kind), Bytes: e.Size, Time: e.ModTime.UTC()}
 		// The manifest's argv is exact; as JSON for agents it is cleaned
@@ -132,7 +131,7 @@ left by an interrupted write are removed after an hour.`,
 				verb = "would remove"
 			}
 			for _, e := range removed {
-				fmt.Fprintf(s.stdout, "%s %s %s\n", verb, e.Kind, e.Ref)
+				s.out.Printf("%s %s %s\n", verb, e.Kind, e.Ref)
 			}
 			return err
 		},
