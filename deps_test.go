@@ -35,7 +35,7 @@ var allowed = map[string][]string{
 	"viewer": {"decode", "sanitize", "render", "capture", "capture/store", "viewer/internal/noquery",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",
 		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
-	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "safejson", "excerpt", "mcpserver", "hook",
+	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "safejson", "excerpt", "mcpserver", "hook", "screen",
 		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty"},
 }
 
