@@ -16,6 +16,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/excerpt"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/spf13/cobra"
@@ -31,6 +32,7 @@ type runFlags struct {
 	timeout, waitDelay, killGrace time.Duration
 	stdin, decision               string
 	text, saveEnvelope, noStore   bool
+	agent                         bool // runagent.go
 	policy                        *policyFlags
 }
 
@@ -63,6 +65,7 @@ command or keep its output; 2 for a usage error.`,
 	fs.StringVar(&f.stdin, "stdin", "", "read the command's stdin from `FILE` instead of /dev/null")
 	fs.StringVar(&f.decision, "decision", "", "attach the approval record in JSON `FILE` as the envelope's decision field (its strings may hold no control character but TAB and LF)")
 	fs.BoolVar(&f.text, "text", false, "print a labelled form for people instead of JSON")
+	fs.BoolVar(&f.agent, "agent", false, agentHelp)
 	fs.BoolVar(&f.saveEnvelope, "save-envelope", false, "also keep the envelope in the store, linked to the raw artifact")
 	fs.BoolVar(&f.noStore, "no-store", false, "keep no raw artifact (raw_artifact is empty)")
 	f.policy = addPolicyFlags(fs)
@@ -97,6 +100,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		if opts.Store, err = store.OpenDefault(); err != nil {
 			return hintError{err, "set BYTELENS_STORE to a private directory (mode 0700), or pass --no-store"}
 		}
+		opts.Store.SetSidecar(excerpt.Sidecar(sopts)) // the cleaned text for bytelens excerpt
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -132,6 +136,9 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		if err := opts.Store.PutEnvelope(ref, js); err != nil {
 			return err
 		}
+	}
+	if f.agent {
+		return writeAgentText(s, &env)
 	}
 	if f.text {
 		// The labelled form is for people: what cleaning keeps (format
