@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"os"
 
@@ -113,7 +114,9 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn streamFuncs) er
 				return fileError(args[0], err)
 			}
 			defer f.Close()
-			s = &streams{stdin: f, stdout: s.stdout, out: s.out, stderr: s.stderr}
+			cp := *s
+			cp.stdin = f
+			s = &cp
 			args = nil
 		}
 	}
@@ -122,7 +125,7 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn streamFuncs) er
 		return err
 	}
 	if c == nil {
-		return withStdin(raw, fn)
+		return withStdin(raw, s.stdout, fn)
 	}
 	defer c.Close()
 	warnCapture(s.stderr, c)
@@ -148,8 +151,9 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn streamFuncs) er
 
 // withStdin shows r: a regular file by its size, anything else (a pipe, a
 // terminal, a FIFO) as a stream, read as it arrives and not spooled, so
-// the first rows come out at once and nothing is kept on disk.
-func withStdin(r io.Reader, fn streamFuncs) error {
+// the first rows come out at once and nothing is kept on disk. Reading
+// stops when stdout is a pipe that nobody reads any more (outputGone).
+func withStdin(r io.Reader, stdout io.Writer, fn streamFuncs) error {
 	if f, ok := r.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 			if pos, err := f.Seek(0, io.SeekCurrent); err == nil {
@@ -157,8 +161,30 @@ func withStdin(r io.Reader, fn streamFuncs) error {
 			}
 		}
 	}
-	if err := fn.stream(r); err != nil {
+	err := fn.stream(&untilGone{r: r, gone: outputGone(stdout)})
+	switch {
+	case errors.Is(err, errOutputGone):
+		return exitError{exitFailure} // as quiet as SIGPIPE
+	case err != nil:
 		return render.Errorf("reading stdin: %w", err)
 	}
 	return nil
+}
+
+// errOutputGone is the error of an untilGone whose output is gone.
+var errOutputGone = errors.New("standard output was closed")
+
+// untilGone reads r until gone is closed.
+type untilGone struct {
+	r    io.Reader
+	gone <-chan struct{}
+}
+
+func (u *untilGone) Read(p []byte) (int, error) {
+	select {
+	case <-u.gone:
+		return 0, errOutputGone
+	default:
+		return u.r.Read(p)
+	}
 }
