@@ -63,6 +63,9 @@ type Manifest struct {
 	// Arguments that are not valid UTF-8 hold U+FFFD in place of the
 	// invalid bytes here, and ArgvBytes holds them exactly.
 	Argv []string `json:"argv"`
+	// Executable is the absolute path of the program that ran, exact (see
+	// Argv); empty in artifacts written before it was recorded.
+	Executable string `json:"executable,omitempty"`
 	// Cwd is the working directory the command ran in, exact (see Argv).
 	Cwd string `json:"cwd"`
 	// Stdin is where standard input came from (the envelope's stdin),

@@ -49,7 +49,7 @@ func runEnvelope(t *testing.T, args ...string) capture.Envelope {
 func TestRunEnvelope(t *testing.T) {
 	withStore(t)
 	env := runEnvelope(t, "--", "sh", "-c", `printf '\033]0;title\007hi \033[1mthere\033[0m\n'; printf 'oops\n' >&2; exit 4`)
-	if env.Schema != "bytelens.envelope/v1" || env.ExitCode != 4 || env.Stdout != "hi there\n" || env.Stderr != "oops\n" {
+	if env.Schema != "bytelens.envelope/v2" || env.ExitCode != 4 || env.Stdout != "hi there\n" || env.Stderr != "oops\n" {
 		t.Errorf("envelope: %+v", env)
 	}
 	if !strings.HasPrefix(env.RawArtifact, "restricted:sha256:") || len(env.RawArtifact) != 18+64 {
@@ -106,8 +106,9 @@ func TestRunFlags(t *testing.T) {
 	dec := filepath.Join(dir, "decision.json")
 	os.WriteFile(dec, []byte(`{"approved": true, "by": "ci"}`), 0o600)
 	env := runEnvelope(t, "--stdin", in, "--decision", dec, "--max-output", "1K", "--no-store", "--", "sh", "-c", "cat; yes x | head -c 5000")
-	if !strings.HasPrefix(env.Stdout, "line\nx\n") || len(env.Stdout) != 1023 || !env.Streams.Stdout.Truncated {
-		t.Errorf("stdout %d bytes, truncated %v", len(env.Stdout), env.Streams.Stdout.Truncated)
+	if !strings.HasPrefix(env.Stdout, "line\nx\n") || len(env.Stdout) != 511 || !env.Streams.Stdout.Truncated ||
+		env.StdoutTail != strings.Repeat("x\n", 256) || env.StdoutOmitted == nil || env.StdoutOmitted.Excerpt != "" {
+		t.Errorf("stdout head %d bytes, tail %d, truncated %v, omitted %+v", len(env.Stdout), len(env.StdoutTail), env.Streams.Stdout.Truncated, env.StdoutOmitted)
 	}
 	if env.Stdin != in || string(env.Decision) != `{"approved":true,"by":"ci"}` || env.RawArtifact != "" {
 		t.Errorf("stdin %q decision %s raw %q", env.Stdin, env.Decision, env.RawArtifact)
