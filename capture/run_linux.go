@@ -205,6 +205,14 @@ func reaperMain(path string, argv []string, grace time.Duration) int {
 		fmt.Fprintf(status, "start %d\n", errnoOf(err))
 		return 1
 	}
+	// The output pipes reach end of file when the command and its
+	// descendants close them: the reaper lets go of its copies.
+	if null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0); err == nil {
+		for fd := range 3 {
+			unix.Dup2(int(null.Fd()), fd)
+		}
+		null.Close()
+	}
 	fmt.Fprintf(status, "started %d\n", pid)
 	var killAt time.Time // when teardown began; zero until then
 	tick := time.NewTicker(20 * time.Millisecond)
