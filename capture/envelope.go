@@ -463,3 +463,19 @@ func quoteIfNeeded(s string) string {
 	b.WriteByte('\'')
 	return b.String()
 }
+
+// ExitStatus returns the command's status as a shell reports it: the exit
+// code, or 128+N when signal N ended it (137 for SIGKILL), or 1 when the
+// signal is not known by name or the command's end is unknown.
+func (e *Envelope) ExitStatus() int {
+	switch {
+	case e.Signal != "":
+		if n := signalNumber(e.Signal); n > 0 {
+			return 128 + n
+		}
+		return 1
+	case e.ExitCode < 0:
+		return 1
+	}
+	return e.ExitCode
+}

@@ -23,3 +23,6 @@ func killGroup(pid int, _ time.Duration, _ <-chan struct{}) {
 func statusOf(ps *os.ProcessState) procStatus {
 	return procStatus{known: true, code: ps.ExitCode()}
 }
+
+// signalNumber returns 0: signals are a Unix notion.
+func signalNumber(string) int { return 0 }

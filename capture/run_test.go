@@ -644,3 +644,37 @@ func TestCheckDecision(t *testing.T) {
 		t.Error("Run accepted a decision with ESC")
 	}
 }
+
+// TestRunStoreFaults breaks the store under a run in the ways a disk
+// does: the output is never lost, raw_artifact is empty, store_error says
+// why, and no temp file is left.
+func TestRunStoreFaults(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		broken string // the store directory replaced by a plain file
+	}{
+		{"cannot create (read-only or full tmp)", "tmp"},
+		{"cannot commit (rename into raw fails, as across devices)", "raw"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := runTestStore(t)
+			d := filepath.Join(s.Dir(), tc.broken)
+			if err := os.RemoveAll(d); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(d, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			env := runShell(t, `printf 'out\033[31m!\n'; echo err >&2; exit 3`, RunOptions{Store: s})
+			if env.Stdout != "out!\n" || env.Stderr != "err\n" || env.ExitCode != 3 {
+				t.Errorf("output lost: stdout %q stderr %q exit %d", env.Stdout, env.Stderr, env.ExitCode)
+			}
+			if env.RawArtifact != "" || !strings.HasPrefix(env.StoreError, "raw artifact not kept: ") {
+				t.Errorf("raw_artifact %q store_error %q", env.RawArtifact, env.StoreError)
+			}
+			if tmps, _ := os.ReadDir(filepath.Join(s.Dir(), "tmp")); len(tmps) != 0 {
+				t.Errorf("%d temp files left", len(tmps))
+			}
+		})
+	}
+}

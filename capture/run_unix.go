@@ -5,6 +5,7 @@ package capture
 import (
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -43,4 +44,18 @@ var signalNames = map[syscall.Signal]string{
 	syscall.SIGTERM: "SIGTERM",
 	syscall.SIGXCPU: "SIGXCPU",
 	syscall.SIGXFSZ: "SIGXFSZ",
+}
+
+// signalNumber returns the number of the signal sigName names, or 0.
+func signalNumber(name string) int {
+	for s, n := range signalNames {
+		if n == name {
+			return int(s)
+		}
+	}
+	if n, ok := strings.CutPrefix(name, "signal "); ok {
+		v, _ := strconv.Atoi(n)
+		return v
+	}
+	return 0
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -242,5 +243,84 @@ func TestRunDecisionControls(t *testing.T) {
 	env := runEnvelope(t, "--no-store", "--decision", write("ok", `{"reason":"line 1\nline 2\tend"}`), "--", "true")
 	if string(env.Decision) != `{"reason":"line 1\nline 2\tend"}` {
 		t.Errorf("decision %s", env.Decision)
+	}
+}
+
+// TestRunStoreFailure checks that a store that cannot be used costs the
+// raw artifact (or the saved envelope) only: the envelope is printed with
+// store_error, and run exits 0.
+func TestRunStoreFailure(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	os.Mkdir(real, 0o700)
+	link := filepath.Join(dir, "link")
+	os.Symlink(real, link)
+	t.Setenv("BYTELENS_STORE", link)
+	env := runEnvelope(t, "--", "echo", "kept")
+	if env.Stdout != "kept\n" || env.RawArtifact != "" || !strings.Contains(env.StoreError, "symbolic link") {
+		t.Errorf("symlinked store: stdout %q raw_artifact %q store_error %q", env.Stdout, env.RawArtifact, env.StoreError)
+	}
+	// A read-only tmp/ (immutable, which binds root too): no raw
+	// artifact. A read-only envelopes/: the raw artifact is committed,
+	// then the envelope cannot be saved, and its reference is still
+	// reported.
+	st := withStore(t)
+	if _, err := store.Open(st); err != nil {
+		t.Fatal(err)
+	}
+	readOnly(t, filepath.Join(st, "tmp"))
+	env = runEnvelope(t, "--save-envelope", "--", "echo", "kept")
+	if env.Stdout != "kept\n" || env.RawArtifact != "" || !strings.HasPrefix(env.StoreError, "raw artifact not kept: ") {
+		t.Errorf("read-only tmp: stdout %q raw_artifact %q store_error %q", env.Stdout, env.RawArtifact, env.StoreError)
+	}
+	st = withStore(t)
+	if _, err := store.Open(st); err != nil {
+		t.Fatal(err)
+	}
+	readOnly(t, filepath.Join(st, "envelopes"))
+	env = runEnvelope(t, "--save-envelope", "--", "echo", "kept")
+	if env.Stdout != "kept\n" || env.RawArtifact == "" || !strings.HasPrefix(env.StoreError, "envelope not kept: ") {
+		t.Errorf("read-only envelopes: stdout %q raw_artifact %q store_error %q", env.Stdout, env.RawArtifact, env.StoreError)
+	}
+}
+
+// readOnly makes dir read-only for everyone, root included: mode 0500,
+// and immutable (chattr +i) when the file system allows it.
+func readOnly(t *testing.T, dir string) {
+	t.Helper()
+	os.Chmod(dir, 0o500)
+	t.Cleanup(func() { os.Chmod(dir, 0o700) })
+	if os.Geteuid() != 0 {
+		return
+	}
+	if err := exec.Command("chattr", "+i", dir).Run(); err != nil {
+		t.Skipf("cannot make %s read-only as root: %v", dir, err)
+	}
+	t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
+}
+
+func TestRunCompactAndExitCode(t *testing.T) {
+	withStore(t)
+	for _, tc := range []struct {
+		script string
+		code   int
+	}{{"exit 0", 0}, {"exit 7", 7}, {"kill -9 $$", 137}} {
+		code, out, errs := cli(t, "", "run", "--compact", "--exit-code", "--", "sh", "-c", "echo hi; "+tc.script)
+		if code != tc.code || errs != "" {
+			t.Errorf("%s: exit %d, stderr %q; want %d", tc.script, code, errs, tc.code)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["stdout"] != "hi\n" || m["exit_code"] == nil || m["stderr"] != nil || m["chunks"] != nil || m["timed_out"] != nil {
+			t.Errorf("%s: compact envelope %s", tc.script, out)
+		}
+		if rest := strings.Replace(out, `"exit_code":0,`, "", 1); strings.Contains(rest, ":0,") || strings.Contains(rest, ":false") || strings.Contains(rest, `:""`) {
+			t.Errorf("%s: compact envelope keeps zeros: %s", tc.script, out)
+		}
+	}
+	if code, _, _ := cli(t, "", "run", "--compact", "--text", "--", "true"); code != 2 {
+		t.Errorf("--compact --text: exit %d, want 2", code)
 	}
 }
