@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -132,7 +133,7 @@ func TestStoreTempFiles(t *testing.T) {
 	}
 	defer w.Abort()
 	_, out, _ := cli(t, "", "store", "ls")
-	if !strings.Contains(out, "tmp/raw-1.tmp           temp  7 ") || !strings.Contains(out, "left by a run that died") || !strings.Contains(out, "being written by a run") {
+	if !regexp.MustCompile(`\ntmp/raw-1\.tmp +temp +7 `).MatchString(out) || !strings.Contains(out, "left by a run that died") || !strings.Contains(out, "being written by a run") {
 		t.Errorf("store ls:\n%s", out)
 	}
 	code, out, errs := cli(t, "", "store", "prune", "--raw-older-than", "30d")
