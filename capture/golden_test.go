@@ -1,19 +1,16 @@
 package capture
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"io"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/golden/*.json from the loaders' output")
+	"github.com/bytelens/bytelens/internal/golden"
+)
 
 // goldenCapture is the JSON form of a loaded capture that golden files hold.
 // Stream bytes appear only as a length and a SHA-256, never inline.
@@ -148,22 +145,7 @@ func TestGolden(t *testing.T) {
 			}
 			got = append(got, '\n')
 			path := filepath.Join("testdata", "golden", f.name+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./capture -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the loader's output (go test ./capture -update rewrites it):\ngot:\n%s", path, got)
-			}
+			golden.Check(t, path, got)
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package viewer
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/bytelens/bytelens/decode"
@@ -43,6 +44,8 @@ type frame struct {
 	textB     []textRow
 	textNoteB render.Safe
 
+	detail []string // the detail pane's rows, all of them
+
 	rep     sanitize.Report
 	repDone bool
 	counts  []int64
@@ -83,7 +86,14 @@ func (m *model) refresh() error {
 	m.sel = max(0, min(m.sel, len(reportItems)-1))
 	top := height(m.titleLine())
 	bottom := height(strings.Join(m.statusLines(), "\n")) + height(m.helpView)
-	m.lay = computeLayout(&m.st, m.w, m.h, top, bottom, sv.src.n, m.cmp != nil)
+	kind := layoutBytes
+	if m.cmp != nil {
+		kind = layoutCompare
+	}
+	m.lay = computeLayout(&m.st, m.w, m.h, top, bottom, sv.src.n, kind, m.detail)
+	if !m.lay.shown[m.focus] {
+		m.cycleFocus(1)
+	}
 	if m.cmp != nil {
 		m.cmp.update(sv)
 	}
@@ -95,6 +105,10 @@ func (m *model) refresh() error {
 	}
 	if err := m.decodeRows(); err != nil {
 		return err
+	}
+	if m.lay.shown[paneDetail] {
+		m.f.detail = m.detailRows(m.lay.inner[paneDetail])
+		m.detailTop = max(0, min(m.detailTop, len(m.f.detail)-m.lay.innerH[paneDetail]))
 	}
 	if m.cmp != nil {
 		return m.compareRows()
@@ -214,6 +228,23 @@ func (sv *streamView) window(lo, hi int64) (win, error) {
 		return win{render.DecodeEnd(d, data), base, exact}, nil
 	}
 	return win{render.Decode(d, data), base, exact}, nil
+}
+
+// tokenAt returns the token that holds the byte at off, whole.
+func (sv *streamView) tokenAt(off int64) (decode.Token, error) {
+	w, err := sv.window(off, off+1)
+	if err != nil {
+		return decode.Token{}, err
+	}
+	t, idx, ok := w.w.TokenAt(off - w.base)
+	if !ok {
+		return decode.Token{}, fmt.Errorf("no token at offset %d", off)
+	}
+	t.Off += w.base
+	if w.w.IsOpen(idx) && w.exact {
+		return sv.fullToken(t)
+	}
+	return t, nil
 }
 
 // fullToken returns t, a token still open at the end of its window, with

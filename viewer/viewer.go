@@ -14,6 +14,7 @@ package viewer
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -22,6 +23,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	_ "github.com/bytelens/bytelens/viewer/internal/noquery" // no terminal query at start-up
@@ -82,13 +84,18 @@ type Compare struct {
 // could not run or the capture changed while it was shown; the terminal
 // is restored in every case.
 func Run(c *capture.Capture, o Options) error {
-	color := !o.NoColor && lipgloss.ColorProfile() != termenv.Ascii
-	if o.NoColor && lipgloss.ColorProfile() == termenv.Ascii {
+	out := o.Output
+	if out == nil {
+		out = os.Stdout
+	}
+	r := lipgloss.NewRenderer(out)
+	color := !o.NoColor && r.ColorProfile() != termenv.Ascii
+	if o.NoColor && r.ColorProfile() == termenv.Ascii {
 		// NO_COLOR forbids colour, not attributes: reverse video and
 		// underline still mark the cursor and the sequences.
-		lipgloss.SetColorProfile(termenv.ANSI)
+		r.SetColorProfile(termenv.ANSI)
 	}
-	m := newModel(c, o, NewStyles(color))
+	m := newModel(c, o, NewStyles(r, color))
 	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion()}
 	if o.Input != nil {
 		opts = append(opts, tea.WithInput(o.Input))
@@ -149,6 +156,10 @@ type model struct {
 	jobStream int   // the stream shown when job started
 	lastQ     [numPrompts]string
 
+	detail    bool // the detail pane is wanted (i toggles it)
+	detailTop int  // first row of the detail pane shown
+	detailTok decode.Token
+
 	f   frame
 	err error // fatal: returned by Run
 
@@ -168,7 +179,7 @@ const numPrompts = int(promptHex) + 1
 
 // newModel returns the model for c.
 func newModel(c *capture.Capture, o Options, st Styles) *model {
-	m := &model{c: c, o: o, st: st, keys: newKeyMap(), help: help.New()}
+	m := &model{c: c, o: o, st: st, keys: newKeyMap(), help: help.New(), detail: true}
 	m.help.Styles = st.Help
 	m.help.ShortSeparator = "  "
 	m.help.FullSeparator = "   "

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -51,7 +52,11 @@ func DefaultDir() (string, error) {
 // Store is a restricted store rooted at a directory. Its methods are safe
 // for concurrent use, by goroutines and by processes sharing the directory.
 type Store struct {
-	dir string
+	dir     string
+	sidecar func(*Store) (Sidecar, error) // see SetSidecar
+
+	mu       sync.Mutex
+	dirLocks map[string]*os.File // locks held on tmp/ directories being filled
 }
 
 // Open opens the store at dir, creating it and its subdirectories with mode
@@ -71,7 +76,7 @@ func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(abs, 0o700); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	for _, d := range []string{abs, filepath.Join(abs, rawDir), filepath.Join(abs, envelopeDir), filepath.Join(abs, tmpDir)} {
+	for _, d := range []string{abs, filepath.Join(abs, rawDir), filepath.Join(abs, envelopeDir), filepath.Join(abs, tmpDir), filepath.Join(abs, cleanDir)} {
 		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("store: %w", err)
 		}
@@ -128,6 +133,9 @@ type Writer struct {
 	n    int64
 	err  error
 	done bool
+
+	side    Sidecar // see Store.SetSidecar
+	sideErr error
 }
 
 // NewWriter starts a new blob in the store.
@@ -136,7 +144,13 @@ func (s *Store) NewWriter() (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	return &Writer{s: s, f: f, out: f, h: sha256.New()}, nil
+	w := &Writer{s: s, f: f, out: f, h: sha256.New()}
+	if s.sidecar != nil {
+		if w.side, w.sideErr = s.sidecar(s); w.sideErr != nil {
+			w.side = nil
+		}
+	}
+	return w, nil
 }
 
 // createTemp creates a temporary file in tmp/ and locks it. A prune may
@@ -171,6 +185,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 	}
 	n, err := w.out.Write(p)
 	w.h.Write(p[:n])
+	w.feedSidecar(p[:n])
 	w.n += int64(n)
 	if err != nil {
 		w.err = fmt.Errorf("store: %w", err)
@@ -204,9 +219,13 @@ func (w *Writer) Commit() (Ref, error) {
 	}
 	if err != nil {
 		os.Remove(w.f.Name())
+		if w.side != nil {
+			w.dropSidecar(err)
+		}
 		return Ref{}, fmt.Errorf("store: %w", err)
 	}
 	syncDir(filepath.Join(w.s.dir, rawDir))
+	w.commitSidecar(r)
 	return r, nil
 }
 
@@ -217,6 +236,10 @@ func (w *Writer) Abort() error {
 	}
 	w.done = true
 	w.f.Close()
+	if w.side != nil {
+		w.side.Abort()
+		w.side = nil
+	}
 	return os.Remove(w.f.Name())
 }
 
@@ -538,10 +561,10 @@ func (s *Store) Prune(o PruneOptions) ([]Entry, error) {
 	return removed, nil
 }
 
-// temps lists the regular files in tmp/. With a non-zero before it lists
-// only those not in progress and last written before it, and with remove
-// set it removes them, each while holding its lock so that no writer can
-// take it meanwhile.
+// temps lists the regular files and directories in tmp/. With a non-zero
+// before it lists only those not in progress and last written before it,
+// and with remove set it removes them, each while holding its lock so that
+// no writer can take it meanwhile.
 func (s *Store) temps(before time.Time, remove bool) ([]Entry, error) {
 	dir := filepath.Join(s.dir, tmpDir)
 	des, err := os.ReadDir(dir)
@@ -550,7 +573,7 @@ func (s *Store) temps(before time.Time, remove bool) ([]Entry, error) {
 	}
 	var out []Entry
 	for _, de := range des {
-		if !de.Type().IsRegular() {
+		if !de.Type().IsRegular() && !de.IsDir() {
 			continue
 		}
 		path := filepath.Join(dir, de.Name())
@@ -559,7 +582,7 @@ func (s *Store) temps(before time.Time, remove bool) ([]Entry, error) {
 			continue // removed meanwhile
 		}
 		fi, err := f.Stat()
-		if err != nil || !fi.Mode().IsRegular() {
+		if err != nil || !fi.Mode().IsRegular() && !fi.IsDir() {
 			f.Close()
 			continue
 		}
@@ -573,7 +596,7 @@ func (s *Store) temps(before time.Time, remove bool) ([]Entry, error) {
 				// Remove the file only if the name still is the file
 				// locked.
 				if cur, err := os.Lstat(path); err == nil && os.SameFile(cur, fi) {
-					os.Remove(path)
+					os.RemoveAll(path)
 				}
 			}
 		}

@@ -2,51 +2,22 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
 
+	"github.com/bytelens/bytelens/internal/golden"
 	"github.com/bytelens/bytelens/sanitize"
 )
-
-// The -update flag rewrites testdata/diff/*.golden. It is registered here
-// only if no other test file of the package did.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files")
-	}
-}
-
-func diffUpdating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 const diffCorpusDir = "../../testdata/corpus/"
 
 // checkDiffGolden compares got with testdata/diff/name.golden.
 func checkDiffGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "diff", name+".golden")
-	if diffUpdating() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./cmd/bytelens -run TestDiff -update writes it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (-update rewrites it):\n got:\n%s\nwant:\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "diff", name+".golden"), []byte(got))
 }
 
 // checkDiffSafe fails if out holds anything but graphic runes, spaces and LF,
@@ -117,7 +88,8 @@ func TestDiffRows(t *testing.T) {
 		}
 	}
 	// totals, removed, kept, anomalies, flags, and 8 CSI keys.
-	if want := 4 + 15 + 4 + 7 + 9 + 8; rows != want {
+	if want := 4 + len(sanitize.Counts{}.ByName()) + len(sanitize.Kept{}.ByName()) +
+		len(sanitize.Anomalies{}.ByName()) + len(sanitize.Flags{}.ByName()) + 8; rows != want {
 		t.Errorf("%d rows with --all, want %d:\n%s", rows, want, out)
 	}
 	for _, r := range out {
@@ -221,7 +193,7 @@ func TestDiffInputs(t *testing.T) {
 		stderr   string
 	}{
 		{name: "capture vs its report", args: []string{"diff", in, rep}, contains: []string{"(report)", "A and B are equal", "cleaned text not compared: B is a report"}},
-		{name: "report vs changed capture", args: []string{"diff", rep, odd}, code: 1, contains: []string{"flags.clipboard", `odd\x1b[31m\u202e.bin"`}},
+		{name: "report vs changed capture", args: []string{"diff", rep, odd}, code: 1, contains: []string{"flags.clipboard", "odd␛[31m<U+202E>.bin (capture"}},
 		{name: "stdin side", stdin: hostile, args: []string{"diff", "-", in}, contains: []string{"A: - (capture raw", "A and B are equal"}},
 		{name: "stdin report", stdin: one, args: []string{"diff", in, "-"}, contains: []string{"B: - (report)"}},
 		{name: "stream of a report array", args: []string{"diff", "--stream", "stderr", arr, rep}, contains: []string{"stream stderr", "A and B are equal"}},

@@ -16,6 +16,9 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/excerpt"
+	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/safejson"
 	"github.com/spf13/cobra"
 )
 
@@ -30,6 +33,7 @@ type runFlags struct {
 	stdin, decision               string
 	text, saveEnvelope, noStore   bool
 	compact, exitCode             bool
+	agent                         bool // runagent.go
 	policy                        *policyFlags
 }
 
@@ -78,6 +82,7 @@ store_error saying why.`,
 	fs.StringVar(&f.stdin, "stdin", "", "read the command's stdin from `FILE` instead of /dev/null")
 	fs.StringVar(&f.decision, "decision", "", "attach the approval record in JSON `FILE` as the envelope's decision field (its strings may hold no control character but TAB and LF)")
 	fs.BoolVar(&f.text, "text", false, "print a labelled form for people instead of JSON")
+	fs.BoolVar(&f.agent, "agent", false, agentHelp)
 	fs.BoolVar(&f.saveEnvelope, "save-envelope", false, "also keep the envelope in the store, linked to the raw artifact")
 	fs.BoolVar(&f.noStore, "no-store", false, "keep no raw artifact (raw_artifact is empty)")
 	fs.BoolVar(&f.compact, "compact", false, "leave zero counters, empty fields and the chunk list out of the JSON envelope")
@@ -116,7 +121,9 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 	// A store that cannot be opened costs the raw artifact, not the run.
 	var storeErr error
 	if !f.noStore {
-		opts.Store, storeErr = store.OpenDefault()
+		if opts.Store, storeErr = store.OpenDefault(); storeErr == nil {
+			opts.Store.SetSidecar(excerpt.Sidecar(sopts)) // the cleaned text for bytelens excerpt
+		}
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -150,7 +157,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 			env.StoreError, _ = capture.CleanField("envelope not kept: " + err.Error())
 		}
 	}
-	if err := writeEnvelope(s.stdout, &env, f); err != nil {
+	if err := writeEnvelope(s, &env, f); err != nil {
 		return err
 	}
 	if f.exitCode {
@@ -172,10 +179,17 @@ func saveEnvelope(st *store.Store, env *capture.Envelope) error {
 	return st.PutEnvelope(ref, js)
 }
 
-// writeEnvelope prints env as --text, --compact or plain JSON ask.
-func writeEnvelope(w io.Writer, env *capture.Envelope, f *runFlags) error {
-	if f.text {
-		return env.WriteText(w)
+// writeEnvelope prints env as --agent, --text, --compact or plain JSON
+// ask.
+func writeEnvelope(s *streams, env *capture.Envelope, f *runFlags) error {
+	switch {
+	case f.agent:
+		return writeAgentText(s, env)
+	case f.text:
+		// The labelled form is for people: what cleaning keeps (format
+		// characters under --format-chars keep, invisible fillers) is
+		// escaped too.
+		return env.WriteText(render.InertWriter(s.stdout))
 	}
 	js, err := marshalEnvelope(env)
 	if err == nil && f.compact {
@@ -184,14 +198,14 @@ func writeEnvelope(w io.Writer, env *capture.Envelope, f *runFlags) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(js)
+	_, err = s.stdout.Write(js)
 	return err
 }
 
 // marshalEnvelope encodes env as one line of JSON.
 func marshalEnvelope(env *capture.Envelope) ([]byte, error) {
 	var b strings.Builder
-	enc := json.NewEncoder(&b)
+	enc := safejson.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(env); err != nil {
 		return nil, err
@@ -214,13 +228,16 @@ func readDecision(path string) (json.RawMessage, error) {
 		return nil, usagef("--decision: file is over %d bytes", maxDecision)
 	}
 	if !json.Valid(b) {
-		return nil, usagef("--decision: %s is not valid JSON", strconv.Quote(path))
+		return nil, usagef("--decision: %q is not valid JSON", path)
+	}
+	if off := safejson.LoneSurrogate(b); off >= 0 {
+		return nil, usagef("--decision: %q: the escape at byte %d is a lone UTF-16 surrogate (\\ud800-\\udfff), which JSON readers decode differently", path, off)
 	}
 	// The record is the caller's, but it reaches agents inside the
 	// envelope: refuse control and format characters rather than pass
 	// them on.
 	if err := capture.CheckDecision(b); err != nil {
-		return nil, usagef("--decision: %s: %v", strconv.Quote(path), err)
+		return nil, usagef("--decision: %q: %v", path, err)
 	}
 	return b, nil
 }
