@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -331,5 +332,21 @@ func TestRunCompactAndExitCode(t *testing.T) {
 	}
 	if code, _, _ := cli(t, "", "run", "--compact", "--text", "--", "true"); code != 2 {
 		t.Errorf("--compact --text: exit %d, want 2", code)
+	}
+}
+
+// TestRunAgentHeadTail: run --agent shows the head and the tail of a long
+// output, with the omitted lines and the excerpt call between them.
+func TestRunAgentHeadTail(t *testing.T) {
+	withStore(t)
+	code, out, errs := cli(t, "", "run", "--agent", "--exit-code", "--max-output", "100", "--", "seq", "1", "1000")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d stderr %q", code, errs)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	head, marker, tail := strings.Join(lines[:19], "\n"), lines[19], strings.Join(lines[20:len(lines)-1], "\n")
+	if head != "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n19" || !strings.HasSuffix(tail, "\n999\n1000") ||
+		!regexp.MustCompile(`^\[bytelens: stdout lines 20-98\d omitted \(\d+ bytes\); bytelens excerpt restricted:sha256:[0-9a-f]{64} --lines 20:98\d --stream stdout\]$`).MatchString(marker) {
+		t.Errorf("agent text:\n%s", out)
 	}
 }
