@@ -18,7 +18,8 @@ var compactDrop = map[string]bool{"chunks": true, "chunks_omitted": true}
 // its compact form: without the chunk list and, at any depth, without the
 // object members whose value is zero or empty — 0, false, "", null, [] and
 // {}, or an object left empty by the same rule — except schema and
-// exit_code. Array elements are kept. Scalars are copied byte for byte, so
+// exit_code. Array elements are kept as they are (a finding at offset 0
+// keeps its offset). Scalars are copied byte for byte, so
 // the escaping of the encoder that produced js is kept. A trailing newline
 // is kept. It fails only on input that is not a JSON object.
 func CompactEnvelope(js []byte) ([]byte, error) {
@@ -174,8 +175,12 @@ func (c *compactor) array(depth int) ([]byte, bool) {
 			c.i++
 			out = append(out, ',')
 		}
-		v, _ := c.value(depth + 1)
-		out = append(out, v...)
+		// Elements are kept as they are: a finding's offset 0 is a
+		// place, not an empty counter.
+		c.ws()
+		start := c.i
+		c.value(depth + 1)
+		out = append(out, bytes.TrimRight(c.in[start:c.i], " \t\n\r")...)
 		n++
 	}
 	return out, true

@@ -93,7 +93,7 @@ func limitsSchema(t *testing.T, props json.RawMessage) (l struct {
 func TestCompactEnvelope(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{`{"schema":"s","exit_code":0,"a":0,"b":false,"c":"","d":null,"e":[],"f":{},"g":{"x":0,"y":{"z":false}}}` + "\n", `{"schema":"s","exit_code":0}` + "\n"},
-		{`{"a":1,"b":true,"c":"x","d":[0,{"k":0}],"e":{"x":0,"y":2},"n":-0.0,"m":1e0,"z":0e5}`, `{"a":1,"b":true,"c":"x","d":[0,{}],"e":{"y":2},"m":1e0}`},
+		{`{"a":1,"b":true,"c":"x","d":[0,{"k":0}],"e":{"x":0,"y":2},"n":-0.0,"m":1e0,"z":0e5}`, `{"a":1,"b":true,"c":"x","d":[0,{"k":0}],"e":{"y":2},"m":1e0}`},
 		{`{"chunks":[{"seq":1}],"chunks_omitted":3,"s":"a\"b\\","inner":{"chunks":1}}`, `{"s":"a\"b\\","inner":{"chunks":1}}`},
 		{` { "a" : 1 , "b" : [ 1 , 2 ] } `, `{"a":1,"b":[1,2]}`},
 	}
