@@ -109,13 +109,12 @@ func (d *Decoder) feed(p []byte, out *sink) {
 // A record is the byte index << 16 | the action taken there. The step has
 // no branch: every byte's record is written, and counted only when it has
 // an action. Between blocks of steps, in ground, runs of printable ASCII
-// are skipped eight bytes at a time and runs of plain multi-byte
-// characters a character at a time.
+// are skipped (skipText).
 func scan(tab *[transLen]uint32, class *[256]uint8, st uint32, p []byte, i int, recs *[batchLen]uint64) (uint32, int, int) {
 	n := 0
 	for i < len(p) && n <= batchLen-scanBlock {
 		if st == 0 {
-			if j := skipPlainUTF8(p, skipPrintable(p, i)); j > i {
+			if j := skipText(p, i); j > i {
 				i = j
 				continue
 			}
