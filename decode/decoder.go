@@ -80,7 +80,9 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 // call per token: it writes the tokens of p into buf (which must hold at
 // least one) and calls flush with them whenever buf is full, and with what
 // is left at the end of p. The tokens belong to the caller only during
-// flush. With a buf kept across calls FeedBatch does not allocate.
+// flush, which must not modify them: buf must hold zero tokens or those
+// FeedBatch left there. With a buf kept across calls FeedBatch does not
+// allocate.
 func (d *Decoder) FeedBatch(p []byte, buf []Token, flush func([]Token)) {
 	out := sink{buf: buf, flush: flush}
 	d.feed(p, &out)
@@ -327,9 +329,22 @@ func (d *Decoder) unitToken(out *sink, kind Kind, off, n int64, final byte, intr
 // single emits a token that has no parameters and no payload, reusing
 // d.one: only the fields such tokens use are set, the rest stay zero.
 func (d *Decoder) single(out *sink, kind Kind, off, n int64, final byte, intro Intro, flags Flags, r rune) {
+	if out.emit == nil {
+		// Into the batch directly: a slot that held a single token has
+		// every other field zero already.
+		t := &out.buf[out.n]
+		if t.Kind >= KindESC && t.Kind <= KindScreenTitle {
+			*t = Token{}
+		}
+		t.Off, t.Len, t.Kind, t.Final, t.Intro, t.Flags, t.Rune, t.Command = off, n, kind, final, intro, flags, r, -1
+		if out.n++; out.n == len(out.buf) {
+			out.drain()
+		}
+		return
+	}
 	t := &d.one
 	t.Off, t.Len, t.Kind, t.Final, t.Intro, t.Flags, t.Rune, t.Command = off, n, kind, final, intro, flags, r, -1
-	out.put(t)
+	out.emit(t)
 }
 
 // begin starts a token of kind at off whose body starts after its
