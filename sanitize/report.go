@@ -117,10 +117,13 @@ type Anomalies struct {
 // differently, though nothing leaked.
 type Flags struct {
 	// Query: the terminal would have typed a reply (DA, DSR/CPR, XTWINOPS
-	// reports, DECRQM, XTVERSION, DECRQSS, XTGETTCAP, OSC 4/10–19/50/52
-	// reads).
+	// reports, DECRQM, XTVERSION, DECREQTPARM, DECRQPSR, DECRQCRA,
+	// DECRQLP, XTREPORTSGR, DECID, DECRQSS, XTGETTCAP, OSC 4/10–19/50/52
+	// reads). Which function raises which flag is package ctlfunc's
+	// catalogue.
 	Query int64 `json:"query"`
-	// Erase: text erased (ED, EL, ECH, DCH, DL, RIS).
+	// Erase: text erased (ED, EL, ECH, DCH, DL, DECSED, DECSEL, DECERA,
+	// DECSERA, RIS).
 	Erase int64 `json:"erase"`
 	// CursorMove: the cursor moved so that text could be painted over.
 	CursorMove int64 `json:"cursor_move"`
@@ -151,8 +154,9 @@ type Flags struct {
 type Finding struct {
 	// Offset is the byte offset of the token from the start of the stream.
 	Offset int64 `json:"offset"`
-	// Kind is an advisory flag ("query", "title"…) or an anomaly
-	// ("unterminated", "ambiguous"…).
+	// Kind is an advisory flag ("query", "title", "invisible"…), an
+	// anomaly ("unterminated", "ambiguous"…), or "report_capped" where the
+	// report began to count OSC numbers or CSI keys as other.
 	Kind string `json:"kind"`
 	// Sequence names the token without its payload: "CSI 6n", "OSC 52
 	// write", "DCS $q", "BS".
