@@ -52,13 +52,13 @@ func (d *describer) detail(t *decode.Token, f ctlfunc.Function) {
 	case ctlfunc.DetailEraseLine:
 		d.s(eraseLine(rawParam(t, 0)))
 	case ctlfunc.DetailANSIModes:
-		d.modes(t, ansiModeName)
+		d.modes(t, ctlfunc.ANSIModeName)
 	case ctlfunc.DetailDECModes:
-		d.modes(t, decModeName)
+		d.modes(t, ctlfunc.DECModeName)
 	case ctlfunc.DetailANSIModeQuery, ctlfunc.DetailDECModeQuery:
-		name := ansiModeName
+		name := ctlfunc.ANSIModeName
 		if f.Detail == ctlfunc.DetailDECModeQuery {
-			name = decModeName
+			name = ctlfunc.DECModeName
 		}
 		d.n(int64(rawParam(t, 0)))
 		if n := name(rawParam(t, 0)); n != "" {
@@ -177,114 +177,7 @@ func (d *describer) modes(t *decode.Token, name func(uint16) string) {
 	}
 }
 
-// ansiModeName names an ECMA-48 mode (8.3.125 SM; 7.1).
-func ansiModeName(p uint16) string {
-	switch p {
-	case 2:
-		return "KAM keyboard lock"
-	case 4:
-		return "IRM insert mode"
-	case 12:
-		return "SRM local echo off"
-	case 20:
-		return "LNM automatic newline"
-	}
-	return ""
-}
 
-// decModeName names a DEC private mode (xterm ctlseqs "DEC Private Mode
-// Set (DECSET)", and the mode registries of kitty, mintty and contour).
-func decModeName(p uint16) string {
-	switch p {
-	case 1:
-		return "DECCKM application cursor keys"
-	case 2:
-		return "DECANM VT52 mode"
-	case 3:
-		return "DECCOLM 132 columns"
-	case 4:
-		return "DECSCLM smooth scroll"
-	case 5:
-		return "DECSCNM reverse video"
-	case 6:
-		return "DECOM origin mode"
-	case 7:
-		return "DECAWM auto-wrap"
-	case 8:
-		return "DECARM auto-repeat keys"
-	case 9:
-		return "X10 mouse reporting"
-	case 12:
-		return "blinking cursor"
-	case 25:
-		return "DECTCEM show cursor"
-	case 40:
-		return "allow 80/132 column switching"
-	case 45:
-		return "reverse wrap-around"
-	case 47:
-		return "alternate screen buffer"
-	case 66:
-		return "DECNKM application keypad"
-	case 67:
-		return "DECBKM backarrow sends backspace"
-	case 69:
-		return "DECLRMM left and right margins"
-	case 80:
-		return "DECSDM sixel display mode"
-	case 1000:
-		return "mouse click tracking"
-	case 1001:
-		return "mouse highlight tracking"
-	case 1002:
-		return "mouse button-event (drag) tracking"
-	case 1003:
-		return "mouse any-event tracking"
-	case 1004:
-		return "focus in/out events"
-	case 1005:
-		return "UTF-8 mouse encoding"
-	case 1006:
-		return "SGR mouse encoding"
-	case 1007:
-		return "alternate scroll"
-	case 1015:
-		return "urxvt mouse encoding"
-	case 1016:
-		return "SGR pixel mouse encoding"
-	case 1034:
-		return "meta key sets the eighth bit"
-	case 1035:
-		return "special modifiers for Alt and NumLock"
-	case 1036:
-		return "meta key sends ESC"
-	case 1037:
-		return "keypad Delete sends DEL"
-	case 1039:
-		return "Alt key sends ESC"
-	case 1047:
-		return "alternate screen buffer, cleared on exit"
-	case 1048:
-		return "save cursor"
-	case 1049:
-		return "alternate screen buffer, cursor saved, cleared"
-	case 2004:
-		return "bracketed paste"
-	case 2026:
-		return "synchronized output"
-	case 2027:
-		return "grapheme cluster width"
-	case 2031:
-		return "colour scheme change reports"
-	case 2048:
-		return "in-band window resize reports"
-	case 7727:
-		return "mintty application escape key"
-	case 9001:
-		return "win32 input mode"
-	}
-	return ""
-}
 
 var colourNames = [8]string{"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"}
 
