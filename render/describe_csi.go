@@ -177,8 +177,6 @@ func (d *describer) modes(t *decode.Token, name func(uint16) string) {
 	}
 }
 
-
-
 var colourNames = [8]string{"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"}
 
 // sgr describes SELECT GRAPHIC RENDITION (ECMA-48 8.3.117; ITU T.416
