@@ -131,3 +131,21 @@ func leadMayStartFormat(b byte) bool {
 	}
 	return false
 }
+
+// plain3 has bit k of entry b&0x0F set when the 64 characters that the
+// three-byte lead b (E0–EF) and the second byte 0x80+k start are all well
+// formed (neither overlong nor surrogates) and none has a format class:
+// ground's fast path skips such a character on its first two bytes.
+var plain3 = func() (t [16]uint64) {
+	for lead := range rune(16) {
+		for k := range rune(64) {
+			block := lead<<6 | k // the code point >> 6
+			if cp := block << 6; cp < 0x800 || cp >= 0xD800 && cp <= 0xDFFF ||
+				formatBlocks[block>>6]&(1<<(block&63)) != 0 {
+				continue
+			}
+			t[lead] |= 1 << k
+		}
+	}
+	return t
+}()
