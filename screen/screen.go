@@ -166,10 +166,19 @@ type cursor struct {
 	gl      uint8   // which of G0–G3 is invoked into GL
 }
 
-// grid is one screen's cells, row by row.
+// grid is one screen's cells. Rows are stored in any order: rows[y] is
+// the index of screen row y's cells, so scrolling moves indices, not
+// cells.
 type grid struct {
 	cells []Cell
+	rows  []int32
 	saved cursor // DECSC of this screen
+}
+
+// line returns the cells of row y of g, cols wide.
+func (g *grid) line(y, cols int) []Cell {
+	i := int(g.rows[y]) * cols
+	return g.cells[i : i+cols : i+cols]
 }
 
 // Stats counts what the model did not act on.
@@ -205,6 +214,9 @@ type Model struct {
 	lastW    uint8 // its width
 	lastFlag uint8
 	clip     bool // the last character was written at the margin with autowrap off
+	// drawHidden: findings are on and the pen draws concealed or
+	// invisible text.
+	drawHidden bool
 
 	// The token being executed, for findings.
 	tok     *decode.Token
@@ -266,6 +278,10 @@ func (m *Model) setSize(cols, rows int) {
 	m.cols, m.rows = cols, rows
 	for i := range m.grids {
 		m.grids[i].cells = make([]Cell, cols*rows)
+		m.grids[i].rows = make([]int32, rows)
+		for y := range m.grids[i].rows {
+			m.grids[i].rows[y] = int32(y)
+		}
 		for j := range m.grids[i].cells {
 			m.grids[i].cells[j] = Cell{Off: -1, Width: 1}
 		}
@@ -296,6 +312,7 @@ func (m *Model) Clone() *Model {
 	c := *m
 	for i := range c.grids {
 		c.grids[i].cells = append([]Cell(nil), m.grids[i].cells...)
+		c.grids[i].rows = append([]int32(nil), m.grids[i].rows...)
 	}
 	c.times = append([]time.Duration(nil), m.times...)
 	c.finds = append([]record(nil), m.finds...)
@@ -360,7 +377,7 @@ func (m *Model) Resize(cols, rows int) error {
 	m.setSize(cols, rows)
 	for i := range m.grids {
 		for y := range min(rows, or) {
-			copy(m.grids[i].cells[y*cols:y*cols+min(cols, oc)], old[i].cells[y*oc:y*oc+min(cols, oc)])
+			copy(m.grids[i].line(y, cols), old[i].line(y, oc))
 		}
 		m.grids[i].saved = old[i].saved
 		m.clampCursor(&m.grids[i].saved)
@@ -389,13 +406,16 @@ func (m *Model) Cursor() (x, y int) { return m.cur.x, m.cur.y }
 func (m *Model) Stats() Stats { return m.stats }
 
 // Cell returns the cell at column x, row y of the screen shown.
-func (m *Model) Cell(x, y int) Cell { return m.grids[m.screen()].cells[y*m.cols+x] }
+func (m *Model) Cell(x, y int) Cell { return m.line(y)[x] }
 
 // Row returns the cells of row y of the screen shown. The slice belongs to
 // the model and changes with the next Feed.
 func (m *Model) Row(y int) []Cell {
-	return m.grids[m.screen()].cells[y*m.cols : (y+1)*m.cols]
+	return m.line(y)
 }
+
+// line returns the cells of row y of the screen shown.
+func (m *Model) line(y int) []Cell { return m.grids[m.screen()].line(y, m.cols) }
 
 // AppendLine appends the text of row y of the screen shown: each cell's
 // character (with its combining mark), a space for each blank cell,
