@@ -200,7 +200,7 @@ func (m *Model) printASCII(p []byte, off int64) int {
 	row := m.line(m.cur.y)
 	x := m.cur.x
 	n := min(len(p), m.cols-1-x)
-	pen, frame := m.cur.pen, m.frame
+	pen, frame, findings, hidden := m.cur.pen, m.frame, m.opts.Findings, m.drawHidden
 	k := 0
 	for ; k < n; k++ {
 		b := p[k]
@@ -208,20 +208,21 @@ func (m *Model) printASCII(p []byte, off int64) int {
 		if b < 0x20 || b >= 0x7F || c.Width != 1 || c.flags&cellWideTail != 0 {
 			break
 		}
-		if m.opts.Findings {
+		if findings {
 			if c.Rune != 0 {
 				m.destroy(c, causeOverwritten, rune(b))
 			}
 			if c.hole != 0 {
 				m.replaced(int(c.hole-1), rune(b))
 			}
+			m.via = moveNone
 		}
 		*c = Cell{Off: off + int64(k), Len: 1, Frame: frame, Rune: rune(b), Pen: pen, Width: 1}
-		if m.drawHidden {
+		if hidden {
 			m.drawn(c, off+int64(k), 1)
 		}
-		m.via = moveNone
 	}
+
 	if k > 0 {
 		m.cur.x = x + k
 		m.last, m.lastW, m.lastFlag = rune(p[k-1]), 1, 0
@@ -300,7 +301,7 @@ func (m *Model) erase(cells []Cell, cause cause) {
 	for i := range cells {
 		c := &cells[i]
 		var h int32
-		if m.destroy(c, cause, 0) && cause == causeErased {
+		if c.Rune != 0 && m.destroy(c, cause, 0) && cause == causeErased {
 			h = int32(m.pendDel) + 1
 		}
 		*c = Cell{Off: off, Len: n, Frame: m.frame, Width: 1, Pen: Pen{Bg: m.cur.pen.Bg}, hole: h}

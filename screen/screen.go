@@ -219,16 +219,26 @@ type Model struct {
 	drawHidden bool
 
 	// The token being executed, for findings.
-	tok     *decode.Token
-	via     move  // the last cursor movement since text was drawn
-	frame   int32 // current frame
-	times   []time.Duration
-	stats   Stats
-	finds   []record
-	pendDel int // index of the destruction finding that may still grow, or -1
-	pendDrw int // same for draw-time findings
+	tok   *decode.Token
+	via   move  // the last cursor movement since text was drawn
+	frame int32 // current frame
+	times []time.Duration
+	stats Stats
+	finds []record
+	// Arenas of the findings' text: destruction and draw-time records.
+	delText, drawText []byte
+	pendDel           int // index of the destruction finding that may still grow, or -1
+	pendDrw           int // same for draw-time findings
 
 	lineBuf []byte // scratch for a row's text
+
+	// The last destroying token's name and row, so one token that hides
+	// many runs is named and its row read once.
+	name        string
+	nameTok     int64
+	nameCause   Cause
+	nameRow     int32
+	rowProgress bool
 
 	// Feed's current chunk, for text tokens.
 	p    []byte
@@ -249,7 +259,7 @@ func New(opts Options) (*Model, error) {
 	if err := checkSize(opts.Cols, opts.Rows); err != nil {
 		return nil, err
 	}
-	m := &Model{opts: opts, pendDel: -1, pendDrw: -1, times: []time.Duration{0}}
+	m := &Model{opts: opts, pendDel: -1, pendDrw: -1, times: []time.Duration{0}, nameTok: -1, nameRow: -1}
 	m.dec.LoneC1, m.dec.APCBEL = opts.LoneC1, opts.APCBEL
 	m.emit = m.token
 	m.setSize(opts.Cols, opts.Rows)
@@ -316,6 +326,8 @@ func (m *Model) Clone() *Model {
 	}
 	c.times = append([]time.Duration(nil), m.times...)
 	c.finds = append([]record(nil), m.finds...)
+	c.delText = append([]byte(nil), m.delText...)
+	c.drawText = append([]byte(nil), m.drawText...)
 	c.p, c.tok, c.lineBuf = nil, nil, nil
 	c.emit = c.token
 	return &c
