@@ -20,7 +20,7 @@ const module = "github.com/bytelens/bytelens/"
 var allowed = map[string][]string{
 	"decode":                  {},
 	"safejson":                {"decode"},
-	"sanitize":                {"decode", "golang.org/x/text/transform"},
+	"sanitize":                {"decode", "screen", "golang.org/x/text/transform"},
 	"render":                  {"decode", "sanitize", "internal/cellwidth", "golang.org/x/text/unicode/runenames"},
 	"internal/cellwidth":      {},
 	"screen":                  {"decode", "internal/cellwidth"},

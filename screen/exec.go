@@ -140,15 +140,13 @@ func (m *Model) combine(r rune, off int64, n uint32) {
 // (xterm's dotext: pending wrap, insert mode, autowrap).
 func (m *Model) print(r rune, w int, off int64, n uint32, flags uint8) {
 	if m.cur.pending && m.autowrap {
-		m.cur.x = 0
-		m.index()
+		m.wrap()
 	}
 	if w == 2 && m.cur.x == m.cols-1 {
 		if !m.autowrap || m.cols < 2 {
 			return // no room: xterm draws nothing
 		}
-		m.cur.x = 0
-		m.index()
+		m.wrap()
 	}
 	row := m.line(m.cur.y)
 	x := m.cur.x
@@ -187,6 +185,22 @@ func (m *Model) print(r rune, w int, off int64, n uint32, flags uint8) {
 	}
 	m.cur.x = x + w
 	m.clip = false
+}
+
+// wrap goes on to the start of the next line (autowrap), noting that the
+// two rows are one line.
+func (m *Model) wrap() {
+	g := &m.grids[m.screen()]
+	g.wrapped[g.rows[m.cur.y]] = true
+	m.cur.x = 0
+	m.index()
+}
+
+// newLine blanks row y as a new line of the screen.
+func (m *Model) newLine(y int) {
+	g := &m.grids[m.screen()]
+	g.wrapped[g.rows[y]] = false
+	m.blank(m.line(y))
 }
 
 // printASCII is print's fast path for a run of printable ASCII at the
@@ -349,6 +363,11 @@ func (m *Model) scrollUp(top, bot, n int) {
 	if !m.alt && top == 0 && bot == m.rows-1 {
 		m.stats.ScrolledOff += int64(min(n, bot-top+1))
 		cause = causeNone
+		if m.opts.Scrollback {
+			for y := range min(n, m.rows) {
+				m.scrolled = m.appendText(m.scrolled, y)
+			}
+		}
 	}
 	m.shiftUp(top, bot, n, cause)
 }
@@ -365,7 +384,7 @@ func (m *Model) shiftUp(top, bot, n int, cause Cause) {
 	}
 	rotate(m.grids[m.screen()].rows[top:bot+1], n)
 	for y := bot + 1 - n; y <= bot; y++ {
-		m.blank(m.line(y))
+		m.newLine(y)
 	}
 }
 
@@ -379,7 +398,7 @@ func (m *Model) scrollDown(top, bot, n int) {
 	rows := m.grids[m.screen()].rows[top : bot+1]
 	rotate(rows, len(rows)-n)
 	for y := top; y < top+n; y++ {
-		m.blank(m.line(y))
+		m.newLine(y)
 	}
 }
 
@@ -398,8 +417,10 @@ func rotate(a []int32, n int) {
 
 // eraseGrid destroys and blanks every row of screen i.
 func (m *Model) eraseGrid(i int, cause Cause) {
+	g := &m.grids[i]
 	for y := range m.rows {
-		m.erase(m.grids[i].line(y, m.cols), cause)
+		m.erase(g.line(y, m.cols), cause)
+		g.wrapped[g.rows[y]] = false
 	}
 }
 

@@ -148,6 +148,9 @@ type Options struct {
 	NewlineCRLF bool
 	// Findings records hidden-text findings (Model.Findings).
 	Findings bool
+	// Scrollback keeps the text of lines that scroll off the top of the
+	// main screen until Model.TakeScrolled takes them.
+	Scrollback bool
 	// Timed says that the times given to Model.Frame are meaningful, so
 	// findings can say how long text was visible in milliseconds.
 	Timed bool
@@ -172,7 +175,10 @@ type cursor struct {
 type grid struct {
 	cells []Cell
 	rows  []int32
-	saved cursor // DECSC of this screen
+	// wrapped[i] is set when autowrap went on from physical row i to the
+	// row below it, so that the two are one line of text.
+	wrapped []bool
+	saved   cursor // DECSC of this screen
 }
 
 // line returns the cells of row y of g, cols wide.
@@ -230,7 +236,8 @@ type Model struct {
 	pendDel           int // index of the destruction finding that may still grow, or -1
 	pendDrw           int // same for draw-time findings
 
-	lineBuf []byte // scratch for a row's text
+	lineBuf  []byte // scratch for a row's text
+	scrolled []byte // text of lines scrolled off, with Options.Scrollback
 
 	// The last destroying token's name and row, so one token that hides
 	// many runs is named and its row read once.
@@ -289,6 +296,7 @@ func (m *Model) setSize(cols, rows int) {
 	for i := range m.grids {
 		m.grids[i].cells = make([]Cell, cols*rows)
 		m.grids[i].rows = make([]int32, rows)
+		m.grids[i].wrapped = make([]bool, rows)
 		for y := range m.grids[i].rows {
 			m.grids[i].rows[y] = int32(y)
 		}
@@ -323,12 +331,14 @@ func (m *Model) Clone() *Model {
 	for i := range c.grids {
 		c.grids[i].cells = append([]Cell(nil), m.grids[i].cells...)
 		c.grids[i].rows = append([]int32(nil), m.grids[i].rows...)
+		c.grids[i].wrapped = append([]bool(nil), m.grids[i].wrapped...)
 	}
 	c.times = append([]time.Duration(nil), m.times...)
 	c.finds = append([]record(nil), m.finds...)
 	c.delText = append([]byte(nil), m.delText...)
 	c.drawText = append([]byte(nil), m.drawText...)
 	c.p, c.tok, c.lineBuf = nil, nil, nil
+	c.scrolled = append([]byte(nil), m.scrolled...)
 	c.emit = c.token
 	return &c
 }
@@ -434,25 +444,25 @@ func (m *Model) line(y int) []Cell { return m.grids[m.screen()].line(y, m.cols) 
 // trailing blanks trimmed. Concealed text is included. The text comes
 // from the capture: escape it before display.
 func (m *Model) AppendLine(dst []byte, y int) []byte {
-	return appendCells(dst, m.Row(y), false)
+	return appendCells(dst, m.Row(y), false, true)
 }
 
 // AppendSeen is AppendLine as a person saw the row: text drawn concealed
 // (SGR 8) or in a foreground equal or near equal to its background shows
 // as blank.
 func (m *Model) AppendSeen(dst []byte, y int) []byte {
-	return appendCells(dst, m.Row(y), true)
+	return appendCells(dst, m.Row(y), true, true)
 }
 
 // appendCells appends the characters of row, blanks as spaces, trailing
-// blanks trimmed; wide tails add nothing. With seen, cells drawn
-// concealed or invisible count as blank.
-func appendCells(dst []byte, row []Cell, seen bool) []byte {
+// blanks trimmed when trim is set; wide tails add nothing. With seen,
+// cells drawn concealed or invisible count as blank.
+func appendCells(dst []byte, row []Cell, seen, trim bool) []byte {
 	hidden := func(c *Cell) bool {
 		return c.Rune == 0 || c.Rune == ' ' || seen && (c.Pen.Attr&AttrConceal != 0 || invisible(c.Pen))
 	}
 	end := len(row)
-	for end > 0 && hidden(&row[end-1]) && !row[end-1].WideTail() {
+	for trim && end > 0 && hidden(&row[end-1]) && !row[end-1].WideTail() {
 		end--
 	}
 	for i := range row[:end] {
