@@ -8,14 +8,6 @@ import (
 	"github.com/bytelens/bytelens/sanitize"
 )
 
-func TestWideRangesSorted(t *testing.T) {
-	for i, r := range wideRanges {
-		if r[0] > r[1] || i > 0 && r[0] <= wideRanges[i-1][1] {
-			t.Fatalf("wideRanges[%d] = %X out of order", i, r)
-		}
-	}
-}
-
 func joinCells(cells []Cell) (text string, classes []string) {
 	var b strings.Builder
 	for _, c := range cells {
@@ -338,9 +330,13 @@ func TestDecision(t *testing.T) {
 		{"\x1bXx\x1b\\", def, "removed: SOS string, payload dropped"},
 		{"\x1bkx\x1b\\", def, "removed: ESC k title string, payload dropped; flagged title: the window title would have changed"},
 		{"\xff", def, "replaced by U+FFFD (maximal subpart)"},
-		{"\u202e", def, "removed and counted (policy format-chars=strip)"},
-		{"\u202e", sanitize.Options{FormatChars: sanitize.FormatKeep}, "kept and counted (policy format-chars=keep)"},
-		{"\u202e", sanitize.Options{FormatChars: sanitize.FormatEscape}, "shown as <U+202E> (policy format-chars=escape)"},
+		{"\u202e", def, "removed and counted (policy format-chars=strip); flagged reorder: the text would have been shown in another order than it is read"},
+		{"\u202e", sanitize.Options{FormatChars: sanitize.FormatKeep}, "kept and counted (policy format-chars=keep); flagged reorder: the text would have been shown in another order than it is read"},
+		{"\u202e", sanitize.Options{FormatChars: sanitize.FormatEscape}, "shown as <U+202E> (policy format-chars=escape); flagged reorder: the text would have been shown in another order than it is read"},
+		{"\u200b", def, "removed and counted (policy format-chars=strip); a run of them is flagged invisible"},
+		{"\ufe0f", def, "kept as the one variation selector directly after a base character; otherwise removed and counted (policy format-chars=strip); a run of them is flagged invisible"},
+		{"\u2028", def, "replaced by LF (policy format-chars=strip)"},
+		{"\u2028", sanitize.Options{FormatChars: sanitize.FormatEscape}, "shown as <U+2028> (policy format-chars=escape)"},
 		{"\u200d", def, "kept and counted (joining format character)"},
 		{"\x1b]0;open", def, "removed: OSC string, payload dropped; reported unterminated: 8 bytes swallowed to the end of input"},
 		{"\x1b[1\x18", def, "removed: CSI (control sequence); reported aborted"},

@@ -28,6 +28,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/internal/cellwidth"
 )
 
 // Safe is display-safe text: only graphic runes, spaces and (where lines
@@ -170,11 +171,32 @@ func Line(p []byte) Safe {
 // appendText appends p escaped as Text describes; LF is kept when lines is
 // set.
 func appendText(dst, p []byte, lines bool) []byte {
+	keep := keepNone
+	if lines {
+		keep = keepLF
+	}
+	return appendEscaped(dst, p, keep)
+}
+
+// textKeep says which characters appendEscaped writes as themselves that
+// Line escapes.
+type textKeep uint8
+
+const (
+	keepLF      textKeep = 1 << iota // LF, as a line break
+	keepTab                          // TAB, for tabwriter columns
+	keepMarkers                      // render's own glyphs and markers
+	keepNone    textKeep = 0
+)
+
+// appendEscaped appends p escaped as Text describes, keeping what keep
+// names.
+func appendEscaped(dst, p []byte, keep textKeep) []byte {
 	for i := 0; i < len(p); {
 		b := p[i]
 		if b < utf8.RuneSelf {
 			switch {
-			case b == '\n' && lines, b >= 0x20 && b < 0x7F:
+			case b >= 0x20 && b < 0x7F, b == '\n' && keep&keepLF != 0, b == '\t' && keep&keepTab != 0:
 				dst = append(dst, b)
 			default:
 				dst = append(dst, c0Pictures[b]...)
@@ -188,7 +210,7 @@ func appendText(dst, p []byte, lines bool) []byte {
 			i++
 			continue
 		}
-		if displayable(r) {
+		if displayable(r) || keep&keepMarkers != 0 && isMarker(r) {
 			dst = append(dst, p[i:i+n]...)
 		} else {
 			dst = appendCodePoint(dst, r)
@@ -317,72 +339,9 @@ func appendHex(dst []byte, u uint64, digits int) []byte {
 	return dst
 }
 
-// runeWidth returns the display width in cells of a displayable rune:
-// 0 for combining marks (Mn, Me) and Hangul medial and final jamo, 2 for
-// East Asian wide and fullwidth characters and emoji, 1 otherwise. East
-// Asian ambiguous characters count 1, as lipgloss counts them.
-func runeWidth(r rune) int {
-	switch {
-	case r < 0x300:
-		return 1
-	case unicode.In(r, unicode.Mn, unicode.Me),
-		r >= 0x1160 && r <= 0x11FF, r >= 0xD7B0 && r <= 0xD7FF:
-		return 0
-	case isWide(r):
-		return 2
-	}
-	return 1
-}
-
-// wideRanges are the East Asian Wide (W) and Fullwidth (F) ranges of
-// Unicode 15 (EastAsianWidth.txt), merged where gaps are unassigned, plus
-// the emoji that have default emoji presentation.
-var wideRanges = [...][2]rune{
-	{0x1100, 0x115F}, {0x231A, 0x231B}, {0x2329, 0x232A}, {0x23E9, 0x23EC},
-	{0x23F0, 0x23F0}, {0x23F3, 0x23F3}, {0x25FD, 0x25FE}, {0x2614, 0x2615},
-	{0x2648, 0x2653}, {0x267F, 0x267F}, {0x2693, 0x2693}, {0x26A1, 0x26A1},
-	{0x26AA, 0x26AB}, {0x26BD, 0x26BE}, {0x26C4, 0x26C5}, {0x26CE, 0x26CE},
-	{0x26D4, 0x26D4}, {0x26EA, 0x26EA}, {0x26F2, 0x26F3}, {0x26F5, 0x26F5},
-	{0x26FA, 0x26FA}, {0x26FD, 0x26FD}, {0x2705, 0x2705}, {0x270A, 0x270B},
-	{0x2728, 0x2728}, {0x274C, 0x274C}, {0x274E, 0x274E}, {0x2753, 0x2755},
-	{0x2757, 0x2757}, {0x2795, 0x2797}, {0x27B0, 0x27B0}, {0x27BF, 0x27BF},
-	{0x2B1B, 0x2B1C}, {0x2B50, 0x2B50}, {0x2B55, 0x2B55}, {0x2E80, 0x303E},
-	{0x3041, 0x3247}, {0x3250, 0x33FF}, {0x3400, 0x4DFF}, {0x4E00, 0x9FFF}, {0xA000, 0xA4CF},
-	{0xA960, 0xA97F}, {0xAC00, 0xD7A3}, {0xF900, 0xFAFF}, {0xFE10, 0xFE19},
-	{0xFE30, 0xFE6F}, {0xFF00, 0xFF60}, {0xFFE0, 0xFFE6}, {0x16FE0, 0x16FE4},
-	{0x16FF0, 0x16FF1}, {0x17000, 0x18CFF}, {0x18D00, 0x18D08}, {0x1AFF0, 0x1B2FF}, {0x1D300, 0x1D356}, {0x1D360, 0x1D376},
-	{0x1F004, 0x1F004}, {0x1F0CF, 0x1F0CF}, {0x1F18E, 0x1F18E}, {0x1F191, 0x1F19A},
-	{0x1F200, 0x1F202}, {0x1F210, 0x1F23B}, {0x1F240, 0x1F248}, {0x1F250, 0x1F251},
-	{0x1F260, 0x1F265}, {0x1F300, 0x1F320}, {0x1F32D, 0x1F335}, {0x1F337, 0x1F37C},
-	{0x1F37E, 0x1F393}, {0x1F3A0, 0x1F3CA}, {0x1F3CF, 0x1F3D3}, {0x1F3E0, 0x1F3F0},
-	{0x1F3F4, 0x1F3F4}, {0x1F3F8, 0x1F43E}, {0x1F440, 0x1F440}, {0x1F442, 0x1F4FC},
-	{0x1F4FF, 0x1F53D}, {0x1F54B, 0x1F54E}, {0x1F550, 0x1F567}, {0x1F57A, 0x1F57A},
-	{0x1F595, 0x1F596}, {0x1F5A4, 0x1F5A4}, {0x1F5FB, 0x1F64F}, {0x1F680, 0x1F6C5},
-	{0x1F6CC, 0x1F6CC}, {0x1F6D0, 0x1F6D2}, {0x1F6D5, 0x1F6D7}, {0x1F6DC, 0x1F6DF},
-	{0x1F6EB, 0x1F6EC}, {0x1F6F4, 0x1F6FC}, {0x1F7E0, 0x1F7EB}, {0x1F7F0, 0x1F7F0},
-	{0x1F90C, 0x1F93A}, {0x1F93C, 0x1F945}, {0x1F947, 0x1F9FF}, {0x1FA70, 0x1FAFF},
-	{0x20000, 0x2FFFD}, {0x30000, 0x3FFFD},
-}
-
-// isWide reports whether r is in wideRanges.
-func isWide(r rune) bool {
-	if r < wideRanges[0][0] {
-		return false
-	}
-	lo, hi := 0, len(wideRanges)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		switch {
-		case r < wideRanges[m][0]:
-			hi = m
-		case r > wideRanges[m][1]:
-			lo = m + 1
-		default:
-			return true
-		}
-	}
-	return false
-}
+// runeWidth returns the display width in cells of a displayable rune, from
+// the width table render shares with package screen.
+func runeWidth(r rune) int { return cellwidth.Rune(r) }
 
 // gridDrawable reports whether the non-ASCII rune r may be drawn on its
 // own in a cell of the per-byte glyph grid, and how wide it is: it must be

@@ -45,6 +45,8 @@ type cleaner struct {
 	embOpen bool
 	embOut  int64
 
+	fmt formatState // the format character policy's context
+
 	frame int64 // offset of the latest frame boundary, 0 for none
 	at    int64 // end offset of the token being handled
 }
@@ -70,6 +72,7 @@ func (c *cleaner) feed(p []byte) {
 // end finishes the stream.
 func (c *cleaner) end() {
 	c.dec.End(c.token)
+	c.endFormat()
 	c.endLink() // a link left open still gets its target appended
 	if c.crRun != 0 {
 		c.settleCR(endOfStream)
@@ -119,6 +122,9 @@ func (c *cleaner) bytesAt(off, n int64) []byte {
 // format characters are handled first, as they are most tokens.
 func (c *cleaner) token(t *decode.Token) {
 	c.at = t.End()
+	if f := &c.fmt; f.filler || f.runN > 0 || f.nlt > 0 {
+		c.beforeToken(t)
+	}
 	if c.m != nil && !c.lineMode {
 		c.mapToken(t)
 	}
@@ -161,10 +167,10 @@ func (c *cleaner) sequence(t *decode.Token) {
 		r.Removed.ESC++
 	case decode.KindCSI:
 		r.Removed.CSI++
-		r.countCSI(t.Private, t.Inter, t.Final)
+		r.countCSI(t)
 	case decode.KindOSC:
 		r.Removed.OSC++
-		r.countOSC(t.Command)
+		r.countOSC(t)
 		if t.Command == 8 && t.Flags&(decode.FlagAborted|decode.FlagUnterminated) == 0 {
 			c.link(t)
 		}
@@ -192,10 +198,25 @@ func (c *cleaner) advise(t *decode.Token) {
 
 // text writes a text token.
 func (c *cleaner) text(t *decode.Token) {
+	c.fmt.prevEnd, c.fmt.prevRune = t.End(), -1
 	b := c.bytesAt(t.Off, t.Len)
 	if b == nil { // one character completed across two chunks
 		var buf [utf8.UTFMax]byte
 		b = utf8.AppendRune(buf[:0], t.Rune)
+		c.fmt.prevRune = t.Rune
+	}
+	if c.opts.FormatChars == FormatEscape {
+		c.escapeText(b, t)
+		return
+	}
+	c.literal(b, t)
+}
+
+// literal writes b, bytes of the input's text; t is the token they come
+// from, or nil when they were held.
+func (c *cleaner) literal(b []byte, t *decode.Token) {
+	if len(b) == 0 {
+		return
 	}
 	c.resolveCR(b[0])
 	if !c.lineMode {
@@ -205,13 +226,18 @@ func (c *cleaner) text(t *decode.Token) {
 	for i := 0; i < len(b); {
 		r, n := utf8.DecodeRune(b[i:])
 		i += n
-		c.at = min(t.Off+int64(i), t.End()) // a line ends where its LF does
+		if t != nil {
+			c.at = min(t.Off+int64(i), t.End()) // a line ends where its LF does
+		}
 		c.put(r)
 	}
 }
 
 // emitString writes s, made by the sanitizer (an escape, a URI, U+FFFD).
 func (c *cleaner) emitString(s []byte) {
+	if c.fmt.nlt > 0 {
+		c.releaseLiteral(nil)
+	}
 	c.resolveCR(s[0])
 	if !c.lineMode {
 		c.out = append(c.out, s...)
@@ -335,22 +361,6 @@ func (c *cleaner) mapToken(t *decode.Token) {
 }
 
 func (c *cleaner) outPos() int64 { return c.flushed + int64(len(c.out)) }
-
-// format applies the format character policy.
-func (c *cleaner) format(t *decode.Token) {
-	hiding := decode.ClassifyFormat(t.Rune) == decode.FormatHiding
-	switch {
-	case !hiding || c.opts.FormatChars == FormatKeep:
-		c.rep.Kept.Format++
-		c.text(t)
-	case c.opts.FormatChars == FormatEscape:
-		c.rep.Kept.Format++
-		var buf [12]byte
-		c.emitString(appendCodePoint(buf[:0], t.Rune))
-	default:
-		c.rep.Removed.Format++
-	}
-}
 
 // appendCodePoint appends "<U+XXXX>".
 func appendCodePoint(b []byte, r rune) []byte {

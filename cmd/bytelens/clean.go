@@ -2,13 +2,14 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
@@ -61,27 +62,27 @@ with several streams is cleaned stream by stream (--stream picks one).`,
 // warnSwallowed says on stderr when a control string left open at the end
 // of a stream swallowed bytes: they were dropped from the text, as a
 // terminal would have hidden them, and the reader should know.
-func warnSwallowed(w io.Writer, r streamReport) {
+func warnSwallowed(w *render.Writer, r streamReport) {
 	if r.BytesSwallowed == 0 {
 		return
 	}
 	// Only what is open at the end swallows, so it starts where the
 	// swallowed bytes do; its name is in the findings unless they were
 	// capped before it.
-	where := fmt.Sprintf(" from offset 0x%x", r.BytesIn-r.BytesSwallowed)
+	where := render.Sprintf(" from offset 0x%x", r.BytesIn-r.BytesSwallowed)
 	for _, f := range r.Findings {
 		if f.Kind == "unterminated" {
-			where = fmt.Sprintf(" by the %s at offset 0x%x", f.Sequence, f.Offset)
+			where = render.Sprintf(" by the %s at offset 0x%x", f.Sequence, f.Offset)
 			break
 		}
 	}
-	amount := fmt.Sprintf("%d bytes up to the end were", r.BytesSwallowed)
+	amount := render.Sprintf("%d bytes up to the end were", r.BytesSwallowed)
 	if r.BytesSwallowed == 1 {
-		amount = "1 byte at the end was"
+		amount = render.Sprintf("1 byte at the end was")
 	}
-	fmt.Fprintf(w, "bytelens: warning: stream %s: %s swallowed%s, left open; a terminal would not have shown them\n", r.Stream, amount, where)
+	w.Printf("bytelens: warning: stream %s: %s swallowed%s, left open; a terminal would not have shown them\n", r.Stream, amount, where)
 	if !strings.Contains(r.Policy, "c1=lone") {
-		fmt.Fprintln(w, "hint: if a raw 0x80-0x9F byte opened it and the input is 8-bit text (Latin-1, CP1252), --c1 lone keeps such bytes from opening strings")
+		w.Printf("hint: if a raw 0x80-0x9F byte opened it and the input is 8-bit text (Latin-1, CP1252), --c1 lone keeps such bytes from opening strings\n")
 	}
 }
 
@@ -120,7 +121,7 @@ func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts s
 	var reps []streamReport
 	for _, st := range sts {
 		if len(sts) > 1 && w != io.Discard {
-			fmt.Fprintf(s.stderr, "bytelens: cleaning stream %s (%d bytes)\n", st.Name, st.Len)
+			s.stderr.Printf("bytelens: cleaning stream %s (%d bytes)\n", st.Name, st.Len)
 		}
 		rep, err := capture.Clean(w, st, opts)
 		if err != nil {
@@ -133,7 +134,7 @@ func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts s
 
 // writeJSONFile writes v as indented JSON to path.
 func writeJSONFile(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := safejson.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -171,8 +172,11 @@ bytelens.report/v1; an array of {stream, report} when there are several).`,
 			if len(reps) == 1 {
 				v = reps[0].Report
 			}
-			b, _ := json.MarshalIndent(v, "", "  ")
-			_, err = fmt.Fprintf(s.stdout, "%s\n", b)
+			b, err := safejson.MarshalIndent(v, "", "  ")
+			if err != nil {
+				return err
+			}
+			_, err = s.stdout.Write(append(b, '\n'))
 			return err
 		}
 		name := "stdin"
@@ -181,17 +185,15 @@ bytelens.report/v1; an array of {stream, report} when there are several).`,
 		}
 		for i, r := range reps {
 			if i > 0 {
-				fmt.Fprintln(s.stdout)
+				s.out.Println()
 			}
-			label := name
+			label := render.Sprintf("%s", name)
 			if len(reps) > 1 {
-				label += " [" + r.Stream + "]"
+				label = render.Sprintf("%s [%s]", name, r.Stream)
 			}
-			if err := writeSummary(s.stdout, label, &r.Report); err != nil {
-				return err
-			}
+			writeSummary(s.out, label, &r.Report)
 		}
-		return nil
+		return s.out.Err()
 	}
 	return cmd
 }

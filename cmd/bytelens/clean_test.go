@@ -75,6 +75,11 @@ func TestCleanAndReport(t *testing.T) {
 		{name: "unknown flag", args: []string{"clean", "--frobnicate"}, code: 2, stderr: "unknown flag"},
 		{name: "too many args", args: []string{"clean", in, in}, code: 2},
 		{name: "unknown format", args: []string{"clean", "--format", "wav", in}, code: 2, stderr: "unknown capture format"},
+		{name: "timing on raw stdin", stdin: "x", args: []string{"clean", "--timing", in}, code: 2, stderr: "--timing applies to a script(1) typescript"},
+		{name: "stream on raw stdin", stdin: "x", args: []string{"report", "--stream", "stderr"}, code: 2, stderr: "raw stdin has one stream, output; --stream stderr names none"},
+		{name: "stream on raw stdin hex", stdin: "x", args: []string{"hex", "--stream", "stderr", "-"}, code: 2, stderr: "--stream stderr names none"},
+		{name: "timing on raw stdin glyphs", stdin: "x", args: []string{"glyphs", "--timing", in}, code: 2, stderr: "--timing applies"},
+		{name: "output stream on raw stdin", stdin: "x\n", args: []string{"clean", "--stream", "output"}, stdout: "x\n"},
 		{name: "cast", args: []string{"clean", "../../capture/testdata/samples/asciinema-v2.cast"}, contains: []string{"split:green\n"}, stderr: "lossy"},
 	}
 	for _, tc := range tests {

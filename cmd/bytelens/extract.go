@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -112,14 +112,15 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 		_, err := s.stdout.Write(cleanRange(sm.Data, start, end, sopts))
 		return err
 	default:
-		return writeHexRows(s.stdout, sm.Data[start:end], start)
+		return writeHexRows(s.out, sm.Data[start:end], start)
 	}
 }
 
 // parseRange parses "START:END" (decimal or 0x hex; START defaults to 0,
 // END to START+limit or the end of the stream) for a stream of n bytes.
-// END past the stream is cut to n; a range over limit bytes (limit >= 0)
-// is a usage error.
+// A range over limit bytes (limit >= 0), or that starts or explicitly
+// ends past the stream, is a usage error that gives the stream's length;
+// the default END is cut to n.
 func parseRange(s string, n, limit int) (start, end int, err error) {
 	bad := usagef("--range wants START:END byte offsets, such as 0:4096 or 0x100:0x200")
 	if s == "" {
@@ -154,8 +155,11 @@ func parseRange(s string, n, limit int) (start, end int, err error) {
 	if limit >= 0 && end-start > limit {
 		return 0, 0, usagef("--range: %d bytes asked, at most %d per call", end-start, limit)
 	}
-	if start > n || start == n && n > 0 {
-		return 0, 0, fmt.Errorf("range starts at %d, past the end of the stream (%d bytes)", start, n)
+	switch {
+	case start > n || start == n && n > 0:
+		return 0, 0, usagef("--range: START %d is past the end of the stream, which holds %d bytes", start, n)
+	case b != "" && end > n:
+		return 0, 0, usagef("--range: END %d is past the end of the stream, which holds %d bytes", end, n)
 	}
 	return start, min(end, n), nil
 }
@@ -187,20 +191,17 @@ func (s *switchWriter) Write(p []byte) (int, error) {
 
 // writeHexRows writes p as rows of an offset and up to 16 hex bytes, with
 // no text column: nothing of p is written as characters.
-func writeHexRows(w io.Writer, p []byte, base int) error {
-	bw := bufio.NewWriter(w)
+func writeHexRows(w *render.Writer, p []byte, base int) error {
 	for off := 0; off < len(p); off += 16 {
 		row := p[off:min(off+16, len(p))]
-		fmt.Fprintf(bw, "%08x ", base+off)
-		for i, c := range row {
-			if i == 8 {
-				bw.WriteByte(' ')
-			}
-			fmt.Fprintf(bw, " %02x", c)
+		half := row[:min(8, len(row))]
+		w.Printf("%08x  % x", base+off, half)
+		if len(row) > 8 {
+			w.Printf("  % x", row[8:])
 		}
-		bw.WriteByte('\n')
+		w.Printf("\n")
 	}
-	return bw.Flush()
+	return w.Err()
 }
 
 // exportRaw writes raw bytes to path, refusing a terminal. A new file is
@@ -269,7 +270,7 @@ func runVerify(s *streams, refArg, path string) error {
 	if path != "-" {
 		fh, err := os.Open(path)
 		if err != nil {
-			return err
+			return fileError(path, err)
 		}
 		defer fh.Close()
 		r = fh
@@ -282,21 +283,33 @@ func runVerify(s *streams, refArg, path string) error {
 	var sum [sha256.Size]byte
 	copy(sum[:], h.Sum(nil))
 	if sum == ref {
-		fmt.Fprintf(s.stdout, "match: artifact %s (%d bytes)\n", ref, n)
-		return nil
+		return s.out.Printf("match: artifact %s (%d bytes)\n", ref, n)
 	}
+	// Every stream with these bytes is named: two empty streams both
+	// match an empty file. A stream that passed the raw limit matches by
+	// its stored prefix, never by an empty one: that holds none of it.
+	matched := false
 	for i := range a.Streams {
 		sm := &a.Streams[i]
-		if sha256.Sum256(sm.Data) != sum {
+		if sha256.Sum256(sm.Data) != sum || sm.Truncated() && len(sm.Data) == 0 {
 			continue
 		}
-		if sm.Truncated() {
-			fmt.Fprintf(s.stdout, "match: %s (the first %d of %d bytes; the stream passed the raw limit)\n", sm.Name, len(sm.Data), sm.Seen)
-		} else {
-			fmt.Fprintf(s.stdout, "match: %s (%d bytes)\n", sm.Name, len(sm.Data))
+		matched = true
+		switch {
+		case sm.Truncated():
+			s.out.Printf("match: %s (the first %d of %d bytes; the stream passed the raw limit)\n", sm.Name, len(sm.Data), sm.Seen)
+		case len(sm.Data) == 0:
+			s.out.Printf("match: %s (0 bytes: the command wrote nothing to it)\n", sm.Name)
+		default:
+			s.out.Printf("match: %s (%d bytes)\n", sm.Name, len(sm.Data))
 		}
-		return nil
 	}
-	fmt.Fprintf(s.stdout, "no match: sha256:%s (%d bytes) is neither the artifact nor any of its streams\n", hex.EncodeToString(sum[:]), n)
+	if matched {
+		return s.out.Err()
+	}
+	s.out.Printf("no match: sha256:%s (%d bytes) is neither the artifact nor any of its streams\n", hex.EncodeToString(sum[:]), n)
+	if err := s.out.Err(); err != nil {
+		return err
+	}
 	return exitError{exitFailure}
 }

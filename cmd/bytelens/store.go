@@ -1,15 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/safejson"
 	"github.com/spf13/cobra"
 )
 
@@ -52,14 +51,14 @@ func newStoreLsCmd(s *streams) *cobra.Command {
 			if asJSON {
 				return writeEntriesJSON(s, es)
 			}
-			tw := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "REFERENCE\tKIND\tBYTES\tTIME\tCOMMAND")
+			tw := s.out.Columns(0, 0, 2)
+			tw.Printf("REFERENCE\tKIND\tBYTES\tTIME\tCOMMAND\n")
 			for _, e := range es {
 				command := "-"
 				if e.Argv != nil {
 					command = capture.ShellQuote(e.Argv)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", e.Ref, e.Kind, e.Size, e.ModTime.UTC().Format(time.RFC3339), command)
+				tw.Printf("%s\t%s\t%d\t%s\t%s\n", e.Ref, e.Kind, e.Size, e.ModTime.UTC().Format(time.RFC3339), command)
 			}
 			return tw.Flush()
 		},
@@ -80,7 +79,7 @@ type entryJSON struct {
 }
 
 func writeEntriesJSON(s *streams, es []store.Entry) error {
-	enc := json.NewEncoder(s.stdout)
+	enc := safejson.NewEncoder(s.stdout)
 	for _, e := range es {
 		ej := entryJSON{Ref: e.Ref.String(), Kind: string(e.Kind), Bytes: e.Size, Time: e.ModTime.UTC()}
 		// The manifest's argv is exact; as JSON for agents it is cleaned
@@ -100,19 +99,20 @@ func writeEntriesJSON(s *streams, es []store.Entry) error {
 }
 
 func newStorePruneCmd(s *streams) *cobra.Command {
-	var rawAge, envAge age
+	var rawAge, envAge, cleanAge age
 	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "prune --raw-older-than D --envelopes-older-than D",
 		Short: "Remove raw artifacts and envelopes, each kind on its own schedule",
 		Long: `Prune removes raw artifacts older than --raw-older-than and envelopes
-older than --envelopes-older-than; a kind whose flag is not given is kept.
+older than --envelopes-older-than, and the cleaned text kept for
+bytelens excerpt older than --clean-older-than; a kind whose flag is not given is kept.
 Ages are Go durations (90m, 36h) or whole days (30d). Temporary files
 left by an interrupted write are removed after an hour.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			if !rawAge.set && !envAge.set {
-				return usagef("give --raw-older-than, --envelopes-older-than or both")
+			if !rawAge.set && !envAge.set && !cleanAge.set {
+				return usagef("give --raw-older-than, --envelopes-older-than, --clean-older-than or several")
 			}
 			st, err := openStore()
 			if err != nil {
@@ -127,12 +127,17 @@ left by an interrupted write are removed after an hour.`,
 				o.EnvelopesBefore = now.Add(-envAge.d)
 			}
 			removed, err := st.Prune(o)
+			if err == nil && cleanAge.set {
+				var rc []store.Entry
+				rc, err = st.PruneClean(now.Add(-cleanAge.d), dryRun)
+				removed = append(removed, rc...)
+			}
 			verb := "removed"
 			if dryRun {
 				verb = "would remove"
 			}
 			for _, e := range removed {
-				fmt.Fprintf(s.stdout, "%s %s %s\n", verb, e.Kind, e.Ref)
+				s.out.Printf("%s %s %s\n", verb, e.Kind, e.Ref)
 			}
 			return err
 		},
@@ -140,6 +145,7 @@ left by an interrupted write are removed after an hour.`,
 	fs := cmd.Flags()
 	fs.Var(&rawAge, "raw-older-than", "remove raw artifacts older than `D`")
 	fs.Var(&envAge, "envelopes-older-than", "remove envelopes older than `D`")
+	fs.Var(&cleanAge, "clean-older-than", "remove the cleaned text kept for excerpt older than `D`")
 	fs.BoolVar(&dryRun, "dry-run", false, "print what would be removed and remove nothing")
 	return cmd
 }
