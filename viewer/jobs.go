@@ -313,9 +313,14 @@ type textSearch struct {
 // textPiece is how many bytes the text search sanitizes at a time.
 const textPiece = 1 << 20
 
-func newTextSearch(x *index, q string, opts sanitize.Options, from int64) *textSearch {
+// newTextSearch returns a search for q in the cleaned text after from;
+// it ignores ASCII case when fold is set or q has no upper case.
+func newTextSearch(x *index, q string, fold bool, opts sanitize.Options, from int64) *textSearch {
 	j := &textSearch{x: x, q: []byte(q), opts: opts, from: from}
-	j.fold = bytes.Equal(j.q, asciiLower(j.q))
+	j.fold = fold || smartFold(j.q)
+	if j.fold {
+		j.q = asciiLower(j.q)
+	}
 	j.d = decoderFor(opts)
 	x.mu.Lock()
 	for b := min(from/checkpointEvery, int64(len(x.cps))-1); b >= 0; b-- {
@@ -395,6 +400,10 @@ func (j *textSearch) step() (done, found bool, off int64, err error) {
 	return false, false, 0, nil
 }
 
+// smartFold reports whether a query ignores case by itself: it has no
+// upper-case ASCII letter.
+func smartFold(q []byte) bool { return bytes.Equal(q, asciiLower(q)) }
+
 // asciiLower returns p with ASCII letters in lower case; other bytes, and
 // so every offset, are kept.
 func asciiLower(p []byte) []byte {
@@ -409,10 +418,14 @@ func asciiLower(p []byte) []byte {
 }
 
 // hexSearch finds the next place where the raw bytes equal a pattern,
-// wrapping around at the end.
+// wrapping around at the end: a pattern typed in hex, or with text set
+// the text of a raw-text search, which lands inside payloads too. With
+// fold it ignores ASCII case.
 type hexSearch struct {
 	src     source
 	pat     []byte
+	text    bool
+	fold    bool
 	from    int64
 	pos     int64
 	wrapped bool
@@ -426,7 +439,12 @@ func newHexSearch(src source, pat []byte, from int64) *hexSearch {
 	return &hexSearch{src: src, pat: pat, from: from, pos: from + 1}
 }
 
-func (j *hexSearch) name() string { return "bytes" }
+func (j *hexSearch) name() string {
+	if j.text {
+		return "raw text " + string(j.pat)
+	}
+	return "bytes"
+}
 
 func (j *hexSearch) progress() float64 { return float64(j.done) / float64(max(1, j.src.n)) }
 
@@ -449,7 +467,11 @@ func (j *hexSearch) step() (done, found bool, off int64, err error) {
 		if err != nil {
 			return true, false, 0, err
 		}
-		if i := bytes.Index(p, j.pat); i >= 0 {
+		pat := j.pat
+		if j.fold {
+			p, pat = asciiLower(p), asciiLower(pat)
+		}
+		if i := bytes.Index(p, pat); i >= 0 {
 			return true, true, j.pos + int64(i), nil
 		}
 		step := max(1, n-int64(len(j.pat))+1)

@@ -13,6 +13,7 @@ type keyMap struct {
 	NextClass, PrevClass   key.Binding
 	NextHazard, PrevHazard key.Binding
 	SearchText, SearchHex  key.Binding
+	SearchRaw              key.Binding
 	Mark, JumpMark         key.Binding
 	Focus, FocusBack       key.Binding
 	NextFrame, PrevFrame   key.Binding
@@ -51,6 +52,7 @@ func newKeyMap() keyMap {
 		PrevClass:  b("[", "previous of class", "["),
 		SearchText: b("/", "search cleaned text", "/"),
 		SearchHex:  b("x", "search raw bytes (hex)", "x"),
+		SearchRaw:  b("X", "search raw bytes as text", "X"),
 		Mark:       b("m", "set mark", "m"),
 		JumpMark:   b("'", "go to mark", "'"),
 		Focus:      b("tab", "next pane", "tab"),
@@ -87,7 +89,7 @@ func (k *keyMap) setContext(c keyContext) {
 	nav := !c.prompt
 	for _, b := range []*key.Binding{
 		&k.Left, &k.Right, &k.PageUp, &k.PageDown, &k.Home, &k.End,
-		&k.Goto, &k.NextSeq, &k.PrevSeq, &k.SearchText, &k.SearchHex,
+		&k.Goto, &k.NextSeq, &k.PrevSeq, &k.SearchText, &k.SearchHex, &k.SearchRaw,
 		&k.NextHazard, &k.PrevHazard,
 		&k.Mark, &k.JumpMark, &k.Focus, &k.FocusBack, &k.Help, &k.Detail,
 	} {
@@ -137,7 +139,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.ReportUp, k.ReportDown, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Goto, k.NextHazard, k.PrevHazard, k.NextSeq, k.PrevSeq, k.NextClass, k.PrevClass, k.NextDiff, k.PrevDiff, k.NextFrame, k.PrevFrame, k.NextStream},
-		{k.SearchText, k.SearchHex, k.Mark, k.JumpMark, k.Focus, k.FocusBack, k.Detail},
+		{k.SearchText, k.SearchRaw, k.SearchHex, k.Mark, k.JumpMark, k.Focus, k.FocusBack, k.Detail},
 		{k.Confirm, k.Cancel, k.Help, k.Quit, k.LegendRemoved, k.LegendC1},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 
 	"github.com/bytelens/bytelens/sanitize"
@@ -79,7 +80,7 @@ func TestSearchHitsExact(t *testing.T) {
 					from = -1
 				}
 				for i := range want {
-					found, off := runJob(t, newTextSearch(x, q, opts, from))
+					found, off := runJob(t, newTextSearch(x, q, false, opts, from))
 					if !found || off != want[i] {
 						t.Errorf("policy %q seed %d: search %q from %d = %d %v, want %d", pol, seed, q, from, off, found, want[i])
 						break
@@ -144,5 +145,44 @@ func TestHazardKey(t *testing.T) {
 				t.Errorf("W stops at %v, want %v", back, want)
 			}
 		})
+	}
+}
+
+// TestRawTextSearch checks the raw-text search: it lands inside a
+// payload (an OSC 8 target) that the cleaned-text search cannot see,
+// ignores case when asked or when the query is in lower case, and Tab in
+// the prompt switches between the two modes, which the prompt names.
+func TestRawTextSearch(t *testing.T) {
+	t.Parallel()
+	data := []byte("see \x1b]8;;https://Evil.Example/x\x1b\\here\x1b]8;;\x1b\\ evil.example\n")
+	d := newDriver(t, load(t, data), Options{}, testStyles(termenv.Ascii, false), 120, 30, nil)
+	d.press("/evil.example<enter>")
+	if c := d.m.sv().cursor; c != 45 {
+		t.Errorf("cleaned-text search for evil.example at %d, want 45 (the text, not the target)", c)
+	}
+	d.press("<home>Xevil.example<enter>")
+	if c := d.m.sv().cursor; c != 17 {
+		t.Errorf("raw search (smart case) at %d, want 17 inside the target", c)
+	}
+	d.press("<home>XEvil.Example<enter>")
+	if c := d.m.sv().cursor; c != 17 {
+		t.Errorf("raw search, exact case, at %d, want 17", c)
+	}
+	d.press("<home>XEVIL<enter>")
+	if c := d.m.sv().cursor; c != 0 || !strings.Contains(d.m.msg.String(), "no raw text EVIL found") {
+		t.Errorf("raw search for EVIL (case kept) at %d, message %q", c, d.m.msg)
+	}
+	d.press("/EVIL")
+	if v := d.m.View(); !strings.Contains(v, "search cleaned text (smart case") {
+		t.Errorf("prompt does not name its mode:\n%s", v)
+	}
+	d.press("<tab>")
+	d.send(tea.KeyMsg{Type: tea.KeyCtrlT})
+	if v := d.m.View(); !strings.Contains(v, "search raw bytes as text (ignore case") {
+		t.Errorf("tab and ctrl+t do not switch the prompt to raw, ignoring case:\n%s", v)
+	}
+	d.press("<enter>")
+	if c := d.m.sv().cursor; c != 17 {
+		t.Errorf("raw search for EVIL ignoring case at %d, want 17", c)
 	}
 }

@@ -251,7 +251,15 @@ func (m *model) decision() render.Safe {
 
 // promptLine draws the open prompt; what the user typed is escaped.
 func (m *model) promptLine() string {
-	label := [numPrompts]string{promptGoto: "go to offset: ", promptText: "search cleaned text: ", promptHex: "search bytes (hex): "}[m.prompt]
+	label := [numPrompts]string{promptGoto: "go to offset: ", promptText: "search cleaned text", promptHex: "search bytes (hex): ",
+		promptRaw: "search raw bytes as text"}[m.prompt]
+	if m.prompt == promptText || m.prompt == promptRaw {
+		fold := "smart case"
+		if m.foldCase {
+			fold = "ignore case"
+		}
+		label += " (" + fold + "; tab: cleaned/raw, ctrl+t: case): "
+	}
 	v := []rune(m.input.Value())
 	pos := min(m.input.Position(), len(v))
 	under := render.Spaces(1)
