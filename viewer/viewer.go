@@ -184,7 +184,7 @@ const numPrompts = int(promptRaw) + 1
 
 // newModel returns the model for c.
 func newModel(c *capture.Capture, o Options, st Styles) *model {
-	m := &model{c: c, o: o, st: st, keys: newKeyMap(), help: help.New(), detail: true}
+	m := &model{c: c, o: o, st: st, keys: newKeyMap(o.ASCII), help: help.New(), detail: true}
 	m.help.Styles = st.Help
 	m.help.ShortSeparator = "  "
 	m.help.FullSeparator = "   "
