@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 )
 
@@ -96,5 +97,20 @@ func TestRemovalMarkers(t *testing.T) {
 				t.Errorf("ascii %v: the help has no legend entry %q", tc.ascii, name)
 			}
 		}
+	}
+}
+
+// TestTooSmall checks that a terminal too small for any layout says what
+// size is needed, wrapped so that it is read whole at 20x5.
+func TestTooSmall(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, load(t, demo), Options{}, testStyles(termenv.Ascii, false), 20, 5, nil)
+	v := strings.ReplaceAll(d.m.View(), "\n", "")
+	if !strings.Contains(v, "terminal too small (20x5): needs at least 26x7") {
+		t.Errorf("View at 20x5 does not say what is needed:\n%s", d.m.View())
+	}
+	d.send(tea.WindowSizeMsg{Width: 26, Height: 7})
+	if d.m.lay.tooSmall {
+		t.Errorf("26x7, the size asked for, is too small:\n%s", d.m.View())
 	}
 }

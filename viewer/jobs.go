@@ -308,6 +308,7 @@ type textSearch struct {
 	d       decode.Decoder // decoder in ground at pos
 	wrapped bool
 	done    int64 // bytes searched
+	pre     prefilter
 }
 
 // textPiece is how many bytes the text search sanitizes at a time.
@@ -321,6 +322,7 @@ func newTextSearch(x *index, q string, fold bool, opts sanitize.Options, from in
 	if j.fold {
 		j.q = asciiLower(j.q)
 	}
+	j.pre = newPrefilter(j.q, j.fold, opts)
 	j.d = decoderFor(opts)
 	x.mu.Lock()
 	for b := min(from/checkpointEvery, int64(len(x.cps))-1); b >= 0; b-- {
@@ -350,10 +352,11 @@ func (j *textSearch) step() (done, found bool, off int64, err error) {
 			}
 			j.wrapped, j.pos, j.d = true, 0, decoderFor(j.opts)
 		}
-		// Find the last point in ground within the next piece.
-		g, gd := int64(-1), j.d
-		d := j.d
-		for off := j.pos; off < src.n && (g < 0 || off < j.pos+textPiece); {
+		// The piece ends at a point in ground: a checkpoint of the index
+		// where it has one, else where decoding on finds one.
+		g, gd := j.x.groundAfter(j.pos + textPiece)
+		decodeOn := g < 0
+		for off, d := j.pos, j.d; decodeOn && off < src.n && (g < 0 || off < j.pos+textPiece); {
 			p, err := src.read(off, 4<<10)
 			if err != nil {
 				return true, false, 0, err
@@ -368,6 +371,11 @@ func (j *textSearch) step() (done, found bool, off int64, err error) {
 		in, err := src.read(j.pos, tail-j.pos)
 		if err != nil {
 			return true, false, 0, err
+		}
+		if !j.pre.mayMatch(in) {
+			j.done += g - j.pos
+			j.pos, j.d = g, gd
+			continue
 		}
 		// Clean without the offset map first: most pieces hold no match,
 		// and the map costs a point per token.

@@ -186,3 +186,53 @@ func TestRawTextSearch(t *testing.T) {
 		t.Errorf("raw search for EVIL ignoring case at %d, want 17", c)
 	}
 }
+
+// TestPrefilter checks the text search's raw prefilter against cleaning:
+// whenever it rules a piece out, the piece's cleaned text does not hold
+// the query, for random captures cut into random pieces, matches across
+// removed controls included; and that it does rule out most pieces of
+// text without the query.
+func TestPrefilter(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(5, 6))
+	skipped := 0
+	for _, pol := range offsetPolicies {
+		opts, err := sanitize.ParsePolicy(pol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := range uint64(40) {
+			data := offsetCapture(seed)
+			data = append(data, "ne\x1b[0medle cac\u202ehe.o Needle"...)
+			for _, q := range []string{"needle", "cache.o", " 45%", "Needle", "zz"} {
+				fold := smartFold([]byte(q))
+				qq := []byte(q)
+				if fold {
+					qq = asciiLower(qq)
+				}
+				pre := newPrefilter(qq, fold, opts)
+				for range 10 {
+					a := r.IntN(len(data))
+					b := a + r.IntN(len(data)-a+1)
+					text, _ := sanitize.Bytes(data[a:b], opts)
+					if fold {
+						text = asciiLower(text)
+					}
+					if !pre.mayMatch(data[a:b]) {
+						skipped++
+						if bytes.Contains(text, qq) {
+							t.Errorf("policy %q: prefilter rules out %q for %q, whose cleaned text %q holds it", pol, q, data[a:b], text)
+						}
+					}
+				}
+			}
+		}
+	}
+	plain := bytes.Repeat([]byte("\x1b[32mok\x1b[0m build step finished in 3.2s\r\n"), 1000)
+	if p := newPrefilter([]byte("needle"), true, sanitize.Options{}); p.mayMatch(plain) {
+		t.Error("prefilter keeps a build log without the query")
+	}
+	if skipped == 0 {
+		t.Error("prefilter never ruled a piece out")
+	}
+}

@@ -20,8 +20,8 @@ func (m *model) View() string {
 	}
 	lines := []string{m.titleLine()}
 	if m.lay.tooSmall {
-		msg := render.TextString(fmt.Sprintf("terminal too small (%dx%d)", m.w, m.h))
-		lines = append(lines, pad(m.st.warn, msg, m.w))
+		msg := render.TextString(fmt.Sprintf("terminal too small (%dx%d): needs at least %dx%d", m.w, m.h, m.lay.needW, m.lay.needH))
+		lines = append(lines, wrapSafe(msg, m.w, m.w, m.st.warn)...)
 		return fit(lines, m.w, m.h)
 	}
 	var boxes [][]string
