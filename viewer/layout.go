@@ -75,7 +75,7 @@ func computeLayout(st *Styles, w, h, chromeTop, chromeBottom int, streamLen int6
 	l.offW = render.Offset(max(0, streamLen-1)).Width()
 	l.needW, l.needH = hexInner(l.offW, rowWidths[len(rowWidths)-1])+l.frameW, chromeTop+chromeBottom+l.frameH+1
 	if kind == layoutCompare {
-		l.needW = 2*(minTextWidth+gutterWidth+l.frameW)
+		l.needW = 2 * (minTextWidth + gutterWidth + l.frameW)
 	}
 	avail := h - chromeTop - chromeBottom
 	if dr := min(maxDetailRows, (avail-2*l.frameH)/3); detail && dr >= minDetailRows && avail-dr-2*l.frameH >= minTopRows && w > l.frameW {
