@@ -66,9 +66,8 @@ type reaperProc struct {
 // newProc prepares the reaper for the command path/argv, with the caller's
 // environment, directory and stdin, and the given stdout and stderr.
 func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, grace, waitDelay time.Duration) (proc, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return nil, err
+	if _, err := os.Stat("/proc/self/exe"); err != nil {
+		return nil, fmt.Errorf("the reaper needs /proc: %w", err)
 	}
 	env := c.Env
 	if env == nil {
@@ -76,7 +75,7 @@ func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, grace, waitDelay
 	}
 	env = append(withoutVar(env, reaperEnv), reaperEnv+"="+strconv.FormatInt(int64(max(grace, 0)), 10))
 	r := &exec.Cmd{
-		Path:   self,
+		Path:   "/proc/self/exe", // this program, even if its file was replaced
 		Args:   append([]string{reaperArg0, path}, c.Args...),
 		Env:    env,
 		Dir:    c.Dir,
