@@ -213,9 +213,16 @@ func reaperMain(path string, argv []string, grace time.Duration) int {
 		null.Close()
 	}
 	fmt.Fprintf(status, "started %d\n", pid)
-	var killAt time.Time // when teardown began; zero until then
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
+	// Until teardown the reaper sleeps until a child ends (SIGCHLD);
+	// from then on it also wakes every 20 ms to signal what is left.
+	var killAt time.Time
+	var tick <-chan time.Time
+	teardown := func() {
+		if killAt.IsZero() {
+			killAt = time.Now()
+			tick = time.NewTicker(20 * time.Millisecond).C // lives as long as the reaper
+		}
+	}
 	reported := false
 	for {
 		// Reap every child that has ended; the command's end is
@@ -250,15 +257,13 @@ func reaperMain(path string, argv []string, grace time.Duration) int {
 		}
 		select {
 		case s := <-sigs:
-			if s != syscall.SIGCHLD && killAt.IsZero() {
-				killAt = time.Now()
+			if s != syscall.SIGCHLD {
+				teardown()
 			}
 		case <-stop:
-			if killAt.IsZero() {
-				killAt = time.Now()
-			}
+			teardown()
 			stop = nil
-		case <-tick.C:
+		case <-tick:
 		}
 	}
 }
