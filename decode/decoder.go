@@ -96,10 +96,9 @@ func (d *Decoder) feed(p []byte, out *sink) {
 	if d.u8n > 0 {
 		i = d.resumeUTF8(m, p, out)
 	}
-	tab := &m.trans
 	for i < len(p) {
 		var n int
-		d.st, n, i = scan(tab, &m.class, d.st, p, i, &d.recs)
+		d.st, n, i = scan(m, p, d.st, i, &d.recs)
 		d.apply(m, d.recs[:n], p, base, out)
 	}
 	d.off = base + int64(len(p))
@@ -110,13 +109,25 @@ func (d *Decoder) feed(p []byte, out *sink) {
 // full, and returns the state, the number of records and where it stopped.
 // A record is the byte index << 16 | the action taken there. The step has
 // no branch: every byte's record is written, and counted only when it has
-// an action. Between blocks of steps, in ground, runs of printable ASCII
-// are skipped (skipText).
-func scan(tab *[transLen]uint32, class *[256]uint8, st uint32, p []byte, i int, recs *[batchLen]uint64) (uint32, int, int) {
+// an action. Between blocks of steps, a run of bytes that the state keeps
+// to itself without an action is skipped in bulk (machine.skip): text in
+// ground, printable payload in a control string, parameter and
+// intermediate bytes in a CSI.
+func scan(m *machine, p []byte, st uint32, i int, recs *[batchLen]uint64) (uint32, int, int) {
+	tab, class := &m.trans, &m.class
 	n := 0
 	for i < len(p) && n <= batchLen-scanBlock {
-		if st == 0 {
-			if j := skipText(p, i); j > i {
+		if k := m.skip[st&(transLen-1)]; k != skipNone {
+			var j int
+			switch k {
+			case skipGround:
+				j = skipText(p, i)
+			case skipPayload:
+				j = skipPrintable(p, i)
+			default:
+				j = skipParams(p, i)
+			}
+			if j > i {
 				i = j
 				continue
 			}
