@@ -361,7 +361,20 @@ func (d *Decoder) single(out *sink, kind Kind, off, n int64, final byte, intro I
 // begin starts a token of kind at off whose body starts after its
 // introducer of introLen bytes.
 func (d *Decoder) begin(kind Kind, intro Intro, off, introLen int64) {
-	d.tok = Token{Off: off, Kind: kind, Intro: intro, Command: -1}
+	// Reset the previous token's fields, the arrays only as far as it
+	// wrote them: clearing the whole Token is most of the cost of a short
+	// sequence.
+	t := &d.tok
+	if t.Kind == KindCSI {
+		clear(t.Param[:min(int(d.np)+1, MaxParams)])
+	}
+	if t.NPrefix > 0 || t.Payload > 0 {
+		clear(t.Prefix[:])
+	}
+	t.Off, t.Len, t.Kind, t.Intro, t.Flags, t.Abort, t.Term = off, 0, kind, intro, 0, AbortNone, TermNone
+	t.Final, t.Private, t.Inter, t.NInter = 0, 0, [MaxIntermediate]byte{}, 0
+	t.NParam, t.ParamCount, t.Sub = 0, 0, 0
+	t.Command, t.Payload, t.NPrefix, t.Rune = -1, 0, 0, 0
 	d.pos = off
 	d.body, d.done = off+introLen, off+introLen
 	d.cs, d.np, d.anyParam = csiEntry, 0, false

@@ -343,7 +343,7 @@ func TestFastPathAgrees(t *testing.T) {
 		}
 	}
 	// Control string payloads heavy in UTF-8, whole and cut units, 9C
-	// as a continuation byte and as C1 ST, where plainPayload runs.
+	// as a continuation byte and as C1 ST, where the payload skip runs.
 	units := []string{"a", "é", "\xe6\x9c\x80", "\xe6\x9c", "\xe0\x9c", "\xc2\x9c", "\xc2", "\xf0\x9f\x98\x80", "\xf0\x9f", "\x9c", "\xed\xa0\x80", "\xff", "\x07", "\x1b\\"}
 	for range 2000 {
 		var b strings.Builder
