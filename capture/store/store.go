@@ -53,6 +53,7 @@ func DefaultDir() (string, error) {
 type Store struct {
 	dir     string
 	sidecar func(*Store) (Sidecar, error) // see SetSidecar
+	sealer  Sealer                        // see SetSealer
 }
 
 // Open opens the store at dir, creating it and its subdirectories with mode
@@ -121,6 +122,7 @@ type Writer struct {
 
 	side    Sidecar // see Store.SetSidecar
 	sideErr error
+	sealed  io.WriteCloser // see Store.SetSealer
 }
 
 // NewWriter starts a new blob in the store.
@@ -130,6 +132,11 @@ func (s *Store) NewWriter() (*Writer, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	w := &Writer{s: s, f: f, h: sha256.New()}
+	if err := w.seal(); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("store: %w", err)
+	}
 	if s.sidecar != nil {
 		if w.side, w.sideErr = s.sidecar(s); w.sideErr != nil {
 			w.side = nil
@@ -146,7 +153,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 	if w.done {
 		return 0, errors.New("store: write after commit or abort")
 	}
-	n, err := w.f.Write(p)
+	n, err := w.dst().Write(p)
 	w.h.Write(p[:n])
 	w.feedSidecar(p[:n])
 	w.n += int64(n)
@@ -171,6 +178,9 @@ func (w *Writer) Commit() (Ref, error) {
 	var r Ref
 	copy(r[:], w.h.Sum(nil))
 	err := w.err
+	if err == nil {
+		err = w.closeSeal()
+	}
 	if err == nil {
 		err = w.f.Sync()
 	}
@@ -245,10 +255,12 @@ func (s *Store) writeAtomic(path string, data []byte) error {
 // with [ErrCorrupt] if the bytes do not match; corrupt bytes are never
 // returned.
 func (s *Store) ReadRaw(r Ref) ([]byte, error) {
-	b, err := os.ReadFile(s.rawPath(r))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, r)
+	f, err := s.openRawFile(r)
+	if err != nil {
+		return nil, err
 	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -263,12 +275,9 @@ func (s *Store) ReadRaw(r Ref) ([]byte, error) {
 // Use it for artifacts too large to read at once. Errors are those of
 // [Store.ReadRaw]. The caller closes the file.
 func (s *Store) OpenRaw(r Ref) (*os.File, error) {
-	f, err := os.Open(s.rawPath(r))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, r)
-	}
+	f, err := s.openRawFile(r)
 	if err != nil {
-		return nil, fmt.Errorf("store: %w", err)
+		return nil, err
 	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
@@ -408,6 +417,9 @@ func (s *Store) entries(k Kind) ([]Entry, error) {
 
 // headerArgv reads the argv of an artifact's manifest, or nil.
 func (s *Store) headerArgv(r Ref) []string {
+	if s.IsSealed(r) {
+		return nil // the manifest is encrypted too
+	}
 	f, err := os.Open(s.rawPath(r))
 	if err != nil {
 		return nil

@@ -91,7 +91,7 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	}
 	a, err := st.Load(ref)
 	if err != nil {
-		return err
+		return keyError(err)
 	}
 	sm := a.Stream(f.stream)
 	if sm == nil {
@@ -262,9 +262,12 @@ func runVerify(s *streams, refArg, path string) error {
 	if err != nil {
 		return err
 	}
+	if done, err := verifySealed(s, st, ref, path); done { // keys.go
+		return err
+	}
 	a, err := st.Load(ref)
 	if err != nil {
-		return err
+		return keyError(err)
 	}
 	var r io.Reader = s.stdin
 	if path != "-" {

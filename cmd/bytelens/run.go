@@ -101,6 +101,9 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 			return hintError{err, "set BYTELENS_STORE to a private directory (mode 0700), or pass --no-store"}
 		}
 		opts.Store.SetSidecar(excerpt.Sidecar(sopts)) // the cleaned text for bytelens excerpt
+		if err := useKeys(opts.Store); err != nil {
+			return err
+		}
 	}
 	if ctx == nil {
 		ctx = context.Background()
