@@ -66,10 +66,10 @@ type server struct {
 
 // start runs bytelens mcp with the store at storeDir and connects the
 // SDK's client to it.
-func start(t *testing.T, storeDir string) *server {
+func start(t *testing.T, storeDir string, env ...string) *server {
 	t.Helper()
 	cmd := exec.Command(bin, "mcp")
-	cmd.Env = append(os.Environ(), "BYTELENS_STORE="+storeDir)
+	cmd.Env = append(append(os.Environ(), "BYTELENS_STORE="+storeDir), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -305,5 +305,42 @@ func TestMemory(t *testing.T) {
 	t.Logf("%d raw bytes in %v; peak resident %d KiB", out.Stdout.BytesRaw, time.Since(t0), hwm)
 	if hwm == 0 || hwm > 64<<10 {
 		t.Fatalf("peak resident %d KiB, want under 64 MiB", hwm)
+	}
+}
+
+// With only a recipient, the server writes raw artifacts it cannot read;
+// excerpt, report and verify still answer from the cleaned text and the
+// digests.
+func TestEncryptedStore(t *testing.T) {
+	dir := t.TempDir()
+	out, err := exec.Command(bin, "store", "keygen", filepath.Join(dir, "id")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	storeDir := filepath.Join(dir, "store")
+	s := start(t, storeDir, "BYTELENS_RECIPIENTS="+strings.TrimSpace(string(out)), "BYTELENS_IDENTITY=")
+	var run mcpserver.RunOut
+	s.call(t, "run", map[string]any{"argv": []string{"printf", "top secret\\n"}}, &run)
+	raw, err := os.ReadFile(filepath.Join(storeDir, "raw", strings.TrimPrefix(run.Ref, "restricted:sha256:")))
+	if err != nil || !bytes.HasPrefix(raw, []byte("age-encryption.org/v1\n")) || bytes.Contains(raw, []byte("top secret")) {
+		t.Fatalf("raw artifact not encrypted (%v)", err)
+	}
+	var ex excerpt.Excerpt
+	if res := s.call(t, "excerpt", map[string]any{"ref": run.Ref, "from": 1}, &ex); res.IsError || ex.Lines[0].Text != "top secret" {
+		t.Fatalf("excerpt: %s", resultText(res))
+	}
+	f := filepath.Join(dir, "f")
+	os.WriteFile(f, []byte("top secret\n"), 0o600)
+	var v mcpserver.VerifyOut
+	if res := s.call(t, "verify", map[string]any{"ref": run.Ref, "path": f}, &v); res.IsError || v.What != "stdout" {
+		t.Fatalf("verify: %s", resultText(res))
+	}
+	for id, want := range map[string]string{"": "encrypted", filepath.Join(dir, "id"): "top secret"} {
+		cmd := exec.Command(bin, "extract", run.Ref, "--as", "text")
+		cmd.Env = append(os.Environ(), "BYTELENS_STORE="+storeDir, "BYTELENS_IDENTITY="+id)
+		got, _ := cmd.CombinedOutput()
+		if !strings.Contains(string(got), want) {
+			t.Errorf("extract with identity %q: %q, want %q", id, got, want)
+		}
 	}
 }
