@@ -23,6 +23,10 @@ import (
 
 var bin string
 
+// callTimeout bounds each tool call, so that a session the server ended
+// fails the test instead of hanging it.
+const callTimeout = 2 * time.Minute
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "bytelens-mcp-test")
 	if err != nil {
@@ -100,7 +104,9 @@ func start(t *testing.T, storeDir string, env ...string) *server {
 // call calls a tool and decodes its structured content into out.
 func (s *server) call(t *testing.T, name string, args any, out any) *mcp.CallToolResult {
 	t.Helper()
-	res, err := s.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
