@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 )
 
 // SealedMagic is how an encrypted raw artifact begins: the age format's
@@ -51,17 +49,8 @@ func (w *Writer) seal() error {
 	if err != nil {
 		return err
 	}
-	w.sealed = sw
+	w.sealed, w.out = sw, sw
 	return nil
-}
-
-// dst is where the Writer's plaintext goes: the encrypting writer or the
-// file.
-func (w *Writer) dst() io.Writer {
-	if w.sealed != nil {
-		return w.sealed
-	}
-	return w.f
 }
 
 // closeSeal finishes the encryption, if any.
@@ -79,12 +68,9 @@ func (w *Writer) closeSeal() error {
 // returned file and goes when it is closed. Errors wrap ErrNotFound, or
 // ErrEncrypted when the store cannot decrypt it.
 func (s *Store) openRawFile(r Ref) (*os.File, error) {
-	f, err := os.Open(s.rawPath(r))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, r)
-	}
+	f, err := s.openBlob(s.rawPath(r), r)
 	if err != nil {
-		return nil, fmt.Errorf("store: %w", err)
+		return nil, err
 	}
 	br := bufio.NewReader(f)
 	head, _ := br.Peek(len(SealedMagic))
@@ -103,7 +89,7 @@ func (s *Store) openRawFile(r Ref) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Join(s.dir, tmpDir), "plain-*.tmp")
+	tmp, err := s.createTemp("plain-*.tmp")
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -121,7 +107,7 @@ func (s *Store) openRawFile(r Ref) (*os.File, error) {
 
 // IsSealed reports whether the store holds r encrypted at rest.
 func (s *Store) IsSealed(r Ref) bool {
-	f, err := os.Open(s.rawPath(r))
+	f, err := s.openBlob(s.rawPath(r), r)
 	if err != nil {
 		return false
 	}

@@ -254,3 +254,20 @@ func TestHostileNamesStayInert(t *testing.T) {
 	}
 	assertPlainOutput(t, "view's warnings", b.String())
 }
+
+// TestStdinIsStreamed checks that hex - and glyphs - read a pipe as it
+// arrives, spooling nothing (the temporary directory does not exist),
+// and show what they show for the same bytes in a file.
+func TestStdinIsStreamed(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "none"))
+	in := strings.Repeat("row \x1b]52;c;QUJD\x07\x1b[31mred\x1b[0m\r\n", 5000)
+	file := filepath.Join(t.TempDir(), "in.bin")
+	os.WriteFile(file, []byte(in), 0o600)
+	for _, args := range [][]string{{"hex"}, {"glyphs"}, {"glyphs", "--describe"}, {"glyphs", "--payloads", "--chips"}} {
+		code, got, errs := cli(t, in, append(args, "-")...)
+		_, want, _ := cli(t, "", append(args, file)...)
+		if code != 0 || errs != "" || got != want {
+			t.Errorf("%v -: exit %d, stderr %q, %d bytes of output, want %d as for the file", args, code, errs, len(got), len(want))
+		}
+	}
+}

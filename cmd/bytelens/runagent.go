@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 
@@ -15,20 +14,48 @@ const agentHelp = "print the cleaned stdout, then the cleaned stderr after a [st
 
 // writeAgentText writes env the way a coding agent's shell tool shows a
 // command's output: the cleaned stdout, the cleaned stderr after a
-// "[stderr]" line, and one footer line with the exit status, what was
-// removed, and the record to excerpt for what the limit left out. Kept
-// format characters are escaped (render.InertWriter). The footer is the
-// last line; its fields come from the envelope, never from the output.
+// "[stderr]" line, and one footer line with the exit status and what was
+// removed. A stream past the output limit shows its head, a line saying
+// which lines were left out and the bytelens excerpt call that prints
+// them, and its tail. Kept format characters are escaped
+// (render.InertWriter). The footer is the last line; its fields come from
+// the envelope, never from the output.
 func writeAgentText(s *streams, env *capture.Envelope) error {
 	text := render.InertWriter(s.stdout)
-	text.Write([]byte(env.Stdout))
-	endLine(text, env.Stdout)
-	if env.Stderr != "" {
-		text.Write([]byte("[stderr]\n" + env.Stderr))
-		endLine(text, env.Stderr)
+	for _, st := range agentStreams(env) {
+		if st.name == "stderr" && st.head == "" {
+			continue
+		}
+		if st.name == "stderr" {
+			text.Write([]byte("[stderr]\n"))
+		}
+		text.Write([]byte(st.head))
+		endLine(text, st.head)
+		if o := st.omitted; o != nil {
+			s.out.Printf("[bytelens: lines %d-%d (%d bytes) left out", o.FromLine, o.ToLine, o.Bytes)
+			if o.Excerpt != "" {
+				s.out.Printf(": %s", o.Excerpt)
+			}
+			s.out.Printf("]\n")
+			text.Write([]byte(st.tail))
+			endLine(text, st.tail)
+		}
 	}
 	s.out.Printf("%s\n", agentFooter(env))
 	return s.out.Err()
+}
+
+type agentStream struct {
+	name, head, tail string
+	omitted          *capture.Omitted
+	info             *capture.EnvelopeStream
+}
+
+func agentStreams(env *capture.Envelope) []agentStream {
+	return []agentStream{
+		{"stdout", env.Stdout, env.StdoutTail, env.StdoutOmitted, &env.Streams.Stdout},
+		{"stderr", env.Stderr, env.StderrTail, env.StderrOmitted, &env.Streams.Stderr},
+	}
 }
 
 // endLine ends a text that does not end in LF with one.
@@ -38,8 +65,7 @@ func endLine(w interface{ Write([]byte) (int, error) }, text string) {
 	}
 }
 
-// agentFooter is "[bytelens: exit 3; removed stdout csi 2; record REF]"
-// with the truncation and the excerpt call when the limit cut a stream.
+// agentFooter is "[bytelens: exit 3; removed stdout csi 2; record REF]".
 func agentFooter(env *capture.Envelope) string {
 	parts := []string{"exit " + itoa(int64(env.ExitCode))}
 	if env.Signal != "" {
@@ -48,25 +74,16 @@ func agentFooter(env *capture.Envelope) string {
 	if env.TimedOut {
 		parts = append(parts, "timed out")
 	}
-	for _, st := range []struct {
-		name string
-		text string
-		s    *capture.EnvelopeStream
-	}{{"stdout", env.Stdout, &env.Streams.Stdout}, {"stderr", env.Stderr, &env.Streams.Stderr}} {
-		if r := removedSummary(&st.s.Report); r != "" {
+	for _, st := range agentStreams(env) {
+		if r := removedSummary(&st.info.Report); r != "" {
 			parts = append(parts, "removed "+st.name+" "+r)
-		}
-		if st.s.Truncated {
-			next := int64(bytes.Count([]byte(st.text), []byte("\n"))) + 1
-			p := st.name + " cut at " + itoa(st.s.BytesKept) + " of " + itoa(st.s.BytesCleaned) + " bytes"
-			if env.RawArtifact != "" {
-				p += ": bytelens excerpt " + env.RawArtifact + " --stream " + st.name + " --lines " + itoa(next) + ":"
-			}
-			parts = append(parts, p)
 		}
 	}
 	if env.RawArtifact != "" {
 		parts = append(parts, "record "+env.RawArtifact)
+	}
+	if env.StoreError != "" {
+		parts = append(parts, "no record kept")
 	}
 	return "[bytelens: " + strings.Join(parts, "; ") + "]"
 }
