@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -354,5 +355,37 @@ func TestEncryptedStore(t *testing.T) {
 		if !strings.Contains(string(got), want) {
 			t.Errorf("extract with identity %q: %q, want %q", id, got, want)
 		}
+	}
+}
+
+// The Claude Code hook's rewritten command, run by bash as the Bash tool
+// would, prints the cleaned output and the footer and keeps the command's
+// exit status.
+func TestHookRewriteRuns(t *testing.T) {
+	in := `{"session_id":"s","transcript_path":"/t","cwd":"/","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"printf 'a \\033[31mred\\033[0m\\n'; exit 4","description":"d"},"tool_use_id":"toolu_1"}`
+	cmd := exec.Command(bin, "hook", "claude-code")
+	cmd.Stdin = strings.NewReader(in)
+	js, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a struct {
+		HookSpecificOutput struct {
+			UpdatedInput struct{ Command string } `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(js, &a); err != nil {
+		t.Fatal(err)
+	}
+	run := exec.Command("bash", "-c", a.HookSpecificOutput.UpdatedInput.Command)
+	run.Env = append(os.Environ(), "BYTELENS_STORE="+filepath.Join(t.TempDir(), "store"))
+	out, err := run.Output()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 4 {
+		t.Fatalf("exit: %v", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != 2 || lines[0] != "a red" || !strings.HasPrefix(lines[1], "[bytelens: exit 4; removed stdout csi 2; record restricted:sha256:") {
+		t.Fatalf("output %q", out)
 	}
 }
