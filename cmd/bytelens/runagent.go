@@ -14,29 +14,25 @@ const agentHelp = "print the cleaned stdout, then the cleaned stderr after a [st
 
 // writeAgentText writes env the way a coding agent's shell tool shows a
 // command's output: the cleaned stdout, the cleaned stderr after a
-// "[stderr]" line, and one footer line with the exit status and what was
-// removed. A stream past the output limit shows its head, a line saying
-// which lines were left out and the bytelens excerpt call that prints
-// them, and its tail. Kept format characters are escaped
-// (render.InertWriter). The footer is the last line; its fields come from
-// the envelope, never from the output.
+// "[stderr]" line, and one footer line with the exit status, what was
+// removed, and the record to excerpt for what the limit left out. Kept
+// format characters are escaped (render.InertWriter). The footer is the
+// last line; its fields come from the envelope, never from the output.
 func writeAgentText(s *streams, env *capture.Envelope) error {
 	text := render.InertWriter(s.stdout)
-	for _, st := range agentStreams(env) {
-		if st.name == "stderr" && st.head == "" {
+	for _, st := range []struct {
+		label, name, head, tail string
+		omitted                 *capture.Omitted
+	}{{"", "stdout", env.Stdout, env.StdoutTail, env.StdoutOmitted}, {"[stderr]\n", "stderr", env.Stderr, env.StderrTail, env.StderrOmitted}} {
+		if st.head == "" && st.omitted == nil {
 			continue
 		}
-		if st.name == "stderr" {
-			text.Write([]byte("[stderr]\n"))
-		}
-		text.Write([]byte(st.head))
+		text.Write([]byte(st.label + st.head))
 		endLine(text, st.head)
 		if o := st.omitted; o != nil {
-			s.out.Printf("[bytelens: lines %d-%d (%d bytes) left out", o.FromLine, o.ToLine, o.Bytes)
-			if o.Excerpt != "" {
-				s.out.Printf(": %s", o.Excerpt)
-			}
-			s.out.Printf("]\n")
+			// Between head and tail, what the limit left out, from the
+			// envelope's fields.
+			s.out.Printf("[bytelens: %s lines %d-%d omitted (%d bytes)%s]\n", st.name, o.FromLine, o.ToLine, o.Bytes, excerptHint(o))
 			text.Write([]byte(st.tail))
 			endLine(text, st.tail)
 		}
@@ -45,17 +41,12 @@ func writeAgentText(s *streams, env *capture.Envelope) error {
 	return s.out.Err()
 }
 
-type agentStream struct {
-	name, head, tail string
-	omitted          *capture.Omitted
-	info             *capture.EnvelopeStream
-}
-
-func agentStreams(env *capture.Envelope) []agentStream {
-	return []agentStream{
-		{"stdout", env.Stdout, env.StdoutTail, env.StdoutOmitted, &env.Streams.Stdout},
-		{"stderr", env.Stderr, env.StderrTail, env.StderrOmitted, &env.Streams.Stderr},
+// excerptHint is "; bytelens excerpt ..." when the store keeps the lines.
+func excerptHint(o *capture.Omitted) string {
+	if o.Excerpt == "" {
+		return ""
 	}
+	return "; " + o.Excerpt
 }
 
 // endLine ends a text that does not end in LF with one.
@@ -65,7 +56,8 @@ func endLine(w interface{ Write([]byte) (int, error) }, text string) {
 	}
 }
 
-// agentFooter is "[bytelens: exit 3; removed stdout csi 2; record REF]".
+// agentFooter is "[bytelens: exit 3; removed stdout csi 2; record REF]"
+// with the truncation and the excerpt call when the limit cut a stream.
 func agentFooter(env *capture.Envelope) string {
 	parts := []string{"exit " + itoa(int64(env.ExitCode))}
 	if env.Signal != "" {
@@ -74,16 +66,20 @@ func agentFooter(env *capture.Envelope) string {
 	if env.TimedOut {
 		parts = append(parts, "timed out")
 	}
-	for _, st := range agentStreams(env) {
-		if r := removedSummary(&st.info.Report); r != "" {
+	for _, st := range []struct {
+		name string
+		s    *capture.EnvelopeStream
+		o    *capture.Omitted
+	}{{"stdout", &env.Streams.Stdout, env.StdoutOmitted}, {"stderr", &env.Streams.Stderr, env.StderrOmitted}} {
+		if r := removedSummary(&st.s.Report); r != "" {
 			parts = append(parts, "removed "+st.name+" "+r)
+		}
+		if st.o != nil {
+			parts = append(parts, st.name+" lines "+itoa(st.o.FromLine)+"-"+itoa(st.o.ToLine)+" omitted"+excerptHint(st.o))
 		}
 	}
 	if env.RawArtifact != "" {
 		parts = append(parts, "record "+env.RawArtifact)
-	}
-	if env.StoreError != "" {
-		parts = append(parts, "no record kept")
 	}
 	return "[bytelens: " + strings.Join(parts, "; ") + "]"
 }
