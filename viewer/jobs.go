@@ -414,15 +414,17 @@ func smartFold(q []byte) bool { return bytes.Equal(q, asciiLower(q)) }
 
 // asciiLower returns p with ASCII letters in lower case; other bytes, and
 // so every offset, are kept.
-func asciiLower(p []byte) []byte {
-	out := make([]byte, len(p))
-	for i, b := range p {
-		if b >= 'A' && b <= 'Z' {
+func asciiLower(p []byte) []byte { return appendLower(make([]byte, 0, len(p)), p) }
+
+// appendLower appends p to dst with ASCII letters in lower case.
+func appendLower(dst, p []byte) []byte {
+	for _, b := range p {
+		if b-'A' < 26 {
 			b += 'a' - 'A'
 		}
-		out[i] = b
+		dst = append(dst, b)
 	}
-	return out
+	return dst
 }
 
 // hexSearch finds the next place where the raw bytes equal a pattern,
