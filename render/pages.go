@@ -50,18 +50,14 @@ func (s *sizedPages) next(n int) ([]byte, bool, error) {
 
 func (s *sizedPages) done(int64) error { return nil }
 
-// Limits of streamPages, in bytes.
-const (
-	// maxHeld is how much of the token still open a stream keeps before
-	// it keeps only its first headHeld and its last tailHeld bytes,
-	// which is all that drawing the token reads again without payloads.
-	maxHeld  = 1 << 20
-	headHeld = 64 << 10
-	tailHeld = 64 << 10
-	// maxHeldPayloads is how much of an open control string a stream
-	// keeps when payloads are shown, as they are read again whole.
-	maxHeldPayloads = 64 << 20
-)
+// holdLimits bound what a streamPages keeps of the token still open, in
+// bytes: up to max, then only its first head and its last tail bytes,
+// which is all that drawing the token reads again without payloads; when
+// payloads are shown, which are read again whole, up to maxPayloads.
+type holdLimits struct{ max, head, tail, maxPayloads int }
+
+// defaultHold are the limits of the exported stream functions.
+var defaultHold = holdLimits{max: 1 << 20, head: 64 << 10, tail: 64 << 10, maxPayloads: 64 << 20}
 
 // errNotHeld is the error of a read of stream bytes that are no longer
 // kept.
@@ -72,7 +68,8 @@ var errNotHeld = errors.New("bytes no longer held")
 // stream, so memory stays bounded whatever the stream's length.
 type streamPages struct {
 	br      *bufio.Reader
-	keepAll bool  // keep the whole open token, up to maxHeldPayloads
+	keepAll bool // keep the whole open token, up to lim.maxPayloads
+	lim     holdLimits
 	next0   int64 // stream offset of the next byte not yet read from br
 	hold    []byte
 	holdOff int64 // hold is the bytes [holdOff, next0)
@@ -81,8 +78,8 @@ type streamPages struct {
 	headSet bool
 }
 
-func newStreamPages(r io.Reader, keepAll bool) *streamPages {
-	return &streamPages{br: bufio.NewReaderSize(r, 2*pageSize), keepAll: keepAll}
+func newStreamPages(r io.Reader, keepAll bool, lim holdLimits) *streamPages {
+	return &streamPages{br: bufio.NewReaderSize(r, 2*pageSize), keepAll: keepAll, lim: lim}
 }
 
 func (s *streamPages) next(n int) ([]byte, bool, error) {
@@ -117,16 +114,16 @@ func (s *streamPages) done(open int64) error {
 		s.holdOff += drop
 	}
 	switch {
-	case s.keepAll && len(s.hold) > maxHeldPayloads:
-		return fmt.Errorf("a control string longer than %d bytes cannot be shown with its payload from a stream; read it from a file", maxHeldPayloads)
-	case s.keepAll || len(s.hold) <= maxHeld:
+	case s.keepAll && len(s.hold) > s.lim.maxPayloads:
+		return fmt.Errorf("a control string longer than %d bytes cannot be shown with its payload from a stream; read it from a file", s.lim.maxPayloads)
+	case s.keepAll || len(s.hold) <= s.lim.max:
 		return nil
 	}
 	if !s.headSet {
-		s.head = append(s.head[:0], s.hold[:headHeld]...)
+		s.head = append(s.head[:0], s.hold[:s.lim.head]...)
 		s.headOff, s.headSet = s.holdOff, true
 	}
-	drop := len(s.hold) - tailHeld
+	drop := len(s.hold) - s.lim.tail
 	s.hold = s.hold[:copy(s.hold, s.hold[drop:])]
 	s.holdOff += int64(drop)
 	return nil
@@ -141,7 +138,7 @@ func (s *streamPages) ReadAt(p []byte, off int64) (int, error) {
 	n := 0
 	if off < s.next0 {
 		if off < s.holdOff {
-			return 0, fmt.Errorf("stream offset %d: %w (%d bytes of an open sequence are kept); read it from a file", off, errNotHeld, maxHeld)
+			return 0, fmt.Errorf("stream offset %d: %w (%d bytes of an open sequence are kept); read it from a file", off, errNotHeld, s.lim.max)
 		}
 		n = copy(p, s.hold[off-s.holdOff:])
 		if n == len(p) {
@@ -167,7 +164,7 @@ func (s *streamPages) ReadAt(p []byte, off int64) (int, error) {
 // that rows appear as input arrives. Memory stays bounded whatever the
 // stream's length; nothing is spooled.
 func HexDumpReader(w io.Writer, r io.Reader, o HexOptions) error {
-	return hexDump(w, newStreamPages(r, false), o, true)
+	return hexDump(w, newStreamPages(r, false, defaultHold), o, true)
 }
 
 // WriteGlyphsReader is WriteGlyphs for a stream of unknown length: it
@@ -176,11 +173,11 @@ func HexDumpReader(w io.Writer, r io.Reader, o HexOptions) error {
 // all that drawing it reads without payloads); with o.Payloads it keeps a
 // control string whole and fails on one over 64 MiB.
 func WriteGlyphsReader(w io.Writer, r io.Reader, o StreamOptions) error {
-	return writeGlyphs(w, newStreamPages(r, o.Payloads), math.MaxInt64, o, true)
+	return writeGlyphs(w, newStreamPages(r, o.Payloads, defaultHold), math.MaxInt64, o, true)
 }
 
 // WriteDescriptionsReader is WriteDescriptions for a stream of unknown
 // length: it reads r to its end and flushes w after each page.
 func WriteDescriptionsReader(w io.Writer, r io.Reader, o StreamOptions) error {
-	return writeDescriptions(w, newStreamPages(r, false), o, true)
+	return writeDescriptions(w, newStreamPages(r, false, defaultHold), o, true)
 }

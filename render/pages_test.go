@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -12,17 +13,21 @@ import (
 	"github.com/bytelens/bytelens/internal/hostile"
 )
 
+// testHold are hold limits small enough for short tests and larger than
+// what drawing a token reads again (maxSequenceShown, escapeMax).
+var testHold = holdLimits{max: 3 * pageSize, head: 1024, tail: 1024, maxPayloads: 8 * pageSize}
+
 // streamInputs are inputs whose stream rendering must equal the rendering
 // from an io.ReaderAt: hostile random bytes, and sequences longer than
-// what a stream keeps of them (maxHeld), open across many pages.
+// what a stream keeps of them (testHold.max), open across many pages.
 func streamInputs(short bool) map[string][]byte {
 	rng := rand.New(rand.NewPCG(6, 1))
 	in := map[string][]byte{
 		"empty":         nil,
 		"one byte":      []byte("x"),
-		"long OSC":      []byte("a\x1b]52;c;" + strings.Repeat("Q", maxHeld+headHeld) + "\x07b\n"),
-		"long DCS open": []byte("a\x1bP1;2q" + strings.Repeat("#", maxHeld+headHeld)),
-		"long CSI":      []byte("a\x1b[" + strings.Repeat("1;", maxHeld/2+headHeld) + "m\n"),
+		"long OSC":      []byte("a\x1b]52;c;" + strings.Repeat("Q", 5*pageSize) + "\x07b\n"),
+		"long DCS open": []byte("a\x1bP1;2q" + strings.Repeat("#", 5*pageSize)),
+		"long CSI":      []byte("a\x1b[" + strings.Repeat("1;", 2*pageSize) + "m\n"),
 		"page edge ST":  append(append([]byte("\x1b]0;t"), bytes.Repeat([]byte("x"), pageSize-6)...), "\x1b\\<9B>"...),
 		"lookalike":     append(bytes.Repeat([]byte("y"), pageSize-2), "<U+202E>"...),
 	}
@@ -31,7 +36,7 @@ func streamInputs(short bool) map[string][]byte {
 		n = 1
 	}
 	for i := range n {
-		in["hostile "+string(rune('a'+i))] = hostile.Bytes(rng, pageSize/2+rng.IntN(2*pageSize))
+		in["hostile "+string(rune('a'+i))] = hostile.Bytes(rng, pageSize+rng.IntN(pageSize/2))
 	}
 	return in
 }
@@ -44,7 +49,7 @@ func TestStreamRenderingMatchesReaderAt(t *testing.T) {
 				if err := WriteGlyphs(&want, bytes.NewReader(data), int64(len(data)), o); err != nil {
 					t.Fatal(err)
 				}
-				if err := WriteGlyphsReader(&got, iotest.HalfReader(bytes.NewReader(data)), o); err != nil {
+				if err := writeGlyphs(&got, newStreamPages(iotest.HalfReader(bytes.NewReader(data)), o.Payloads, testHold), math.MaxInt64, o, true); err != nil {
 					t.Fatalf("%+v: %v", o, err)
 				}
 				if !bytes.Equal(got.Bytes(), want.Bytes()) {
@@ -53,7 +58,7 @@ func TestStreamRenderingMatchesReaderAt(t *testing.T) {
 				want.Reset()
 				got.Reset()
 				WriteDescriptions(&want, bytes.NewReader(data), int64(len(data)), o)
-				if err := WriteDescriptionsReader(&got, iotest.HalfReader(bytes.NewReader(data)), o); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
+				if err := writeDescriptions(&got, newStreamPages(iotest.HalfReader(bytes.NewReader(data)), false, testHold), o, true); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
 					t.Errorf("descriptions differ from the stream (%v)", err)
 				}
 			}
@@ -62,7 +67,7 @@ func TestStreamRenderingMatchesReaderAt(t *testing.T) {
 				if err := HexDump(&want, bytes.NewReader(data), int64(len(data)), o); err != nil {
 					t.Fatal(err)
 				}
-				if err := HexDumpReader(&got, iotest.HalfReader(bytes.NewReader(data)), o); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
+				if err := hexDump(&got, newStreamPages(iotest.HalfReader(bytes.NewReader(data)), false, testHold), o, true); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
 					t.Errorf("hex %+v differs from the stream (%v):\n%.300s\nwant\n%.300s", o, err, got.Bytes(), want.Bytes())
 				}
 			}
@@ -95,8 +100,8 @@ func TestStreamRenderingIsIncremental(t *testing.T) {
 			}
 		})
 	}
-	huge := io.MultiReader(strings.NewReader("\x1b]52;c;"), io.LimitReader(neverEnding('Q'), maxHeldPayloads+1))
-	err := WriteGlyphsReader(io.Discard, huge, StreamOptions{Payloads: true})
+	huge := io.MultiReader(strings.NewReader("\x1b]52;c;"), io.LimitReader(neverEnding('Q'), int64(testHold.maxPayloads)+1))
+	err := writeGlyphs(io.Discard, newStreamPages(huge, true, testHold), math.MaxInt64, StreamOptions{Payloads: true}, true)
 	if err == nil || !strings.Contains(err.Error(), "read it from a file") {
 		t.Errorf("payload over the limit: %v", err)
 	}

@@ -1,6 +1,8 @@
 package viewer
 
 import (
+	"slices"
+
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/bytelens/bytelens/render"
@@ -54,6 +56,7 @@ type layout struct {
 	borderTop     int
 	borderLeft    int
 	tooSmall      bool
+	needW, needH  int // the smallest terminal the layout fits in
 }
 
 // hexInner is the inner width of the hex pane at bpr bytes per row: the
@@ -72,6 +75,10 @@ func computeLayout(st *Styles, w, h, chromeTop, chromeBottom int, streamLen int6
 	l.frameW, l.frameH = st.Pane.GetFrameSize()
 	l.borderTop, l.borderLeft = st.Pane.GetBorderTopSize(), st.Pane.GetBorderLeftSize()
 	l.offW = render.Offset(max(0, streamLen-1)).Width()
+	l.needW, l.needH = hexInner(l.offW, rowWidths[len(rowWidths)-1])+l.frameW, chromeTop+chromeBottom+l.frameH+1
+	if kind == layoutCompare {
+		l.needW = 2 * (minTextWidth + gutterWidth + l.frameW)
+	}
 	avail := h - chromeTop - chromeBottom
 	if dr := min(maxDetailRows, (avail-2*l.frameH)/3); detail && dr >= minDetailRows && avail-dr-2*l.frameH >= minTopRows && w > l.frameW {
 		l.detailH = dr + l.frameH
@@ -178,6 +185,7 @@ func (l *layout) topRow() []paneID {
 			out = append(out, p)
 		}
 	}
+	slices.SortStableFunc(out, func(a, b paneID) int { return l.x[a] - l.x[b] }) // a replaced pane keeps its place
 	return out
 }
 
@@ -198,3 +206,9 @@ func (l *layout) paneAt(x, y int) (p paneID, row, col int, ok bool) {
 
 // height returns the number of lines s takes.
 func height(s string) int { return lipgloss.Height(s) }
+
+// replace puts pane q where p is and hides p.
+func (l *layout) replace(p, q paneID) {
+	l.shown[p], l.shown[q] = false, true
+	l.inner[q], l.innerH[q], l.x[q], l.y[q] = l.inner[p], l.innerH[p], l.x[p], l.y[p]
+}
