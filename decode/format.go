@@ -119,7 +119,9 @@ func leadMayStartFormat(b byte) bool {
 	switch {
 	case b >= 0xC2 && b <= 0xDF:
 		first, blocks = rune(b&0x1F)<<6, 1
-	case b >= 0xE0 && b <= 0xEF:
+	case b == 0xE0: // U+0800–U+0FFF: the second byte is A0–BF
+		first, blocks = 0x800, 32
+	case b >= 0xE1 && b <= 0xEF:
 		first, blocks = rune(b&0x0F)<<12, 64
 	default:
 		return true
@@ -131,21 +133,3 @@ func leadMayStartFormat(b byte) bool {
 	}
 	return false
 }
-
-// plain3 has bit k of entry b&0x0F set when the 64 characters that the
-// three-byte lead b (E0–EF) and the second byte 0x80+k start are all well
-// formed (neither overlong nor surrogates) and none has a format class:
-// ground's fast path skips such a character on its first two bytes.
-var plain3 = func() (t [16]uint64) {
-	for lead := range rune(16) {
-		for k := range rune(64) {
-			block := lead<<6 | k // the code point >> 6
-			if cp := block << 6; cp < 0x800 || cp >= 0xD800 && cp <= 0xDFFF ||
-				formatBlocks[block>>6]&(1<<(block&63)) != 0 {
-				continue
-			}
-			t[lead] |= 1 << k
-		}
-	}
-	return t
-}()

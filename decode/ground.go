@@ -139,7 +139,7 @@ func skipPlainUTF8(p []byte, i int) int {
 		c := p[i]
 		if w := plainLead[c]; w == 2 && i+1 < n && p[i+1]&0xC0 == 0x80 {
 			i += 2
-		} else if w == 3 && i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && plain3[c&0x0F]>>(p[i+1]&0x3F)&1 != 0 {
+		} else if w == 3 && i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && (c != 0xE0 || p[i+1] >= 0xA0) {
 			i += 3
 		} else {
 			break

@@ -97,16 +97,17 @@ var checkLead = func() (t [256]bool) {
 }()
 
 // plainLead gives the length of the characters that the other common lead
-// bytes start, for skipPlainUTF8: 2 for C3–DF but those checked, 3 for
-// E0–EF (whose second byte plain3 checks: overlong forms, surrogates and
-// the blocks of format characters are not plain); 0 for the rest.
+// bytes start, for skipPlainUTF8: 2 for C3–DF, 3 for E0 (whose second byte
+// must be A0–BF) and E1–EF; 0 for bytes that are checked, for ED
+// (surrogates) and for four-byte leads.
 var plainLead = func() (t [256]uint8) {
 	for b := 0xC3; b <= 0xEF; b++ {
 		switch {
-		case b >= 0xE0:
-			t[b] = 3
-		case !checkLead[b]:
+		case checkLead[b] || b == 0xED:
+		case b < 0xE0:
 			t[b] = 2
+		default:
+			t[b] = 3
 		}
 	}
 	return t
