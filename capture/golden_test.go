@@ -6,11 +6,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/bytelens/bytelens/sanitize"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.json from the loaders' output")
@@ -33,10 +36,11 @@ type goldenCapture struct {
 }
 
 type goldenStream struct {
-	Name   string        `json:"name"`
-	Len    int64         `json:"len"`
-	SHA256 string        `json:"sha256"`
-	Events []goldenEvent `json:"events,omitempty"`
+	Name    string        `json:"name"`
+	Len     int64         `json:"len"`
+	SHA256  string        `json:"sha256"`
+	Events  []goldenEvent `json:"events,omitempty"`
+	Removed []Removal     `json:"removed,omitempty"`
 }
 
 type goldenEvent struct {
@@ -77,7 +81,7 @@ func toGolden(t testing.TB, c *Capture) goldenCapture {
 	for i := range c.Streams {
 		s := &c.Streams[i]
 		sum := sha256.Sum256(streamBytes(t, s))
-		gs := goldenStream{Name: s.Name, Len: s.Len, SHA256: hex.EncodeToString(sum[:])}
+		gs := goldenStream{Name: s.Name, Len: s.Len, SHA256: hex.EncodeToString(sum[:]), Removed: s.Removed}
 		for _, e := range s.Events {
 			ge := goldenEvent{Kind: e.Kind.String(), Off: e.Off, Len: e.Len, Cols: e.Cols, Rows: e.Rows, Label: e.Label}
 			if c.Timed {
@@ -103,6 +107,7 @@ type fixture struct {
 	path   string // under testdata
 	timing string // under testdata, or ""
 	format string // OpenOptions.Format
+	clean  bool   // also compare the cleaned text with golden/NAME.clean.txt
 }
 
 var fixtures = []fixture{
@@ -121,6 +126,14 @@ var fixtures = []fixture{
 	{name: "samples-gitlab-ci", path: "samples/gitlab-ci-synth.log"},
 	{name: "samples-pipe-stdout", path: "samples/pipe-stdout.bin"},
 	{name: "samples-tmux-capture-pane-e", path: "samples/tmux-capture-pane-e.txt"},
+	// Service logs written by the tools themselves or by their encoders;
+	// testdata/logs/README.md says how.
+	{name: "logs-docker-json", path: "logs/docker-json.log", clean: true},
+	{name: "logs-kubectl-timestamps", path: "logs/kubectl-timestamps.log", clean: true},
+	{name: "logs-docker-timestamps", path: "logs/docker-timestamps.log", clean: true},
+	{name: "logs-jenkins", path: "logs/jenkins-console.log", clean: true},
+	{name: "logs-journald-json", path: "logs/journald.json", clean: true},
+	{name: "logs-journald-export", path: "logs/journald.export", clean: true},
 }
 
 func openFixture(t testing.TB, f fixture) *Capture {
@@ -147,24 +160,46 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			path := filepath.Join("testdata", "golden", f.name+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./capture -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the loader's output (go test ./capture -update rewrites it):\ngot:\n%s", path, got)
+			checkGolden(t, filepath.Join("testdata", "golden", f.name+".json"), got)
+			if f.clean {
+				checkGolden(t, filepath.Join("testdata", "golden", f.name+".clean.txt"), cleanText(t, c))
 			}
 		})
+	}
+}
+
+// cleanText returns the cleaned text of each stream of c under the default
+// policy, each after a "== stream NAME ==" line.
+func cleanText(t *testing.T, c *Capture) []byte {
+	var b bytes.Buffer
+	for i := range c.Streams {
+		fmt.Fprintf(&b, "== stream %s ==\n", c.Streams[i].Name)
+		if _, err := Clean(&b, &c.Streams[i], sanitize.Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Bytes()
+}
+
+// checkGolden compares got with the golden file at path, or rewrites it
+// under -update.
+func checkGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./capture -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the loader's output (go test ./capture -update rewrites it):\ngot:\n%s", path, got)
 	}
 }
 
