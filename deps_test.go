@@ -19,16 +19,20 @@ const module = "github.com/bytelens/bytelens/"
 // always allowed.
 var allowed = map[string][]string{
 	"decode":                  {},
+	"safejson":                {"decode"},
 	"sanitize":                {"decode", "golang.org/x/text/transform"},
-	"render":                  {"decode", "sanitize"},
-	"capture/store":           {},
+	"render":                  {"decode", "sanitize", "internal/cellwidth"},
+	"internal/cellwidth":      {},
+	"screen":                  {"decode", "internal/cellwidth"},
+	"capture/store":           {"safejson"},
 	"internal/hostile":        {},
+	"internal/golden":         {},
 	"capture":                 {"decode", "sanitize", "capture/store"},
 	"viewer/internal/noquery": {"github.com/charmbracelet/lipgloss"},
 	"viewer": {"decode", "sanitize", "render", "capture", "capture/store", "viewer/internal/noquery",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",
 		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
-	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer",
+	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "safejson",
 		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty"},
 }
 

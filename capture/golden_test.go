@@ -5,18 +5,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/bytelens/bytelens/internal/golden"
 	"github.com/bytelens/bytelens/sanitize"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden/*.json from the loaders' output")
 
 // goldenCapture is the JSON form of a loaded capture that golden files hold.
 // Stream bytes appear only as a length and a SHA-256, never inline.
@@ -160,9 +157,9 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			checkGolden(t, filepath.Join("testdata", "golden", f.name+".json"), got)
+			golden.Check(t, filepath.Join("testdata", "golden", f.name+".json"), got)
 			if f.clean {
-				checkGolden(t, filepath.Join("testdata", "golden", f.name+".clean.txt"), cleanText(t, c))
+				golden.Check(t, filepath.Join("testdata", "golden", f.name+".clean.txt"), cleanText(t, c))
 			}
 		})
 	}
@@ -179,28 +176,6 @@ func cleanText(t *testing.T, c *Capture) []byte {
 		}
 	}
 	return b.Bytes()
-}
-
-// checkGolden compares got with the golden file at path, or rewrites it
-// under -update.
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./capture -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the loader's output (go test ./capture -update rewrites it):\ngot:\n%s", path, got)
-	}
 }
 
 // checkInvariants checks what every loaded capture promises: at least one

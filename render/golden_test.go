@@ -3,17 +3,15 @@ package render
 import (
 	"bufio"
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/internal/golden"
 	"github.com/bytelens/bytelens/sanitize"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 // goldenInputs are hostile inputs whose renderings are kept as goldens.
 var goldenInputs = []struct{ name, in string }{
@@ -58,19 +56,7 @@ func TestGoldens(t *testing.T) {
 				}
 				checkSafe(t, kind, b.String(), true)
 				path := filepath.Join("testdata", g.name+"."+kind+".golden")
-				if *update {
-					if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run go test -update)", err)
-				}
-				if !bytes.Equal(b.Bytes(), want) {
-					t.Errorf("%s differs from %s:\n got %q\nwant %q", kind, path, b.String(), want)
-				}
+				golden.Check(t, path, b.Bytes())
 			})
 		}
 	}

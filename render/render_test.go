@@ -8,14 +8,6 @@ import (
 	"github.com/bytelens/bytelens/sanitize"
 )
 
-func TestWideRangesSorted(t *testing.T) {
-	for i, r := range wideRanges {
-		if r[0] > r[1] || i > 0 && r[0] <= wideRanges[i-1][1] {
-			t.Fatalf("wideRanges[%d] = %X out of order", i, r)
-		}
-	}
-}
-
 func joinCells(cells []Cell) (text string, classes []string) {
 	var b strings.Builder
 	for _, c := range cells {

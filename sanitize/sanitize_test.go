@@ -3,7 +3,6 @@ package sanitize
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,10 +12,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/internal/golden"
 	"github.com/bytelens/bytelens/internal/hostile"
 )
-
-var update = flag.Bool("update", false, "rewrite the corpus goldens")
 
 const corpusDir = "../testdata/corpus"
 
@@ -63,22 +61,8 @@ func TestCorpus(t *testing.T) {
 			js = append(js, '\n')
 			textPath := filepath.Join(corpusDir, c.name+".clean.txt")
 			repPath := filepath.Join(corpusDir, c.name+".report.json")
-			if *update {
-				os.WriteFile(textPath, out, 0o644)
-				os.WriteFile(repPath, js, 0o644)
-				return
-			}
-			wantText, err := os.ReadFile(textPath)
-			if err != nil {
-				t.Fatalf("%v (run go test ./sanitize -run TestCorpus -update)", err)
-			}
-			if !bytes.Equal(out, wantText) {
-				t.Errorf("clean text:\n got %q\nwant %q", out, wantText)
-			}
-			wantRep, _ := os.ReadFile(repPath)
-			if !bytes.Equal(js, wantRep) {
-				t.Errorf("report differs from %s:\n%s", repPath, js)
-			}
+			golden.Check(t, textPath, out)
+			golden.Check(t, repPath, js)
 		})
 	}
 }

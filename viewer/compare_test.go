@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
 	"github.com/bytelens/bytelens/sanitize"
@@ -43,13 +41,9 @@ func compareTour(d *driver, sizes [][2]int) {
 // View: only SGR, LF and graphic characters, exactly the terminal's
 // height and width.
 func TestCompareViewSafe(t *testing.T) {
-	defer lipgloss.SetColorProfile(lipgloss.ColorProfile())
+	t.Parallel()
 	inputs := safetyInputs(t)
-	names := make([]string, 0, len(inputs))
-	for name := range inputs {
-		names = append(names, name)
-	}
-	slices.Sort(names)
+	names := safetyNames(t, inputs)
 	type pair struct {
 		name string
 		a    []byte
@@ -63,33 +57,21 @@ func TestCompareViewSafe(t *testing.T) {
 			pairs = append(pairs, pair{"captures/" + name, inputs[name], &Compare{Capture: load(t, b), Name: names[(i+1)%len(names)]}})
 		}
 	}
-	for _, mode := range []struct {
-		name    string
-		profile termenv.Profile
-		color   bool
-		o       Options
-	}{
-		{"color", termenv.ANSI256, true, Options{}},
-		{"mono", termenv.ANSI, false, Options{HidePayloads: true, ASCII: true, NoColor: true}},
-	} {
-		lipgloss.SetColorProfile(mode.profile)
-		st := NewStyles(mode.color)
+	for _, mode := range safetyModes {
+		st := testStyles(mode.profile, mode.color)
 		for _, p := range pairs {
 			if !mode.color && strings.Contains(p.name, "corpus/") {
 				continue // the text panes draw alike in mono: the corpus runs once
 			}
 			t.Run(mode.name+"/"+p.name, func(t *testing.T) {
+				t.Parallel()
 				o := mode.o
 				o.Compare = p.cmp
 				d := newDriver(t, load(t, p.a), o, st, 100, 30, checker(t, p.name))
 				// Pages of text, then of bytes where there is none; the
 				// rest of the longest inputs at once.
-				d.walk(int64(len(p.a)), 300, true)
-				if strings.Contains(p.name, "corpus/") {
-					compareTour(d, sizes[:1])
-				} else {
-					compareTour(d, sizes)
-				}
+				d.walk(int64(len(p.a)), min(300, walkPages()), true)
+				compareTour(d, tourSizes(p.name))
 			})
 		}
 	}
@@ -99,6 +81,7 @@ func TestCompareViewSafe(t *testing.T) {
 // lines whose input became different text on the other side, in order,
 // and nowhere past the last; in the report pane, on differing rows.
 func TestCompareDiffKeys(t *testing.T) {
+	t.Parallel()
 	progress, err := os.ReadFile(filepath.Join("..", "testdata", "corpus", "cr-progress.bin"))
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +106,7 @@ func TestCompareDiffKeys(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := newDriver(t, load(t, tc.a), Options{Compare: tc.cmp}, NewStyles(false), 100, 20, nil)
+			d := newDriver(t, load(t, tc.a), Options{Compare: tc.cmp}, testStyles(termenv.Ascii, false), 100, 20, nil)
 			for i := 0; i < len(tc.script); i += 2 {
 				d.press(tc.script[i])
 				if got := itoa(d.m.sv().cursor); got != tc.script[i+1] {
@@ -139,7 +122,7 @@ func TestCompareDiffKeys(t *testing.T) {
 
 	// In the report pane, d and D select differing rows: cr=drop changes
 	// only the bytes out.
-	d := newDriver(t, load(t, progress), Options{Compare: policyPair(t, "cr=drop")}, NewStyles(false), 100, 20, nil)
+	d := newDriver(t, load(t, progress), Options{Compare: policyPair(t, "cr=drop")}, testStyles(termenv.Ascii, false), 100, 20, nil)
 	d.press("<tab><tab>")
 	if d.m.focus != paneDiff {
 		t.Fatalf("focus %d after two tabs, want the compare report", d.m.focus)
@@ -166,9 +149,8 @@ func TestCompareDiffKeys(t *testing.T) {
 // TestCompareMarksWithoutColour checks that differing and equal lines can
 // be told apart with colour off: a ! in the gutter, or a space.
 func TestCompareMarksWithoutColour(t *testing.T) {
-	lipgloss.SetColorProfile(termenv.Ascii)
-	defer lipgloss.SetColorProfile(termenv.Ascii)
-	d := newDriver(t, load(t, []byte("10%\r50%\r100%\ndone\n")), Options{NoColor: true, Compare: policyPair(t, "cr=drop")}, NewStyles(false), 100, 20, nil)
+	t.Parallel()
+	d := newDriver(t, load(t, []byte("10%\r50%\r100%\ndone\n")), Options{NoColor: true, Compare: policyPair(t, "cr=drop")}, testStyles(termenv.Ascii, false), 100, 20, nil)
 	v := d.m.View()
 	for _, want := range []string{"┃!10%  ", "┃!50%  ", "┃ 100%  ", "┃ done  ", "│!10%␥50%␥100%  ", "│ done  ", "│! totals.bytes_out", "│  totals.bytes_in"} {
 		if !strings.Contains(v, want) {

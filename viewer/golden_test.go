@@ -2,23 +2,20 @@ package viewer
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+	"github.com/bytelens/bytelens/internal/golden"
+)
 
 // TestGolden compares View() of the real model, driven through Update at a
 // fixed size with the colour profile pinned, with testdata/NAME.golden.
 // go test -run TestGolden -update rewrites them.
 func TestGolden(t *testing.T) {
-	defer lipgloss.SetColorProfile(lipgloss.ColorProfile())
+	t.Parallel()
 	progress, err := os.ReadFile(filepath.Join("..", "testdata", "corpus", "cr-progress.bin"))
 	if err != nil {
 		t.Fatal(err)
@@ -57,38 +54,14 @@ func TestGolden(t *testing.T) {
 		{"compare-captures-help", demo, termenv.ANSI256, Options{Name: "demo", Compare: captures()}, 140, 30, "?"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			lipgloss.SetColorProfile(tc.profile)
-			color := !tc.o.NoColor
-			d := newDriver(t, load(t, tc.data), tc.o, NewStyles(color), tc.w, tc.h, nil)
+			t.Parallel()
+			d := newDriver(t, load(t, tc.data), tc.o, testStyles(tc.profile, !tc.o.NoColor), tc.w, tc.h, nil)
 			d.press(tc.keys)
 			got := d.m.View()
 			if probs := viewProblems(got, tc.w, tc.h); len(probs) > 0 {
 				t.Errorf("unsafe or misshapen View: %q", probs)
 			}
-			path := filepath.Join("testdata", tc.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got+"\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -run TestGolden -update)", err)
-			}
-			gl, wl := strings.Split(got, "\n"), strings.Split(strings.TrimSuffix(string(want), "\n"), "\n")
-			for i := range max(len(gl), len(wl)) {
-				var g, w string
-				if i < len(gl) {
-					g = gl[i]
-				}
-				if i < len(wl) {
-					w = wl[i]
-				}
-				if g != w {
-					t.Errorf("line %d:\n got %q\nwant %q", i, g, w)
-				}
-			}
+			golden.Check(t, filepath.Join("testdata", tc.name+".golden"), []byte(got+"\n"))
 		})
 	}
 }

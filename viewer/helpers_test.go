@@ -3,15 +3,21 @@ package viewer
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/decode"
@@ -93,6 +99,45 @@ func cells(line string) int {
 	return render.Width(b.String())
 }
 
+// testStyles returns the viewer's styles from a renderer of its own with
+// colour profile p, so that tests with different profiles run in
+// parallel; nothing touches lipgloss's global renderer.
+func testStyles(p termenv.Profile, color bool) Styles {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(p)
+	return NewStyles(r, color)
+}
+
+// exhaustive reports whether the long tours run over every input, size
+// and byte: under CI (CI=true, as .ci/run sets it) unless -short.
+// Otherwise they run over a sample.
+func exhaustive() bool { return !testing.Short() && os.Getenv("CI") == "true" }
+
+// sample returns names when the tours are exhaustive, else k of them
+// (fewer with -short) chosen by the run's seed, which it logs:
+// BYTELENS_TEST_SEED=N repeats a run's choice. Over many runs every
+// input gets its turn.
+func sample(t *testing.T, names []string, k int) []string {
+	names = slices.Clone(names)
+	slices.Sort(names)
+	if exhaustive() || len(names) <= k {
+		return names
+	}
+	if testing.Short() {
+		k = max(1, k/3)
+	}
+	seed, err := strconv.ParseUint(os.Getenv("BYTELENS_TEST_SEED"), 10, 64)
+	if err != nil {
+		seed = uint64(time.Now().UnixNano())
+	}
+	t.Logf("sampled %d of %d inputs with BYTELENS_TEST_SEED=%d (CI=true runs them all)", k, len(names), seed)
+	r := rand.New(rand.NewPCG(seed, 0))
+	r.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+	out := names[:k]
+	slices.Sort(out)
+	return out
+}
+
 // keys turns a script into key messages: words in angle brackets name
 // special keys (<down>, <pgdown>, <enter>, <tab>), anything else is typed
 // rune by rune.
@@ -141,14 +186,19 @@ func newDriver(t testing.TB, c *capture.Capture, o Options, st Styles, w, h int,
 }
 
 // walk moves the cursor through all n bytes: a byte at a time for small
-// inputs, else up to pages page-downs and, when end is set, End for the
-// rest. It fails the test when the cursor does not reach the last byte.
+// inputs (4 KiB under CI, 512 bytes otherwise), else up to pages
+// page-downs and, when end is set, End for the rest. It fails the test
+// when the cursor does not reach the last byte.
 func (d *driver) walk(n int64, pages int, end bool) {
 	d.t.Helper()
+	small := int64(512)
+	if exhaustive() {
+		small = 4096
+	}
 	switch {
 	case n == 0:
 		return
-	case n <= 4096:
+	case n <= small:
 		for i := int64(1); i < n; i++ {
 			d.press("l")
 		}

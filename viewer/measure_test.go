@@ -19,6 +19,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
+	"github.com/muesli/termenv"
 
 	"github.com/bytelens/bytelens/capture"
 )
@@ -59,7 +60,7 @@ func TestMeasureLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	m := newModel(c, Options{Name: "large"}, NewStyles(true))
+	m := newModel(c, Options{Name: "large"}, testStyles(termenv.ANSI256, true))
 	initCmd := m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
 	_ = m.View()

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/decode"
@@ -16,6 +17,7 @@ import (
 )
 
 func TestParseOffset(t *testing.T) {
+	t.Parallel()
 	const cursor, n = 100, 1000
 	for _, tc := range []struct {
 		in   string
@@ -35,6 +37,7 @@ func TestParseOffset(t *testing.T) {
 }
 
 func TestParseHex(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"1b 5b": "\x1b[", "1B5B": "\x1b[", " 00 ff ": "\x00\xff"} {
 		if got, err := parseHex(in); err != nil || string(got) != want {
 			t.Errorf("parseHex(%q) = %q, %v; want %q", in, got, err, want)
@@ -50,6 +53,7 @@ func TestParseHex(t *testing.T) {
 // TestReportItems checks that ] and [ can find every removal, anomaly
 // and flag the report counts, and that the counts line up with the items.
 func TestReportItems(t *testing.T) {
+	t.Parallel()
 	_, rep, _ := sanitize.Map(demo, sanitize.Options{})
 	counts := itemCounts(&rep)
 	if len(counts) != len(reportItems) {
@@ -69,6 +73,7 @@ func TestReportItems(t *testing.T) {
 // becomes one squeeze row, except the cursor's row, and prev walks back
 // over exactly the rows layout walks forward over.
 func TestRows(t *testing.T) {
+	t.Parallel()
 	a, b, c := "AAAA", "BBBB", "CC"
 	data := []byte(a + a + a + a + b + a + a + b + b + b + b + b + c)
 	r := &rows{src: source{r: bytes.NewReader(data), n: int64(len(data))}, bpr: 4}
@@ -162,6 +167,7 @@ func runJob(t *testing.T, j job) (bool, int64) {
 // TestSeek checks n, N, ] and [ against the whole-stream oracle, with the
 // index built and with none, from cursors all over the input.
 func TestSeek(t *testing.T) {
+	t.Parallel()
 	// The sparse input has few enough findings for one report to list them
 	// all (sanitize.MaxFindings); the dense one serves the items that are
 	// told by token.
@@ -187,7 +193,7 @@ func TestSeek(t *testing.T) {
 				continue
 			}
 			want := oracle(data, it, opts)
-			step := max(1, int64(len(data))/40)
+			step := max(1, int64(len(data))/cursorsPerInput())
 			for cursor := int64(0); cursor < int64(len(data)); cursor += step {
 				next, prev := int64(-1), int64(-1)
 				for _, o := range want {
@@ -220,6 +226,7 @@ func TestSeek(t *testing.T) {
 
 // TestSearch checks text and hex search against the whole stream.
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	data := slices.Concat(hostile(3, 150<<10), []byte("a NeEdLe in the middle "), hostile(4, 150<<10), []byte("needle at the end"))
 	src := source{r: bytes.NewReader(data), n: int64(len(data))}
 	x := newIndex(0, src, sanitize.Options{}, nil)
@@ -272,7 +279,8 @@ func TestSearch(t *testing.T) {
 // it delivers as one message, each act, and that what follows a key that
 // opens a prompt goes into the prompt.
 func TestKeysTypedTogether(t *testing.T) {
-	d := newDriver(t, load(t, demo), Options{}, NewStyles(false), 100, 30, nil)
+	t.Parallel()
+	d := newDriver(t, load(t, demo), Options{}, testStyles(termenv.Ascii, false), 100, 30, nil)
 	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjjl")})
 	if got := d.m.sv().cursor; got != 3*int64(d.m.lay.bpr)+1 {
 		t.Errorf("cursor after jjjl = %d, want %d", got, 3*d.m.lay.bpr+1)
@@ -288,7 +296,8 @@ func TestKeysTypedTogether(t *testing.T) {
 // user moved the cursor does not move it (a goto typed while a search
 // runs wins), and that a search left alone still lands on its result.
 func TestLateJobResult(t *testing.T) {
-	d := newDriver(t, load(t, demo), Options{}, NewStyles(false), 100, 30, nil)
+	t.Parallel()
+	d := newDriver(t, load(t, demo), Options{}, testStyles(termenv.Ascii, false), 100, 30, nil)
 	m := d.m
 	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")}) // held back: the result arrives late
 	d.press("g7<enter>")
@@ -316,6 +325,7 @@ func TestLateJobResult(t *testing.T) {
 // TestSeekPartialIndex checks that a block whose long string has not
 // ended when the background pass stops is not taken as holding none.
 func TestSeekPartialIndex(t *testing.T) {
+	t.Parallel()
 	text := bytes.Repeat([]byte("text "), 1<<18)
 	start := len(text)
 	data := slices.Concat(text, []byte("\x1b]52;c;"),
@@ -337,8 +347,9 @@ func TestSeekPartialIndex(t *testing.T) {
 // TestApproximate checks a jump far past the background pass: the view is
 // decoded from just before the place, says so, and is safe.
 func TestApproximate(t *testing.T) {
+	t.Parallel()
 	data := slices.Concat(bytes.Repeat([]byte("\x1b[31mred\x1b[0m text\r\n"), 2<<20), []byte("\x1b]0;end\x07tail"))
-	m := newModel(load(t, data), Options{}, NewStyles(false))
+	m := newModel(load(t, data), Options{}, testStyles(termenv.Ascii, false))
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30}) // no background pass runs
 	for _, k := range keys("g90%<enter>") {
 		m.Update(k)
@@ -361,13 +372,14 @@ func TestApproximate(t *testing.T) {
 // TestStreamsAndFrames checks switching streams and jumping between
 // frames of a script(1) capture with input and output.
 func TestStreamsAndFrames(t *testing.T) {
+	t.Parallel()
 	c, err := capture.Open("../capture/testdata/samples/script-io.typescript",
 		capture.OpenOptions{Timing: "../capture/testdata/samples/script-io.timing"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	d := newDriver(t, c, Options{Name: "script-io"}, NewStyles(false), 160, 30, nil)
+	d := newDriver(t, c, Options{Name: "script-io"}, testStyles(termenv.Ascii, false), 160, 30, nil)
 	title := func() string { return strings.SplitN(d.m.View(), "\n", 2)[0] }
 	if !strings.Contains(title(), "stream output 1/2") || !strings.Contains(title(), "before frame 1/") {
 		t.Errorf("title %q", title())
@@ -399,6 +411,7 @@ func TestStreamsAndFrames(t *testing.T) {
 // does, the hex pane marks the row where frame 2 starts, and the status
 // line says the sequence is split and which frame the cursor is in.
 func TestFrameBoundaries(t *testing.T) {
+	t.Parallel()
 	c, err := capture.Open("../capture/testdata/samples/ttyrec.tty", capture.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -408,7 +421,7 @@ func TestFrameBoundaries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := newDriver(t, c, Options{Name: "ttyrec.tty"}, NewStyles(false), 120, 30, nil)
+	d := newDriver(t, c, Options{Name: "ttyrec.tty"}, testStyles(termenv.Ascii, false), 120, 30, nil)
 	rep, done := d.m.sv().idx.report()
 	if !done || rep.Anomalies.Split != want.Anomalies.Split || rep.Anomalies.Split != 1 {
 		t.Errorf("report pane split = %d (done %v), bytelens report says %d; want 1", rep.Anomalies.Split, done, want.Anomalies.Split)
@@ -431,7 +444,8 @@ func TestFrameBoundaries(t *testing.T) {
 // typed replaces the last query instead of appending to it, and Enter on
 // the empty prompt searches for the last query again.
 func TestPromptsOpenEmpty(t *testing.T) {
-	d := newDriver(t, load(t, []byte("one link, two link, hunter2 link\n")), Options{}, NewStyles(false), 100, 30, nil)
+	t.Parallel()
+	d := newDriver(t, load(t, []byte("one link, two link, hunter2 link\n")), Options{}, testStyles(termenv.Ascii, false), 100, 30, nil)
 	d.press("/link<enter>")
 	if got := d.m.sv().cursor; got != 4 {
 		t.Fatalf("cursor after /link = %d, want 4", got)
@@ -469,7 +483,8 @@ func TestPromptsOpenEmpty(t *testing.T) {
 // highlights the whole character under the cursor when the cursor is on
 // any byte of a multi-byte character, never a part of it as hex.
 func TestTextCursorWholeCharacter(t *testing.T) {
-	d := newDriver(t, load(t, []byte("multilingual: Привет and 中文 ok\n")), Options{}, NewStyles(false), 100, 30, nil)
+	t.Parallel()
+	d := newDriver(t, load(t, []byte("multilingual: Привет and 中文 ok\n")), Options{}, testStyles(termenv.Ascii, false), 100, 30, nil)
 	d.press("/Привет<enter>")
 	for i, want := range []string{"П", "П", "р", "р", "и"} {
 		if i > 0 {
@@ -495,12 +510,13 @@ func TestTextCursorWholeCharacter(t *testing.T) {
 // TestLinkStatus checks that the status line says where an OSC 8 link's
 // target is: in the glyph pane, or hidden with --hide-payloads.
 func TestLinkStatus(t *testing.T) {
+	t.Parallel()
 	data := []byte("see \x1b]8;;https://x.example/\x1b\\here\x1b]8;;\x1b\\\n")
 	for _, tc := range []struct {
 		hide bool
 		want string
 	}{{false, "hyperlink open (target shown in the glyph pane)"}, {true, "hyperlink open (target hidden: --hide-payloads)"}} {
-		d := newDriver(t, load(t, data), Options{HidePayloads: tc.hide}, NewStyles(false), 160, 30, nil)
+		d := newDriver(t, load(t, data), Options{HidePayloads: tc.hide}, testStyles(termenv.Ascii, false), 160, 30, nil)
 		d.press("g4<enter>")
 		if v := d.m.View(); !strings.Contains(v, tc.want) || strings.Contains(v, "target not shown") {
 			t.Errorf("hide %v: status line does not say %q:\n%s", tc.hide, tc.want, v)
@@ -513,6 +529,7 @@ func TestLinkStatus(t *testing.T) {
 // the glyph pane is never narrower than its title, and lines cut short
 // end in ASCII "...".
 func TestLayoutWidths(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		w, bpr         int
 		report, glyphs bool
@@ -520,7 +537,7 @@ func TestLayoutWidths(t *testing.T) {
 		{200, 16, true, true}, {120, 8, true, true}, {100, 8, true, true}, {80, 8, false, true},
 		{60, 4, false, true}, {40, 4, false, false},
 	} {
-		d := newDriver(t, load(t, demo), Options{}, NewStyles(false), tc.w, 20, nil)
+		d := newDriver(t, load(t, demo), Options{}, testStyles(termenv.Ascii, false), tc.w, 20, nil)
 		l := &d.m.lay
 		if l.bpr != tc.bpr || l.shown[paneReport] != tc.report || l.shown[paneGlyph] != tc.glyphs || !l.shown[paneText] {
 			t.Errorf("%d columns: %d bytes per row, report %v, glyphs %v, text %v; want %d, %v, %v, true",
@@ -544,6 +561,7 @@ func TestLayoutWidths(t *testing.T) {
 // the screen, not only on stderr behind the alternate screen: a file whose
 // first line looks like a cast must not hide its other lines unnoticed.
 func TestLoaderWarningShown(t *testing.T) {
+	t.Parallel()
 	data := []byte("{\"version\": 2, \"width\": 80, \"height\": 24}\n[0.5, \"o\", \"shown\\r\\n\"]\nhidden \x1b]0;line\x07 here\n")
 	c, err := capture.Load(bytes.NewReader(data), int64(len(data)), capture.OpenOptions{})
 	if err != nil {
@@ -552,7 +570,7 @@ func TestLoaderWarningShown(t *testing.T) {
 	if len(c.Warnings) == 0 {
 		t.Fatalf("%s: the loader gave no warning for line 3", c.Format)
 	}
-	m := newModel(c, Options{}, NewStyles(false))
+	m := newModel(c, Options{}, testStyles(termenv.Ascii, false))
 	m.Update(tea.WindowSizeMsg{Width: 150, Height: 20})
 	v := m.View()
 	for _, want := range []string{"loading as asciicast", "--format raw", "capture line 3"} {
@@ -564,7 +582,19 @@ func TestLoaderWarningShown(t *testing.T) {
 		t.Errorf("unsafe or misshapen View: %q", probs)
 	}
 	// A raw capture has nothing to warn about.
-	if v := newModel(load(t, data), Options{}, NewStyles(false)).View(); strings.Contains(v, "loading") {
+	if v := newModel(load(t, data), Options{}, testStyles(termenv.Ascii, false)).View(); strings.Contains(v, "loading") {
 		t.Errorf("raw capture warns:\n%s", v)
 	}
+}
+
+// cursorsPerInput is how many cursors TestSeek starts from in each input:
+// 40 under CI, 12 otherwise, 4 with -short.
+func cursorsPerInput() int64 {
+	switch {
+	case exhaustive():
+		return 40
+	case testing.Short():
+		return 4
+	}
+	return 12
 }

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 )
 
@@ -77,37 +77,83 @@ func tour(d *driver, sizes [][2]int) {
 	}
 }
 
+// safetyModes are the two ways the safety tests draw: in colour, and
+// with attributes only, payloads hidden and ASCII glyphs.
+var safetyModes = []struct {
+	name    string
+	profile termenv.Profile
+	color   bool
+	o       Options
+}{
+	{"color", termenv.ANSI256, true, Options{}},
+	{"mono", termenv.ANSI, false, Options{HidePayloads: true, ASCII: true, NoColor: true}},
+}
+
+// safetyNames returns the names of the safety inputs a run drives the
+// viewer through: every generated input, and the corpus files sample
+// picks (all of them under CI).
+func safetyNames(t *testing.T, inputs map[string][]byte) []string {
+	var gen, files []string
+	for name := range inputs {
+		if strings.HasPrefix(name, "corpus/") {
+			files = append(files, name)
+		} else {
+			gen = append(gen, name)
+		}
+	}
+	slices.Sort(gen)
+	return append(gen, sample(t, files, 12)...)
+}
+
+// tourSizes returns the sizes a tour of input name resizes through:
+// every size for the generated inputs under CI, one otherwise (the
+// corpus is many small files), three of them with -short.
+func tourSizes(name string) [][2]int {
+	switch {
+	case strings.HasPrefix(name, "corpus/"):
+		return sizes[:1]
+	case exhaustive():
+		return sizes
+	case testing.Short():
+		return [][2]int{sizes[0], sizes[5], sizes[7]}
+	}
+	return [][2]int{sizes[0], sizes[3], sizes[5], sizes[6], sizes[7]}
+}
+
 // TestViewSafe drives the real model through Update over the demo,
 // generated hostile inputs and the hostile corpus, at many sizes, in
 // colour and without, walking every byte of the small inputs and every
 // page of the large ones, and checks every View: only SGR, LF and graphic
-// characters, exactly the terminal's height and width.
+// characters, exactly the terminal's height and width. Under CI it runs
+// over every corpus file and size; elsewhere over a sample.
 func TestViewSafe(t *testing.T) {
-	defer lipgloss.SetColorProfile(lipgloss.ColorProfile())
+	t.Parallel()
 	inputs := safetyInputs(t)
-	for _, mode := range []struct {
-		name    string
-		profile termenv.Profile
-		color   bool
-		o       Options
-	}{
-		{"color", termenv.ANSI256, true, Options{}},
-		{"mono", termenv.ANSI, false, Options{HidePayloads: true, ASCII: true}},
-	} {
-		lipgloss.SetColorProfile(mode.profile)
-		st := NewStyles(mode.color)
-		for name, data := range inputs {
+	names := safetyNames(t, inputs)
+	for _, mode := range safetyModes {
+		st := testStyles(mode.profile, mode.color)
+		for _, name := range names {
+			data := inputs[name]
 			t.Run(mode.name+"/"+name, func(t *testing.T) {
+				t.Parallel()
 				d := newDriver(t, load(t, data), mode.o, st, 100, 30, checker(t, name))
-				d.walk(int64(len(data)), 10000, false)
-				if strings.HasPrefix(name, "corpus/") {
-					tour(d, sizes[:1]) // the corpus is many small files: one size each
-				} else {
-					tour(d, sizes)
-				}
+				d.walk(int64(len(data)), walkPages(), !exhaustive())
+				tour(d, tourSizes(name))
 			})
 		}
 	}
+}
+
+// walkPages is how many pages a walk through a large input goes:
+// every page under CI, a sample of them otherwise (the rest at once).
+func walkPages() int {
+	switch {
+	case exhaustive():
+		return 10000
+	case testing.Short():
+		return 20
+	}
+	return 100
 }
 
 // canary is a deliberately unsafe model: its View adds a capture payload
@@ -122,9 +168,8 @@ func (c canary) View() string { return c.model.View() + string(c.raw) }
 // TestCheckerCatchesCanary checks that the checker the safety tests rely
 // on catches a View that passes capture bytes through.
 func TestCheckerCatchesCanary(t *testing.T) {
-	lipgloss.SetColorProfile(termenv.ANSI256)
-	defer lipgloss.SetColorProfile(termenv.Ascii)
-	d := newDriver(t, load(t, demo), Options{}, NewStyles(true), 80, 24, nil)
+	t.Parallel()
+	d := newDriver(t, load(t, demo), Options{}, testStyles(termenv.ANSI256, true), 80, 24, nil)
 	if probs := viewProblems(d.m.View(), 80, 24); len(probs) > 0 {
 		t.Fatalf("the real model fails the checker: %q", probs)
 	}
@@ -143,11 +188,12 @@ func TestCheckerCatchesCanary(t *testing.T) {
 // TestViewNoCR checks the View has no CR for bubbletea to trip on, and is
 // fixed height before the first resize too.
 func TestViewNoCR(t *testing.T) {
-	m := newModel(load(t, demo), Options{}, NewStyles(false))
+	t.Parallel()
+	m := newModel(load(t, demo), Options{}, testStyles(termenv.Ascii, false))
 	if v := m.View(); v != "" {
 		t.Errorf("View before the first WindowSizeMsg = %q, want empty", v)
 	}
-	d := newDriver(t, load(t, demo), Options{}, NewStyles(false), 90, 25, nil)
+	d := newDriver(t, load(t, demo), Options{}, testStyles(termenv.Ascii, false), 90, 25, nil)
 	if v := d.m.View(); bytes.ContainsRune([]byte(v), '\r') {
 		t.Error("View holds a CR")
 	}

@@ -109,10 +109,14 @@ type Styles struct {
 	Help help.Styles
 }
 
-// NewStyles builds the styles, with colour or attributes only.
-func NewStyles(color bool) Styles {
+// NewStyles builds the styles from r, with colour or attributes only.
+// Every style comes from r, so its colour profile alone decides which SGR
+// the viewer writes, and two viewers (or two tests) with different
+// profiles can run side by side; nothing reads lipgloss's global
+// renderer.
+func NewStyles(r *lipgloss.Renderer, color bool) Styles {
 	var s Styles
-	ns := lipgloss.NewStyle
+	ns := r.NewStyle
 	for c := range numClasses {
 		base := ns()
 		if color {

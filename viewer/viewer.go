@@ -14,6 +14,7 @@ package viewer
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -82,13 +83,18 @@ type Compare struct {
 // could not run or the capture changed while it was shown; the terminal
 // is restored in every case.
 func Run(c *capture.Capture, o Options) error {
-	color := !o.NoColor && lipgloss.ColorProfile() != termenv.Ascii
-	if o.NoColor && lipgloss.ColorProfile() == termenv.Ascii {
+	out := o.Output
+	if out == nil {
+		out = os.Stdout
+	}
+	r := lipgloss.NewRenderer(out)
+	color := !o.NoColor && r.ColorProfile() != termenv.Ascii
+	if o.NoColor && r.ColorProfile() == termenv.Ascii {
 		// NO_COLOR forbids colour, not attributes: reverse video and
 		// underline still mark the cursor and the sequences.
-		lipgloss.SetColorProfile(termenv.ANSI)
+		r.SetColorProfile(termenv.ANSI)
 	}
-	m := newModel(c, o, NewStyles(color))
+	m := newModel(c, o, NewStyles(r, color))
 	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion()}
 	if o.Input != nil {
 		opts = append(opts, tea.WithInput(o.Input))

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"time"
 	"unicode/utf8"
+
+	"github.com/bytelens/bytelens/safejson"
 )
 
 // The framed raw artifact format, version 1 (docs/artifact.md):
@@ -264,7 +266,7 @@ func NewArtifactWriter(w io.Writer, m Manifest) (*ArtifactWriter, error) {
 	if err := checkStreams(m.Streams); err != nil {
 		return nil, err
 	}
-	js, err := json.Marshal(m)
+	js, err := safejson.Marshal(m)
 	if err != nil {
 		return nil, err
 	}
@@ -363,7 +365,7 @@ func (aw *ArtifactWriter) Finish(t Trailer) error {
 		t.Streams = append(t.Streams, StreamEnd{ID: id, Seen: st.seen, Stored: st.stored, SHA256: hex.EncodeToString(st.h.Sum(nil))})
 	}
 	t.Chunks = aw.chunks
-	js, err := json.Marshal(t)
+	js, err := safejson.Marshal(t)
 	if err != nil {
 		return err
 	}

@@ -2,13 +2,13 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
@@ -133,7 +133,7 @@ func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts s
 
 // writeJSONFile writes v as indented JSON to path.
 func writeJSONFile(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := safejson.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -171,7 +171,7 @@ bytelens.report/v1; an array of {stream, report} when there are several).`,
 			if len(reps) == 1 {
 				v = reps[0].Report
 			}
-			b, _ := json.MarshalIndent(v, "", "  ")
+			b, _ := safejson.MarshalIndent(v, "", "  ")
 			_, err = fmt.Fprintf(s.stdout, "%s\n", b)
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
@@ -239,7 +240,7 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 		code = exitFailure
 	}
 	if f.asJSON {
-		js, err := json.MarshalIndent(diffJSON{sanitize.DiffSchema, d.Equal(), *a, *b, d}, "", "  ")
+		js, err := safejson.MarshalIndent(diffJSON{sanitize.DiffSchema, d.Equal(), *a, *b, d}, "", "  ")
 		if err != nil {
 			return 0, err
 		}
@@ -683,7 +684,7 @@ func diffCorpus(s *streams, f *diffFlags, base sanitize.Options) (int, error) {
 		code = exitFailure
 	}
 	if f.asJSON {
-		js, err := json.MarshalIndent(out, "", "  ")
+		js, err := safejson.MarshalIndent(out, "", "  ")
 		if err != nil {
 			return 0, err
 		}

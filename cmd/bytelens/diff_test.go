@@ -2,51 +2,22 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
 
+	"github.com/bytelens/bytelens/internal/golden"
 	"github.com/bytelens/bytelens/sanitize"
 )
-
-// The -update flag rewrites testdata/diff/*.golden. It is registered here
-// only if no other test file of the package did.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files")
-	}
-}
-
-func diffUpdating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 const diffCorpusDir = "../../testdata/corpus/"
 
 // checkDiffGolden compares got with testdata/diff/name.golden.
 func checkDiffGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "diff", name+".golden")
-	if diffUpdating() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./cmd/bytelens -run TestDiff -update writes it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (-update rewrites it):\n got:\n%s\nwant:\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "diff", name+".golden"), []byte(got))
 }
 
 // checkDiffSafe fails if out holds anything but graphic runes, spaces and LF,

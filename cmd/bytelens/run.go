@@ -16,6 +16,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/safejson"
 	"github.com/spf13/cobra"
 )
 
@@ -145,7 +146,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 // marshalEnvelope encodes env as one line of JSON.
 func marshalEnvelope(env *capture.Envelope) ([]byte, error) {
 	var b strings.Builder
-	enc := json.NewEncoder(&b)
+	enc := safejson.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(env); err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/safejson"
 	"github.com/spf13/cobra"
 )
 
@@ -80,7 +80,7 @@ type entryJSON struct {
 }
 
 func writeEntriesJSON(s *streams, es []store.Entry) error {
-	enc := json.NewEncoder(s.stdout)
+	enc := safejson.NewEncoder(s.stdout)
 	for _, e := range es {
 		ej := entryJSON{Ref: e.Ref.String(), Kind: string(e.Kind), Bytes: e.Size, Time: e.ModTime.UTC()}
 		// The manifest's argv is exact; as JSON for agents it is cleaned
