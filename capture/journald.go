@@ -115,7 +115,7 @@ func (l *loader) loadJournalJSON() error {
 	defer func() {
 		if nulls > 0 {
 			c.Lossy = true
-			c.LossyReason = fmt.Sprintf("journalctl left out %d MESSAGE values over 4096 bytes (null in the file); journalctl --all keeps them", nulls)
+			c.LossyReason = fmt.Sprintf("journalctl left out MESSAGE values over 4096 bytes (%d null in the file); journalctl --all keeps them", nulls)
 		}
 	}()
 	for {

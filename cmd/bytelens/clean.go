@@ -51,7 +51,7 @@ with several streams is cleaned stream by stream (--stream picks one).`,
 			return nil
 		}
 		if len(reps) == 1 {
-			return writeJSONFile(reportPath, reps[0].Report)
+			return writeJSONFile(reportPath, reps[0].alone())
 		}
 		return writeJSONFile(reportPath, reps)
 	}
@@ -85,10 +85,24 @@ func warnSwallowed(w io.Writer, r streamReport) {
 	}
 }
 
-// streamReport is the report of one stream of a capture.
+// streamReport is the report of one stream of a capture: the sanitizer's,
+// and what the loader took out of the file before cleaning (recorder
+// annotations such as Jenkins ConsoleNotes and timestamp prefixes, which
+// are not terminal output).
 type streamReport struct {
 	Stream string `json:"stream"`
 	sanitize.Report
+	LoaderRemoved []capture.Removal `json:"loader_removed,omitempty"`
+	format        capture.Format // for the summary; not in the JSON form
+}
+
+// alone returns r without its stream name, for a capture of one stream:
+// the bytelens.report/v1 object, with loader_removed when there is any.
+func (r streamReport) alone() any {
+	return struct {
+		sanitize.Report
+		LoaderRemoved []capture.Removal `json:"loader_removed,omitempty"`
+	}{r.Report, r.LoaderRemoved}
 }
 
 // cleanInput cleans the FILE argument into w (io.Discard for report) and
@@ -106,7 +120,7 @@ func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts s
 		if err := sw.Close(); err != nil {
 			return nil, fmt.Errorf("writing cleaned text: %w", err)
 		}
-		return []streamReport{{"output", sw.Report()}}, nil
+		return []streamReport{{Stream: "output", Report: sw.Report()}}, nil
 	}
 	defer c.Close()
 	warnCapture(s.stderr, c)
@@ -126,7 +140,7 @@ func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts s
 		if err != nil {
 			return nil, err
 		}
-		reps = append(reps, streamReport{st.Name, rep})
+		reps = append(reps, streamReport{st.Name, rep, st.Removed, c.Format})
 	}
 	return reps, nil
 }
@@ -169,7 +183,7 @@ bytelens.report/v1; an array of {stream, report} when there are several).`,
 		if asJSON {
 			var v any = reps
 			if len(reps) == 1 {
-				v = reps[0].Report
+				v = reps[0].alone()
 			}
 			b, _ := safejson.MarshalIndent(v, "", "  ")
 			_, err = fmt.Fprintf(s.stdout, "%s\n", b)
@@ -184,10 +198,13 @@ bytelens.report/v1; an array of {stream, report} when there are several).`,
 				fmt.Fprintln(s.stdout)
 			}
 			label := name
+			if r.format != capture.FormatRaw {
+				label += " (" + r.format.String() + ")"
+			}
 			if len(reps) > 1 {
 				label += " [" + r.Stream + "]"
 			}
-			if err := writeSummary(s.stdout, label, &r.Report); err != nil {
+			if err := writeSummary(s.stdout, label, &r.Report, r.LoaderRemoved); err != nil {
 				return err
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/sanitize"
 )
 
@@ -21,8 +22,9 @@ func displayName(name string) string {
 }
 
 // writeSummary prints a report for a person: totals, the non-zero counts
-// of each group, then the findings with offsets in hex and decimal.
-func writeSummary(w io.Writer, name string, r *sanitize.Report) error {
+// of each group, what the loader removed before cleaning, then the
+// findings with offsets in hex and decimal.
+func writeSummary(w io.Writer, name string, r *sanitize.Report, loader []capture.Removal) error {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s: %d bytes in, %d bytes of text out", displayName(name), r.BytesIn, r.BytesOut)
 	if r.BytesSwallowed > 0 {
@@ -52,6 +54,12 @@ func writeSummary(w io.Writer, name string, r *sanitize.Report) error {
 		}
 		if len(lines) > 0 {
 			fmt.Fprintf(tw, "%s:\n%s\n", g.title, strings.Join(lines, "\n"))
+		}
+	}
+	if len(loader) > 0 {
+		fmt.Fprintln(tw, "removed by the loader (recorder annotations, not terminal output):")
+		for _, l := range loader {
+			fmt.Fprintf(tw, "  %s\t%d\t%d bytes\n", l.Class, l.Count, l.Bytes)
 		}
 	}
 	if len(r.Findings) > 0 {
