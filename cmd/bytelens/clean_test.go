@@ -59,6 +59,9 @@ func TestCleanAndReport(t *testing.T) {
 	in := filepath.Join(dir, "in.bin")
 	os.WriteFile(in, []byte(hostile), 0o644)
 	repPath := filepath.Join(dir, "rep.json")
+	const logs = "../../capture/testdata/logs/"
+	truncated := filepath.Join(dir, "truncated.log")
+	os.WriteFile(truncated, []byte(`{"log":"a\n","stream":"stdout","time":"2026-11-29T11:47:47Z"}`+"\n"+`{"log":"b\u001b]52;c;eA==`), 0o644)
 
 	tests := []cliCase{
 		{name: "clean file", args: []string{"clean", in}, stdout: "ared b\n"},
@@ -76,6 +79,15 @@ func TestCleanAndReport(t *testing.T) {
 		{name: "too many args", args: []string{"clean", in, in}, code: 2},
 		{name: "unknown format", args: []string{"clean", "--format", "wav", in}, code: 2, stderr: "unknown capture format"},
 		{name: "cast", args: []string{"clean", "../../capture/testdata/samples/asciinema-v2.cast"}, contains: []string{"split:green\n"}, stderr: "lossy"},
+		{name: "docker json-file", args: []string{"report", logs + "docker-json.log"}, contains: []string{"docker-json.log (docker-json) [stdout]", "clipboard", "split"}, stderr: "lossy"},
+		{name: "docker clean", args: []string{"clean", "--stream", "stdout", logs + "docker-json.log"}, contains: []string{"split: green\n", "clip: <html>&\n"}},
+		{name: "kubectl timestamps", args: []string{"clean", logs + "kubectl-timestamps.log"}, stdout: "plain red\ntitle: |\nlink: click|\nbadutf8: \uFFFD\uFFFD|cut: \uFFFD|\nc1csi-utf8: X|c1csi-raw: Y|\nerase:XXXX\nover\nclip: \n2026-11-29T11:47:47Z a line that starts with a time of its own\n"},
+		{name: "kubectl report", args: []string{"report", logs + "kubectl-timestamps.log"}, contains: []string{"(timestamped)", "timestamp  8  232 bytes"}},
+		{name: "jenkins", args: []string{"clean", logs + "jenkins-console.log"}, contains: []string{"[Pipeline] node\nplain red see here\n"}},
+		{name: "journald json", args: []string{"report", logs + "journald.json"}, contains: []string{"(journald-json)", "clipboard"}, stderr: "journalctl --all keeps them"},
+		{name: "journald export", args: []string{"clean", logs + "journald.export"}, contains: []string{"plain red and clip\n"}},
+		{name: "truncated docker line refused", args: []string{"clean", truncated}, code: 1, stderr: "capture line 2: not a docker json-file entry (malformed or truncated JSON)"},
+		{name: "truncated docker line raw", args: []string{"clean", "--format", "raw", truncated}, contains: []string{`{"log":"b`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
