@@ -93,7 +93,7 @@ type streamReport struct {
 	Stream string `json:"stream"`
 	sanitize.Report
 	LoaderRemoved []capture.Removal `json:"loader_removed,omitempty"`
-	format        capture.Format // for the summary; not in the JSON form
+	format        capture.Format    // for the summary; not in the JSON form
 }
 
 // alone returns r without its stream name, for a capture of one stream:
