@@ -3,6 +3,7 @@ package capture
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -163,3 +164,7 @@ func (f Format) family() Format {
 	}
 	return f
 }
+
+// FormatList returns the names ParseFormat accepts (aliases aside), in
+// the order of the Format constants.
+func FormatList() []string { return slices.Clone(formatNames[:]) }

@@ -11,6 +11,7 @@ package sanitize
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -197,3 +198,15 @@ func (o Options) String() string {
 	return fmt.Sprintf("cr=%s,bs=%s,links=%s,format-chars=%s,c1=%s,apc-bel=%t,max-payload=%d",
 		o.CR, o.BS, o.Links, o.FormatChars, o.C1, o.APCBEL, o.maxPayload())
 }
+
+// policyChoices maps each policy key with named values to them.
+var policyChoices = map[string][]string{
+	"cr": crNames, "bs": bsNames, "links": linkNames, "format-chars": formatNames, "c1": c1PolicyNames,
+	"apc-bel": {"false", "true"},
+}
+
+// PolicyValues returns the values Set accepts for key, the default first
+// ("lines", "overwrite", "drop" for "cr"), for help texts and shell
+// completion. It returns nil for "max-payload" (a byte count) and for
+// unknown keys.
+func PolicyValues(key string) []string { return slices.Clone(policyChoices[key]) }

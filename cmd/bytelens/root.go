@@ -56,7 +56,12 @@ func newRoot(s *streams) *cobra.Command {
 		Short:         "Clean, collect and inspect untrusted terminal output",
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		Version:       currentVersion().String(),
+		// Man pages carry no generation date, so that docs/man changes
+		// only when the commands do.
+		DisableAutoGenTag: true,
 	}
+	root.SetVersionTemplate("bytelens {{.Version}}\n")
 	root.SetIn(s.stdin)
 	root.SetOut(s.stdout)
 	root.SetErr(s.stderr)
@@ -64,6 +69,8 @@ func newRoot(s *streams) *cobra.Command {
 	for _, mk := range subcommands {
 		root.AddCommand(mk(s))
 	}
+	root.AddCommand(newVersionCmd(s))
+	registerCompletions(root)
 	return root
 }
 
