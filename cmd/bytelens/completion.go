@@ -19,8 +19,10 @@ var flagValues = map[string]func() []string{
 	"format-chars": func() []string { return sanitize.PolicyValues("format-chars") },
 	"c1":           func() []string { return sanitize.PolicyValues("c1") },
 	"format":       capture.FormatList,
-	"stream":       func() []string { return []string{capture.StreamOutput, capture.StreamInput, capture.StreamStdout, capture.StreamStderr} },
-	"as":           func() []string { return []string{"hex", "text"} },
+	"stream": func() []string {
+		return []string{capture.StreamOutput, capture.StreamInput, capture.StreamStdout, capture.StreamStderr}
+	},
+	"as": func() []string { return []string{"hex", "text"} },
 }
 
 // settingsFlags take a comma-separated list of policy key=value settings.
