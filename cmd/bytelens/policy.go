@@ -18,7 +18,7 @@ func addPolicyFlags(fs *pflag.FlagSet) *policyFlags {
 	p := &policyFlags{}
 	fs.StringVar(&p.cr, "cr", "lines", "carriage returns: lines, overwrite or drop")
 	fs.StringVar(&p.bs, "bs", "drop", "backspaces: drop or overstrike")
-	fs.StringVar(&p.links, "links", "drop", "OSC 8 hyperlinks: drop (keep the label) or append (label <URI>)")
+	fs.StringVar(&p.links, "links", "drop", "OSC 8 hyperlinks: drop (keep the label) or append (the label, then the URI in angle brackets)")
 	fs.StringVar(&p.formatChars, "format-chars", "strip", "bidi, zero-width and tag characters: strip, keep or escape")
 	fs.StringVar(&p.c1, "c1", "introducers", "raw 8-bit C1 bytes: introducers or lone")
 	fs.BoolVar(&p.apcBEL, "apc-bel", false, "BEL ends APC strings")
