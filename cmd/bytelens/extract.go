@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -24,7 +26,7 @@ const maxExtract = 4096
 
 type extractFlags struct {
 	rng, as, stream, output string
-	raw                     bool
+	raw, asJSON             bool
 	policy                  *policyFlags
 }
 
@@ -56,6 +58,7 @@ is. --stream artifact with --raw exports the whole framed artifact file.`,
 	fs.StringVar(&f.stream, "stream", "stdout", "the stream `NAME`: stdout or stderr (or artifact with --raw)")
 	fs.BoolVar(&f.raw, "raw", false, "export raw bytes to the file given by -o")
 	fs.StringVarP(&f.output, "output", "o", "", "with --raw, write to `FILE` (never a terminal)")
+	fs.BoolVar(&f.asJSON, "json", false, "print the range as a JSON object (schema bytelens.extract/v1): hex digits, or the cleaned text with --as text")
 	f.policy = addPolicyFlags(fs)
 	return cmd
 }
@@ -70,6 +73,9 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	}
 	if !f.raw && f.as != "hex" && f.as != "text" {
 		return usagef("--as must be hex or text")
+	}
+	if f.raw && f.asJSON {
+		return usagef("--json shows hex or cleaned text; raw bytes go only to a file with --raw -o FILE")
 	}
 	if f.stream == "artifact" && (!f.raw || f.rng != "") {
 		return usagef("--stream artifact exports the whole artifact: use it with --raw -o FILE and no --range")
@@ -108,12 +114,47 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	switch {
 	case f.raw:
 		return exportRaw(f.output, sm.Data[start:end])
+	case f.asJSON:
+		x := extractResult{Schema: extractSchema, Ref: ref.String(), Stream: sm.Name, Start: start, End: end, StreamBytes: len(sm.Data), As: f.as}
+		if f.as == "text" {
+			x.Text = string(cleanRange(sm.Data, start, end, sopts))
+		} else {
+			x.Hex = hex.EncodeToString(sm.Data[start:end])
+		}
+		return writeJSON(s.stdout, x)
 	case f.as == "text":
 		_, err := s.stdout.Write(cleanRange(sm.Data, start, end, sopts))
 		return err
 	default:
 		return writeHexRows(s.stdout, sm.Data[start:end], start)
 	}
+}
+
+// extractSchema is the version of extract --json.
+const extractSchema = "bytelens.extract/v1"
+
+// extractResult is extract --json: bytes [Start, End) of one stream of the
+// artifact Ref, as hex digits or as cleaned text, never as raw bytes.
+type extractResult struct {
+	Schema      string `json:"schema"`
+	Ref         string `json:"ref"`
+	Stream      string `json:"stream"`
+	Start       int    `json:"start"`
+	End         int    `json:"end"`
+	StreamBytes int    `json:"stream_bytes"` // stored bytes of the stream
+	As          string `json:"as"`           // "hex" or "text"
+	Hex         string `json:"hex,omitempty"`
+	Text        string `json:"text,omitempty"`
+}
+
+// writeJSON writes v as indented JSON through safejson, with a final LF.
+func writeJSON(w io.Writer, v any) error {
+	b, err := safejson.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }
 
 // parseRange parses "START:END" (decimal or 0x hex; START defaults to 0,
@@ -239,20 +280,46 @@ func exportRaw(path string, b []byte) error {
 }
 
 func newVerifyCmd(s *streams) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "verify REF FILE",
 		Short: "Check whether a file holds the same bytes as a raw artifact or one of its streams",
 		Long: `Verify checks the raw artifact REF in the store (its digest must match),
 then compares the SHA-256 of FILE ("-" for stdin) with the digest of the
 artifact file itself and with the digest of each stream's stored bytes.
 It prints what matched and exits 0, or prints "no match" and exits 1.
-A stream that passed the raw limit is matched by its stored prefix only.`,
+A stream that passed the raw limit is matched by its stored prefix only.
+--json prints the result as an object (schema bytelens.verify/v1,
+docs/json.md), with the same exit codes.`,
 		Args: cobra.ExactArgs(2),
-		RunE: func(_ *cobra.Command, args []string) error { return runVerify(s, args[0], args[1]) },
+		RunE: func(_ *cobra.Command, args []string) error { return runVerify(s, args[0], args[1], asJSON) },
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return cmd
 }
 
-func runVerify(s *streams, refArg, path string) error {
+// verifySchema is the version of verify --json.
+const verifySchema = "bytelens.verify/v1"
+
+// verifyResult is what verify found.
+type verifyResult struct {
+	Schema     string `json:"schema"`
+	Ref        string `json:"ref"`
+	FileSHA256 string `json:"file_sha256"`
+	FileBytes  int64  `json:"file_bytes"`
+	Match      bool   `json:"match"`
+	// Matched is "artifact", or the name of the stream whose stored bytes
+	// FILE holds; empty without a match.
+	Matched string `json:"matched,omitempty"`
+	// StoredBytes and SeenBytes are the matched stream's stored and
+	// produced byte counts; Prefix says the stream passed the raw limit,
+	// so only its stored prefix was compared.
+	StoredBytes int64 `json:"stored_bytes,omitempty"`
+	SeenBytes   int64 `json:"seen_bytes,omitempty"`
+	Prefix      bool  `json:"prefix,omitempty"`
+}
+
+func runVerify(s *streams, refArg, path string, asJSON bool) error {
 	ref, err := store.ParseRef(refArg)
 	if err != nil {
 		return usageError{err}
@@ -281,22 +348,41 @@ func runVerify(s *streams, refArg, path string) error {
 	}
 	var sum [sha256.Size]byte
 	copy(sum[:], h.Sum(nil))
+	v := verifyResult{Schema: verifySchema, Ref: ref.String(), FileSHA256: hex.EncodeToString(sum[:]), FileBytes: n}
 	if sum == ref {
-		fmt.Fprintf(s.stdout, "match: artifact %s (%d bytes)\n", ref, n)
-		return nil
+		v.Match, v.Matched = true, "artifact"
 	}
 	for i := range a.Streams {
 		sm := &a.Streams[i]
-		if sha256.Sum256(sm.Data) != sum {
+		if v.Match || sha256.Sum256(sm.Data) != sum {
 			continue
 		}
-		if sm.Truncated() {
-			fmt.Fprintf(s.stdout, "match: %s (the first %d of %d bytes; the stream passed the raw limit)\n", sm.Name, len(sm.Data), sm.Seen)
-		} else {
-			fmt.Fprintf(s.stdout, "match: %s (%d bytes)\n", sm.Name, len(sm.Data))
-		}
-		return nil
+		v.Match, v.Matched = true, sm.Name
+		v.StoredBytes, v.SeenBytes, v.Prefix = int64(len(sm.Data)), sm.Seen, sm.Truncated()
 	}
-	fmt.Fprintf(s.stdout, "no match: sha256:%s (%d bytes) is neither the artifact nor any of its streams\n", hex.EncodeToString(sum[:]), n)
-	return exitError{exitFailure}
+	if asJSON {
+		err = writeJSON(s.stdout, v)
+	} else {
+		err = writeVerify(s.stdout, v)
+	}
+	if err == nil && !v.Match {
+		return exitError{exitFailure}
+	}
+	return err
+}
+
+// writeVerify prints what verify found for a person.
+func writeVerify(w io.Writer, v verifyResult) error {
+	var err error
+	switch {
+	case !v.Match:
+		_, err = fmt.Fprintf(w, "no match: sha256:%s (%d bytes) is neither the artifact nor any of its streams\n", v.FileSHA256, v.FileBytes)
+	case v.Matched == "artifact":
+		_, err = fmt.Fprintf(w, "match: artifact %s (%d bytes)\n", v.Ref, v.FileBytes)
+	case v.Prefix:
+		_, err = fmt.Fprintf(w, "match: %s (the first %d of %d bytes; the stream passed the raw limit)\n", render.TextString(v.Matched), v.StoredBytes, v.SeenBytes)
+	default:
+		_, err = fmt.Fprintf(w, "match: %s (%d bytes)\n", render.TextString(v.Matched), v.StoredBytes)
+	}
+	return err
 }

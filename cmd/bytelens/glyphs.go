@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"io"
+
+	"github.com/bytelens/bytelens/safejson"
 
 	"github.com/bytelens/bytelens/render"
 	"github.com/spf13/cobra"
@@ -12,7 +15,7 @@ func init() { subcommands = append(subcommands, newGlyphsCmd) }
 func newGlyphsCmd(s *streams) *cobra.Command {
 	var o render.StreamOptions
 	var g grammarFlags
-	var describe bool
+	var describe, asJSON bool
 	var cf *captureFlags
 	cmd := &cobra.Command{
 		Use:   "glyphs [FILE]",
@@ -31,6 +34,9 @@ as <3C>9B>), so it cannot pass for a control.
 --describe lists instead every control, sequence, string, invalid unit and
 format character, one per line, with its offset in hex and decimal, its
 length in bytes, its name and what it does (payload sizes, never payloads).
+With --json each is one JSON object per line (JSON Lines, schema
+bytelens.describe/v1, docs/json.md): stream, offset, length, count, name,
+description.
 
 A file is loaded by format as clean loads it (asciinema casts, ttyrec,
 script typescripts, CI logs; --format overrides sniffing): a recording
@@ -46,8 +52,14 @@ unless --format names a format.`,
 				return err
 			}
 			o.Policy = pol
-			return withStreams(s, args, cf, func(r io.ReaderAt, size int64) error {
-				if describe {
+			if asJSON && !describe {
+				return usagef("--json goes with --describe")
+			}
+			return withStreams(s, args, cf, !asJSON, func(name string, r io.ReaderAt, size int64) error {
+				switch {
+				case asJSON:
+					return writeDescriptionsJSON(s.stdout, name, r, size, o)
+				case describe:
 					return render.WriteDescriptions(s.stdout, r, size, o)
 				}
 				lw := &lastByteWriter{w: s.stdout, last: '\n'}
@@ -64,6 +76,7 @@ unless --format names a format.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&describe, "describe", false, "list each sequence with offset, length, name and description")
+	f.BoolVar(&asJSON, "json", false, "with --describe, one JSON object per line (schema bytelens.describe/v1)")
 	f.BoolVar(&o.Payloads, "payloads", false, "show control-string payload bytes escaped instead of their size")
 	f.BoolVar(&o.Chips, "chips", false, "show each sequence as one labelled chip")
 	g.add(f)
@@ -83,4 +96,39 @@ func (l *lastByteWriter) Write(p []byte) (int, error) {
 		l.last = p[len(p)-1]
 	}
 	return l.w.Write(p)
+}
+
+// describeSchema is the version of glyphs --describe --json lines.
+const describeSchema = "bytelens.describe/v1"
+
+// describeLine is one line of glyphs --describe --json.
+type describeLine struct {
+	Schema      string `json:"schema"`
+	Stream      string `json:"stream"`
+	Offset      int64  `json:"offset"`
+	Length      int64  `json:"length,omitempty"`
+	Count       int64  `json:"count,omitempty"`
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Unlisted counts controls executed inside the sequence at Offset
+	// that are not listed; such a line has no length, name or description.
+	Unlisted int64 `json:"unlisted,omitempty"`
+}
+
+// writeDescriptionsJSON writes render.Descriptions of one stream as JSON
+// Lines through safejson.
+func writeDescriptionsJSON(w io.Writer, stream string, r io.ReaderAt, size int64, o render.StreamOptions) error {
+	bw := bufio.NewWriter(w)
+	enc := safejson.NewEncoder(bw)
+	name := render.TextString(stream).String()
+	err := render.Descriptions(r, size, o, func(d *render.Description) error {
+		return enc.Encode(describeLine{
+			Schema: describeSchema, Stream: name, Offset: d.Off, Length: d.Len, Count: d.Count,
+			Name: d.Name.String(), Description: d.Text.String(), Unlisted: d.Unlisted,
+		})
+	})
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/bytelens/bytelens/capture"
 	"io"
 	"os"
 
@@ -51,7 +52,7 @@ dumped stream by stream, each after a "‹stream NAME, N bytes›" line
 			if o.Skip < 0 || o.Length < 0 {
 				return usagef("--skip and --length must not be negative")
 			}
-			return withStreams(s, args, cf, func(r io.ReaderAt, size int64) error {
+			return withStreams(s, args, cf, true, func(_ string, r io.ReaderAt, size int64) error {
 				return render.HexDump(s.stdout, r, size, o)
 			})
 		},
@@ -93,12 +94,12 @@ func (g *grammarFlags) options() (sanitize.Options, error) {
 // ("-" or none is stdin), loaded as clean and report load it (openCapture):
 // a recording gives the terminal bytes it holds, not the file's own bytes
 // (JSON text, frame headers), and --format raw gives the file as it is.
-// When several streams are shown, each is preceded by a heading line
-// "‹stream NAME, N bytes›", which the capture's text cannot imitate (render
-// escapes ‹ and › in text). Raw stdin, and a FIFO or device named as FILE,
+// With headings set and several streams shown, each is preceded by a
+// heading line "‹stream NAME, N bytes›", which the capture's text cannot
+// imitate (render escapes ‹ and › in text); fn gets the stream's name. Raw stdin, and a FIFO or device named as FILE,
 // are read as stdin is (withStdin); with --format they are loaded like
 // stdin too.
-func withStreams(s *streams, args []string, cf *captureFlags, fn func(r io.ReaderAt, size int64) error) error {
+func withStreams(s *streams, args []string, cf *captureFlags, headings bool, fn func(name string, r io.ReaderAt, size int64) error) error {
 	if len(args) > 0 && args[0] != "-" {
 		if st, err := os.Stat(args[0]); err == nil && !st.IsDir() && !st.Mode().IsRegular() {
 			f, err := os.Open(args[0])
@@ -115,7 +116,7 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn func(r io.Reade
 		return err
 	}
 	if c == nil {
-		return withStdin(raw, fn)
+		return withStdin(raw, func(r io.ReaderAt, size int64) error { return fn(capture.StreamOutput, r, size) })
 	}
 	defer c.Close()
 	warnCapture(s.stderr, c)
@@ -124,7 +125,7 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn func(r io.Reade
 		return err
 	}
 	for i, st := range sts {
-		if len(sts) > 1 {
+		if headings && len(sts) > 1 {
 			if i > 0 {
 				fmt.Fprintln(s.stdout)
 			}
@@ -132,7 +133,7 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn func(r io.Reade
 				return err
 			}
 		}
-		if err := fn(st.Data, st.Len); err != nil {
+		if err := fn(st.Name, st.Data, st.Len); err != nil {
 			return err
 		}
 	}
