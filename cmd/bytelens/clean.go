@@ -23,17 +23,24 @@ func newCleanCmd(s *streams) *cobra.Command {
 		Long: `Clean reads a terminal capture (a file, or stdin for - or no argument) and
 writes plain UTF-8 text that keeps the text, line breaks and link labels and
 drops every control. Files are loaded by format (raw bytes, asciinema casts,
-ttyrec, script typescripts, CI logs, bytelens artifacts; --format overrides
+ttyrec, script typescripts, CI, container and journal logs, bytelens artifacts; --format overrides
 sniffing); raw input streams in constant memory whatever its size. A capture
-with several streams is cleaned stream by stream (--stream picks one).`,
+with several streams is cleaned stream by stream (--stream picks one).
+--fail-on CLASSES exits 1 after writing the text when the report counts
+one of the classes, naming each occurrence with its offset on stderr (see
+bytelens report).`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	pf := addPolicyFlags(cmd.Flags())
 	cf := addCaptureFlags(cmd.Flags())
 	cmd.Flags().StringVar(&reportPath, "report", "", "also write the JSON removal report to this file (an array when there are several streams)")
+	fo := addFailOnFlag(cmd.Flags())
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		opts, err := pf.options()
 		if err != nil {
+			return err
+		}
+		if _, err := fo.classes(); err != nil {
 			return err
 		}
 		out := bufio.NewWriterSize(s.stdout, 64<<10)
@@ -47,13 +54,16 @@ with several streams is cleaned stream by stream (--stream picks one).`,
 		for _, r := range reps {
 			warnSwallowed(s.stderr, r)
 		}
-		if reportPath == "" {
-			return nil
+		if reportPath != "" {
+			var v any = reps
+			if len(reps) == 1 {
+				v = reps[0].alone()
+			}
+			if err := writeJSONFile(reportPath, v); err != nil {
+				return err
+			}
 		}
-		if len(reps) == 1 {
-			return writeJSONFile(reportPath, reps[0].alone())
-		}
-		return writeJSONFile(reportPath, reps)
+		return fo.check(s.stderr, reps)
 	}
 	return cmd
 }
@@ -165,15 +175,24 @@ func newReportCmd(s *streams) *cobra.Command {
 		Long: `Report reads a terminal capture and prints the removal report of each
 stream: counts per class, anomalies, advisory flags and findings with byte
 offsets. It never prints payloads. --json prints JSON (schema
-bytelens.report/v1; an array of {stream, report} when there are several).`,
+bytelens.report/v1; an array of {stream, report} when there are several).
+
+--fail-on CLASSES makes it a CI gate: when the report counts one of the
+comma-separated advisory flags or anomalies (clipboard,query,title,
+unterminated…, or any), the report is still printed, each occurrence is
+named with its offset on stderr, and the exit code is 1.`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	pf := addPolicyFlags(cmd.Flags())
 	cf := addCaptureFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	fo := addFailOnFlag(cmd.Flags())
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		opts, err := pf.options()
 		if err != nil {
+			return err
+		}
+		if _, err := fo.classes(); err != nil {
 			return err
 		}
 		reps, err := cleanInput(s, args, cf, io.Discard, opts)
@@ -186,8 +205,10 @@ bytelens.report/v1; an array of {stream, report} when there are several).`,
 				v = reps[0].alone()
 			}
 			b, _ := safejson.MarshalIndent(v, "", "  ")
-			_, err = fmt.Fprintf(s.stdout, "%s\n", b)
-			return err
+			if _, err := fmt.Fprintf(s.stdout, "%s\n", b); err != nil {
+				return err
+			}
+			return fo.check(s.stderr, reps)
 		}
 		name := "stdin"
 		if len(args) > 0 && args[0] != "-" {
@@ -208,7 +229,7 @@ bytelens.report/v1; an array of {stream, report} when there are several).`,
 				return err
 			}
 		}
-		return nil
+		return fo.check(s.stderr, reps)
 	}
 	return cmd
 }
