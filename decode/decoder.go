@@ -261,17 +261,20 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 }
 
 // plainLead gives the length in bytes of the characters that a lead byte
-// starts when none of them can be a C1 control or a format character:
-// 2 for C3–DF but D8, 3 for E0 (whose second byte must be A0–BF) and
-// E3–EE but ED; 0 for every other byte.
+// starts when none of them can be a C1 control, a surrogate or a format
+// character (leadMayStartFormat): 2 for C3–DF, 3 for E0 (whose second byte
+// must be A0–BF) to EE but ED, except the leads of format characters; 0
+// for every other byte.
 var plainLead = func() (t [256]uint8) {
-	for b := 0xC3; b <= 0xDF; b++ {
-		t[b] = 2
+	for b := 0xC3; b <= 0xEE; b++ {
+		switch {
+		case b == 0xED || leadMayStartFormat(byte(b)):
+		case b <= 0xDF:
+			t[b] = 2
+		default:
+			t[b] = 3
+		}
 	}
-	for b := 0xE3; b <= 0xEE; b++ {
-		t[b] = 3
-	}
-	t[0xD8], t[0xED], t[0xE0] = 0, 0, 3
 	return t
 }()
 

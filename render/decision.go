@@ -161,6 +161,7 @@ var advisoryWhy = [...]string{
 	"the clipboard would have been used",
 	"the label would have been a link",
 	"the alternate screen would have hidden the scrollback",
+	"the text would have been shown in another order than it is read",
 }
 
 // advisories appends the advisory flags sanitize raises for the token.
@@ -198,9 +199,17 @@ func (d *describer) oscDecision(t *decode.Token, o sanitize.Options) {
 }
 
 func (d *describer) formatDecision(t *decode.Token, o sanitize.Options) {
-	if decode.ClassifyFormat(t.Rune) != decode.FormatHiding {
+	cls := decode.ClassifyFormat(t.Rune)
+	switch {
+	case cls == decode.FormatJoining:
 		d.s("kept and counted (joining format character)")
 		return
+	case cls == decode.FormatLineSeparator && o.FormatChars == sanitize.FormatStrip:
+		d.s("replaced by LF (policy format-chars=strip)")
+		return
+	case cls == decode.FormatHiding, cls == decode.FormatLineSeparator:
+	default:
+		d.s(formatContext[cls], "; otherwise ")
 	}
 	switch o.FormatChars {
 	case sanitize.FormatKeep:
@@ -212,6 +221,17 @@ func (d *describer) formatDecision(t *decode.Token, o sanitize.Options) {
 	default:
 		d.s("removed and counted (policy format-chars=strip)")
 	}
+	if cls != decode.FormatLineSeparator && !decode.IsBidiControl(t.Rune) {
+		d.s("; a run of them is flagged invisible")
+	}
+}
+
+// formatContext says when the sanitizer keeps a character of a contextual
+// format class (sanitize's format policy table).
+var formatContext = [...]string{
+	decode.FormatSelector:   "kept as the one variation selector directly after a base character",
+	decode.FormatMongolian:  "kept directly after a Mongolian character",
+	decode.FormatJamoFiller: "kept inside a conjoining jamo sequence",
 }
 
 // anomalyDecision appends what the report records for t's anomalies.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strconv"
 
+	"golang.org/x/text/unicode/runenames"
+
 	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/sanitize"
 )
@@ -1357,55 +1359,26 @@ func (d *describer) dcs(t *decode.Token) {
 	d.payload(t)
 }
 
-// formatName names a format character (Unicode names, abridged).
+// formatName names a format character by its Unicode name
+// (golang.org/x/text/unicode/runenames) and what its class does.
 func formatName(r rune) string {
-	switch r {
-	case 0xAD:
-		return "SOFT HYPHEN: format character (invisible)"
-	case 0x061C:
-		return "ARABIC LETTER MARK: bidi format character"
-	case 0x180E:
-		return "MONGOLIAN VOWEL SEPARATOR: format character (invisible)"
-	case 0x200B:
-		return "ZERO WIDTH SPACE: format character (invisible)"
-	case 0x200C:
-		return "ZERO WIDTH NON-JOINER: format character (invisible)"
-	case 0x200D:
-		return "ZERO WIDTH JOINER: format character (invisible)"
-	case 0x200E:
-		return "LEFT-TO-RIGHT MARK: bidi format character"
-	case 0x200F:
-		return "RIGHT-TO-LEFT MARK: bidi format character"
-	case 0x202A:
-		return "LEFT-TO-RIGHT EMBEDDING: bidi format character (reorders text)"
-	case 0x202B:
-		return "RIGHT-TO-LEFT EMBEDDING: bidi format character (reorders text)"
-	case 0x202C:
-		return "POP DIRECTIONAL FORMATTING: bidi format character"
-	case 0x202D:
-		return "LEFT-TO-RIGHT OVERRIDE: bidi format character (reorders text)"
-	case 0x202E:
-		return "RIGHT-TO-LEFT OVERRIDE: bidi format character (reorders text)"
-	case 0x2060:
-		return "WORD JOINER: format character (invisible)"
-	case 0x2061, 0x2062, 0x2063, 0x2064:
-		return "INVISIBLE MATHEMATICAL OPERATOR: format character (invisible)"
-	case 0x2066:
-		return "LEFT-TO-RIGHT ISOLATE: bidi format character (reorders text)"
-	case 0x2067:
-		return "RIGHT-TO-LEFT ISOLATE: bidi format character (reorders text)"
-	case 0x2068:
-		return "FIRST STRONG ISOLATE: bidi format character (reorders text)"
-	case 0x2069:
-		return "POP DIRECTIONAL ISOLATE: bidi format character"
-	case 0xFEFF:
-		return "ZERO WIDTH NO-BREAK SPACE (BOM): format character (invisible)"
-	}
+	note := formatNotes[decode.ClassifyFormat(r)]
 	switch {
-	case r >= 0xFE00 && r <= 0xFE0F, r >= 0xE0100 && r <= 0xE01EF:
-		return "VARIATION SELECTOR: changes how the character before it is drawn"
+	case decode.IsBidiControl(r):
+		note = "bidi control (reorders text)"
 	case r >= 0xE0000 && r <= 0xE007F:
-		return "TAG CHARACTER: invisible (can smuggle hidden text)"
+		note = "invisible (can smuggle hidden text)"
 	}
-	return "format character"
+	return runenames.Name(r) + ": " + note
+}
+
+// formatNotes say what each format class does to text.
+var formatNotes = [...]string{
+	decode.FormatNone:          "text",
+	decode.FormatHiding:        "format character (invisible)",
+	decode.FormatJoining:       "format character (shapes the text around it)",
+	decode.FormatSelector:      "variation selector (changes how the character before it is drawn)",
+	decode.FormatMongolian:     "Mongolian variation selector (changes how the letter before it is drawn)",
+	decode.FormatJamoFiller:    "Hangul jamo filler (invisible outside a syllable)",
+	decode.FormatLineSeparator: "line break",
 }

@@ -171,11 +171,32 @@ func Line(p []byte) Safe {
 // appendText appends p escaped as Text describes; LF is kept when lines is
 // set.
 func appendText(dst, p []byte, lines bool) []byte {
+	keep := keepNone
+	if lines {
+		keep = keepLF
+	}
+	return appendEscaped(dst, p, keep)
+}
+
+// textKeep says which characters appendEscaped writes as themselves that
+// Line escapes.
+type textKeep uint8
+
+const (
+	keepLF      textKeep = 1 << iota // LF, as a line break
+	keepTab                          // TAB, for tabwriter columns
+	keepMarkers                      // render's own glyphs and markers
+	keepNone    textKeep = 0
+)
+
+// appendEscaped appends p escaped as Text describes, keeping what keep
+// names.
+func appendEscaped(dst, p []byte, keep textKeep) []byte {
 	for i := 0; i < len(p); {
 		b := p[i]
 		if b < utf8.RuneSelf {
 			switch {
-			case b == '\n' && lines, b >= 0x20 && b < 0x7F:
+			case b >= 0x20 && b < 0x7F, b == '\n' && keep&keepLF != 0, b == '\t' && keep&keepTab != 0:
 				dst = append(dst, b)
 			default:
 				dst = append(dst, c0Pictures[b]...)
@@ -189,7 +210,7 @@ func appendText(dst, p []byte, lines bool) []byte {
 			i++
 			continue
 		}
-		if displayable(r) {
+		if displayable(r) || keep&keepMarkers != 0 && isMarker(r) {
 			dst = append(dst, p[i:i+n]...)
 		} else {
 			dst = appendCodePoint(dst, r)

@@ -23,10 +23,11 @@ const (
 	AdvClipboard
 	AdvHyperlink
 	AdvAltScreen
+	AdvReorder
 )
 
 // advisoryNames are the flags' names, in bit order.
-var advisoryNames = [...]string{"query", "erase", "cursor_move", "sgr_conceal", "title", "clipboard", "hyperlink", "alt_screen"}
+var advisoryNames = [...]string{"query", "erase", "cursor_move", "sgr_conceal", "title", "clipboard", "hyperlink", "alt_screen", "reorder"}
 
 // Names returns the names of the flags in a, in bit order.
 func (a Advisory) Names() []string {
@@ -41,7 +42,7 @@ func (a Advisory) Names() []string {
 
 // counter returns the Flags field that counts the single flag a.
 func (f *Flags) counter(a Advisory) *int64 {
-	return [...]*int64{&f.Query, &f.Erase, &f.CursorMove, &f.SGRConceal, &f.Title, &f.Clipboard, &f.Hyperlink, &f.AltScreen}[bits.TrailingZeros16(uint16(a))]
+	return [...]*int64{&f.Query, &f.Erase, &f.CursorMove, &f.SGRConceal, &f.Title, &f.Clipboard, &f.Hyperlink, &f.AltScreen, &f.Reorder}[bits.TrailingZeros16(uint16(a))]
 }
 
 // Advisories returns the flags t raises (ECMA-48 8.3; xterm ctlseqs for the
@@ -84,6 +85,10 @@ func Advisories(t *decode.Token) Advisory {
 		}
 	case decode.KindScreenTitle:
 		return AdvTitle
+	case decode.KindFormat:
+		if decode.IsBidiControl(t.Rune) {
+			return AdvReorder
+		}
 	}
 	return 0
 }

@@ -39,6 +39,13 @@ type cleaner struct {
 	linkURI []byte // the URI of the open OSC 8 link, to append under LinksAppend
 
 	m *OffsetMap // optional offset map
+	// embOpen is set while controls embedded in a sequence have been
+	// seen and the sequence has not: embOut is the output position
+	// before the first of them.
+	embOpen bool
+	embOut  int64
+
+	fmt formatState // the format character policy's context
 
 	frame int64 // offset of the latest frame boundary, 0 for none
 	at    int64 // end offset of the token being handled
@@ -65,6 +72,7 @@ func (c *cleaner) feed(p []byte) {
 // end finishes the stream.
 func (c *cleaner) end() {
 	c.dec.End(c.token)
+	c.endFormat()
 	c.endLink() // a link left open still gets its target appended
 	if c.crRun != 0 {
 		c.settleCR(endOfStream)
@@ -114,8 +122,11 @@ func (c *cleaner) bytesAt(off, n int64) []byte {
 // format characters are handled first, as they are most tokens.
 func (c *cleaner) token(t *decode.Token) {
 	c.at = t.End()
+	if f := &c.fmt; f.filler || f.runN > 0 || f.nlt > 0 {
+		c.beforeToken(t)
+	}
 	if c.m != nil && !c.lineMode {
-		c.m.add(t.Off, c.outPos())
+		c.mapToken(t)
 	}
 	r := &c.rep
 	switch t.Kind {
@@ -187,10 +198,25 @@ func (c *cleaner) advise(t *decode.Token) {
 
 // text writes a text token.
 func (c *cleaner) text(t *decode.Token) {
+	c.fmt.prevEnd, c.fmt.prevRune = t.End(), -1
 	b := c.bytesAt(t.Off, t.Len)
 	if b == nil { // one character completed across two chunks
 		var buf [utf8.UTFMax]byte
 		b = utf8.AppendRune(buf[:0], t.Rune)
+		c.fmt.prevRune = t.Rune
+	}
+	if c.opts.FormatChars == FormatEscape {
+		c.escapeText(b, t)
+		return
+	}
+	c.literal(b, t)
+}
+
+// literal writes b, bytes of the input's text; t is the token they come
+// from, or nil when they were held.
+func (c *cleaner) literal(b []byte, t *decode.Token) {
+	if len(b) == 0 {
+		return
 	}
 	c.resolveCR(b[0])
 	if !c.lineMode {
@@ -200,13 +226,18 @@ func (c *cleaner) text(t *decode.Token) {
 	for i := 0; i < len(b); {
 		r, n := utf8.DecodeRune(b[i:])
 		i += n
-		c.at = min(t.Off+int64(i), t.End()) // a line ends where its LF does
+		if t != nil {
+			c.at = min(t.Off+int64(i), t.End()) // a line ends where its LF does
+		}
 		c.put(r)
 	}
 }
 
 // emitString writes s, made by the sanitizer (an escape, a URI, U+FFFD).
 func (c *cleaner) emitString(s []byte) {
+	if c.fmt.nlt > 0 {
+		c.releaseLiteral(nil)
+	}
 	c.resolveCR(s[0])
 	if !c.lineMode {
 		c.out = append(c.out, s...)
@@ -268,7 +299,11 @@ func (c *cleaner) settleCR(next int) {
 		if c.lineMode {
 			c.flushLine(true)
 		} else {
+			pos := c.outPos()
 			c.out = append(c.out, '\n')
+			if c.m != nil {
+				c.m.inserted(c.crOff, pos, 1)
+			}
 		}
 	case CROverwrite:
 		c.col = 0
@@ -306,23 +341,26 @@ func (c *cleaner) flushLine(nl bool) {
 	}
 }
 
-func (c *cleaner) outPos() int64 { return c.flushed + int64(len(c.out)) }
-
-// format applies the format character policy.
-func (c *cleaner) format(t *decode.Token) {
-	hiding := decode.ClassifyFormat(t.Rune) == decode.FormatHiding
-	switch {
-	case !hiding || c.opts.FormatChars == FormatKeep:
-		c.rep.Kept.Format++
-		c.text(t)
-	case c.opts.FormatChars == FormatEscape:
-		c.rep.Kept.Format++
-		var buf [12]byte
-		c.emitString(appendCodePoint(buf[:0], t.Rune))
-	default:
-		c.rep.Removed.Format++
+// mapToken adds the offset map's point for t. A control executed inside a
+// sequence (FlagEmbedded) comes before the sequence that holds it and
+// starts later in the input, so it adds no point of its own: the
+// sequence's point takes the output position from before the first such
+// control, and the map stays in input order.
+func (c *cleaner) mapToken(t *decode.Token) {
+	if t.Flags&decode.FlagEmbedded != 0 {
+		if !c.embOpen {
+			c.embOpen, c.embOut = true, c.outPos()
+		}
+		return
 	}
+	out := c.outPos()
+	if c.embOpen {
+		out, c.embOpen = c.embOut, false
+	}
+	c.m.add(t.Off, out)
 }
+
+func (c *cleaner) outPos() int64 { return c.flushed + int64(len(c.out)) }
 
 // appendCodePoint appends "<U+XXXX>".
 func appendCodePoint(b []byte, r rune) []byte {

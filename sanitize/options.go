@@ -7,6 +7,50 @@
 // C1 in either spelling, and is valid UTF-8. Valid UTF-8 text without
 // controls and without the format characters the policy removes comes out
 // byte for byte. The report counts what was removed without repeating it.
+//
+// # Format characters
+//
+// Unicode format and invisible characters (decode.ClassifyFormat) are
+// decided by this table. "Removed" is the default policy, FormatStrip;
+// FormatKeep keeps them and FormatEscape writes them as "<U+202E>", each
+// counted in Report.Kept.Format. A character kept by its context is kept
+// under every policy.
+//
+//	characters                                  kept when                              otherwise        flag
+//	ZWNJ, ZWJ U+200C–U+200D, LRM, RLM            always                                 —                —
+//	  U+200E–U+200F, ALM U+061C, SHY U+00AD
+//	variation selectors U+FE00–U+FE0F            the one selector directly after a      removed          invisible
+//	                                               letter, number, punctuation or symbol
+//	ideographic selectors U+E0100–U+E01EF        the one selector directly after an     removed          invisible
+//	                                               ideograph
+//	Mongolian FVS1–FVS4, MVS U+180B–U+180F       the one directly after a Mongolian     removed          invisible
+//	                                               character
+//	Hangul fillers U+115F, U+1160                inside a conjoining jamo sequence:     removed          invisible
+//	                                               U+115F before a vowel jamo, U+1160
+//	                                               after a leading consonant jamo
+//	bidi embeddings, overrides, isolates         never                                  removed          reorder, each
+//	  U+202A–U+202E, U+2066–U+2069
+//	U+200B, U+2060–U+2064, U+206A–U+206F,        never                                  removed          invisible
+//	  U+FEFF, U+FFF9–U+FFFB, U+034F, U+3164,
+//	  U+FFA0, U+17B4–U+17B5, U+1D173–U+1D17A,
+//	  U+1BCA0–U+1BCA3, Tags U+E0000–U+E007F
+//	LINE SEPARATOR, PARAGRAPH SEPARATOR          —                                      LF               —
+//	  U+2028–U+2029                                                                       (Kept.LineSeparators)
+//
+// "Directly after" means in the input: the character before is the last
+// one of the token just before, so a selector after a removed control,
+// after a removed character or after another selector is removed. A run
+// of adjacent characters that the table removes raises one invisible flag
+// with one finding (its offset and length in bytes, the number of
+// characters, never which ones: they are the hidden message), under every
+// policy. Each bidi control raises reorder with a finding at its offset.
+//
+// Under FormatEscape the cleaned text could hold the text "<U+202E>" next
+// to an escaped override; so a literal '<' that begins the spelling of an
+// escape ("<U+" four to six upper-case hex digits ">", judged on the
+// cleaned text, across removed controls) is written "<U+003C>". Under
+// CROverwrite and BSOverstrike the spelling is judged on the text as
+// written, before an overwrite changes it.
 package sanitize
 
 import (
@@ -57,18 +101,21 @@ const (
 )
 
 // FormatPolicy says what becomes of the Unicode format characters that
-// reorder or hide text (decode.FormatHiding). Joining characters (ZWJ,
-// ZWNJ, LRM, RLM, ALM, variation selectors, soft hyphen) are always kept
-// and counted.
+// reorder or hide text: those of class decode.FormatHiding, and those of
+// the contextual classes that their context does not keep (see "Format
+// characters" in the package documentation). Joining characters (ZWJ,
+// ZWNJ, LRM, RLM, ALM, soft hyphen) are always kept and counted.
 type FormatPolicy uint8
 
 // Format character policies.
 const (
-	// FormatStrip removes them and counts them.
+	// FormatStrip removes them and counts them; U+2028 and U+2029
+	// become LF.
 	FormatStrip FormatPolicy = iota
 	// FormatKeep keeps them and counts them.
 	FormatKeep
-	// FormatEscape shows each as "<U+202E>".
+	// FormatEscape shows each as "<U+202E>", and a literal '<' that
+	// begins the same spelling as "<U+003C>".
 	FormatEscape
 )
 

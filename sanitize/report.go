@@ -78,6 +78,8 @@ type Kept struct {
 	LinkTargets int64 `json:"link_targets"`
 	// VTFF counts VT and FF turned into LF.
 	VTFF int64 `json:"vt_ff"`
+	// LineSeparators counts U+2028 and U+2029 turned into LF.
+	LineSeparators int64 `json:"line_separators"`
 }
 
 // Anomalies count malformed input, by decode flag.
@@ -117,6 +119,15 @@ type Flags struct {
 	Hyperlink int64 `json:"hyperlink"`
 	// AltScreen: the alternate screen entered (DECSET 47/1047/1049).
 	AltScreen int64 `json:"alt_screen"`
+	// Reorder: a bidi embedding, override or isolate (U+202A–U+202E,
+	// U+2066–U+2069) would have shown text in another order than it is
+	// read (Trojan Source); one finding per character.
+	Reorder int64 `json:"reorder"`
+	// Invisible: a run of invisible characters that the default format
+	// policy removes (zero-width characters, tags, fillers, selectors
+	// past the one a base character takes), whatever the policy did with
+	// it; one finding per run, with its offset and length in bytes.
+	Invisible int64 `json:"invisible"`
 }
 
 // Finding points at one place in the input.
@@ -232,7 +243,7 @@ func (r *report) snapshot() Report {
 // Clean reports whether nothing was removed, replaced or flagged.
 func (r *Report) Clean() bool {
 	return r.Removed == (Counts{}) && r.Anomalies == (Anomalies{}) && r.Flags == (Flags{}) &&
-		r.Kept.LinkLabels == 0 && r.Kept.VTFF == 0
+		r.Kept.LinkLabels == 0 && r.Kept.VTFF == 0 && r.Kept.LineSeparators == 0
 }
 
 // ByName returns the removal counts keyed by their JSON names, in
@@ -260,6 +271,7 @@ func (f Flags) ByName() []NamedCount {
 		{"query", f.Query}, {"erase", f.Erase}, {"cursor_move", f.CursorMove},
 		{"overwrite", f.Overwrite}, {"sgr_conceal", f.SGRConceal}, {"title", f.Title},
 		{"clipboard", f.Clipboard}, {"hyperlink", f.Hyperlink}, {"alt_screen", f.AltScreen},
+		{"reorder", f.Reorder}, {"invisible", f.Invisible},
 	}
 }
 
@@ -267,6 +279,7 @@ func (f Flags) ByName() []NamedCount {
 func (k Kept) ByName() []NamedCount {
 	return []NamedCount{
 		{"format", k.Format}, {"link_labels", k.LinkLabels}, {"link_targets", k.LinkTargets}, {"vt_ff", k.VTFF},
+		{"line_separators", k.LineSeparators},
 	}
 }
 

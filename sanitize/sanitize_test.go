@@ -234,10 +234,16 @@ func TestRandomSplitsAndInvariants(t *testing.T) {
 	}
 }
 
-// TestIdempotent: cleaning cleaned text changes nothing.
+// TestIdempotent: cleaning cleaned text changes nothing, except under
+// format-chars=escape, whose second pass tells its first pass's escapes
+// apart from real format characters ("<U+202E>" becomes "<U+003C>U+202E>")
+// by design.
 func TestIdempotent(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	check := func(name string, p []byte, o Options) {
+		if o.FormatChars == FormatEscape {
+			return
+		}
 		once, _ := Bytes(p, o)
 		twice, _ := Bytes(once, o)
 		if !bytes.Equal(once, twice) {
@@ -255,13 +261,14 @@ func TestIdempotent(t *testing.T) {
 // TestPlainTextIdentical is invariant 6.
 func TestPlainTextIdentical(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
-	pool := []rune("abc xyz\t\n.;:!ÿéрћक终😀👨\u200d\u200c\ufe0f\u00ad")
+	pool := strings.Split("a|b|c| |x|y|z|\t|\n|.|;|:|!|ÿ|é|р|ћ|क|终|😀|👨|\u200d|\u200c|\u00ad|"+
+		"😀\ufe0f|#\ufe0f\u20e3|\u2764\ufe0f\u200d\U0001F525|葛\U000E0100|\u1820\u180b|\u115f\u1161|\u1100\u1160", "|")
 	for range 2000 {
-		rs := make([]rune, r.IntN(100))
-		for i := range rs {
-			rs[i] = pool[r.IntN(len(pool))]
+		var sb strings.Builder
+		for range r.IntN(60) {
+			sb.WriteString(pool[r.IntN(len(pool))])
 		}
-		in := []byte(string(rs))
+		in := []byte(sb.String())
 		out, rep := Bytes(in, Options{})
 		if !bytes.Equal(in, out) {
 			t.Fatalf("plain text changed:\n in %q\nout %q", in, out)

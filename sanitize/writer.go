@@ -123,6 +123,17 @@ func (m *OffsetMap) add(in, out int64) {
 	m.Out = append(m.Out, out)
 }
 
+// inserted records n output bytes written at output offset out for the
+// input at offset in, after points for later input had been added at out:
+// a run of CRs becomes its LF only when the token after it arrives. Those
+// points move past the n bytes, so the CRs map to the LF and the text
+// after them maps byte for byte.
+func (m *OffsetMap) inserted(in, out, n int64) {
+	for i := len(m.In) - 1; i >= 0 && m.In[i] > in && m.Out[i] == out; i-- {
+		m.Out[i] += n
+	}
+}
+
 // segment returns the index of the last point at or before x in xs.
 func segment(xs []int64, x int64) int {
 	return sort.Search(len(xs), func(i int) bool { return xs[i] > x }) - 1

@@ -1,6 +1,7 @@
 package viewer
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/bytelens/bytelens/decode"
@@ -214,6 +215,23 @@ func (sv *streamView) window(lo, hi int64) (win, error) {
 		return win{render.DecodeEnd(d, data), base, exact}, nil
 	}
 	return win{render.Decode(d, data), base, exact}, nil
+}
+
+// tokenAt returns the token that holds the byte at off, whole.
+func (sv *streamView) tokenAt(off int64) (decode.Token, error) {
+	w, err := sv.window(off, off+1)
+	if err != nil {
+		return decode.Token{}, err
+	}
+	t, idx, ok := w.w.TokenAt(off - w.base)
+	if !ok {
+		return decode.Token{}, fmt.Errorf("no token at offset %d", off)
+	}
+	t.Off += w.base
+	if w.w.IsOpen(idx) && w.exact {
+		return sv.fullToken(t)
+	}
+	return t, nil
 }
 
 // fullToken returns t, a token still open at the end of its window, with

@@ -80,7 +80,16 @@ func (m *model) jobDone(msg jobMsg) tea.Cmd {
 	case msg.found:
 		m.job = nil
 		m.jump(msg.off)
-		m.setMsg(false, "%s at %d", j.name(), msg.off)
+		if sk, ok := j.(*seek); ok && sk.it == &hazardItem {
+			t, err := m.sv().tokenAt(msg.off)
+			if err != nil {
+				m.err = err
+				return nil
+			}
+			m.setMsg(true, "%s", hazardMessage(&t))
+			return nil
+		}
+		m.setMsg(false, "%s at %s", j.name(), offsetText(msg.off))
 	default:
 		m.job = nil
 		m.setMsg(true, "no %s found", j.name())
@@ -160,7 +169,7 @@ func (s *scanner) tokens(b int64, fn func(t *decode.Token)) error {
 
 // findings returns the offsets of the sanitizer findings of kind that
 // point into block b, in order.
-func (s *scanner) findings(b int64, kind string, opts sanitize.Options) ([]int64, error) {
+func (s *scanner) findings(b int64, kind, seq string, opts sanitize.Options) ([]int64, error) {
 	src := s.x.src
 	start := b * checkpointEvery
 	end := min(src.n, start+checkpointEvery)
@@ -187,7 +196,7 @@ func (s *scanner) findings(b int64, kind string, opts sanitize.Options) ([]int64
 		next := int64(-1)
 		for _, f := range rep.Findings {
 			off := g + f.Offset
-			if f.Kind == kind && off >= start && off < end {
+			if f.Kind == kind && (seq == "" || f.Sequence == seq) && off >= start && off < end {
 				hits = append(hits, off)
 			}
 			next = max(next, off+max(1, f.Bytes))
@@ -244,13 +253,22 @@ func (j *seek) step() (done, found bool, off int64, err error) {
 		}
 		var hits []int64
 		if j.it.match != nil {
+			var prev decode.Token
 			err = j.sc.tokens(j.b, func(t *decode.Token) {
-				if j.it.match(t, &j.opts) {
+				// A run of BS is one place to stop: the sequel of each
+				// is the same overwrite.
+				run := j.it.runs && t.Kind == decode.KindC0 && t.Final == '\b' &&
+					prev.Kind == decode.KindC0 && prev.Final == '\b' && prev.End() == t.Off
+				if j.it.match(t, &j.opts) && !run {
 					hits = append(hits, t.Off)
 				}
+				prev = *t
 			})
-		} else {
-			hits, err = j.sc.findings(j.b, j.it.finding, j.opts)
+		}
+		if err == nil && j.it.finding != "" {
+			var more []int64
+			more, err = j.sc.findings(j.b, j.it.finding, j.it.findingSeq, j.opts)
+			hits = append(hits, more...)
 		}
 		if err != nil {
 			return true, false, 0, err

@@ -5,22 +5,23 @@ import "github.com/charmbracelet/bubbles/key"
 // keyMap holds every key binding of the viewer. It is the help.KeyMap the
 // help bar shows; setContext enables the bindings that apply.
 type keyMap struct {
-	Up, Down, Left, Right key.Binding
-	PageUp, PageDown      key.Binding
-	Home, End             key.Binding
-	Goto                  key.Binding
-	NextSeq, PrevSeq      key.Binding
-	NextClass, PrevClass  key.Binding
-	SearchText, SearchHex key.Binding
-	Mark, JumpMark        key.Binding
-	Focus, FocusBack      key.Binding
-	NextFrame, PrevFrame  key.Binding
-	NextDiff, PrevDiff    key.Binding
-	NextStream            key.Binding
-	Help                  key.Binding
-	Quit                  key.Binding
-	Confirm, Cancel       key.Binding
-	ReportUp, ReportDown  key.Binding
+	Up, Down, Left, Right  key.Binding
+	PageUp, PageDown       key.Binding
+	Home, End              key.Binding
+	Goto                   key.Binding
+	NextSeq, PrevSeq       key.Binding
+	NextClass, PrevClass   key.Binding
+	NextHazard, PrevHazard key.Binding
+	SearchText, SearchHex  key.Binding
+	Mark, JumpMark         key.Binding
+	Focus, FocusBack       key.Binding
+	NextFrame, PrevFrame   key.Binding
+	NextDiff, PrevDiff     key.Binding
+	NextStream             key.Binding
+	Help                   key.Binding
+	Quit                   key.Binding
+	Confirm, Cancel        key.Binding
+	ReportUp, ReportDown   key.Binding
 	// Legend entries, not keys: what the panes' markers mean. Their
 	// "keys" are the markers themselves, which no command matches.
 	LegendRemoved, LegendC1 key.Binding
@@ -43,6 +44,8 @@ func newKeyMap() keyMap {
 		Goto:       b("g", "go to offset", "g"),
 		NextSeq:    b("n", "next sequence", "n"),
 		PrevSeq:    b("N", "previous sequence", "N"),
+		NextHazard: b("w", "next hazard", "w"),
+		PrevHazard: b("W", "previous hazard", "W"),
 		NextClass:  b("]", "next of class", "]"),
 		PrevClass:  b("[", "previous of class", "["),
 		SearchText: b("/", "search cleaned text", "/"),
@@ -70,12 +73,11 @@ func newKeyMap() keyMap {
 
 // keyContext is what decides which bindings apply.
 type keyContext struct {
-	prompt      bool // a goto or search prompt is open
-	report      bool // the report pane has the focus
-	frames      bool // the stream has frames
-	streams     bool // the capture has more than one stream
-	classSelect bool // a report class with a count is selected
-	compare     bool // compare mode
+	prompt  bool // a goto or search prompt is open
+	report  bool // the report pane has the focus
+	frames  bool // the stream has frames
+	streams bool // the capture has more than one stream
+	compare bool // compare mode
 }
 
 // setContext enables the bindings that apply in c.
@@ -84,6 +86,7 @@ func (k *keyMap) setContext(c keyContext) {
 	for _, b := range []*key.Binding{
 		&k.Left, &k.Right, &k.PageUp, &k.PageDown, &k.Home, &k.End,
 		&k.Goto, &k.NextSeq, &k.PrevSeq, &k.SearchText, &k.SearchHex,
+		&k.NextHazard, &k.PrevHazard,
 		&k.Mark, &k.JumpMark, &k.Focus, &k.FocusBack, &k.Help,
 	} {
 		b.SetEnabled(nav)
@@ -92,8 +95,8 @@ func (k *keyMap) setContext(c keyContext) {
 	k.Down.SetEnabled(nav && !c.report)
 	k.ReportUp.SetEnabled(nav && c.report)
 	k.ReportDown.SetEnabled(nav && c.report)
-	k.NextClass.SetEnabled(nav && c.classSelect)
-	k.PrevClass.SetEnabled(nav && c.classSelect)
+	k.NextClass.SetEnabled(nav && !c.compare)
+	k.PrevClass.SetEnabled(nav && !c.compare)
 	k.NextFrame.SetEnabled(nav && c.frames)
 	k.PrevFrame.SetEnabled(nav && c.frames)
 	k.NextStream.SetEnabled(nav && c.streams && !c.compare)
@@ -123,7 +126,7 @@ func (k *keyMap) setContext(c keyContext) {
 func (k keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
 		k.Confirm, k.Cancel, k.Up, k.Down, k.ReportUp, k.ReportDown, k.NextDiff, k.PrevDiff,
-		k.Goto, k.NextSeq, k.NextClass, k.SearchText, k.Focus, k.Help, k.Quit,
+		k.Goto, k.NextHazard, k.NextSeq, k.NextClass, k.SearchText, k.Focus, k.Help, k.Quit,
 	}
 }
 
@@ -131,7 +134,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.ReportUp, k.ReportDown, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End},
-		{k.Goto, k.NextSeq, k.PrevSeq, k.NextClass, k.PrevClass, k.NextDiff, k.PrevDiff, k.NextFrame, k.PrevFrame, k.NextStream},
+		{k.Goto, k.NextHazard, k.PrevHazard, k.NextSeq, k.PrevSeq, k.NextClass, k.PrevClass, k.NextDiff, k.PrevDiff, k.NextFrame, k.PrevFrame, k.NextStream},
 		{k.SearchText, k.SearchHex, k.Mark, k.JumpMark, k.Focus, k.FocusBack},
 		{k.Confirm, k.Cancel, k.Help, k.Quit, k.LegendRemoved, k.LegendC1},
 	}

@@ -16,14 +16,12 @@ import (
 // keyContext returns what decides which keys apply now.
 func (m *model) keyContext() keyContext {
 	sv := m.sv()
-	it := &reportItems[m.sel]
 	return keyContext{
-		prompt:      m.prompt != promptNone,
-		report:      m.focus == paneReport || m.focus == paneDiff,
-		frames:      len(sv.frames) > 0,
-		streams:     len(m.svs) > 1,
-		classSelect: m.cmp == nil && it.searchable() && m.sel < len(m.f.counts) && m.f.counts[m.sel] > 0,
-		compare:     m.cmp != nil,
+		prompt:  m.prompt != promptNone,
+		report:  m.focus == paneReport || m.focus == paneDiff,
+		frames:  len(sv.frames) > 0,
+		streams: len(m.svs) > 1,
+		compare: m.cmp != nil,
 	}
 }
 
@@ -99,10 +97,14 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		return m.startJob(newSeek(sv.idx, &seqItem, m.o.Sanitize, sv.cursor, 1))
 	case key.Matches(k, ks.PrevSeq):
 		return m.startJob(newSeek(sv.idx, &seqItem, m.o.Sanitize, sv.cursor, -1))
+	case key.Matches(k, ks.NextHazard):
+		return m.startJob(newSeek(sv.idx, &hazardItem, m.o.Sanitize, sv.cursor, 1))
+	case key.Matches(k, ks.PrevHazard):
+		return m.startJob(newSeek(sv.idx, &hazardItem, m.o.Sanitize, sv.cursor, -1))
 	case key.Matches(k, ks.NextClass):
-		return m.startJob(newSeek(sv.idx, &reportItems[m.sel], m.o.Sanitize, sv.cursor, 1))
+		return m.classSeek(1)
 	case key.Matches(k, ks.PrevClass):
-		return m.startJob(newSeek(sv.idx, &reportItems[m.sel], m.o.Sanitize, sv.cursor, -1))
+		return m.classSeek(-1)
 	case key.Matches(k, ks.Mark):
 		m.pending = "m"
 		m.setMsg(false, "mark: press a letter")
@@ -127,6 +129,22 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		return m.sv().start()
 	}
 	return nil
+}
+
+// classSeek starts the search for the next (dir +1) or previous (dir
+// -1) place of the class selected in the report pane, from any pane; it
+// says what to do when that class has nothing to find.
+func (m *model) classSeek(dir int64) tea.Cmd {
+	it := &reportItems[m.sel]
+	switch {
+	case !it.searchable():
+		m.setMsg(true, "%s/%s is a total, not a place: select a class in the report pane (tab, then j/k)", it.group, it.name)
+		return nil
+	case m.f.repDone && m.sel < len(m.f.counts) && m.f.counts[m.sel] == 0:
+		m.setMsg(true, "no %s/%s in this stream: select another class in the report pane (tab, then j/k), or w for any hazard", it.group, it.name)
+		return nil
+	}
+	return m.startJob(newSeek(m.sv().idx, it, m.o.Sanitize, m.sv().cursor, dir))
 }
 
 // cycleFocus moves the focus to the next shown pane in direction d.

@@ -19,6 +19,11 @@ type reportItem struct {
 	// finding is the kind of sanitize.Finding that marks a place this
 	// item counts, when match is nil.
 	finding string
+	// findingSeq, if set, keeps only the findings of that sequence
+	// ("CR").
+	findingSeq string
+	// runs makes a run of BS controls one place, found at its first.
+	runs bool
 }
 
 // searchable reports whether ] and [ can find the item's places.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
@@ -23,12 +24,12 @@ func newCleanCmd(s *streams) *cobra.Command {
 		Long: `Clean reads a terminal capture (a file, or stdin for - or no argument) and
 writes plain UTF-8 text that keeps the text, line breaks and link labels and
 drops every control. Files are loaded by format (raw bytes, asciinema casts,
-ttyrec, script typescripts, CI, container and journal logs, bytelens artifacts; --format overrides
-sniffing); raw input streams in constant memory whatever its size. A capture
-with several streams is cleaned stream by stream (--stream picks one).
---fail-on CLASSES exits 1 after writing the text when the report counts
-one of the classes, naming each occurrence with its offset on stderr (see
-bytelens report).`,
+ttyrec, script typescripts, CI, container and journal logs, bytelens
+artifacts; --format overrides sniffing); raw input streams in constant
+memory whatever its size. A capture with several streams is cleaned stream
+by stream (--stream picks one). --fail-on CLASSES exits 1 after writing the
+text when the report counts one of the classes, naming each occurrence
+with its offset on stderr (see bytelens report).`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	pf := addPolicyFlags(cmd.Flags())
@@ -71,27 +72,27 @@ bytelens report).`,
 // warnSwallowed says on stderr when a control string left open at the end
 // of a stream swallowed bytes: they were dropped from the text, as a
 // terminal would have hidden them, and the reader should know.
-func warnSwallowed(w io.Writer, r streamReport) {
+func warnSwallowed(w *render.Writer, r streamReport) {
 	if r.BytesSwallowed == 0 {
 		return
 	}
 	// Only what is open at the end swallows, so it starts where the
 	// swallowed bytes do; its name is in the findings unless they were
 	// capped before it.
-	where := fmt.Sprintf(" from offset 0x%x", r.BytesIn-r.BytesSwallowed)
+	where := render.Sprintf(" from offset 0x%x", r.BytesIn-r.BytesSwallowed)
 	for _, f := range r.Findings {
 		if f.Kind == "unterminated" {
-			where = fmt.Sprintf(" by the %s at offset 0x%x", f.Sequence, f.Offset)
+			where = render.Sprintf(" by the %s at offset 0x%x", f.Sequence, f.Offset)
 			break
 		}
 	}
-	amount := fmt.Sprintf("%d bytes up to the end were", r.BytesSwallowed)
+	amount := render.Sprintf("%d bytes up to the end were", r.BytesSwallowed)
 	if r.BytesSwallowed == 1 {
-		amount = "1 byte at the end was"
+		amount = render.Sprintf("1 byte at the end was")
 	}
-	fmt.Fprintf(w, "bytelens: warning: stream %s: %s swallowed%s, left open; a terminal would not have shown them\n", r.Stream, amount, where)
+	w.Printf("bytelens: warning: stream %s: %s swallowed%s, left open; a terminal would not have shown them\n", r.Stream, amount, where)
 	if !strings.Contains(r.Policy, "c1=lone") {
-		fmt.Fprintln(w, "hint: if a raw 0x80-0x9F byte opened it and the input is 8-bit text (Latin-1, CP1252), --c1 lone keeps such bytes from opening strings")
+		w.Printf("hint: if a raw 0x80-0x9F byte opened it and the input is 8-bit text (Latin-1, CP1252), --c1 lone keeps such bytes from opening strings\n")
 	}
 }
 
@@ -130,7 +131,7 @@ func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts s
 		if err := sw.Close(); err != nil {
 			return nil, fmt.Errorf("writing cleaned text: %w", err)
 		}
-		return []streamReport{{Stream: "output", Report: sw.Report()}}, nil
+		return []streamReport{{Stream: capture.StreamOutput, Report: sw.Report()}}, nil
 	}
 	defer c.Close()
 	warnCapture(s.stderr, c)
@@ -144,7 +145,7 @@ func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts s
 	var reps []streamReport
 	for _, st := range sts {
 		if len(sts) > 1 && w != io.Discard {
-			fmt.Fprintf(s.stderr, "bytelens: cleaning stream %s (%d bytes)\n", st.Name, st.Len)
+			s.stderr.Printf("bytelens: cleaning stream %s (%d bytes)\n", st.Name, st.Len)
 		}
 		rep, err := capture.Clean(w, st, opts)
 		if err != nil {
@@ -204,8 +205,11 @@ named with its offset on stderr, and the exit code is 1.`,
 			if len(reps) == 1 {
 				v = reps[0].alone()
 			}
-			b, _ := safejson.MarshalIndent(v, "", "  ")
-			if _, err := fmt.Fprintf(s.stdout, "%s\n", b); err != nil {
+			b, err := safejson.MarshalIndent(v, "", "  ")
+			if err != nil {
+				return err
+			}
+			if _, err := s.stdout.Write(append(b, '\n')); err != nil {
 				return err
 			}
 			return fo.check(s.stderr, reps)
@@ -216,18 +220,19 @@ named with its offset on stderr, and the exit code is 1.`,
 		}
 		for i, r := range reps {
 			if i > 0 {
-				fmt.Fprintln(s.stdout)
+				s.out.Println()
 			}
-			label := name
+			label := render.Sprintf("%s", name)
 			if r.format != capture.FormatRaw {
-				label += " (" + r.format.String() + ")"
+				label = render.Sprintf("%s (%s)", label, r.format)
 			}
 			if len(reps) > 1 {
-				label += " [" + r.Stream + "]"
+				label = render.Sprintf("%s [%s]", label, r.Stream)
 			}
-			if err := writeSummary(s.stdout, label, &r.Report, r.LoaderRemoved); err != nil {
-				return err
-			}
+			writeSummary(s.out, label, &r.Report, r.LoaderRemoved)
+		}
+		if err := s.out.Err(); err != nil {
+			return err
 		}
 		return fo.check(s.stderr, reps)
 	}

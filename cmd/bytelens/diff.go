@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
@@ -184,13 +184,13 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 			return 0, err
 		}
 		if in.rep != nil {
-			return 0, usagef("%s is a report: policies apply to captures only", displayName(args[0]))
+			return 0, usagef("%s is a report: policies apply to captures only", args[0])
 		}
 		defer in.c.Close()
 		if a, err = cleanSide(in, f.capture.stream, aOpts, s.stderr); err != nil {
 			return 0, err
 		}
-		if b, err = cleanSide(in, f.capture.stream, bOpts, io.Discard); err != nil {
+		if b, err = cleanSide(in, f.capture.stream, bOpts, render.NewWriter(io.Discard)); err != nil {
 			return 0, err
 		}
 	case 2:
@@ -210,11 +210,11 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 			}
 			if in.rep != nil {
 				if given[i] != "" {
-					return 0, usagef("--%c-policy applies to captures, and %s is a report", 'a'+i, displayName(name))
+					return 0, usagef("--%c-policy applies to captures, and %s is a report", 'a'+i, name)
 				}
 				sides[i] = reportSide(in, f.capture.stream)
 				if sides[i] == nil {
-					return 0, usagef("report file %s has no stream %q", displayName(name), f.capture.stream)
+					return 0, usagef("report file %s has no stream %q", name, f.capture.stream)
 				}
 				continue
 			}
@@ -244,12 +244,12 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if _, err := fmt.Fprintf(s.stdout, "%s\n", js); err != nil {
+		if _, err := s.stdout.Write(append(js, '\n')); err != nil {
 			return 0, err
 		}
 		return code, nil
 	}
-	if err := writeDiff(s.stdout, a, b, &d, f.all); err != nil {
+	if err := writeDiff(s.out, a, b, &d, f.all); err != nil {
 		return 0, err
 	}
 	return code, nil
@@ -313,7 +313,7 @@ func loadDiffInput(s *streams, name string, cf *captureFlags, withTiming bool) (
 		return nil, fileError(name, err)
 	}
 	if st.IsDir() {
-		return nil, hintError{fmt.Errorf("%s is a directory, not a capture", displayName(name)), "compare a directory of captures with --corpus DIR --b-policy P"}
+		return nil, hintError{render.Errorf("%s is a directory, not a capture", name), "compare a directory of captures with --corpus DIR --b-policy P"}
 	}
 	if cf.format == "" && st.Size() <= maxReportFile && diffLooksLikeJSON(name) {
 		b, err := os.ReadFile(name)
@@ -369,23 +369,23 @@ func (in *diffInput) readReport(b []byte) (bool, error) {
 	switch {
 	case schema == sanitize.Schema:
 	case strings.HasPrefix(schema, "bytelens.report/"):
-		return false, fmt.Errorf("%s: report schema %s is not supported (want %s)", displayName(in.name), displayName(schema), sanitize.Schema)
+		return false, render.Errorf("%s: report schema %s is not supported (want %s)", in.name, schema, sanitize.Schema)
 	default:
 		return false, nil
 	}
 	if probes == nil {
 		in.rep = new(sanitize.Report)
 		if err := json.Unmarshal(b, in.rep); err != nil {
-			return false, fmt.Errorf("%s: bad report: %v", displayName(in.name), err)
+			return false, render.Errorf("%s: bad report: %v", in.name, err)
 		}
 		return true, nil
 	}
 	if err := json.Unmarshal(b, &in.reps); err != nil {
-		return false, fmt.Errorf("%s: bad report: %v", displayName(in.name), err)
+		return false, render.Errorf("%s: bad report: %v", in.name, err)
 	}
 	for _, r := range in.reps {
 		if r.Schema != sanitize.Schema {
-			return false, fmt.Errorf("%s: stream %s: report schema %s is not supported", displayName(in.name), displayName(r.Stream), displayName(r.Schema))
+			return false, render.Errorf("%s: stream %s: report schema %s is not supported", in.name, r.Stream, r.Schema)
 		}
 	}
 	in.rep = &in.reps[0].Report
@@ -418,7 +418,7 @@ func reportSide(in *diffInput, stream string) *diffSide {
 
 // cleanSide cleans one stream of the capture under opts: the one stream
 // names, or the first. Loader notes go to notes.
-func cleanSide(in *diffInput, stream string, opts sanitize.Options, notes io.Writer) (*diffSide, error) {
+func cleanSide(in *diffInput, stream string, opts sanitize.Options, notes *render.Writer) (*diffSide, error) {
 	c := in.c
 	var st *capture.Stream
 	if stream != "" {
@@ -429,11 +429,11 @@ func cleanSide(in *diffInput, stream string, opts sanitize.Options, notes io.Wri
 		st = sts[0]
 	} else {
 		if len(c.Streams) == 0 {
-			return nil, fmt.Errorf("%s: capture has no stream", displayName(in.name))
+			return nil, render.Errorf("%s: capture has no stream", in.name)
 		}
 		st = &c.Streams[0]
 		if len(c.Streams) > 1 {
-			fmt.Fprintf(notes, "bytelens: note: %s has %d streams; comparing %s (--stream picks another)\n", displayName(in.name), len(c.Streams), displayName(st.Name))
+			notes.Printf("bytelens: note: %s has %d streams; comparing %s (--stream picks another)\n", in.name, len(c.Streams), st.Name)
 		}
 	}
 	warnCapture(notes, c)
@@ -450,20 +450,19 @@ func cleanSide(in *diffInput, stream string, opts sanitize.Options, notes io.Wri
 
 // writeDiff prints the comparison for people: the two sides, a verdict,
 // the count table, the differing findings and the differing lines.
-func writeDiff(w io.Writer, a, b *diffSide, d *sanitize.ReportDiff, all bool) error {
-	bw := &diffErrWriter{w: w}
+func writeDiff(bw *render.Writer, a, b *diffSide, d *sanitize.ReportDiff, all bool) error {
 	for _, sd := range []struct {
 		label string
 		side  *diffSide
 	}{{"A", a}, {"B", b}} {
-		fmt.Fprintf(bw, "%s: %s (%s", sd.label, displayName(sd.side.Name), sd.side.Kind)
+		bw.Printf("%s: %s (%s", sd.label, sd.side.Name, sd.side.Kind)
 		if sd.side.Format != "" {
-			fmt.Fprintf(bw, " %s", sd.side.Format)
+			bw.Printf(" %s", sd.side.Format)
 		}
 		if sd.side.Stream != "" {
-			fmt.Fprintf(bw, ", stream %s", displayName(sd.side.Stream))
+			bw.Printf(", stream %s", sd.side.Stream)
 		}
-		fmt.Fprintf(bw, ")\n   policy %s\n", displayName(sd.side.Policy))
+		bw.Printf(")\n   policy %s\n", sd.side.Policy)
 	}
 	var missing string
 	switch {
@@ -476,12 +475,12 @@ func writeDiff(w io.Writer, a, b *diffSide, d *sanitize.ReportDiff, all bool) er
 	}
 	if d.Equal() {
 		if missing == "" {
-			fmt.Fprintln(bw, "A and B are equal: same counts, findings and cleaned text")
+			bw.Printf("A and B are equal: same counts, findings and cleaned text\n")
 		} else {
-			fmt.Fprintf(bw, "A and B are equal: same counts and findings (cleaned text not compared: %s)\n", missing)
+			bw.Printf("A and B are equal: same counts and findings (cleaned text not compared: %s)\n", missing)
 		}
 	} else {
-		fmt.Fprintf(bw, "A and B differ: %s\n", d.Summary())
+		bw.Printf("A and B differ: %s\n", d.Summary())
 	}
 
 	writeCountTable(bw, d, all)
@@ -489,14 +488,14 @@ func writeDiff(w io.Writer, a, b *diffSide, d *sanitize.ReportDiff, all bool) er
 	if missing == "" {
 		writeTextDiff(bw, d.Text)
 	} else if !d.Equal() {
-		fmt.Fprintf(bw, "\ncleaned text: not compared (%s)\n", missing)
+		bw.Printf("\ncleaned text: not compared (%s)\n", missing)
 	}
-	return bw.err
+	return bw.Err()
 }
 
 // writeCountTable prints the count rows: marker, group.name, A, B and B−A,
 // the numbers right-aligned.
-func writeCountTable(w io.Writer, d *sanitize.ReportDiff, all bool) {
+func writeCountTable(w *render.Writer, d *sanitize.ReportDiff, all bool) {
 	type row struct{ mark, name, a, b, delta string }
 	rows := []row{{"", "count", "A", "B", "diff"}}
 	for _, g := range d.Groups() {
@@ -518,27 +517,27 @@ func writeCountTable(w io.Writer, d *sanitize.ReportDiff, all bool) {
 	for _, r := range rows {
 		wn, wa, wb, wd = max(wn, len(r.name)), max(wa, len(r.a)), max(wb, len(r.b)), max(wd, len(r.delta))
 	}
-	fmt.Fprintln(w)
+	w.Println()
 	for _, r := range rows {
-		fmt.Fprintf(w, "%-2s %-*s  %*s  %*s  %*s\n", r.mark, wn, r.name, wa, r.a, wb, r.b, wd, r.delta)
+		w.Printf("%-2s %-*s  %*s  %*s  %*s\n", r.mark, wn, r.name, wa, r.a, wb, r.b, wd, r.delta)
 	}
 }
 
 // writeFindings prints the differing findings by offset.
-func writeFindings(w io.Writer, f *sanitize.FindingsDiff) {
+func writeFindings(w *render.Writer, f *sanitize.FindingsDiff) {
 	if f.Equal() {
 		return
 	}
-	fmt.Fprintf(w, "\nfindings: %d same, %d only in A, %d only in B, %d changed\n", f.Same, len(f.OnlyA), len(f.OnlyB), len(f.Changed))
-	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "  side\toffset\t\tkind\tsequence\tbytes")
+	w.Printf("\nfindings: %d same, %d only in A, %d only in B, %d changed\n", f.Same, len(f.OnlyA), len(f.OnlyB), len(f.Changed))
+	tw := w.Columns(2, 8, 2)
+	tw.Printf("  side\toffset\t\tkind\tsequence\tbytes\n")
 	row := func(side string, x *sanitize.Finding) {
-		fmt.Fprintf(tw, "  %s\t0x%08x\t%d\t%s\t%s\t%d\n", side, x.Offset, x.Offset, displayName(x.Kind), displayName(x.Sequence), x.Bytes)
+		tw.Printf("  %s\t0x%08x\t%d\t%s\t%s\t%d\n", side, x.Offset, x.Offset, x.Kind, x.Sequence, x.Bytes)
 	}
 	aligned := f.Aligned()
 	for i, p := range aligned {
 		if i == maxFindingRows {
-			fmt.Fprintf(tw, "  ... %d more differing findings (--json lists all)\n", len(aligned)-i)
+			tw.Printf("  ... %d more differing findings (--json lists all)\n", len(aligned)-i)
 			break
 		}
 		switch {
@@ -556,22 +555,22 @@ func writeFindings(w io.Writer, f *sanitize.FindingsDiff) {
 
 // writeTextDiff prints the first differing lines of cleaned text, each
 // quoted with Go escapes.
-func writeTextDiff(w io.Writer, t *sanitize.TextDiff) {
+func writeTextDiff(w *render.Writer, t *sanitize.TextDiff) {
 	if t.Equal() {
-		fmt.Fprintf(w, "\ncleaned text: identical (%s)\n", diffPlural(t.LinesA, "line"))
+		w.Printf("\ncleaned text: identical (%s)\n", diffPlural(t.LinesA, "line"))
 		return
 	}
 	verb := "lines differ"
 	if t.Differing == 1 {
 		verb = "line differs"
 	}
-	fmt.Fprintf(w, "\ncleaned text: %d %s (A has %s, B %s)\n", t.Differing, verb, diffPlural(t.LinesA, "line"), diffPlural(t.LinesB, "line"))
+	w.Printf("\ncleaned text: %d %s (A has %s, B %s)\n", t.Differing, verb, diffPlural(t.LinesA, "line"), diffPlural(t.LinesB, "line"))
 	for _, l := range t.Lines {
-		fmt.Fprintf(w, "  A:%s  %s\n", diffLineNo(l.LineA), diffQuoteLine(l.LineA, l.A, l.From, l.TruncA))
-		fmt.Fprintf(w, "  B:%s  %s\n", diffLineNo(l.LineB), diffQuoteLine(l.LineB, l.B, l.From, l.TruncB))
+		w.Printf("  A:%s  %s\n", diffLineNo(l.LineA), diffQuoteLine(l.LineA, l.A, l.From, l.TruncA))
+		w.Printf("  B:%s  %s\n", diffLineNo(l.LineB), diffQuoteLine(l.LineB, l.B, l.From, l.TruncB))
 	}
 	if n := t.Differing - len(t.Lines); n > 0 {
-		fmt.Fprintf(w, "  ... %d more differing lines (--lines shows more)\n", n)
+		w.Printf("  ... %d more differing lines (--lines shows more)\n", n)
 	}
 }
 
@@ -601,7 +600,7 @@ func diffQuoteLine(n int, s string, from int, trunc bool) string {
 	}
 	var b strings.Builder
 	if from > 0 {
-		fmt.Fprintf(&b, "(from byte %d) ", from)
+		b.WriteString("(from byte " + strconv.Itoa(from) + ") ")
 	}
 	body, nl := strings.CutSuffix(s, "\n")
 	b.WriteString(strconv.QuoteToGraphic(body))
@@ -612,21 +611,6 @@ func diffQuoteLine(n int, s string, from int, trunc bool) string {
 		b.WriteString(" (no newline at end)")
 	}
 	return b.String()
-}
-
-// diffErrWriter remembers the first write error.
-type diffErrWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *diffErrWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
 }
 
 // diffCorpusCase is one case of --corpus in JSON.
@@ -668,7 +652,7 @@ func diffCorpus(s *streams, f *diffFlags, base sanitize.Options) (int, error) {
 		if err != nil {
 			out.Failed++
 			cc.Error = err.Error()
-			fmt.Fprintf(s.stderr, "bytelens: error: %s: %v\n", displayName(name), err)
+			s.stderr.Printf("bytelens: error: %s: %v\n", name, err)
 		} else if !cc.Equal {
 			out.Changed++
 		}
@@ -688,24 +672,24 @@ func diffCorpus(s *streams, f *diffFlags, base sanitize.Options) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		_, err = fmt.Fprintf(s.stdout, "%s\n", js)
+		_, err = s.stdout.Write(append(js, '\n'))
 		return code, err
 	}
-	tw := tabwriter.NewWriter(s.stdout, 2, 8, 2, ' ', 0)
+	tw := s.out.Columns(2, 8, 2)
 	for _, cc := range out.Cases {
 		if cc.Error != "" {
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\n", displayName(cc.Name), cc.Summary)
+		tw.Printf("%s\t%s\n", cc.Name, cc.Summary)
 	}
 	if err := tw.Flush(); err != nil {
 		return 0, err
 	}
-	total := fmt.Sprintf("%d cases, %d changed", out.Total, out.Changed)
+	s.out.Printf("%d cases, %d changed", out.Total, out.Changed)
 	if out.Failed > 0 {
-		total += fmt.Sprintf(", %d failed", out.Failed)
+		s.out.Printf(", %d failed", out.Failed)
 	}
-	if _, err := fmt.Fprintln(s.stdout, total); err != nil {
+	if err := s.out.Printf("\n"); err != nil {
 		return 0, err
 	}
 	return code, nil
@@ -788,11 +772,11 @@ func diffCorpusRun(f *diffFlags, base sanitize.Options, path, stem string) (diff
 	}
 	defer c.Close()
 	in := &diffInput{name: path, c: c}
-	a, err := cleanSide(in, f.capture.stream, aOpts, io.Discard)
+	a, err := cleanSide(in, f.capture.stream, aOpts, render.NewWriter(io.Discard))
 	if err != nil {
 		return cc, err
 	}
-	b, err := cleanSide(in, f.capture.stream, bOpts, io.Discard)
+	b, err := cleanSide(in, f.capture.stream, bOpts, render.NewWriter(io.Discard))
 	if err != nil {
 		return cc, err
 	}

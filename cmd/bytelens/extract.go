@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -126,7 +125,7 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 		_, err := s.stdout.Write(cleanRange(sm.Data, start, end, sopts))
 		return err
 	default:
-		return writeHexRows(s.stdout, sm.Data[start:end], start)
+		return writeHexRows(s.out, sm.Data[start:end], start)
 	}
 }
 
@@ -153,14 +152,15 @@ func writeJSON(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
+	_, err = w.Write(append(b, '\n'))
 	return err
 }
 
 // parseRange parses "START:END" (decimal or 0x hex; START defaults to 0,
 // END to START+limit or the end of the stream) for a stream of n bytes.
-// END past the stream is cut to n; a range over limit bytes (limit >= 0)
-// is a usage error.
+// A range over limit bytes (limit >= 0), or that starts or explicitly
+// ends past the stream, is a usage error that gives the stream's length;
+// the default END is cut to n.
 func parseRange(s string, n, limit int) (start, end int, err error) {
 	bad := usagef("--range wants START:END byte offsets, such as 0:4096 or 0x100:0x200")
 	if s == "" {
@@ -195,8 +195,11 @@ func parseRange(s string, n, limit int) (start, end int, err error) {
 	if limit >= 0 && end-start > limit {
 		return 0, 0, usagef("--range: %d bytes asked, at most %d per call", end-start, limit)
 	}
-	if start > n || start == n && n > 0 {
-		return 0, 0, fmt.Errorf("range starts at %d, past the end of the stream (%d bytes)", start, n)
+	switch {
+	case start > n || start == n && n > 0:
+		return 0, 0, usagef("--range: START %d is past the end of the stream, which holds %d bytes", start, n)
+	case b != "" && end > n:
+		return 0, 0, usagef("--range: END %d is past the end of the stream, which holds %d bytes", end, n)
 	}
 	return start, min(end, n), nil
 }
@@ -228,20 +231,17 @@ func (s *switchWriter) Write(p []byte) (int, error) {
 
 // writeHexRows writes p as rows of an offset and up to 16 hex bytes, with
 // no text column: nothing of p is written as characters.
-func writeHexRows(w io.Writer, p []byte, base int) error {
-	bw := bufio.NewWriter(w)
+func writeHexRows(w *render.Writer, p []byte, base int) error {
 	for off := 0; off < len(p); off += 16 {
 		row := p[off:min(off+16, len(p))]
-		fmt.Fprintf(bw, "%08x ", base+off)
-		for i, c := range row {
-			if i == 8 {
-				bw.WriteByte(' ')
-			}
-			fmt.Fprintf(bw, " %02x", c)
+		half := row[:min(8, len(row))]
+		w.Printf("%08x  % x", base+off, half)
+		if len(row) > 8 {
+			w.Printf("  % x", row[8:])
 		}
-		bw.WriteByte('\n')
+		w.Printf("\n")
 	}
-	return bw.Flush()
+	return w.Err()
 }
 
 // exportRaw writes raw bytes to path, refusing a terminal. A new file is
@@ -288,13 +288,11 @@ func newVerifyCmd(s *streams) *cobra.Command {
 then compares the SHA-256 of FILE ("-" for stdin) with the digest of the
 artifact file itself and with the digest of each stream's stored bytes.
 It prints what matched and exits 0, or prints "no match" and exits 1.
-A stream that passed the raw limit is matched by its stored prefix only.
---json prints the result as an object (schema bytelens.verify/v1,
-docs/json.md), with the same exit codes.`,
+A stream that passed the raw limit is matched by its stored prefix only.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(_ *cobra.Command, args []string) error { return runVerify(s, args[0], args[1], asJSON) },
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON (schema bytelens.verify/v1)")
 	return cmd
 }
 
@@ -308,14 +306,20 @@ type verifyResult struct {
 	FileSHA256 string `json:"file_sha256"`
 	FileBytes  int64  `json:"file_bytes"`
 	Match      bool   `json:"match"`
-	// Matched is "artifact", or the name of the stream whose stored bytes
-	// FILE holds; empty without a match.
-	Matched string `json:"matched,omitempty"`
-	// StoredBytes and SeenBytes are the matched stream's stored and
-	// produced byte counts; Prefix says the stream passed the raw limit,
-	// so only its stored prefix was compared.
-	StoredBytes int64 `json:"stored_bytes,omitempty"`
-	SeenBytes   int64 `json:"seen_bytes,omitempty"`
+	// Matches name what FILE holds: the artifact, or every stream whose
+	// stored bytes it holds (two empty streams both match an empty file).
+	Matches []verifyMatch `json:"matches"`
+}
+
+// verifyMatch is one thing a file matched.
+type verifyMatch struct {
+	// Name is "artifact" or a stream name.
+	Name string `json:"name"`
+	// StoredBytes and SeenBytes are a stream's stored and written byte
+	// counts; Prefix says it passed the raw limit, so that only its stored
+	// prefix was compared.
+	StoredBytes int64 `json:"stored_bytes"`
+	SeenBytes   int64 `json:"seen_bytes"`
 	Prefix      bool  `json:"prefix,omitempty"`
 }
 
@@ -336,7 +340,7 @@ func runVerify(s *streams, refArg, path string, asJSON bool) error {
 	if path != "-" {
 		fh, err := os.Open(path)
 		if err != nil {
-			return err
+			return fileError(path, err)
 		}
 		defer fh.Close()
 		r = fh
@@ -348,22 +352,26 @@ func runVerify(s *streams, refArg, path string, asJSON bool) error {
 	}
 	var sum [sha256.Size]byte
 	copy(sum[:], h.Sum(nil))
-	v := verifyResult{Schema: verifySchema, Ref: ref.String(), FileSHA256: hex.EncodeToString(sum[:]), FileBytes: n}
+	v := verifyResult{Schema: verifySchema, Ref: ref.String(), FileSHA256: hex.EncodeToString(sum[:]), FileBytes: n, Matches: []verifyMatch{}}
 	if sum == ref {
-		v.Match, v.Matched = true, "artifact"
-	}
-	for i := range a.Streams {
-		sm := &a.Streams[i]
-		if v.Match || sha256.Sum256(sm.Data) != sum {
-			continue
+		v.Matches = append(v.Matches, verifyMatch{Name: "artifact", StoredBytes: n, SeenBytes: n})
+	} else {
+		// A stream that passed the raw limit matches by its stored
+		// prefix, never by an empty one: that holds none of it.
+		for i := range a.Streams {
+			sm := &a.Streams[i]
+			if sha256.Sum256(sm.Data) != sum || sm.Truncated() && len(sm.Data) == 0 {
+				continue
+			}
+			v.Matches = append(v.Matches, verifyMatch{Name: sm.Name, StoredBytes: int64(len(sm.Data)), SeenBytes: sm.Seen, Prefix: sm.Truncated()})
 		}
-		v.Match, v.Matched = true, sm.Name
-		v.StoredBytes, v.SeenBytes, v.Prefix = int64(len(sm.Data)), sm.Seen, sm.Truncated()
 	}
+	v.Match = len(v.Matches) > 0
 	if asJSON {
 		err = writeJSON(s.stdout, v)
 	} else {
-		err = writeVerify(s.stdout, v)
+		writeVerify(s.out, v)
+		err = s.out.Err()
 	}
 	if err == nil && !v.Match {
 		return exitError{exitFailure}
@@ -371,18 +379,22 @@ func runVerify(s *streams, refArg, path string, asJSON bool) error {
 	return err
 }
 
-// writeVerify prints what verify found for a person.
-func writeVerify(w io.Writer, v verifyResult) error {
-	var err error
-	switch {
-	case !v.Match:
-		_, err = fmt.Fprintf(w, "no match: sha256:%s (%d bytes) is neither the artifact nor any of its streams\n", v.FileSHA256, v.FileBytes)
-	case v.Matched == "artifact":
-		_, err = fmt.Fprintf(w, "match: artifact %s (%d bytes)\n", v.Ref, v.FileBytes)
-	case v.Prefix:
-		_, err = fmt.Fprintf(w, "match: %s (the first %d of %d bytes; the stream passed the raw limit)\n", render.TextString(v.Matched), v.StoredBytes, v.SeenBytes)
-	default:
-		_, err = fmt.Fprintf(w, "match: %s (%d bytes)\n", render.TextString(v.Matched), v.StoredBytes)
+// writeVerify prints what verify found for a person; write errors are
+// kept in w.
+func writeVerify(w *render.Writer, v verifyResult) {
+	if !v.Match {
+		w.Printf("no match: sha256:%s (%d bytes) is neither the artifact nor any of its streams\n", v.FileSHA256, v.FileBytes)
 	}
-	return err
+	for _, m := range v.Matches {
+		switch {
+		case m.Name == "artifact":
+			w.Printf("match: artifact %s (%d bytes)\n", v.Ref, m.StoredBytes)
+		case m.Prefix:
+			w.Printf("match: %s (the first %d of %d bytes; the stream passed the raw limit)\n", m.Name, m.StoredBytes, m.SeenBytes)
+		case m.StoredBytes == 0:
+			w.Printf("match: %s (0 bytes: the command wrote nothing to it)\n", m.Name)
+		default:
+			w.Printf("match: %s (%d bytes)\n", m.Name, m.StoredBytes)
+		}
+	}
 }

@@ -49,7 +49,9 @@ func TestExtract(t *testing.T) {
 		{"too long", []string{"--range", "0:4097"}, 2, "", "at most 4096"},
 		{"backwards", []string{"--range", "9:3"}, 2, "", "before START"},
 		{"bad range", []string{"--range", "abc"}, 2, "", "START:END"},
-		{"past end", []string{"--range", "100:"}, 1, "", "past the end"},
+		{"past end", []string{"--range", "100:"}, 2, "", "START 100 is past the end of the stream, which holds 35 bytes"},
+		{"end past end", []string{"--range", "30:36"}, 2, "", "END 36 is past the end of the stream, which holds 35 bytes"},
+		{"end at end", []string{"--range", "30:35"}, 0, "0000001e  66 74 65 72 0a\n", ""},
 		{"bad as", []string{"--as", "raw"}, 2, "", "hex or text"},
 		{"raw without -o", []string{"--raw"}, 2, "", "go together"},
 		{"raw to stdout", []string{"--raw", "-o", "-"}, 2, "", "never to standard output"},
@@ -155,9 +157,9 @@ func TestExportAndVerify(t *testing.T) {
 		file, want string
 		code       int
 	}{
-		{out, `"match":true,"matched":"stdout","stored_bytes":35,"seen_bytes":35}`, 0},
-		{whole, `"match":true,"matched":"artifact"}`, 0},
-		{other, `"file_bytes":14,"match":false}`, 1},
+		{out, `"file_bytes":35,"match":true,"matches":[{"name":"stdout","stored_bytes":35,"seen_bytes":35}]}`, 0},
+		{whole, `"match":true,"matches":[{"name":"artifact","stored_bytes":682,"seen_bytes":682}]}`, 0},
+		{other, `"file_bytes":14,"match":false,"matches":[]}`, 1},
 	} {
 		code, got, _ := cli(t, "", "verify", "--json", ref, tt.file)
 		var v verifyResult

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -60,9 +58,9 @@ func (f *failOnFlag) classes() ([]string, error) {
 // "bytelens: fail-on: stream S: clipboard at offset 0x4 (OSC 52 write)",
 // and returns exitError{1} when there was one. Occurrences past the
 // report's findings list, or of classes without findings (split), are
-// counted. Names come from the report, which holds no payload, and go
-// through render.
-func (f *failOnFlag) check(w io.Writer, reps []streamReport) error {
+// counted. Names come from the report, which holds no payload, and are
+// escaped by render like every argument.
+func (f *failOnFlag) check(w *render.Writer, reps []streamReport) error {
 	classes, err := f.classes()
 	if err != nil || len(classes) == 0 {
 		return err
@@ -88,12 +86,15 @@ func (f *failOnFlag) check(w io.Writer, reps []streamReport) error {
 					break
 				}
 				listed++
-				fmt.Fprintf(w, "bytelens: fail-on: stream %s: %s at offset 0x%x (%d, %s)\n", render.TextString(r.Stream), class, fd.Offset, fd.Offset, render.TextString(fd.Sequence))
+				w.Printf("bytelens: fail-on: stream %s: %s at offset 0x%x (%d, %s)\n", r.Stream, class, fd.Offset, fd.Offset, fd.Sequence)
 			}
 			if rest := total - listed; rest > 0 {
-				fmt.Fprintf(w, "bytelens: fail-on: stream %s: %s: %d more without offsets listed\n", render.TextString(r.Stream), class, rest)
+				w.Printf("bytelens: fail-on: stream %s: %s: %d more without offsets listed\n", r.Stream, class, rest)
 			}
 		}
+	}
+	if err := w.Err(); err != nil {
+		return err
 	}
 	if failed {
 		return exitError{exitFailure}

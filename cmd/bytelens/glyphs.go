@@ -67,8 +67,7 @@ unless --format names a format.`,
 					return err
 				}
 				if lw.last != '\n' {
-					_, err := io.WriteString(s.stdout, "\n")
-					return err
+					return s.out.Println()
 				}
 				return nil
 			})

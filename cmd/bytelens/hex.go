@@ -127,9 +127,9 @@ func withStreams(s *streams, args []string, cf *captureFlags, headings bool, fn 
 	for i, st := range sts {
 		if headings && len(sts) > 1 {
 			if i > 0 {
-				fmt.Fprintln(s.stdout)
+				s.out.Println()
 			}
-			if _, err := fmt.Fprintf(s.stdout, "‹stream %s, %d bytes›\n", render.TextString(st.Name), st.Len); err != nil {
+			if err := s.out.Printf("‹stream %s, %d bytes›\n", st.Name, st.Len); err != nil {
 				return err
 			}
 		}

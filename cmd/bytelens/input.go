@@ -11,6 +11,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/render"
 	"github.com/spf13/pflag"
 )
 
@@ -58,7 +59,7 @@ func openCapture(s *streams, args []string, cf *captureFlags) (*capture.Capture,
 	if st, err := os.Stat(name); err != nil {
 		return nil, nil, name, fileError(name, err)
 	} else if st.IsDir() {
-		return nil, nil, name, fmt.Errorf("%s is a directory, not a capture", displayName(name))
+		return nil, nil, name, render.Errorf("%s is a directory, not a capture", name)
 	}
 	c, err := capture.Open(name, opts)
 	switch {
@@ -94,7 +95,7 @@ func refuseLossySniff(c *capture.Capture, cf *captureFlags, name string) error {
 		return nil
 	}
 	return hintError{
-		fmt.Errorf("%s looks like %s, but loading it skipped or changed input (%s)", displayName(name), c.Format, c.Warnings[0]),
+		render.Errorf("%s looks like %s, but loading it skipped or changed input (%s)", name, c.Format, c.Warnings[0]),
 		fmt.Sprintf("--format raw cleans the file's bytes as they are; --format %s accepts the %s reading", c.Format, c.Format),
 	}
 }
@@ -120,13 +121,14 @@ func pickStreams(c *capture.Capture, name string) ([]*capture.Stream, error) {
 }
 
 // warnCapture prints a capture's provenance notes and loader warnings on
-// stderr. Warning texts are the loader's own words, never capture bytes.
-func warnCapture(w io.Writer, c *capture.Capture) {
+// stderr. Warning texts are the loader's words, but they may quote a
+// stream name or other field of the capture: they are escaped.
+func warnCapture(w *render.Writer, c *capture.Capture) {
 	if c.Lossy {
-		fmt.Fprintf(w, "bytelens: note: %s capture is lossy: %s\n", c.Format, c.LossyReason)
+		w.Printf("bytelens: note: %s capture is lossy: %s\n", c.Format, c.LossyReason)
 	}
 	for _, wa := range c.Warnings {
-		fmt.Fprintf(w, "bytelens: warning: %s\n", wa)
+		w.Printf("bytelens: warning: %s\n", wa)
 	}
 }
 
@@ -134,9 +136,9 @@ func warnCapture(w io.Writer, c *capture.Capture) {
 func fileError(name string, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s: no such file", displayName(name))
+		return render.Errorf("%s: no such file", name)
 	case errors.Is(err, fs.ErrPermission):
-		return hintError{fmt.Errorf("%s: permission denied", displayName(name)), "check the file's mode and owner"}
+		return hintError{render.Errorf("%s: permission denied", name), "check the file's mode and owner"}
 	}
 	return err
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bytelens/bytelens/internal/golden"
+	"github.com/bytelens/bytelens/render"
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 	"github.com/spf13/pflag"
@@ -24,7 +25,7 @@ const manDir = "../../docs/man"
 // cobra/doc generates from the command tree. Regenerate them with
 // `go generate ./cmd/bytelens` (go test -run TestManPages -update).
 func TestManPages(t *testing.T) {
-	root := newRoot(&streams{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard})
+	root := newRoot(&streams{stdin: strings.NewReader(""), stdout: io.Discard, out: render.NewWriter(io.Discard), stderr: render.NewWriter(io.Discard)})
 	forMan(root)
 	tmp := t.TempDir()
 	date := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC) // fixed, so that pages change only with the commands

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/bytelens/bytelens/render"
 	"github.com/spf13/cobra"
 )
 
@@ -19,20 +20,24 @@ const (
 // usageError marks an error as a usage error (exit 2).
 type usageError struct{ err error }
 
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
+func (e usageError) Error() string          { return e.err.Error() }
+func (e usageError) Unwrap() error          { return e.err }
+func (e usageError) SafeError() render.Safe { return render.ErrorText(e.err) }
 
-// usagef returns a usage error built like fmt.Errorf.
-func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+// usagef returns a usage error built like render.Errorf: its arguments
+// are escaped.
+func usagef(format render.Format, a ...any) error { return usageError{render.Errorf(format, a...)} }
 
-// hintError carries a second line printed as "hint: ...".
+// hintError carries a second line printed as "hint: ...". The hint is
+// escaped when printed, like the error.
 type hintError struct {
 	err  error
 	hint string
 }
 
-func (e hintError) Error() string { return e.err.Error() }
-func (e hintError) Unwrap() error { return e.err }
+func (e hintError) Error() string          { return e.err.Error() }
+func (e hintError) Unwrap() error          { return e.err }
+func (e hintError) SafeError() render.Safe { return render.ErrorText(e.err) }
 
 // exitError lets a command choose its exit code without printing an error
 // (diff exits 1 when inputs differ).
@@ -40,10 +45,18 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
-// streams are the standard streams a command runs with.
+// streams are the standard streams a command runs with. Messages for
+// people go through out (on stdout) and stderr, which take only render's
+// safe text (render.Sprintf escapes every argument), so that no name,
+// field or error from elsewhere reaches the terminal unescaped. stdout
+// carries a command's data only: cleaned text from sanitize, JSON from
+// safejson, dumps from render. TestNoRawPrinting keeps fmt's printing
+// functions out of this package.
 type streams struct {
-	stdin          io.Reader
-	stdout, stderr io.Writer
+	stdin  io.Reader
+	stdout io.Writer
+	out    *render.Writer
+	stderr *render.Writer
 }
 
 // subcommands lists the constructors of every subcommand; each file of this
@@ -56,15 +69,13 @@ func newRoot(s *streams) *cobra.Command {
 		Short:         "Clean, collect and inspect untrusted terminal output",
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Version:       currentVersion().String(),
+		Version:       currentVersion().Safe().String(),
 		// Man pages carry no generation date, so that docs/man changes
 		// only when the commands do.
 		DisableAutoGenTag: true,
 	}
 	root.SetVersionTemplate("bytelens {{.Version}}\n")
 	root.SetIn(s.stdin)
-	root.SetOut(s.stdout)
-	root.SetErr(s.stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	for _, mk := range subcommands {
 		root.AddCommand(mk(s))
@@ -77,8 +88,11 @@ func newRoot(s *streams) *cobra.Command {
 // run executes bytelens with args and returns the process exit code:
 // 0 ok, 1 the command's own failure, 2 usage.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	s := &streams{stdin: stdin, stdout: stdout, stderr: stderr}
+	s := &streams{stdin: stdin, stdout: stdout, out: render.NewWriter(stdout), stderr: render.NewWriter(stderr)}
 	root := newRoot(s)
+	// cobra writes help and usage itself, quoting arguments in them.
+	root.SetOut(render.InertWriter(stdout))
+	root.SetErr(render.InertWriter(stderr))
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
@@ -88,10 +102,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "bytelens: error: %v\n", err)
+	s.stderr.Printf("bytelens: error: %v\n", err)
 	var he hintError
 	if errors.As(err, &he) {
-		fmt.Fprintf(stderr, "hint: %s\n", he.hint)
+		s.stderr.Printf("hint: %s\n", he.hint)
 	}
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {

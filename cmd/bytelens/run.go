@@ -16,6 +16,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/spf13/cobra"
 )
@@ -133,7 +134,10 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		}
 	}
 	if f.text {
-		return env.WriteText(s.stdout)
+		// The labelled form is for people: what cleaning keeps (format
+		// characters under --format-chars keep, invisible fillers) is
+		// escaped too.
+		return env.WriteText(render.InertWriter(s.stdout))
 	}
 	js, err := marshalEnvelope(&env)
 	if err != nil {

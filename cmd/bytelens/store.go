@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/bytelens/bytelens/capture"
@@ -52,14 +51,14 @@ func newStoreLsCmd(s *streams) *cobra.Command {
 			if asJSON {
 				return writeEntriesJSON(s, es)
 			}
-			tw := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "REFERENCE\tKIND\tBYTES\tTIME\tCOMMAND")
+			tw := s.out.Columns(0, 0, 2)
+			tw.Printf("REFERENCE\tKIND\tBYTES\tTIME\tCOMMAND\n")
 			for _, e := range es {
 				command := "-"
 				if e.Argv != nil {
 					command = capture.ShellQuote(e.Argv)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", e.Ref, e.Kind, e.Size, e.ModTime.UTC().Format(time.RFC3339), command)
+				tw.Printf("%s\t%s\t%d\t%s\t%s\n", e.Ref, e.Kind, e.Size, e.ModTime.UTC().Format(time.RFC3339), command)
 			}
 			return tw.Flush()
 		},
@@ -132,7 +131,7 @@ left by an interrupted write are removed after an hour.`,
 				verb = "would remove"
 			}
 			for _, e := range removed {
-				fmt.Fprintf(s.stdout, "%s %s %s\n", verb, e.Kind, e.Ref)
+				s.out.Printf("%s %s %s\n", verb, e.Kind, e.Ref)
 			}
 			return err
 		},

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"fmt"
 	"runtime/debug"
 	"strings"
 
 	"github.com/bytelens/bytelens/render"
-	"github.com/bytelens/bytelens/safejson"
 	"github.com/spf13/cobra"
 )
 
@@ -55,10 +53,10 @@ func readVersion(bi *debug.BuildInfo, ok bool) buildVersion {
 	return v
 }
 
-// String returns the version on one line: "v1.2.0 (revision 0123abcd…,
-// 2026-11-29T11:47:47Z, modified; go1.26.0)". Every part goes through
-// render, as any text bytelens prints does.
-func (v buildVersion) String() string {
+// Safe returns the version on one line: "v1.2.0 (revision 0123abcd…,
+// 2026-11-29T11:47:47Z, modified; go1.26.0)", escaped by render as any
+// text bytelens prints is.
+func (v buildVersion) Safe() render.Safe {
 	var details []string
 	if v.Revision != "" {
 		details = append(details, "revision "+v.Revision)
@@ -77,7 +75,7 @@ func (v buildVersion) String() string {
 	if tail != "" {
 		s += " (" + tail + ")"
 	}
-	return render.TextString(s).String()
+	return render.TextString(s)
 }
 
 // currentVersion is the version of this binary.
@@ -98,15 +96,9 @@ modified, go).`,
 		RunE: func(*cobra.Command, []string) error {
 			v := currentVersion()
 			if asJSON {
-				b, err := safejson.MarshalIndent(v, "", "  ")
-				if err != nil {
-					return err
-				}
-				_, err = fmt.Fprintf(s.stdout, "%s\n", b)
-				return err
+				return writeJSON(s.stdout, v)
 			}
-			_, err := fmt.Fprintf(s.stdout, "bytelens %s\n", v)
-			return err
+			return s.out.Printf("bytelens %s\n", v.Safe())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the version as JSON")

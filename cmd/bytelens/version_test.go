@@ -26,14 +26,14 @@ func TestReadVersion(t *testing.T) {
 		{nil, false, "(unknown)"},
 	}
 	for _, tt := range tests {
-		if got := readVersion(tt.bi, tt.ok).String(); got != tt.want {
+		if got := readVersion(tt.bi, tt.ok).Safe().String(); got != tt.want {
 			t.Errorf("String() = %q, want %q", got, tt.want)
 		}
 	}
 }
 
 func TestVersionCommands(t *testing.T) {
-	want := "bytelens " + currentVersion().String() + "\n"
+	want := "bytelens " + currentVersion().Safe().String() + "\n"
 	for _, args := range [][]string{{"--version"}, {"version"}} {
 		code, out, errs := runCLI(t, "", args...)
 		if code != 0 || out != want || errs != "" {

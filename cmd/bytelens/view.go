@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/bytelens/bytelens/viewer"
 )
@@ -160,7 +161,7 @@ func openView(s *streams, args []string, cf *captureFlags, stdinLimit int64) (c 
 		name = args[0]
 		var before os.FileInfo
 		if before, err = os.Stat(name); err == nil && !before.IsDir() && !before.Mode().IsRegular() {
-			return nil, name, nil, cleanup, hintError{fmt.Errorf("%s is not a regular file", displayName(name)), "read it through stdin: bytelens view - < " + displayName(name)}
+			return nil, name, nil, cleanup, hintError{render.Errorf("%s is not a regular file", name), "read it through stdin: bytelens view - < " + name}
 		}
 		if c, _, _, err = openCapture(s, args, cf); err != nil {
 			return nil, name, nil, cleanup, err
@@ -173,7 +174,7 @@ func openView(s *streams, args []string, cf *captureFlags, stdinLimit int64) (c 
 					if err == nil {
 						size = fmt.Sprintf("%d bytes", after.Size())
 					}
-					return fmt.Errorf("%w: %s was %d bytes when opened and is now %s", viewer.ErrChanged, displayName(name), before.Size(), size)
+					return render.Errorf("%w: %s was %d bytes when opened and is now %s", viewer.ErrChanged, name, before.Size(), size)
 				}
 				return nil
 			}
@@ -186,7 +187,7 @@ func openView(s *streams, args []string, cf *captureFlags, stdinLimit int64) (c 
 	}
 	if total == 0 {
 		cleanup()
-		return nil, name, nil, func() {}, fmt.Errorf("%s is empty: nothing to view", displayName(name))
+		return nil, name, nil, func() {}, render.Errorf("%s is empty: nothing to view", name)
 	}
 	return c, name, check, cleanup, nil
 }

@@ -1,0 +1,56 @@
+package decode
+
+import (
+	"testing"
+	"unicode/utf8"
+)
+
+// TestFormatTokens checks that every character of the format table comes
+// out as one KindFormat token between plain characters of its own script
+// and of others, whole and split across Feed calls, and that the
+// characters next to each range are text: ground's fast path must not skip
+// a format character whose lead byte it takes for plain text.
+func TestFormatTokens(t *testing.T) {
+	for _, r := range formatRanges {
+		for c := r.lo - 1; c <= r.hi+1; c++ {
+			if c < 0xA0 || c >= 0xD800 && c <= 0xDFFF {
+				continue
+			}
+			want := ClassifyFormat(c) != FormatNone
+			for _, around := range []string{"a", "é", "中", "가"} {
+				p := []byte(around + string(c) + around)
+				for _, ts := range [][]Token{collect(Decoder{}, p), feedSplit(Decoder{}, p, []int{len(around) + 1})} {
+					got := false
+					for _, tk := range ts {
+						if tk.Kind == KindFormat {
+							got = tk.Rune == c && tk.Len == int64(utf8.RuneLen(c))
+						}
+					}
+					if got != want {
+						t.Fatalf("U+%04X in %q: format token %v, want %v (%q)", c, around, got, want, sigs(ts))
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestClassifyFormat(t *testing.T) {
+	for _, tc := range []struct {
+		r    rune
+		want FormatClass
+	}{
+		{'a', FormatNone}, {0xAC, FormatNone}, {0xAD, FormatJoining}, {0x034F, FormatHiding},
+		{0x115F, FormatJamoFiller}, {0x1161, FormatNone}, {0x180E, FormatMongolian},
+		{0x200D, FormatJoining}, {0x2028, FormatLineSeparator}, {0x202E, FormatHiding},
+		{0x206F, FormatHiding}, {0x3164, FormatHiding}, {0x3165, FormatNone},
+		{0xFE0F, FormatSelector}, {0xFFA0, FormatHiding}, {0xFFFB, FormatHiding},
+		{0x1BCA3, FormatHiding}, {0x1D17A, FormatHiding}, {0x1D17B, FormatNone},
+		{0xE0041, FormatHiding}, {0xE01EF, FormatSelector}, {0xE01F0, FormatNone},
+		{0x10FFFF, FormatNone}, {0x110000, FormatNone}, {-1, FormatNone},
+	} {
+		if got := ClassifyFormat(tc.r); got != tc.want {
+			t.Errorf("ClassifyFormat(U+%04X) = %d, want %d", tc.r, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,340 @@
+package sanitize
+
+import (
+	"bytes"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bytelens/bytelens/decode"
+)
+
+// The format character policy: what becomes of each KindFormat token,
+// which may depend on the character before it (a base character for a
+// variation selector, a Mongolian character for a Mongolian selector, a
+// leading jamo for U+1160) or after it (a vowel jamo for U+115F). The
+// table is in the package documentation.
+
+// formatState is the cleaner's state for the format character policy. Its
+// zero value is the state at the start of a stream.
+type formatState struct {
+	// The token just before the current one, when it wrote a character:
+	// its end offset, and the character when known (-1: look it up).
+	prevEnd  int64
+	prevRune rune
+
+	// A U+115F held until the next token says whether it begins a
+	// conjoining jamo sequence.
+	filler    bool
+	fillerOff int64
+
+	// The run of invisible characters being counted (runN > 0): its start
+	// and end offsets and how many characters it holds.
+	runOff, runEnd, runN int64
+
+	// Under FormatEscape, literal text from a '<' that may go on to spell
+	// one of the policy's own escapes ("<U+202E>"), held until it does
+	// or cannot.
+	lt  [len("<U+10FFFF>")]byte
+	nlt int
+}
+
+// fillerLen is the length in bytes of U+115F in UTF-8.
+const fillerLen = 3
+
+// beforeToken runs at the start of every token: it settles a held U+115F by
+// the token that follows it, ends a run of invisible characters that the
+// token does not continue, and under FormatEscape releases held literal
+// text when the token writes output of its own.
+func (c *cleaner) beforeToken(t *decode.Token) {
+	if c.fmt.filler {
+		c.settleFiller(t)
+	}
+	if c.fmt.runN > 0 && t.Kind != decode.KindFormat {
+		c.endRun()
+	}
+	if c.fmt.nlt > 0 && writesOutput(t, c.opts) {
+		c.releaseLiteral(nil)
+	}
+}
+
+// writesOutput reports whether a token other than text writes to the
+// cleaned text or moves the emulated cursor, which ends a held spelling.
+func writesOutput(t *decode.Token, o Options) bool {
+	switch t.Kind {
+	case decode.KindText:
+		return false
+	case decode.KindC0:
+		switch t.Final {
+		case '\r':
+			return o.CR != CRDrop
+		case '\b':
+			return o.BS == BSOverstrike
+		case 0x0B, 0x0C:
+			return true
+		}
+		return false
+	case decode.KindInvalid, decode.KindFormat:
+		return true
+	case decode.KindOSC:
+		return t.Command == 8
+	}
+	return false
+}
+
+// endFormat settles what is held at the end of the stream.
+func (c *cleaner) endFormat() {
+	if c.fmt.filler {
+		c.settleFiller(nil)
+	}
+	if c.fmt.runN > 0 {
+		c.endRun()
+	}
+	if c.fmt.nlt > 0 {
+		c.releaseLiteral(nil)
+	}
+}
+
+// format applies the format character policy to t.
+func (c *cleaner) format(t *decode.Token) {
+	r := t.Rune
+	cls := decode.ClassifyFormat(r)
+	if r == 0x115F {
+		c.fmt.filler, c.fmt.fillerOff = true, t.Off
+		return
+	}
+	var keep bool
+	switch cls {
+	case decode.FormatJoining:
+		keep = true
+	case decode.FormatLineSeparator:
+		c.endRun()
+		if c.opts.FormatChars == FormatStrip {
+			c.rep.Kept.LineSeparators++
+			c.emitString([]byte{'\n'})
+			return
+		}
+		c.removable(t, r)
+		return
+	case decode.FormatSelector:
+		keep = isBase(c.prevChar(t.Off), r)
+	case decode.FormatMongolian:
+		p := c.prevChar(t.Off)
+		keep = unicode.Is(unicode.Mongolian, p) && decode.ClassifyFormat(p) != decode.FormatMongolian
+	case decode.FormatJamoFiller: // U+1160
+		keep = unicode.Is(leadingJamo, c.prevChar(t.Off))
+	}
+	if keep {
+		c.endRun()
+		c.rep.Kept.Format++
+		c.text(t)
+		return
+	}
+	if decode.IsBidiControl(r) {
+		c.endRun()
+		c.advise(t)
+	} else {
+		c.invisible(t.Off, t.Len)
+	}
+	c.removable(t, r)
+}
+
+// removable applies the policy to a format character that the default
+// policy removes.
+func (c *cleaner) removable(t *decode.Token, r rune) {
+	switch c.opts.FormatChars {
+	case FormatKeep:
+		c.rep.Kept.Format++
+		if t != nil {
+			c.text(t)
+		} else {
+			c.emitString(fillerUTF8)
+		}
+	case FormatEscape:
+		c.rep.Kept.Format++
+		var buf [12]byte
+		c.emitString(appendCodePoint(buf[:0], r))
+	default:
+		c.rep.Removed.Format++
+	}
+}
+
+var fillerUTF8 = []byte("\u115F")
+
+// settleFiller decides a held U+115F now that the token after it, next,
+// is known (nil at the end of the stream): it begins a conjoining jamo
+// sequence when next starts with a vowel jamo (U+1160 included).
+func (c *cleaner) settleFiller(next *decode.Token) {
+	off := c.fmt.fillerOff
+	c.fmt.filler = false
+	if next != nil && next.Off == off+fillerLen && unicode.Is(vowelJamo, c.firstChar(next)) {
+		c.endRun()
+		c.rep.Kept.Format++
+		c.emitString(fillerUTF8)
+		c.fmt.prevEnd, c.fmt.prevRune = off+fillerLen, 0x115F
+		return
+	}
+	c.invisible(off, fillerLen)
+	c.removable(nil, 0x115F)
+}
+
+// firstChar returns the first character of a text or format token.
+func (c *cleaner) firstChar(t *decode.Token) rune {
+	switch t.Kind {
+	case decode.KindFormat:
+		return t.Rune
+	case decode.KindText:
+		if b := c.bytesAt(t.Off, min(t.Len, utf8.UTFMax)); b != nil {
+			r, _ := utf8.DecodeRune(b)
+			return r
+		}
+		return t.Rune
+	}
+	return -1
+}
+
+// prevChar returns the character that the token ending at off wrote, or
+// -1 when the token just before off wrote none.
+func (c *cleaner) prevChar(off int64) rune {
+	if off == 0 || c.fmt.prevEnd != off {
+		return -1
+	}
+	if c.fmt.prevRune >= 0 {
+		return c.fmt.prevRune
+	}
+	n := min(off, utf8.UTFMax)
+	b := c.bytesAt(off-n, n)
+	if b == nil {
+		return -1
+	}
+	r, _ := utf8.DecodeLastRune(b)
+	return r
+}
+
+// isBase reports whether r can be the base of a variation sequence with
+// the selector vs (Unicode 15 23.4): for U+FE00–U+FE0F a letter, number,
+// punctuation or symbol, never a mark, space or control; for the
+// ideographic variation selectors U+E0100–U+E01EF an ideograph (UTS #37).
+func isBase(r, vs rune) bool {
+	if r < 0 {
+		return false
+	}
+	if vs >= 0xE0100 {
+		return unicode.Is(unicode.Ideographic, r)
+	}
+	return unicode.In(r, unicode.L, unicode.N, unicode.P, unicode.S)
+}
+
+// Conjoining jamo by Hangul_Syllable_Type (Unicode HangulSyllableType.txt):
+// L, the leading consonants, and V, the vowels. The standard library's
+// unicode.Hangul script holds all jamo without telling them apart.
+var (
+	leadingJamo = &unicode.RangeTable{R16: []unicode.Range16{
+		{Lo: 0x1100, Hi: 0x115F, Stride: 1}, {Lo: 0xA960, Hi: 0xA97C, Stride: 1},
+	}}
+	vowelJamo = &unicode.RangeTable{R16: []unicode.Range16{
+		{Lo: 0x1160, Hi: 0x11A7, Stride: 1}, {Lo: 0xD7B0, Hi: 0xD7C6, Stride: 1},
+	}}
+)
+
+// invisible adds the invisible character of n bytes at off to the current
+// run, or starts a run.
+func (c *cleaner) invisible(off, n int64) {
+	f := &c.fmt
+	if f.runN > 0 && f.runEnd != off {
+		c.endRun()
+	}
+	if f.runN == 0 {
+		f.runOff = off
+	}
+	f.runN++
+	f.runEnd = off + n
+}
+
+// endRun raises the invisible flag for the run of invisible characters
+// being counted, with one finding for the whole run.
+func (c *cleaner) endRun() {
+	f := &c.fmt
+	if f.runN == 0 {
+		return
+	}
+	c.rep.Flags.Invisible++
+	c.rep.find(f.runOff, "invisible", invisibleName(f.runN), f.runEnd-f.runOff)
+	f.runN = 0
+}
+
+// invisibleName names a run of n invisible characters without naming
+// them: which characters they are is the hidden message.
+func invisibleName(n int64) string {
+	if n == 1 {
+		return "1 invisible character"
+	}
+	return strconv.FormatInt(n, 10) + " invisible characters"
+}
+
+// escapeText writes literal text under FormatEscape: a '<' that begins a
+// spelling of the policy's own escapes ("<U+202E>", four to six
+// upper-case hex digits) is written "<U+003C>", so the text "<U+202E>"
+// and an escaped override never look alike. The spelling is judged on the
+// cleaned text, across tokens the policy removes, so the bytes from a '<'
+// are held until the spelling completes or breaks.
+func (c *cleaner) escapeText(b []byte, t *decode.Token) {
+	f := &c.fmt
+	for len(b) > 0 {
+		if f.nlt == 0 {
+			i := bytes.IndexByte(b, '<')
+			if i < 0 {
+				c.literal(b, t)
+				return
+			}
+			c.literal(b[:i], t)
+			f.lt[0], f.nlt, b = '<', 1, b[i+1:]
+			continue
+		}
+		switch spellingNext(f.nlt, b[0]) {
+		case spellingOpen:
+			f.lt[f.nlt] = b[0]
+			f.nlt++
+			b = b[1:]
+		case spellingDone:
+			n := f.nlt
+			f.nlt = 0
+			c.literal(escapedLT, t)
+			c.literal(f.lt[1:n], t)
+			c.literal(b[:1], t)
+			b = b[1:]
+		default: // the byte is judged afresh
+			c.releaseLiteral(t)
+		}
+	}
+}
+
+// escapedLT is '<' in the policy's escape form.
+var escapedLT = []byte("<U+003C>")
+
+// Spelling states of held text.
+const (
+	spellingOpen = iota
+	spellingDone
+	spellingBroken
+)
+
+// spellingNext says whether the held text "<U+…" of n bytes, followed by
+// ch, may still spell "<U+XXXX>", does, or cannot.
+func spellingNext(n int, ch byte) int {
+	hex := ch >= '0' && ch <= '9' || ch >= 'A' && ch <= 'F'
+	switch {
+	case n == 1 && ch == 'U', n == 2 && ch == '+', n >= 3 && n < 9 && hex:
+		return spellingOpen
+	case n >= 7 && ch == '>':
+		return spellingDone
+	}
+	return spellingBroken
+}
+
+// releaseLiteral writes held text as it stands.
+func (c *cleaner) releaseLiteral(t *decode.Token) {
+	n := c.fmt.nlt
+	c.fmt.nlt = 0
+	c.literal(c.fmt.lt[:n], t)
+}

@@ -1,0 +1,91 @@
+package sanitize
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestFormatPolicy checks the format character decision table: what each
+// class becomes by context, which flags it raises, and that the result
+// does not depend on where the input is split, a split between a base
+// character and its selector included.
+func TestFormatPolicy(t *testing.T) {
+	tests := []struct {
+		name, in, policy, want string
+		invisible, reorder     int64
+		findings               []string // kind@offset+bytes
+	}{
+		{"emoji selector kept", "\U0001F600\ufe0f", "", "\U0001F600\ufe0f", 0, 0, nil},
+		{"second selector removed", "\U0001F600\ufe0f\ufe0e", "", "\U0001F600\ufe0f", 1, 0, []string{"invisible@7+3"}},
+		{"selector after space removed", "a \ufe0f", "", "a ", 1, 0, []string{"invisible@2+3"}},
+		{"selector at start removed", "\ufe0fa", "", "a", 1, 0, []string{"invisible@0+3"}},
+		{"keycap", "#\ufe0f\u20e3", "", "#\ufe0f\u20e3", 0, 0, nil},
+		{"ideographic selector after ideograph", "\u845b\U000E0100", "", "\u845b\U000E0100", 0, 0, nil},
+		{"ideographic selector after latin", "a\U000E0100", "", "a", 1, 0, []string{"invisible@1+4"}},
+		{"selector after removed control", "a\x1b[m\ufe0f", "", "a", 1, 0, []string{"invisible@4+3"}},
+		{"hidden message one run", "\U0001F600" + strings.Repeat("\U000E0140", 5), "", "\U0001F600", 1, 0, []string{"invisible@4+20"}},
+		{"runs split by text", "\u200bx\u200b\u200b", "", "x", 2, 0, []string{"invisible@0+3", "invisible@4+6"}},
+		{"run split by kept joiner", "\u200b\u200d\u200b", "", "\u200d", 2, 0, []string{"invisible@0+3", "invisible@6+3"}},
+		{"hangul filler", "a\u3164b\uffa0", "", "ab", 2, 0, []string{"invisible@1+3", "invisible@5+3"}},
+		{"choseong filler before vowel", "\u115f\u1161", "", "\u115f\u1161", 0, 0, nil},
+		{"choseong filler alone", "\u115fx", "", "x", 1, 0, []string{"invisible@0+3"}},
+		{"choseong filler at end", "x\u115f", "", "x", 1, 0, []string{"invisible@1+3"}},
+		{"both fillers", "\u115f\u1160", "", "\u115f\u1160", 0, 0, nil},
+		{"jungseong filler after consonant", "\u1100\u1160", "", "\u1100\u1160", 0, 0, nil},
+		{"jungseong filler alone", "a\u1160", "", "a", 1, 0, []string{"invisible@1+3"}},
+		{"mongolian selector", "\u1820\u180b", "", "\u1820\u180b", 0, 0, nil},
+		{"mongolian selector outside", "a\u180b\u180e", "", "a", 1, 0, []string{"invisible@1+6"}},
+		{"mongolian selectors twice", "\u1820\u180b\u180c", "", "\u1820\u180b", 1, 0, []string{"invisible@6+3"}},
+		{"misc invisible", "\u034f\u206a\ufff9\u17b4\U0001D173\U0001BCA0", "", "", 1, 0, []string{"invisible@0+19"}},
+		{"line separators", "a\u2028b\u2029", "", "a\nb\n", 0, 0, nil},
+		{"line separator kept", "a\u2028b", "format-chars=keep", "a\u2028b", 0, 0, nil},
+		{"bidi", "a\u202eb\u2066c", "", "abc", 0, 2, []string{"reorder@1+3", "reorder@5+3"}},
+		{"bidi escaped", "a\u202eb", "format-chars=escape", "a<U+202E>b", 0, 1, []string{"reorder@1+3"}},
+		{"invisible kept still flagged", "a\u200bb", "format-chars=keep", "a\u200bb", 1, 0, []string{"invisible@1+3"}},
+		{"escape spelled", "<U+202E>", "format-chars=escape", "<U+003C>U+202E>", 0, 0, nil},
+		{"escape spelled six digits", "<U+10FFFF>", "format-chars=escape", "<U+003C>U+10FFFF>", 0, 0, nil},
+		{"escape spelled across removed CSI", "<U+20\x1b[1m2E>", "format-chars=escape", "<U+003C>U+202E>", 0, 0, nil},
+		{"escape spelled across dropped CR", "<U+20\r2E>", "cr=drop,format-chars=escape", "<U+003C>U+202E>", 0, 0, []string{"overwrite@5+1"}},
+		{"escape spelled broken by CR", "<U+20\r2E>", "format-chars=escape", "<U+20\n2E>", 0, 0, []string{"overwrite@5+1"}},
+		{"escape three digits", "<U+20E>", "format-chars=escape", "<U+20E>", 0, 0, nil},
+		{"escape lower case", "<U+202e>", "format-chars=escape", "<U+202e>", 0, 0, nil},
+		{"escape twice", "<<U+2066>", "format-chars=escape", "<<U+003C>U+2066>", 0, 0, nil},
+		{"escape open at end", "x <U+2", "format-chars=escape", "x <U+2", 0, 0, nil},
+		{"escape broken by real override", "<U+\u202e", "format-chars=escape", "<U+<U+202E>", 0, 1, []string{"reorder@3+3"}},
+		{"escape under overwrite", "<U+202E>\n", "cr=overwrite,format-chars=escape", "<U+003C>U+202E>\n", 0, 0, nil},
+		{"strip leaves text spelled", "<U+202E>", "", "<U+202E>", 0, 0, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o, err := ParsePolicy(tc.policy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := []byte(tc.in)
+			out, rep := Bytes(in, o)
+			if string(out) != tc.want {
+				t.Errorf("out %q, want %q", out, tc.want)
+			}
+			if rep.Flags.Invisible != tc.invisible || rep.Flags.Reorder != tc.reorder {
+				t.Errorf("invisible %d reorder %d, want %d %d", rep.Flags.Invisible, rep.Flags.Reorder, tc.invisible, tc.reorder)
+			}
+			var got []string
+			for _, f := range rep.Findings {
+				got = append(got, fmt.Sprintf("%s@%d+%d", f.Kind, f.Offset, f.Bytes))
+			}
+			if !slices.Equal(got, tc.findings) {
+				t.Errorf("findings %q, want %q", got, tc.findings)
+			}
+			for c := 1; c < len(in); c++ {
+				assertSplit(t, tc.name, in, o, []int{c}, out, rep)
+			}
+			var every []int
+			for c := 1; c < len(in); c++ {
+				every = append(every, c)
+			}
+			assertSplit(t, tc.name, in, o, every, out, rep)
+		})
+	}
+}

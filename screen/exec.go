@@ -1,0 +1,880 @@
+package screen
+
+import (
+	"unicode/utf8"
+
+	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/internal/cellwidth"
+)
+
+// token executes one decode token.
+func (m *Model) token(t *decode.Token) {
+	m.tok = t
+	switch t.Kind {
+	case decode.KindText:
+		m.text(t)
+		return
+	case decode.KindInvalid:
+		m.print('\uFFFD', 1, t.Off, uint32(t.Len), 0) // xterm shows U+FFFD
+		return
+	case decode.KindC0:
+		m.c0(t.Final)
+	case decode.KindC1:
+		m.c1(t.Final)
+	case decode.KindESC:
+		if !t.Is(decode.FlagAborted) && !t.Is(decode.FlagUnterminated) {
+			m.esc(t.Final)
+		}
+	case decode.KindNF:
+		if !t.Is(decode.FlagAborted) && !t.Is(decode.FlagUnterminated) {
+			m.nf(t)
+		}
+	case decode.KindCSI:
+		if !t.Is(decode.FlagAborted) && !t.Is(decode.FlagUnterminated) && !t.Is(decode.FlagMalformed) {
+			m.csi(t)
+		}
+	case decode.KindFormat:
+		m.combine(0, t.Off, uint32(t.Len)) // zero width: part of the cell before
+		return
+	}
+	// Control strings (titles, links, clipboard), DEL: nothing on screen.
+	m.clip = false
+}
+
+// text draws a text token: graphic characters, TAB and LF.
+func (m *Model) text(t *decode.Token) {
+	i := t.Off - m.base
+	if i < 0 || i+t.Len > int64(len(m.p)) {
+		// One character completed across two Feed calls.
+		if t.Rune != 0 {
+			m.char(t.Rune, t.Off, uint32(t.Len))
+		}
+		return
+	}
+	p := m.p[i : i+t.Len]
+	for j := 0; j < len(p); {
+		b := p[j]
+		switch {
+		case b >= 0x20 && b < 0x7F:
+			if m.cur.charset[m.cur.gl] == 'B' {
+				m.print(rune(b), 1, t.Off+int64(j), 1, 0)
+			} else {
+				m.char(rune(b), t.Off+int64(j), 1)
+			}
+			j++
+		case b == '\n':
+			m.lineFeed(moveLF)
+			j++
+		case b == '\t':
+			m.tab(1)
+			j++
+		case b < 0x80:
+			j++ // not text; the decoder never puts it here
+		default:
+			r, n := utf8.DecodeRune(p[j:])
+			m.char(r, t.Off+int64(j), uint32(n))
+			j += n
+		}
+	}
+}
+
+// char draws the character r of n bytes at off through the charset in GL.
+func (m *Model) char(r rune, off int64, n uint32) {
+	if r >= 0x5F && r <= 0x7E && m.cur.charset[m.cur.gl] == '0' {
+		m.print(decGraphics[r-0x5F], 1, off, n, cellRemapped)
+		return
+	}
+	switch r {
+	case '\n':
+		m.lineFeed(moveLF)
+		return
+	case '\t':
+		m.tab(1)
+		return
+	}
+	w := cellwidth.Rune(r)
+	if w == 0 {
+		m.combine(r, off, n)
+		return
+	}
+	m.print(r, w, off, n, 0)
+}
+
+// decGraphics is the DEC Special Graphics character set for 0x5F–0x7E
+// (VT100 User Guide, table 3-9), as xterm maps it to Unicode.
+var decGraphics = [32]rune{
+	'\u00A0', '◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼',
+	'⎺', '⎻', '─', '⎼', '⎽', '├', '┤', '┴', '┬', '│', '≤', '≥', 'π', '≠', '£', '·',
+}
+
+// combine adds a zero-width character to the span of the cell before the
+// cursor; the first combining mark r (0 for a format character) is kept
+// for display.
+func (m *Model) combine(r rune, off int64, n uint32) {
+	x := m.cur.x
+	if !m.cur.pending {
+		x--
+	}
+	if x < 0 {
+		return
+	}
+	c := &m.grid()[m.cur.y*m.cols+x]
+	if c.WideTail() && x > 0 {
+		c = &m.grid()[m.cur.y*m.cols+x-1]
+	}
+	if c.Rune != 0 && c.Off+int64(c.Len) == off {
+		c.Len += n
+		if c.Mark == 0 {
+			c.Mark = r
+		}
+	}
+}
+
+// grid returns the cells of the screen shown.
+func (m *Model) grid() []Cell { return m.grids[m.screen()].cells }
+
+// print draws r, w cells wide, drawn by n bytes at off, at the cursor
+// (xterm's dotext: pending wrap, insert mode, autowrap).
+func (m *Model) print(r rune, w int, off int64, n uint32, flags uint8) {
+	if m.cur.pending && m.autowrap {
+		m.cur.x = 0
+		m.index()
+	}
+	if w == 2 && m.cur.x == m.cols-1 {
+		if !m.autowrap || m.cols < 2 {
+			return // no room: xterm draws nothing
+		}
+		m.cur.x = 0
+		m.index()
+	}
+	g := m.grid()
+	row := g[m.cur.y*m.cols : (m.cur.y+1)*m.cols]
+	x := m.cur.x
+	if m.insert {
+		m.shiftRight(row, x, w)
+	}
+	cause := causeOverwritten
+	if m.clip && x == m.cols-w {
+		cause = causeClipped
+	}
+	m.clearCell(row, x, cause, r)
+	if w == 2 {
+		m.clearCell(row, x+1, cause, 0)
+	}
+	c := &row[x]
+	if c.hole != 0 {
+		m.replaced(int(c.hole-1), r)
+	}
+	*c = Cell{Off: off, Len: n, Frame: m.frame, Rune: r, Pen: m.cur.pen, Width: uint8(w), flags: flags}
+	if w == 2 {
+		if row[x+1].hole != 0 {
+			m.replaced(int(row[x+1].hole-1), 0)
+		}
+		row[x+1] = Cell{Off: off, Len: n, Frame: m.frame, Pen: m.cur.pen, flags: flags | cellWideTail}
+	}
+	m.last, m.lastW, m.lastFlag = r, uint8(w), flags
+	if m.opts.Findings {
+		m.drawn(c, off, n)
+	}
+	m.via = moveNone
+	if x+w >= m.cols {
+		m.cur.x = m.cols - 1
+		m.cur.pending = m.autowrap
+		m.clip = !m.autowrap
+		return
+	}
+	m.cur.x = x + w
+	m.clip = false
+}
+
+// clearCell empties row[x] before something is drawn on it, as a
+// destruction of cause with replacement r; a wide character cut in half
+// loses its other half.
+func (m *Model) clearCell(row []Cell, x int, cause cause, r rune) {
+	c := &row[x]
+	if c.WideTail() && x > 0 {
+		m.destroy(&row[x-1], cause, r)
+		row[x-1] = Cell{Off: row[x-1].Off, Len: row[x-1].Len, Width: 1, Pen: row[x-1].Pen, Frame: row[x-1].Frame}
+	} else if c.Width == 2 && x+1 < len(row) {
+		row[x+1] = Cell{Off: c.Off, Len: c.Len, Width: 1, Pen: c.Pen, Frame: c.Frame}
+	}
+	m.destroy(c, cause, r)
+}
+
+// shiftRight moves row[x:] right by n cells (IRM, ICH), losing what passes
+// the right margin, and blanks the n cells at x.
+func (m *Model) shiftRight(row []Cell, x, n int) {
+	n = min(n, len(row)-x)
+	for i := len(row) - n; i < len(row); i++ {
+		m.destroy(&row[i], causeClipped, 0)
+	}
+	copy(row[x+n:], row[x:len(row)-n])
+	m.blank(row[x : x+n])
+	m.fixWide(row)
+}
+
+// fixWide blanks wide-character halves left without their partner by a
+// shift.
+func (m *Model) fixWide(row []Cell) {
+	for i := range row {
+		c := &row[i]
+		switch {
+		case c.WideTail() && (i == 0 || row[i-1].Width != 2):
+			*c = Cell{Off: c.Off, Len: c.Len, Width: 1, Pen: c.Pen, Frame: c.Frame}
+		case c.Width == 2 && (i+1 == len(row) || !row[i+1].WideTail()):
+			m.destroy(c, causeClipped, 0)
+			*c = Cell{Off: c.Off, Len: c.Len, Width: 1, Pen: c.Pen, Frame: c.Frame}
+		}
+	}
+}
+
+// blank empties cells with the pen's background (xterm's BCE), drawn by
+// the current token.
+func (m *Model) blank(cells []Cell) {
+	var off int64 = -1
+	var n uint32
+	if m.tok != nil {
+		off, n = m.tok.Off, uint32(m.tok.Len)
+	}
+	for i := range cells {
+		cells[i] = Cell{Off: off, Len: n, Frame: m.frame, Width: 1, Pen: Pen{Bg: m.cur.pen.Bg}}
+	}
+}
+
+// erase destroys and blanks cells, recording cause. Erased text leaves a
+// hole that remembers its finding, so what is drawn there next is what
+// replaced it.
+func (m *Model) erase(cells []Cell, cause cause) {
+	var off int64 = -1
+	var n uint32
+	if m.tok != nil {
+		off, n = m.tok.Off, uint32(m.tok.Len)
+	}
+	for i := range cells {
+		c := &cells[i]
+		var h int32
+		if m.destroy(c, cause, 0) && cause == causeErased {
+			h = int32(m.pendDel) + 1
+		}
+		*c = Cell{Off: off, Len: n, Frame: m.frame, Width: 1, Pen: Pen{Bg: m.cur.pen.Bg}, hole: h}
+	}
+}
+
+// lineFeed is LF, VT and FF: down one row, scrolling at the bottom margin;
+// with LNM or Options.NewlineCRLF also back to the first column.
+func (m *Model) lineFeed(mv move) {
+	if m.lnm || m.opts.NewlineCRLF {
+		m.cur.x = 0
+	}
+	m.index()
+	m.via = mv
+	m.clip = false
+}
+
+// index is IND: down one row, scrolling the region up at its bottom.
+func (m *Model) index() {
+	m.cur.pending = false
+	switch {
+	case m.cur.y == m.bot:
+		m.scrollUp(m.top, m.bot, 1)
+	case m.cur.y < m.rows-1:
+		m.cur.y++
+	}
+}
+
+// reverseIndex is RI: up one row, scrolling the region down at its top.
+func (m *Model) reverseIndex() {
+	m.cur.pending = false
+	switch {
+	case m.cur.y == m.top:
+		m.scrollDown(m.top, m.bot, 1)
+	case m.cur.y > 0:
+		m.cur.y--
+	}
+	m.via = moveRI
+}
+
+// scrollUp moves rows top+n..bot up by n. Rows leaving the top of the
+// whole main screen go to the scrollback; others are destroyed.
+func (m *Model) scrollUp(top, bot, n int) {
+	n = min(n, bot-top+1)
+	g := m.grid()
+	lost := g[top*m.cols : (top+n)*m.cols]
+	if !m.alt && top == 0 && bot == m.rows-1 {
+		m.stats.ScrolledOff += int64(n)
+	} else {
+		m.erase(lost, causeScrolled)
+	}
+	copy(g[top*m.cols:], g[(top+n)*m.cols:(bot+1)*m.cols])
+	m.blank(g[(bot+1-n)*m.cols : (bot+1)*m.cols])
+}
+
+// scrollDown moves rows top..bot-n down by n; rows leaving the bottom of
+// the region are destroyed.
+func (m *Model) scrollDown(top, bot, n int) {
+	n = min(n, bot-top+1)
+	g := m.grid()
+	m.erase(g[(bot+1-n)*m.cols:(bot+1)*m.cols], causeScrolled)
+	copy(g[(top+n)*m.cols:(bot+1)*m.cols], g[top*m.cols:(bot+1-n)*m.cols])
+	m.blank(g[top*m.cols : (top+n)*m.cols])
+}
+
+// tab is HT (n > 0) and CBT (n < 0): to the n-th next or previous tab
+// stop, stopping at the margins. HT keeps a pending wrap, as in xterm.
+func (m *Model) tab(n int) {
+	if n < 0 {
+		m.cur.pending = false
+	}
+	for ; n > 0 && m.cur.x < m.cols-1; n-- {
+		m.cur.x++
+		for m.cur.x < m.cols-1 && !m.isTab(m.cur.x) {
+			m.cur.x++
+		}
+	}
+	for ; n < 0 && m.cur.x > 0; n++ {
+		m.cur.x--
+		for m.cur.x > 0 && !m.isTab(m.cur.x) {
+			m.cur.x--
+		}
+	}
+	m.via = moveHT
+	m.clip = false
+}
+
+func (m *Model) isTab(x int) bool { return m.tabs[x/64]&(1<<(x%64)) != 0 }
+
+// c0 executes a C0 control (ECMA-48 8.3).
+func (m *Model) c0(b byte) {
+	switch b {
+	case 0x08: // BS
+		m.cur.pending = false
+		if m.cur.x > 0 {
+			m.cur.x--
+		}
+		m.via = moveBS
+	case 0x0D: // CR
+		m.cur.x, m.cur.pending = 0, false
+		m.via = moveCR
+	case 0x0B, 0x0C: // VT, FF
+		m.lineFeed(moveLF)
+	case 0x0E: // SO: G1 into GL
+		m.cur.gl = 1
+	case 0x0F: // SI: G0 into GL
+		m.cur.gl = 0
+	}
+	m.clip = false
+}
+
+// c1 executes a C1 control that introduces nothing (ECMA-48 8.3).
+func (m *Model) c1(b byte) {
+	if !m.escFinal(b - 0x40) {
+		m.stats.Unknown++
+	}
+}
+
+// esc executes ESC F (ECMA-48 5.3, DEC private Fp).
+func (m *Model) esc(f byte) {
+	if !m.escFinal(f) {
+		m.stats.Unknown++
+	}
+}
+
+// escFinal executes the escape ESC f, or its C1 form; it reports whether
+// the model knows it.
+func (m *Model) escFinal(f byte) bool {
+	switch f {
+	case 'D': // IND
+		m.index()
+		m.via = moveLF
+	case 'E': // NEL
+		m.cur.x = 0
+		m.index()
+		m.via = moveLF
+	case 'H': // HTS
+		m.tabs[m.cur.x/64] |= 1 << (m.cur.x % 64)
+	case 'M': // RI
+		m.reverseIndex()
+	case '7': // DECSC
+		m.grids[m.screen()].saved = m.cur
+	case '8': // DECRC
+		m.restoreCursor()
+	case 'c': // RIS
+		m.erase(m.grids[0].cells, causeErased)
+		m.erase(m.grids[1].cells, causeErased)
+		m.reset()
+	case 'n', 'o': // LS2, LS3
+		m.cur.gl = f - 'n' + 2
+	case '=', '>', '\\', 'N', 'O', 'P', 'X', '^', '_', 'Z': // keypad modes, ST, SS2, SS3, strings, DECID
+	default:
+		return false
+	}
+	m.clip = false
+	return true
+}
+
+func (m *Model) restoreCursor() {
+	s := m.grids[m.screen()].saved
+	m.cur = s
+	m.clampCursor(&m.cur)
+	m.cur.pending = s.pending && s.x == m.cur.x
+	m.via = moveDECRC
+}
+
+// nf executes an nF escape: charset designation (ECMA-35: ESC ( F …) and
+// ESC # 8 (DECALN).
+func (m *Model) nf(t *decode.Token) {
+	m.clip = false
+	if t.NInter != 1 {
+		m.stats.Unknown++
+		return
+	}
+	switch i := t.Inter[0]; i {
+	case '(', ')', '*', '+':
+		cs := byte('B')
+		if t.Final == '0' {
+			cs = '0'
+		}
+		m.cur.charset[i-'('] = cs
+	case '#':
+		switch t.Final {
+		case '8': // DECALN: fill with E, margins reset, cursor home
+			m.top, m.bot = 0, m.rows-1
+			m.cur.x, m.cur.y, m.cur.pending = 0, 0, false
+			g := m.grid()
+			for y := range m.rows {
+				row := g[y*m.cols : (y+1)*m.cols]
+				for x := range row {
+					m.destroy(&row[x], causeOverwritten, 'E')
+					row[x] = Cell{Off: t.Off, Len: uint32(t.Len), Frame: m.frame, Rune: 'E', Width: 1, flags: cellFill}
+				}
+			}
+		default: // double-height and double-width lines: not modelled
+			m.stats.Unknown++
+		}
+	default:
+		m.stats.Unknown++
+	}
+}
+
+// param returns parameter i of t, or def when it is absent or 0.
+func param(t *decode.Token, i int, def int) int {
+	if i >= int(t.NParam) || t.Param[i] == 0 {
+		return def
+	}
+	return int(t.Param[i])
+}
+
+// csiFunc is the implementation of one control function.
+type csiFunc func(m *Model, t *decode.Token)
+
+// csiTable holds the control functions of CSI sequences without private
+// marker or intermediate, by final byte (ECMA-48 8.3; xterm ctlseqs).
+var csiTable = [0x80]csiFunc{
+	'@': func(m *Model, t *decode.Token) { m.insertChars(param(t, 0, 1)) },                     // ICH
+	'A': func(m *Model, t *decode.Token) { m.moveRows(-param(t, 0, 1), moveCUU) },              // CUU
+	'B': func(m *Model, t *decode.Token) { m.moveRows(param(t, 0, 1), moveCUD) },               // CUD
+	'e': func(m *Model, t *decode.Token) { m.moveRows(param(t, 0, 1), moveCUD) },               // VPR
+	'C': func(m *Model, t *decode.Token) { m.moveCols(param(t, 0, 1), moveCUF) },               // CUF
+	'a': func(m *Model, t *decode.Token) { m.moveCols(param(t, 0, 1), moveCUF) },               // HPR
+	'D': func(m *Model, t *decode.Token) { m.moveCols(-param(t, 0, 1), moveCUB) },              // CUB
+	'E': func(m *Model, t *decode.Token) { m.moveRows(param(t, 0, 1), moveCUD); m.cur.x = 0 },  // CNL
+	'F': func(m *Model, t *decode.Token) { m.moveRows(-param(t, 0, 1), moveCUU); m.cur.x = 0 }, // CPL
+	'G': func(m *Model, t *decode.Token) { m.setCol(param(t, 0, 1) - 1) },                      // CHA
+	'`': func(m *Model, t *decode.Token) { m.setCol(param(t, 0, 1) - 1) },                      // HPA
+	'H': func(m *Model, t *decode.Token) { m.cup(param(t, 0, 1)-1, param(t, 1, 1)-1) },         // CUP
+	'f': func(m *Model, t *decode.Token) { m.cup(param(t, 0, 1)-1, param(t, 1, 1)-1) },         // HVP
+	'd': func(m *Model, t *decode.Token) { m.cup(param(t, 0, 1)-1, m.cur.x) },                  // VPA
+	'I': func(m *Model, t *decode.Token) { m.tab(param(t, 0, 1)) },                             // CHT
+	'Z': func(m *Model, t *decode.Token) { m.tab(-param(t, 0, 1)) },                            // CBT
+	'J': func(m *Model, t *decode.Token) { m.eraseDisplay(param(t, 0, 0)) },                    // ED
+	'K': func(m *Model, t *decode.Token) { m.eraseLine(param(t, 0, 0)) },                       // EL
+	'L': func(m *Model, t *decode.Token) { m.insertLines(param(t, 0, 1)) },                     // IL
+	'M': func(m *Model, t *decode.Token) { m.deleteLines(param(t, 0, 1)) },                     // DL
+	'P': func(m *Model, t *decode.Token) { m.deleteChars(param(t, 0, 1)) },                     // DCH
+	'S': func(m *Model, t *decode.Token) { m.scrollUp(m.top, m.bot, param(t, 0, 1)) },          // SU
+	'T': func(m *Model, t *decode.Token) { // SD; with 5 parameters it is xterm's mouse tracking
+		if t.NParam <= 1 {
+			m.scrollDown(m.top, m.bot, param(t, 0, 1))
+		}
+	},
+	'X': func(m *Model, t *decode.Token) { m.eraseChars(param(t, 0, 1)) },                          // ECH
+	'b': func(m *Model, t *decode.Token) { m.repeat(param(t, 0, 1)) },                              // REP
+	'g': func(m *Model, t *decode.Token) { m.clearTabs(param(t, 0, 0)) },                           // TBC
+	'h': func(m *Model, t *decode.Token) { m.ansiModes(t, true) },                                  // SM
+	'l': func(m *Model, t *decode.Token) { m.ansiModes(t, false) },                                 // RM
+	'm': func(m *Model, t *decode.Token) { m.sgr(t) },                                              // SGR
+	'r': func(m *Model, t *decode.Token) { m.setMargins(param(t, 0, 1)-1, param(t, 1, m.rows)-1) }, // DECSTBM
+	's': func(m *Model, t *decode.Token) { m.grids[m.screen()].saved = m.cur },                     // SCOSC
+	'u': func(m *Model, t *decode.Token) { m.restoreCursor() },                                     // SCORC
+	'c': func(*Model, *decode.Token) {},                                                            // DA
+	'n': func(*Model, *decode.Token) {},                                                            // DSR
+	't': func(*Model, *decode.Token) {},                                                            // window operations
+	'i': func(*Model, *decode.Token) {},                                                            // MC (printer)
+	'x': func(*Model, *decode.Token) {},                                                            // DECREQTPARM
+}
+
+// csi executes a control sequence (ECMA-48 5.4).
+func (m *Model) csi(t *decode.Token) {
+	m.clip = false
+	switch {
+	case t.Private == 0 && t.NInter == 0 && t.Final < 0x80 && csiTable[t.Final] != nil:
+		csiTable[t.Final](m, t)
+	case t.Private == '?' && t.NInter == 0 && (t.Final == 'h' || t.Final == 'l'):
+		m.decModes(t, t.Final == 'h')
+	case t.Private == 0 && t.NInter == 1 && t.Inter[0] == '!' && t.Final == 'p': // DECSTR
+		m.softReset()
+	case t.Private == 0 && t.NInter == 1 && (t.Inter[0] == ' ' && t.Final == 'q' || t.Inter[0] == '"' && t.Final == 'q' || t.Inter[0] == '$' && t.Final == 'p'):
+		// DECSCUSR cursor style, DECSCA, DECRQM: nothing on screen
+	case t.Private == '?' && t.NInter == 1 && t.Inter[0] == '$' && t.Final == 'p': // DECRQM
+	case t.Private == '>' || t.Private == '=' || t.Private == '<':
+		// DA2, DA3, XTVERSION, modifyOtherKeys, kitty keyboard: nothing on screen
+	default:
+		m.stats.Unknown++
+	}
+}
+
+func (m *Model) moveRows(n int, mv move) {
+	y := m.cur.y + n
+	lo, hi := 0, m.rows-1
+	if m.cur.y >= m.top && m.cur.y <= m.bot {
+		lo, hi = m.top, m.bot
+	}
+	m.cur.y = max(lo, min(hi, y))
+	m.cur.pending = false
+	m.via = mv
+}
+
+func (m *Model) moveCols(n int, mv move) {
+	m.cur.x = max(0, min(m.cols-1, m.cur.x+n))
+	m.cur.pending = false
+	m.via = mv
+}
+
+func (m *Model) setCol(x int) {
+	m.cur.x = max(0, min(m.cols-1, x))
+	m.cur.pending = false
+	m.via = moveCHA
+}
+
+// cup moves to row y, column x, relative to the scroll region in origin
+// mode.
+func (m *Model) cup(y, x int) {
+	lo, hi := 0, m.rows-1
+	if m.cur.origin {
+		lo, hi = m.top, m.bot
+	}
+	m.cur.y = max(lo, min(hi, lo+y))
+	m.cur.x = max(0, min(m.cols-1, x))
+	m.cur.pending = false
+	m.via = moveCUP
+}
+
+func (m *Model) setMargins(top, bot int) {
+	bot = min(bot, m.rows-1)
+	if top >= bot {
+		return
+	}
+	m.top, m.bot = top, bot
+	m.cup(0, 0)
+}
+
+func (m *Model) eraseDisplay(n int) {
+	m.cur.pending = false
+	g := m.grid()
+	at := m.cur.y*m.cols + m.cur.x
+	switch n {
+	case 0:
+		m.fixWideAt(g, at)
+		m.erase(g[at:], causeErased)
+	case 1:
+		m.fixWideAt(g, at+1)
+		m.erase(g[:at+1], causeErased)
+	case 2:
+		m.erase(g, causeErased)
+	case 3: // scrollback: none kept
+	default:
+		m.stats.Unknown++
+	}
+}
+
+// fixWideAt blanks the other half of a wide character split by an erase
+// boundary at cell index i.
+func (m *Model) fixWideAt(g []Cell, i int) {
+	if i <= 0 || i >= len(g) || !g[i].WideTail() {
+		return
+	}
+	m.erase(g[i-1:i+1], causeErased)
+}
+
+func (m *Model) eraseLine(n int) {
+	m.cur.pending = false
+	row := m.Row(m.cur.y)
+	switch n {
+	case 0:
+		m.fixWideAt(row, m.cur.x)
+		m.erase(row[m.cur.x:], causeErased)
+	case 1:
+		m.fixWideAt(row, m.cur.x+1)
+		m.erase(row[:m.cur.x+1], causeErased)
+	case 2:
+		m.erase(row, causeErased)
+	default:
+		m.stats.Unknown++
+	}
+}
+
+func (m *Model) eraseChars(n int) {
+	m.cur.pending = false
+	row := m.Row(m.cur.y)
+	end := min(m.cols, m.cur.x+n)
+	m.fixWideAt(row, m.cur.x)
+	m.fixWideAt(row, end)
+	m.erase(row[m.cur.x:end], causeErased)
+}
+
+func (m *Model) insertChars(n int) {
+	m.cur.pending = false
+	m.shiftRight(m.Row(m.cur.y), m.cur.x, n)
+}
+
+func (m *Model) deleteChars(n int) {
+	m.cur.pending = false
+	row := m.Row(m.cur.y)
+	x := m.cur.x
+	n = min(n, m.cols-x)
+	m.fixWideAt(row, x)
+	m.fixWideAt(row, x+n)
+	m.erase(row[x:x+n], causeErased)
+	copy(row[x:], row[x+n:])
+	m.blank(row[m.cols-n:])
+}
+
+func (m *Model) insertLines(n int) {
+	m.cur.pending = false
+	if m.cur.y < m.top || m.cur.y > m.bot {
+		return
+	}
+	m.scrollDown(m.cur.y, m.bot, n)
+	m.cur.x = 0
+}
+
+func (m *Model) deleteLines(n int) {
+	m.cur.pending = false
+	if m.cur.y < m.top || m.cur.y > m.bot {
+		return
+	}
+	n = min(n, m.bot-m.cur.y+1)
+	g := m.grid()
+	m.erase(g[m.cur.y*m.cols:(m.cur.y+n)*m.cols], causeErased)
+	m.scrollUpQuiet(m.cur.y, m.bot, n)
+	m.cur.x = 0
+}
+
+// scrollUpQuiet moves rows up over rows already erased.
+func (m *Model) scrollUpQuiet(top, bot, n int) {
+	g := m.grid()
+	copy(g[top*m.cols:], g[(top+n)*m.cols:(bot+1)*m.cols])
+	m.blank(g[(bot+1-n)*m.cols : (bot+1)*m.cols])
+}
+
+// repeat is REP: the last graphic character n more times (xterm caps n at
+// the screen size).
+func (m *Model) repeat(n int) {
+	if m.last == 0 {
+		return
+	}
+	n = min(n, m.cols*m.rows)
+	t := m.tok
+	for range n {
+		m.print(m.last, int(m.lastW), t.Off, uint32(t.Len), m.lastFlag|cellRepeated)
+	}
+}
+
+func (m *Model) clearTabs(n int) {
+	switch n {
+	case 0:
+		m.tabs[m.cur.x/64] &^= 1 << (m.cur.x % 64)
+	case 3:
+		m.tabs = [len(m.tabs)]uint64{}
+	}
+}
+
+// ansiModes is SM and RM: IRM (4) and LNM (20).
+func (m *Model) ansiModes(t *decode.Token, set bool) {
+	for _, p := range t.Params() {
+		switch p {
+		case 4:
+			m.insert = set
+		case 20:
+			m.lnm = set
+		default:
+			m.stats.Unknown++
+		}
+	}
+}
+
+// decModes is DECSET and DECRST (CSI ? Pm h / l).
+func (m *Model) decModes(t *decode.Token, set bool) {
+	for _, p := range t.Params() {
+		switch p {
+		case 6: // DECOM
+			m.cur.origin = set
+			m.cup(0, 0)
+		case 7: // DECAWM
+			m.autowrap = set
+			if !set {
+				m.cur.pending = false
+			}
+		case 47, 1047:
+			m.altScreen(set, false, p == 1047)
+		case 1048:
+			if set {
+				m.grids[m.screen()].saved = m.cur
+			} else {
+				m.restoreCursor()
+			}
+		case 1049:
+			m.altScreen(set, true, true)
+		case 1, 3, 4, 5, 8, 9, 12, 25, 40, 45, 66, 67, 69, 95, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1015, 1016,
+			1034, 1035, 1036, 1037, 1039, 1042, 1043, 1070, 2004, 2026, 2027, 2031, 7727:
+			// keyboard, mouse, cursor, paste, focus and synchronized-output
+			// modes: nothing on screen (3, DECCOLM, only when 40 allows it)
+		default:
+			m.stats.Unknown++
+		}
+	}
+}
+
+// altScreen switches to (set) or from the alternate screen; withCursor
+// saves and restores the cursor (1049), clear clears the alternate screen
+// on entry (1049) or exit (1047).
+func (m *Model) altScreen(set, withCursor, clear bool) {
+	if set == m.alt {
+		return
+	}
+	if set {
+		if withCursor {
+			m.grids[0].saved = m.cur
+		}
+		m.alt = true
+		if withCursor {
+			m.erase(m.grids[1].cells, causeErased)
+		}
+		return
+	}
+	m.leaveAlt()
+	if clear {
+		m.erase(m.grids[1].cells, causeErased)
+	}
+	m.alt = false
+	if withCursor {
+		m.restoreCursor()
+	}
+}
+
+func (m *Model) softReset() {
+	m.autowrap, m.insert = true, false
+	m.cur.origin, m.cur.pending = false, false
+	m.cur.pen = Pen{}
+	m.cur.charset, m.cur.gl = [4]byte{'B', 'B', 'B', 'B'}, 0
+	m.top, m.bot = 0, m.rows-1
+	m.grids[m.screen()].saved = cursor{charset: m.cur.charset}
+}
+
+// sgr is SGR (ECMA-48 8.3.117, ITU T.416 colours in ';' and ':' forms).
+func (m *Model) sgr(t *decode.Token) {
+	p := t.Params()
+	if len(p) == 0 {
+		m.cur.pen = Pen{}
+		return
+	}
+	pen := &m.cur.pen
+	for i := 0; i < len(p); i++ {
+		switch v := p[i]; {
+		case v == 0:
+			*pen = Pen{}
+		case v >= 1 && v <= 9:
+			pen.Attr |= sgrAttr[v]
+		case v == 21:
+			pen.Attr |= AttrUnderline
+		case v == 22:
+			pen.Attr &^= AttrBold | AttrFaint
+		case v >= 23 && v <= 29:
+			pen.Attr &^= sgrAttr[v-20]
+		case v >= 30 && v <= 37:
+			pen.Fg = Palette(uint8(v - 30))
+		case v >= 40 && v <= 47:
+			pen.Bg = Palette(uint8(v - 40))
+		case v >= 90 && v <= 97:
+			pen.Fg = Palette(uint8(v - 90 + 8))
+		case v >= 100 && v <= 107:
+			pen.Bg = Palette(uint8(v - 100 + 8))
+		case v == 39:
+			pen.Fg = 0
+		case v == 49:
+			pen.Bg = 0
+		case v == 53:
+			pen.Attr |= AttrOverline
+		case v == 55:
+			pen.Attr &^= AttrOverline
+		case v == 38, v == 48, v == 58:
+			c, next := extColor(t, i)
+			switch v {
+			case 38:
+				pen.Fg = c
+			case 48:
+				pen.Bg = c
+			}
+			i = next
+		}
+		// Sub-parameters of other attributes (4:3 curly underline) are
+		// skipped with their attribute.
+		for i+1 < len(p) && t.Sub&(1<<(i+1)) != 0 {
+			i++
+		}
+	}
+}
+
+// sgrAttr maps SGR 1–9 to attributes; SGR 23–29 clear sgrAttr[v-20]
+// (24 underline, 25 blink, 27 reverse, 28 conceal, 29 strike; 23 italic,
+// 26 nothing).
+var sgrAttr = [10]Attr{0, AttrBold, AttrFaint, AttrItalic, AttrUnderline, AttrBlink, AttrBlink, AttrReverse, AttrConceal, AttrStrike}
+
+// extColor reads the colour of SGR 38/48/58 at parameter i: 5;n or 2;r;g;b,
+// with ';' or ':' (2:cs:r:g:b with a colour space). It returns the colour
+// (0 when malformed) and the index of the last parameter used.
+func extColor(t *decode.Token, i int) (Color, int) {
+	p := t.Params()
+	subs := 0
+	for j := i + 1; j < len(p) && t.Sub&(1<<j) != 0; j++ {
+		subs++
+	}
+	if i+1 >= len(p) {
+		return 0, i
+	}
+	switch p[i+1] {
+	case 5:
+		if i+2 < len(p) && p[i+2] < 256 {
+			return Palette(uint8(p[i+2])), i + 2
+		}
+		return 0, min(i+2, len(p)-1)
+	case 2:
+		j := i + 2
+		if subs >= 5 {
+			j++ // 2:colourspace:r:g:b
+		}
+		if j+2 < len(p) {
+			return RGB(uint8(min(p[j], 255)), uint8(min(p[j+1], 255)), uint8(min(p[j+2], 255))), j + 2
+		}
+		return 0, len(p) - 1
+	}
+	return 0, i + 1
+}
+
+// appendRune appends the UTF-8 encoding of r.
+func appendRune(dst []byte, r rune) []byte {
+	if r < utf8.RuneSelf {
+		return append(dst, byte(r))
+	}
+	return utf8.AppendRune(dst, r)
+}

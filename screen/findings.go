@@ -1,0 +1,643 @@
+package screen
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bytelens/bytelens/decode"
+)
+
+// Cause says how text came to be hidden.
+type Cause uint8
+
+// Causes of a finding. The first five destroy text that was drawn; the
+// last four draw text that a person does not read as its bytes.
+const (
+	causeNone Cause = iota
+	// CauseOverwritten: other text was drawn over it.
+	CauseOverwritten
+	// CauseErased: an erase (ED, EL, ECH, DCH, DL, RIS) blanked it.
+	CauseErased
+	// CauseAltScreen: it was on the alternate screen when the program
+	// switched back to the main screen.
+	CauseAltScreen
+	// CauseScrolled: it scrolled out of a scroll region, off the
+	// alternate screen, or off the bottom (SD, IL), where no scrollback
+	// keeps it.
+	CauseScrolled
+	// CauseClipped: it was written at the right margin with autowrap off
+	// and the next character replaced it, or insertion pushed it past the
+	// margin.
+	CauseClipped
+	// CauseConcealed: drawn with SGR 8 (conceal).
+	CauseConcealed
+	// CauseInvisible: drawn with a foreground equal or nearly equal to the
+	// background, reverse video taken into account.
+	CauseInvisible
+	// CauseRemapped: letters drawn through DEC special graphics, shown as
+	// line-drawing symbols.
+	CauseRemapped
+	// CauseRepeated: drawn by REP, so the screen shows more copies than
+	// the text holds.
+	CauseRepeated
+
+	numCauses
+)
+
+// Internal aliases keep the executor short.
+const (
+	causeOverwritten = CauseOverwritten
+	causeErased      = CauseErased
+	causeScrolled    = CauseScrolled
+	causeClipped     = CauseClipped
+)
+
+type cause = Cause
+
+var causeNames = [numCauses]string{"", "overwritten", "erased", "alt-screen", "scrolled", "clipped", "concealed", "invisible", "remapped", "repeated"}
+
+// String returns the cause's name as reports spell it ("overwritten",
+// "alt-screen").
+func (c Cause) String() string {
+	if c < numCauses {
+		return causeNames[c]
+	}
+	return "cause?"
+}
+
+// Causes returns every cause in report order.
+func Causes() []Cause {
+	out := make([]Cause, 0, numCauses-1)
+	for c := CauseOverwritten; c < numCauses; c++ {
+		out = append(out, c)
+	}
+	return out
+}
+
+// move is the last cursor movement before text was destroyed.
+type move uint8
+
+const (
+	moveNone move = iota
+	moveCR
+	moveLF
+	moveBS
+	moveHT
+	moveCUU
+	moveCUD
+	moveCUF
+	moveCUB
+	moveCHA
+	moveCUP
+	moveRI
+	moveDECRC
+)
+
+var moveNames = [...]string{"", "CR", "LF", "BS", "HT", "CUU", "CUD", "CUF", "CUB", "CHA", "CUP", "RI", "DECRC"}
+
+// Bounds of what a finding keeps of its text.
+const (
+	// MaxText is the most bytes of hidden text a finding keeps; the full
+	// text is the capture's bytes at Finding.Off, Finding.Len.
+	MaxText = 128
+	// MaxReplaced is the most bytes kept of what replaced it.
+	MaxReplaced = 48
+	// Deception is the rank from which a finding is reported as a likely
+	// deception: every crafted deception of the test corpus reaches it and
+	// no finding of the real recordings does.
+	Deception = 50
+)
+
+// record is a finding while it is built.
+type record struct {
+	off, end    int64
+	visOff      int64 // offset of the destroying token
+	cause       Cause
+	via         move
+	alt         bool
+	row, col    int32
+	cells       int32
+	drawFrame   int32
+	frame       int32
+	byOff       int64
+	byLen       int64
+	byName      string
+	ntext       uint8
+	nrepl       uint8
+	cut         bool
+	rowProgress bool // the row held progress syntax when the text was hidden
+	text        [MaxText]byte
+	repl        [MaxReplaced]byte
+}
+
+func (r *record) addText(c rune) {
+	if int(r.ntext)+utf8.RuneLen(c) > MaxText {
+		r.cut = true
+		return
+	}
+	r.ntext = uint8(len(utf8.AppendRune(r.text[:r.ntext], c)))
+}
+
+func (r *record) addRepl(c rune) {
+	if c == 0 {
+		c = ' '
+	}
+	if int(r.nrepl)+utf8.RuneLen(c) <= MaxReplaced {
+		r.nrepl = uint8(len(utf8.AppendRune(r.repl[:r.nrepl], c)))
+	}
+}
+
+// destroy records that the text of c is about to be lost by cause, with r
+// drawn in its place (0 when nothing is). It reports whether a finding
+// took it.
+func (m *Model) destroy(c *Cell, cause Cause, r rune) bool {
+	if !m.opts.Findings || c.Rune == 0 || c.Off < 0 || c.flags&(cellReported|cellRepeated|cellFill) != 0 {
+		return false
+	}
+	// A space, or a character drawn over by itself, is not hidden text; it
+	// only continues a finding, so that "rm -rf /" stays one finding.
+	weak := c.Rune == ' ' || (cause == causeOverwritten || cause == causeClipped) && r == c.Rune
+	if i := m.pendDel; i >= 0 {
+		p := &m.finds[i]
+		if p.cause == cause && p.end == c.Off && p.alt == m.alt {
+			p.end += int64(c.Len)
+			p.cells++
+			p.addText(c.Rune)
+			if r != 0 {
+				p.addRepl(r)
+			}
+			return true
+		}
+	}
+	if weak {
+		return false
+	}
+	m.pendDel = m.newRecord(c, cause, c.Rune)
+	if r != 0 {
+		m.finds[m.pendDel].addRepl(r)
+	}
+	m.finds[m.pendDel].rowProgress = progress(string(m.AppendLine(m.lineBuf[:0], m.cur.y)))
+	return true
+}
+
+// newRecord starts a finding at cell c and returns its index.
+func (m *Model) newRecord(c *Cell, cause Cause, text rune) int {
+	t := m.tok
+	rec := record{
+		off: c.Off, end: c.Off + int64(c.Len), cause: cause, via: m.via, alt: m.alt,
+		row: int32(m.cur.y), col: int32(m.cur.x), cells: 1, drawFrame: c.Frame, frame: m.frame,
+	}
+	if t != nil {
+		rec.visOff, rec.byOff, rec.byLen = t.Off, t.Off, t.Len
+		rec.byName = tokenName(t, cause)
+	}
+	if cause >= CauseConcealed {
+		rec.visOff = c.Off
+	}
+	rec.addText(text)
+	m.finds = append(m.finds, rec)
+	return len(m.finds) - 1
+}
+
+// replaced notes that r was drawn where finding i's erased text was.
+func (m *Model) replaced(i int, r rune) {
+	if i < len(m.finds) {
+		m.finds[i].addRepl(r)
+	}
+}
+
+// drawn records text drawn in a misleading way: concealed, invisible,
+// DEC graphics letters, REP.
+func (m *Model) drawn(c *Cell, off int64, n uint32) {
+	text := c.Rune
+	if c.Rune == ' ' {
+		if i := m.pendDrw; i >= 0 && m.finds[i].end == off {
+			m.finds[i].end += int64(n)
+			m.finds[i].cells++
+			m.finds[i].addText(' ')
+		}
+		return
+	}
+	var cause Cause
+	switch {
+	case c.Pen.Attr&AttrConceal != 0:
+		cause = CauseConcealed
+	case invisible(c.Pen):
+		cause = CauseInvisible
+	case c.flags&cellRepeated != 0:
+		cause = CauseRepeated
+	case c.flags&cellRemapped != 0:
+		src := rune(0x5F + slices.Index(decGraphics[:], c.Rune))
+		if src < 'a' || src > 'z' {
+			return
+		}
+		cause, text = CauseRemapped, src
+	default:
+		return
+	}
+	if i := m.pendDrw; i >= 0 {
+		p := &m.finds[i]
+		if p.cause == cause && p.alt == m.alt && (p.end == off || cause == CauseRepeated && p.off == off) {
+			p.end = off + int64(n)
+			p.cells++
+			if cause != CauseRepeated {
+				p.addText(text)
+			}
+			return
+		}
+	}
+	m.pendDrw = m.newRecord(c, cause, text)
+}
+
+// leaveAlt records the text of the alternate screen as it is left.
+func (m *Model) leaveAlt() {
+	g := m.grids[1].cells
+	for i := range g {
+		if m.destroy(&g[i], CauseAltScreen, 0) {
+			g[i].flags |= cellReported
+		}
+	}
+}
+
+// invisible reports whether text drawn with p has a foreground equal or
+// nearly equal to its background. Default colours are unknown and count
+// as distinct.
+func invisible(p Pen) bool {
+	fg, bg := p.Fg, p.Bg
+	if p.Attr&AttrReverse != 0 {
+		fg, bg = bg, fg
+	}
+	if fg == 0 || bg == 0 {
+		return false
+	}
+	if fg == bg {
+		return true
+	}
+	a, b := rgbOf(fg), rgbOf(bg)
+	d := 0
+	for s := 0; s < 24; s += 8 {
+		d = max(d, abs(int(a>>s&0xFF)-int(b>>s&0xFF)))
+	}
+	return d <= 24
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// xterm16 are xterm's default RGB values of palette entries 0–15.
+var xterm16 = [16]uint32{
+	0x000000, 0xcd0000, 0x00cd00, 0xcdcd00, 0x0000ee, 0xcd00cd, 0x00cdcd, 0xe5e5e5,
+	0x7f7f7f, 0xff0000, 0x00ff00, 0xffff00, 0x5c5cff, 0xff00ff, 0x00ffff, 0xffffff,
+}
+
+// rgbOf returns the RGB value of a non-default colour, after xterm's
+// 256-colour palette.
+func rgbOf(c Color) uint32 {
+	if c&Direct != 0 {
+		return uint32(c & 0xFFFFFF)
+	}
+	i := int(c) - 1
+	switch {
+	case i < 16:
+		return xterm16[i]
+	case i < 232:
+		i -= 16
+		lv := func(v int) uint32 {
+			if v == 0 {
+				return 0
+			}
+			return uint32(55 + 40*v)
+		}
+		return lv(i/36)<<16 | lv(i/6%6)<<8 | lv(i%6)
+	}
+	g := uint32(8 + 10*(i-232))
+	return g<<16 | g<<8 | g
+}
+
+// tokenName names the token that destroyed or drew text, as
+// "EL 2" or "DECRST 1049"; text tokens are "text", or "LF" for a scroll.
+func tokenName(t *decode.Token, c Cause) string {
+	switch t.Kind {
+	case decode.KindText:
+		if c == CauseScrolled || c == CauseErased {
+			return "LF"
+		}
+		return "text"
+	case decode.KindInvalid:
+		return "text"
+	case decode.KindC0:
+		return "C0 " + strconv.Itoa(int(t.Final))
+	case decode.KindC1, decode.KindESC:
+		if n := escNames[t.Final&0x7F]; n != "" {
+			return n
+		}
+		return "ESC " + string(rune(t.Final))
+	case decode.KindNF:
+		return "ESC " + string(t.Intermediates()) + string(rune(t.Final))
+	case decode.KindCSI:
+		name := csiNames[t.Final&0x7F]
+		switch {
+		case t.Private == '?' && t.Final == 'h':
+			name = "DECSET"
+		case t.Private == '?' && t.Final == 'l':
+			name = "DECRST"
+		}
+		if name == "" {
+			name = "CSI " + string(rune(t.Final))
+		}
+		for i, p := range t.Params() {
+			if i == 4 {
+				break
+			}
+			name += " " + strconv.Itoa(int(p))
+		}
+		return name
+	}
+	return t.Kind.String()
+}
+
+var escNames = [0x80]string{'D': "IND", 'E': "NEL", 'M': "RI", 'c': "RIS", 0x04: "IND", 0x05: "NEL", 0x0D: "RI"}
+
+var csiNames = [0x80]string{
+	'@': "ICH", 'A': "CUU", 'B': "CUD", 'C': "CUF", 'D': "CUB", 'E': "CNL", 'F': "CPL", 'G': "CHA", 'H': "CUP",
+	'J': "ED", 'K': "EL", 'L': "IL", 'M': "DL", 'P': "DCH", 'S': "SU", 'T': "SD", 'X': "ECH", 'b': "REP", 'f': "HVP",
+}
+
+// Ref is a token of the stream: its byte span and its name.
+type Ref struct {
+	Off  int64  `json:"offset"`
+	Len  int64  `json:"length"`
+	Name string `json:"name"`
+}
+
+// Finding is a run of hidden text: consecutive bytes of the stream whose
+// characters were hidden the same way. Text, ReplacedBy and the bytes at
+// Off come from the capture: escape them before display.
+type Finding struct {
+	// Off and Len are the byte span of the hidden text. Spans of
+	// destruction findings never overlap one another, nor do those of
+	// draw-time findings (concealed, invisible, remapped, repeated).
+	Off int64 `json:"offset"`
+	Len int64 `json:"length"`
+	// Cause says how it was hidden.
+	Cause Cause `json:"-"`
+	// By is the token that hid it (for draw-time causes, the one that
+	// drew it); Via the cursor movement that led there ("CR", "BS",
+	// "CUU", …), empty when none.
+	By  Ref    `json:"by"`
+	Via string `json:"via,omitempty"`
+	// Text is the hidden text as the screen showed it (the letters, for
+	// remapped), at most MaxText bytes; TextCut says it is cut short.
+	Text    string `json:"-"`
+	TextCut bool   `json:"-"`
+	// ReplacedBy is what was drawn in its place, at most MaxReplaced
+	// bytes; empty when nothing was.
+	ReplacedBy string `json:"-"`
+	// Alternate says it was on the alternate screen; Row and Col are the
+	// cursor position (0-based) when it was hidden; Cells how many cells
+	// it took.
+	Alternate bool `json:"alternate,omitempty"`
+	Row       int  `json:"row"`
+	Col       int  `json:"col"`
+	Cells     int  `json:"cells"`
+	// VisibleBytes is how many bytes of the stream lie between drawing it
+	// and hiding it (0 for draw-time causes). VisibleMs is the time in
+	// milliseconds, -1 when the capture has no timing. Shown is "never"
+	// when it was drawn and hidden within one frame of a timed capture,
+	// "unknown" without timing, else "yes".
+	VisibleBytes int64  `json:"visible_bytes"`
+	VisibleMs    int64  `json:"visible_ms"`
+	Shown        string `json:"shown"`
+	// Rank orders findings from likely deception (high, Deception and
+	// above) to ordinary redrawing (low); Reasons says why, in words.
+	Rank    int      `json:"rank"`
+	Reasons []string `json:"reasons"`
+}
+
+// Findings returns every finding so far, highest rank first, then by
+// offset. It needs Options.Findings; the slice is the caller's.
+func (m *Model) Findings() []Finding {
+	hits := map[[2]int32]int32{}
+	for i := range m.finds {
+		r := &m.finds[i]
+		if r.cause < CauseConcealed {
+			hits[[2]int32{boolInt(r.alt), r.row}]++
+		}
+	}
+	out := make([]Finding, len(m.finds))
+	for i := range m.finds {
+		r := &m.finds[i]
+		f := &out[i]
+		*f = Finding{
+			Off: r.off, Len: r.end - r.off, Cause: r.cause,
+			By: Ref{r.byOff, r.byLen, r.byName}, Via: moveNames[r.via],
+			Text: string(r.text[:r.ntext]), TextCut: r.cut, ReplacedBy: string(r.repl[:r.nrepl]),
+			Alternate: r.alt, Row: int(r.row), Col: int(r.col), Cells: int(r.cells),
+			VisibleBytes: max(0, r.visOff-r.off), VisibleMs: -1, Shown: "unknown",
+		}
+		if r.cause < CauseConcealed {
+			if m.opts.Timed {
+				f.VisibleMs = max(0, m.times[r.frame]-m.times[r.drawFrame]).Milliseconds()
+				f.Shown = "yes"
+				if r.frame == r.drawFrame {
+					f.Shown = "never"
+				}
+			}
+		} else {
+			f.VisibleBytes = 0
+		}
+		rank(f, int(hits[[2]int32{boolInt(r.alt), r.row}]), r.rowProgress)
+	}
+	slices.SortStableFunc(out, func(a, b Finding) int {
+		if a.Rank != b.Rank {
+			return b.Rank - a.Rank
+		}
+		return int(a.Off - b.Off)
+	})
+	return out
+}
+
+// Counts returns the number of findings of each cause so far.
+func (m *Model) Counts() [numCauses]int {
+	var n [numCauses]int
+	for i := range m.finds {
+		n[m.finds[i].cause]++
+	}
+	return n
+}
+
+func boolInt(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// causeBase is each cause's starting rank.
+var causeBase = [numCauses]int{
+	CauseOverwritten: 30, CauseErased: 30, CauseAltScreen: 20, CauseScrolled: 20, CauseClipped: 50,
+	CauseConcealed: 60, CauseInvisible: 60, CauseRemapped: 20, CauseRepeated: 10,
+}
+
+// rank scores f from 0 to 100; rowHits is the number of destruction
+// findings on the same screen row.
+func rank(f *Finding, rowHits int, rowProgress bool) {
+	score := causeBase[f.Cause]
+	why := []string{f.Cause.String()}
+	add := func(d int, reason string) {
+		score += d
+		why = append(why, reason)
+	}
+	text := strings.TrimSpace(f.Text)
+	letters := 0
+	for _, r := range text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			letters++
+		}
+	}
+	brief := f.Shown == "never" || f.VisibleMs >= 0 && f.VisibleMs < 100 || f.VisibleMs < 0 && f.VisibleBytes < 256
+	long := f.VisibleMs >= 1000 || f.VisibleMs < 0 && f.VisibleBytes >= 4096
+	destroyed := f.Cause < CauseConcealed
+	switch {
+	case letters == 0:
+		add(-100, "no letters or digits")
+	case destroyed && f.ReplacedBy != "" && sameText(text, f.ReplacedBy):
+		add(-100, "the same text came back")
+	}
+	if destroyed {
+		if f.Shown == "never" {
+			add(20, "never on screen")
+		}
+		if long {
+			add(-20, "visible a long time")
+		}
+		if progress(text) && !rowProgress {
+			add(-30, "progress syntax")
+		}
+		if f.ReplacedBy != "" && similar(text, f.ReplacedBy) {
+			add(-30, "replaced by similar text")
+		} else if brief && f.ReplacedBy != "" && (f.Cause == CauseOverwritten || f.Cause == CauseErased) {
+			add(20, "soon replaced by unrelated text")
+		}
+		if f.Via == "BS" {
+			add(20, "hidden by backspace")
+		}
+		if brief && (f.Cause == CauseAltScreen || f.Cause == CauseScrolled) && !long {
+			add(30, "shown only for an instant")
+		}
+		if rowHits >= 2 {
+			add(-10*(min(rowHits, 4)-1), "row redrawn "+strconv.Itoa(rowHits)+" times")
+		}
+		if rowProgress {
+			add(-30, "on a progress line")
+		}
+	}
+	if f.Cause == CauseRemapped && wordLike(text) {
+		add(40, "letters that spell words")
+	}
+	if letters > 0 && letters < 3 && f.Cause != CauseConcealed && f.Cause != CauseInvisible {
+		add(-20, "one or two characters")
+	}
+	if shellLike(text) {
+		add(30, "shell-command shape")
+	}
+	if instructionLike(text) {
+		add(30, "instruction-like words")
+	}
+	f.Rank = max(0, min(100, score))
+	f.Reasons = why
+}
+
+// sameText reports whether the replacement starts with the hidden text.
+func sameText(text, repl string) bool {
+	return strings.HasPrefix(strings.TrimSpace(repl), text)
+}
+
+// similar reports whether the hidden text and its replacement share at
+// least half of the hidden text as a common prefix, or differ only in
+// digits: a redraw of the same words.
+func similar(text, repl string) bool {
+	repl = strings.TrimSpace(repl)
+	n := 0
+	for n < len(text) && n < len(repl) && text[n] == repl[n] {
+		n++
+	}
+	if 2*n >= len(text) {
+		return true
+	}
+	strip := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsDigit(r) {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	a, b := strip(text), strip(repl)
+	return a != "" && strings.HasPrefix(b, a[:min(len(a), len(b))]) && len(a) <= len(b)+2
+}
+
+// progress reports progress-bar and spinner syntax: a percentage, a bar
+// of '=', '#' or block characters, a byte rate or a count "n/m".
+func progress(s string) bool {
+	if strings.ContainsAny(s, "%█▏▎▍▌▋▊▉━") || strings.Contains(s, "==") || strings.Contains(s, "##") ||
+		strings.Contains(s, "/s") || strings.Contains(s, "ETA") {
+		return true
+	}
+	if i := strings.IndexByte(s, '/'); i > 0 && i+1 < len(s) && isDigit(s[i-1]) && isDigit(s[i+1]) {
+		return true
+	}
+	return strings.Trim(s, "|/-\\ .⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏") == ""
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// wordLike reports whether DEC graphics letters hold three or more letters
+// that are not line-drawing letters (j k l m n q t u v w x, and a for the
+// checkerboard).
+func wordLike(s string) bool {
+	n := 0
+	for _, r := range s {
+		if r >= 'b' && r <= 'z' && !strings.ContainsRune("jklmnqtuvwx", r) {
+			n++
+		}
+	}
+	return n >= 3
+}
+
+// shellWords are shapes of shell commands that hidden text should not
+// carry.
+var shellWords = []string{"rm -", "curl ", "wget ", "| sh", "|sh", "| bash", "|bash", "sudo ", "chmod ", "base64", "eval ", "$(", "`", "&&", "; ", "> /", "nc -", "/bin/", "/etc/", "~/.ssh", "ssh-", "export ", "python -c", "powershell"}
+
+// instructionWords are words of instructions aimed at an agent.
+var instructionWords = []string{"ignore ", "previous instruction", "instructions", "assistant", "system prompt", "you must", "do not tell", "don't tell", "password", "secret", "token", "api key", "api_key", "private key", "exfiltrate", "execute", "run the"}
+
+func shellLike(s string) bool { return containsAny(s, shellWords) }
+
+func instructionLike(s string) bool { return containsAny(strings.ToLower(s), instructionWords) }
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// VisibleFor returns how long f's text was visible, as words: a duration
+// for timed captures, else a byte count.
+func (f *Finding) VisibleFor() string {
+	if f.VisibleMs >= 0 {
+		return (time.Duration(f.VisibleMs) * time.Millisecond).String()
+	}
+	return strconv.FormatInt(f.VisibleBytes, 10) + " bytes"
+}

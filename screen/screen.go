@@ -1,0 +1,435 @@
+// Package screen is a terminal screen model driven by decode tokens: what
+// an xterm-compatible terminal of a given size would show after each byte
+// of a capture, and which text it never showed, or showed only for an
+// instant.
+//
+// A [Model] keeps a main and an alternate screen of [Cell]s, a cursor with
+// xterm's pending-wrap state, tab stops, a scroll region (DECSTBM), origin
+// mode (DECOM), autowrap (DECAWM), insert mode (IRM), the G0–G3 character
+// sets with DEC special graphics, and the SGR pen (intensity, italic,
+// underline, blink, reverse, conceal, strike, 16, 256 and direct colours).
+// It implements the erase functions (ED, EL, ECH), insert and delete (ICH,
+// DCH, IL, DL), scrolling (SU, SD, IND, RI, NEL), cursor save and restore
+// (DECSC, DECRC, SCOSC, SCORC, mode 1048), REP, tabulation (HT, HTS, TBC,
+// CHT, CBT), the alternate screen (modes 47, 1047, 1049), soft and full
+// reset (DECSTR, RIS) and DECALN. Everything else — queries, titles,
+// mouse and keyboard modes, control strings — changes nothing on the
+// screen; sequences the model does not know are counted in
+// [Stats.Unknown].
+//
+// Each cell records the byte span (offset and length in bytes from the
+// start of the stream) of the character that drew it, or of the erase that
+// blanked it, and the frame it was drawn in. Combining marks extend the
+// span of the cell before them; the model keeps the first of them.
+//
+// With [Options.Findings] the model records every destruction of visible
+// text (overwritten, erased, alternate screen left, scrolled away, clipped
+// at the margin) and every piece of text drawn in a way that misleads
+// (concealed, invisible colours, DEC graphics letters, REP), merged into
+// [Finding]s and ranked by [Model.Findings]; none is dropped.
+//
+// Memory is the two grids (at most [MaxSize]×[MaxSize] cells each), plus
+// one record per finding and one time per frame: nothing else grows with
+// the input. Feed does not allocate in steady state.
+package screen
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/bytelens/bytelens/decode"
+)
+
+// Size limits of a screen, in cells.
+const (
+	// MaxSize is the largest width or height New and Resize accept.
+	MaxSize = 1000
+	// DefaultCols and DefaultRows are the size to use when the capture
+	// states none: 80×24, the VT100's.
+	DefaultCols = 80
+	DefaultRows = 24
+)
+
+// ErrSize is returned by New, Resize and ParseSize for a size outside
+// 1..MaxSize in either dimension.
+var ErrSize = errors.New("screen size out of range")
+
+// Color is an SGR colour: 0 is the terminal's default, 1–256 are palette
+// entries 0–255 plus one, and values with the Direct bit are 24-bit RGB in
+// the low bits (0xRRGGBB).
+type Color uint32
+
+// Direct marks a Color as a 24-bit RGB value.
+const Direct Color = 1 << 24
+
+// Palette returns the Color of palette entry i (0–255).
+func Palette(i uint8) Color { return Color(i) + 1 }
+
+// RGB returns the direct Color r, g, b.
+func RGB(r, g, b uint8) Color { return Direct | Color(r)<<16 | Color(g)<<8 | Color(b) }
+
+// Attr is a set of SGR attributes.
+type Attr uint16
+
+// SGR attributes (ECMA-48 8.3.117).
+const (
+	AttrBold      Attr = 1 << iota // SGR 1
+	AttrFaint                      // SGR 2
+	AttrItalic                     // SGR 3
+	AttrUnderline                  // SGR 4, 21 (double)
+	AttrBlink                      // SGR 5, 6
+	AttrReverse                    // SGR 7
+	AttrConceal                    // SGR 8
+	AttrStrike                     // SGR 9
+	AttrOverline                   // SGR 53
+)
+
+// Pen is the SGR state text is drawn with.
+type Pen struct {
+	Fg, Bg Color
+	Attr   Attr
+}
+
+// Cell flags.
+const (
+	cellWideTail uint8 = 1 << iota // right half of a wide character
+	cellRemapped                   // drawn through DEC special graphics
+	cellRepeated                   // drawn by REP
+	cellReported                   // its text is already in a destruction finding
+	cellFill                       // drawn by DECALN, not by text of the stream
+)
+
+// Cell is one character cell of a screen.
+type Cell struct {
+	// Off and Len are the byte span of what drew the cell: the character
+	// (with its combining marks), the REP that repeated it, or the erase
+	// that blanked it. Off is -1 for a cell nothing has touched.
+	Off int64
+	Len uint32
+	// Frame is the frame the cell was drawn in (see Model.Frame).
+	Frame int32
+	// Rune is the character shown, 0 for a blank cell. The right half of a
+	// wide character has Rune 0 and Width 0.
+	Rune rune
+	// Mark is the first combining mark drawn on Rune, or 0; later ones
+	// only extend the span.
+	Mark rune
+	// Pen is the SGR state the cell was drawn or erased with.
+	Pen   Pen
+	Width uint8
+	flags uint8
+	// hole is 1 + the index of the erase finding whose text this blank
+	// cell held, until something is drawn on it.
+	hole int32
+}
+
+// Blank reports whether the cell shows nothing (never drawn, erased, or
+// the right half of a wide character).
+func (c *Cell) Blank() bool { return c.Rune == 0 }
+
+// WideTail reports whether the cell is the right half of a wide character.
+func (c *Cell) WideTail() bool { return c.flags&cellWideTail != 0 }
+
+// Remapped reports whether the cell was drawn through DEC special
+// graphics, so that Rune differs from the byte that drew it.
+func (c *Cell) Remapped() bool { return c.flags&cellRemapped != 0 }
+
+// Options configure a Model. The zero value is an 80×24 terminal in
+// pseudo-terminal mode without findings.
+type Options struct {
+	// Cols and Rows are the screen size in cells; 0 means DefaultCols or
+	// DefaultRows.
+	Cols, Rows int
+	// NewlineCRLF treats LF (and VT, FF) as CR LF, as a tty's ONLCR does
+	// for output written to a pipe or file and replayed raw. Captures
+	// recorded from a pseudo-terminal (asciicast, ttyrec, script) already
+	// hold the CR and need it false.
+	NewlineCRLF bool
+	// Findings records hidden-text findings (Model.Findings).
+	Findings bool
+	// Timed says that the times given to Model.Frame are meaningful, so
+	// findings can say how long text was visible in milliseconds.
+	Timed bool
+	// LoneC1 and APCBEL select the decode grammar alternatives of the same
+	// names; they must match the sanitizer's options for offsets to agree.
+	LoneC1, APCBEL bool
+}
+
+// cursor is the cursor and the state DECSC saves with it.
+type cursor struct {
+	x, y    int
+	pending bool // xterm's pending wrap: the last column was just written
+	pen     Pen
+	origin  bool    // DECOM
+	charset [4]byte // G0–G3 designations: 'B' ASCII, '0' DEC special graphics
+	gl      uint8   // which of G0–G3 is invoked into GL
+}
+
+// grid is one screen's cells, row by row.
+type grid struct {
+	cells []Cell
+	saved cursor // DECSC of this screen
+}
+
+// Stats counts what the model did not act on.
+type Stats struct {
+	// Unknown counts escapes, control sequences and modes the model does
+	// not implement; each changed nothing.
+	Unknown int64
+	// ScrolledOff counts lines that scrolled off the top of the full main
+	// screen into where xterm keeps its scrollback.
+	ScrolledOff int64
+	// Frames is the number of frames marked with Model.Frame.
+	Frames int
+}
+
+// Model is a terminal screen fed with a byte stream. Build one with New;
+// Clone takes a checkpoint.
+type Model struct {
+	opts       Options
+	cols, rows int
+	dec        decode.Decoder
+
+	grids [2]grid
+	alt   bool // the alternate screen is shown
+	cur   cursor
+
+	top, bot int // scroll region, 0-based inclusive rows
+	autowrap bool
+	insert   bool
+	lnm      bool // SM 20: LF also returns the carriage
+	tabs     [MaxSize/64 + 1]uint64
+
+	last     rune  // last graphic character, for REP
+	lastW    uint8 // its width
+	lastFlag uint8
+	clip     bool // the last character was written at the margin with autowrap off
+
+	// The token being executed, for findings.
+	tok     *decode.Token
+	via     move  // the last cursor movement since text was drawn
+	frame   int32 // current frame
+	times   []time.Duration
+	stats   Stats
+	finds   []record
+	pendDel int // index of the destruction finding that may still grow, or -1
+	pendDrw int // same for draw-time findings
+
+	lineBuf []byte // scratch for a row's text
+
+	// Feed's current chunk, for text tokens.
+	p    []byte
+	base int64
+	emit func(*decode.Token)
+}
+
+// New returns a Model with the size and modes of opts: cursor at home,
+// autowrap on, tab stops every 8 columns. It fails with ErrSize when a
+// dimension exceeds MaxSize or is negative.
+func New(opts Options) (*Model, error) {
+	if opts.Cols == 0 {
+		opts.Cols = DefaultCols
+	}
+	if opts.Rows == 0 {
+		opts.Rows = DefaultRows
+	}
+	if err := checkSize(opts.Cols, opts.Rows); err != nil {
+		return nil, err
+	}
+	m := &Model{opts: opts, pendDel: -1, pendDrw: -1, times: []time.Duration{0}}
+	m.dec.LoneC1, m.dec.APCBEL = opts.LoneC1, opts.APCBEL
+	m.emit = m.token
+	m.setSize(opts.Cols, opts.Rows)
+	m.reset()
+	return m, nil
+}
+
+func checkSize(cols, rows int) error {
+	if cols < 1 || rows < 1 || cols > MaxSize || rows > MaxSize {
+		return fmt.Errorf("%w: %dx%d (each of columns and rows must be 1 to %d)", ErrSize, cols, rows, MaxSize)
+	}
+	return nil
+}
+
+// ParseSize parses "COLSxROWS" (such as "80x24") and checks it against
+// MaxSize.
+func ParseSize(s string) (cols, rows int, err error) {
+	if _, err := fmt.Sscanf(s, "%dx%d", &cols, &rows); err != nil || fmt.Sprintf("%dx%d", cols, rows) != s {
+		return 0, 0, fmt.Errorf("size %q is not COLSxROWS, such as 80x24", s)
+	}
+	return cols, rows, checkSize(cols, rows)
+}
+
+// setSize allocates blank grids of cols×rows.
+func (m *Model) setSize(cols, rows int) {
+	m.cols, m.rows = cols, rows
+	for i := range m.grids {
+		m.grids[i].cells = make([]Cell, cols*rows)
+		for j := range m.grids[i].cells {
+			m.grids[i].cells[j] = Cell{Off: -1, Width: 1}
+		}
+	}
+}
+
+// reset puts modes, cursor, margins, charsets and tab stops in their
+// power-on state (RIS without clearing).
+func (m *Model) reset() {
+	m.alt = false
+	m.cur = cursor{charset: [4]byte{'B', 'B', 'B', 'B'}}
+	m.grids[0].saved, m.grids[1].saved = m.cur, m.cur
+	m.top, m.bot = 0, m.rows-1
+	m.autowrap, m.insert, m.lnm = true, false, false
+	m.resetTabs()
+}
+
+func (m *Model) resetTabs() {
+	m.tabs = [len(m.tabs)]uint64{}
+	for x := 8; x < m.cols; x += 8 {
+		m.tabs[x/64] |= 1 << (x % 64)
+	}
+}
+
+// Clone returns an independent copy of m: a checkpoint from which feeding
+// the rest of the stream gives what feeding m would.
+func (m *Model) Clone() *Model {
+	c := *m
+	for i := range c.grids {
+		c.grids[i].cells = append([]Cell(nil), m.grids[i].cells...)
+	}
+	c.times = append([]time.Duration(nil), m.times...)
+	c.finds = append([]record(nil), m.finds...)
+	c.p, c.tok, c.lineBuf = nil, nil, nil
+	c.emit = c.token
+	return &c
+}
+
+// Feed executes p, which continues the stream. It never fails.
+func (m *Model) Feed(p []byte) {
+	m.p, m.base = p, m.dec.Offset()
+	m.dec.Feed(p, m.emit)
+	m.p = nil
+}
+
+// Skip decodes p, which continues the stream, without executing it: for
+// bytes a recorder added that no terminal was sent (the script(1) header
+// and footer lines). Offsets stay those of the stream.
+func (m *Model) Skip(p []byte) {
+	m.dec.Feed(p, func(*decode.Token) {})
+}
+
+// Write is Feed as an io.Writer: it returns len(p), nil.
+func (m *Model) Write(p []byte) (int, error) {
+	m.Feed(p)
+	return len(p), nil
+}
+
+// End ends the stream: a sequence left open changes nothing, and pending
+// findings are closed.
+func (m *Model) End() {
+	m.dec.End(m.emit)
+	m.pendDel, m.pendDrw = -1, -1
+}
+
+// Offset returns the stream offset in bytes of the next byte to be fed.
+func (m *Model) Offset() int64 { return m.dec.Offset() }
+
+// Frame starts a new frame at the current offset, recorded at time t from
+// the start of the recording (zero when the capture has no timing).
+// Cells remember the frame that drew them, so findings can say whether
+// text was ever on screen between two frames.
+func (m *Model) Frame(t time.Duration) {
+	m.frame++
+	m.times = append(m.times, t)
+	m.stats.Frames++
+}
+
+// Resize changes the screen size to cols×rows as a terminal window resize
+// does: the top-left part of each screen is kept, the cursor is clamped,
+// the scroll region is reset to the whole screen and tab stops to every 8
+// columns. It fails with ErrSize and changes nothing for a size outside
+// 1..MaxSize.
+func (m *Model) Resize(cols, rows int) error {
+	if err := checkSize(cols, rows); err != nil {
+		return err
+	}
+	if cols == m.cols && rows == m.rows {
+		return nil
+	}
+	old, oc, or := m.grids, m.cols, m.rows
+	m.setSize(cols, rows)
+	for i := range m.grids {
+		for y := range min(rows, or) {
+			copy(m.grids[i].cells[y*cols:y*cols+min(cols, oc)], old[i].cells[y*oc:y*oc+min(cols, oc)])
+		}
+		m.grids[i].saved = old[i].saved
+		m.clampCursor(&m.grids[i].saved)
+	}
+	m.clampCursor(&m.cur)
+	m.top, m.bot = 0, rows-1
+	m.resetTabs()
+	return nil
+}
+
+func (m *Model) clampCursor(c *cursor) {
+	c.x, c.y = min(c.x, m.cols-1), min(c.y, m.rows-1)
+	c.pending = false
+}
+
+// Size returns the screen width and height in cells.
+func (m *Model) Size() (cols, rows int) { return m.cols, m.rows }
+
+// Alternate reports whether the alternate screen is shown.
+func (m *Model) Alternate() bool { return m.alt }
+
+// Cursor returns the cursor's column and row (0-based).
+func (m *Model) Cursor() (x, y int) { return m.cur.x, m.cur.y }
+
+// Stats returns what the model counted so far.
+func (m *Model) Stats() Stats { return m.stats }
+
+// Cell returns the cell at column x, row y of the screen shown.
+func (m *Model) Cell(x, y int) Cell { return m.grids[m.screen()].cells[y*m.cols+x] }
+
+// Row returns the cells of row y of the screen shown. The slice belongs to
+// the model and changes with the next Feed.
+func (m *Model) Row(y int) []Cell {
+	return m.grids[m.screen()].cells[y*m.cols : (y+1)*m.cols]
+}
+
+// AppendLine appends the text of row y of the screen shown: each cell's
+// character, a space for each blank cell, trailing blanks trimmed. The
+// text comes from the capture: escape it before display.
+func (m *Model) AppendLine(dst []byte, y int) []byte {
+	return appendCells(dst, m.Row(y))
+}
+
+// appendCells appends the characters of row, blanks as spaces, trailing
+// blanks trimmed; wide tails add nothing.
+func appendCells(dst []byte, row []Cell) []byte {
+	end := len(row)
+	for end > 0 && (row[end-1].Rune == 0 || row[end-1].Rune == ' ') && !row[end-1].WideTail() {
+		end--
+	}
+	for i := range row[:end] {
+		c := &row[i]
+		switch {
+		case c.WideTail():
+		case c.Rune == 0:
+			dst = append(dst, ' ')
+		default:
+			dst = appendRune(dst, c.Rune)
+			if c.Mark != 0 {
+				dst = appendRune(dst, c.Mark)
+			}
+		}
+	}
+	return dst
+}
+
+func (m *Model) screen() int {
+	if m.alt {
+		return 1
+	}
+	return 0
+}

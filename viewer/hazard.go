@@ -1,0 +1,121 @@
+package viewer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+// hazardItem is what the hazard keys (w and W) look for: every token that
+// changes what a person at a terminal would see or what an agent would
+// read from the cleaned text. Tokens tell most of them by themselves
+// (hazardOf); a CR is one only when no LF follows its run, which the
+// sanitizer's overwrite findings say.
+var hazardItem = reportItem{
+	name: "hazard",
+	need: bitCR | bitBS | bitAnomaly | kb(decode.KindESC, decode.KindNF, decode.KindCSI, decode.KindOSC,
+		decode.KindDCS, decode.KindAPC, decode.KindPM, decode.KindSOS, decode.KindScreenTitle,
+		decode.KindFormat, decode.KindInvalid, decode.KindC1),
+	match:      func(t *decode.Token, _ *sanitize.Options) bool { return hazardOf(t) != "" },
+	finding:    "overwrite",
+	findingSeq: "CR",
+	runs:       true,
+}
+
+// hazardOf says why t is a hazard, or returns "" when it is none (text,
+// colours, a CR that ends a line). A CR is left to the overwrite
+// finding, which knows what follows it.
+func hazardOf(t *decode.Token) string {
+	var why []string
+	if adv := sanitize.Advisories(t); adv != 0 {
+		for _, n := range adv.Names() {
+			why = append(why, advisoryWhy[n])
+		}
+	}
+	switch {
+	case t.Flags&decode.FlagUnterminated != 0:
+		why = append(why, "never terminated: it swallows the rest of the stream")
+	case t.Flags&decode.FlagAborted != 0:
+		why = append(why, "aborted: what follows it is read differently by different terminals")
+	case t.Flags&decode.FlagMalformed != 0:
+		why = append(why, "malformed")
+	case t.Flags&decode.FlagAmbiguous != 0:
+		why = append(why, "ambiguous: terminals disagree on where it ends")
+	}
+	switch t.Kind {
+	case decode.KindC0:
+		if t.Final == '\b' {
+			why = append(why, "BS moves back: the next character is drawn over the one before")
+		}
+	case decode.KindOSC:
+		if len(why) == 0 && !sanitize.LinkCloses(t) {
+			why = append(why, "control string: its payload is never shown")
+		}
+	case decode.KindDCS, decode.KindAPC, decode.KindPM, decode.KindSOS, decode.KindScreenTitle:
+		if len(why) == 0 {
+			why = append(why, "control string: its payload is never shown")
+		}
+	case decode.KindC1:
+		if len(why) == 0 {
+			why = append(why, "C1 control: some terminals act on it, others show it")
+		}
+	case decode.KindFormat:
+		why = append(why, formatWhy(t.Rune))
+	case decode.KindInvalid:
+		why = append(why, "invalid UTF-8: shown as U+FFFD, terminals differ")
+	}
+	return strings.Join(why, "; ")
+}
+
+// advisoryWhy words each advisory flag for the status line.
+var advisoryWhy = map[string]string{
+	"query":       "query: the terminal would have typed a reply",
+	"erase":       "erase: text on screen is wiped",
+	"cursor_move": "cursor move: later text is drawn elsewhere, maybe over earlier text",
+	"sgr_conceal": "SGR 8 conceal: the text after it is invisible",
+	"title":       "sets the window title",
+	"clipboard":   "clipboard access (OSC 52)",
+	"hyperlink":   "hyperlink: the label shown hides where it points",
+	"alt_screen":  "alternate screen: what is drawn there vanishes on exit",
+}
+
+// crWhy is why a CR without LF is a hazard.
+const crWhy = "CR without LF: the text after it is drawn over the line"
+
+// formatWhy says what format character r does to the text around it.
+func formatWhy(r rune) string {
+	switch {
+	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F, r == 0x061C:
+		return fmt.Sprintf("bidi control U+%04X: the text after it is shown reordered", r)
+	case decode.ClassifyFormat(r) == decode.FormatJoining:
+		return fmt.Sprintf("invisible U+%04X: joins or changes the characters around it", r)
+	}
+	return fmt.Sprintf("invisible U+%04X: takes no space on screen, but an agent reads it", r)
+}
+
+// hazardWhy says why the hazard search stopped at t: hazardOf, or the
+// overwrite of a CR.
+func hazardWhy(t *decode.Token) string {
+	if t.Kind == decode.KindC0 && t.Final == '\r' {
+		return crWhy
+	}
+	return hazardOf(t)
+}
+
+// hazardMessage is the status message after the hazard keys stop at t.
+func hazardMessage(t *decode.Token) string {
+	why := hazardWhy(t)
+	if why == "" {
+		why = "hazard"
+	}
+	return fmt.Sprintf("%s %s at %s: %s", t.Kind, sanitize.Name(t), offsetText(t.Off), why)
+}
+
+// offsetText writes an offset the one way the viewer writes offsets:
+// hex, then decimal in parentheses.
+func offsetText(off int64) string {
+	return fmt.Sprintf("%s (%d)", render.Offset(off).String(), off)
+}

@@ -1,0 +1,148 @@
+package viewer
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/muesli/termenv"
+
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+// offsetPolicies are the policies under which every byte of cleaned text
+// that is not a line break was copied from one byte of input, so that a
+// search hit maps back to the exact bytes it came from.
+var offsetPolicies = []string{"", "cr=drop", "format-chars=keep", "c1=lone", "apc-bel=true", "cr=drop,format-chars=keep"}
+
+// offsetCapture returns a random capture: words separated by hostile
+// fragments, progress frames separated by lone CRs among them.
+func offsetCapture(seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, 7))
+	words := []string{"alpha", "bravo", "cache.o", " 45%", "needle", "zulu"}
+	var b []byte
+	for range 40 + r.IntN(80) {
+		switch r.IntN(4) {
+		case 0:
+			b = append(b, hostileFragments[r.IntN(len(hostileFragments))]...)
+		case 1:
+			b = append(b, '\r')
+		}
+		b = append(b, words[r.IntN(len(words))]...)
+	}
+	return b
+}
+
+// TestSearchHitsExact checks, for random captures under every policy
+// that copies text byte for byte, that each place the text search lands
+// is where its match starts in the input, and that the input span the
+// offset map gives for the match cleans to the match itself: offsets stay
+// exact inside CR-separated frames (they used to land on the frame's
+// start) and across removed controls.
+func TestSearchHitsExact(t *testing.T) {
+	t.Parallel()
+	for _, pol := range offsetPolicies {
+		opts, err := sanitize.ParsePolicy(pol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := range uint64(30) {
+			data := offsetCapture(seed)
+			text, _, om := sanitize.Map(data, opts)
+			src := source{r: bytes.NewReader(data), n: int64(len(data))}
+			x := newIndex(0, src, opts, nil)
+			for _, q := range []string{"cache.o", " 45%", "needle"} {
+				var want []int64
+				for k := 0; ; k++ {
+					i := bytes.Index(text[k:], []byte(q))
+					if i < 0 {
+						break
+					}
+					k += i
+					s, _ := om.ToInput(int64(k))
+					_, e := om.ToInput(int64(k + len(q) - 1))
+					if got, _ := sanitize.Bytes(data[s:e], opts); string(got) != q {
+						t.Errorf("policy %q seed %d: %q at output %d maps to input [%d,%d) %q, which cleans to %q", pol, seed, q, k, s, e, data[s:e], got)
+					}
+					if len(want) == 0 || want[len(want)-1] != s {
+						want = append(want, s)
+					}
+				}
+				// The search from each hit finds the next, and wraps to
+				// the first.
+				from := int64(0)
+				if len(want) > 0 && want[0] == 0 {
+					from = -1
+				}
+				for i := range want {
+					found, off := runJob(t, newTextSearch(x, q, opts, from))
+					if !found || off != want[i] {
+						t.Errorf("policy %q seed %d: search %q from %d = %d %v, want %d", pol, seed, q, from, off, found, want[i])
+						break
+					}
+					from = off
+				}
+			}
+		}
+	}
+}
+
+// TestHazardKey checks where w and W stop: at the CR that hides a
+// command, at the first BS of a run that hides one, at each bidi control
+// of Trojan Source, and nowhere on text, colours or the CR of a CRLF;
+// and that the status line says why.
+func TestHazardKey(t *testing.T) {
+	t.Parallel()
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "corpus", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want []int64
+		why  string // in the message after the first stop
+	}{
+		{"cr-hide-command", read("cr-hide-command.bin"), []int64{18}, "CR without LF"},
+		{"bs-hide-command", read("bs-hide-command.bin"), []int64{17}, "BS moves back"},
+		{"trojan", read("bidi-trojan-source.bin"), []int64{24, 28, 48, 52}, "bidi control U+202E"},
+		{"mixed", []byte("a\x1b[31mred\x1b[0m\r\nb\x1b]8;;http://x/\x1b\\l\x1b]8;;\x1b\\ \x1b[2K\xff\x1b[6n"), []int64{16, 41, 45, 46}, "hyperlink"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newDriver(t, load(t, tc.data), Options{}, testStyles(termenv.Ascii, false), 120, 30, nil)
+			var got []int64
+			for i := range len(tc.want) + 1 {
+				d.press("w")
+				if c := d.m.sv().cursor; len(got) == 0 || c != got[len(got)-1] {
+					got = append(got, c)
+				}
+				if i == 0 && !strings.Contains(d.m.msg.String(), tc.why) {
+					t.Errorf("message at the first stop %q, want it to say %q", d.m.msg, tc.why)
+				}
+			}
+			if msg := d.m.msg.String(); msg != "no next hazard found" {
+				t.Errorf("w past the last hazard: message %q", msg)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("w stops at %v, want %v", got, tc.want)
+			}
+			var back []int64
+			for range len(tc.want) {
+				d.press("W")
+				back = append(back, d.m.sv().cursor)
+			}
+			want := slices.Clone(tc.want[:len(tc.want)-1])
+			slices.Reverse(want)
+			if len(tc.want) > 1 && !slices.Equal(back[:len(want)], want) {
+				t.Errorf("W stops at %v, want %v", back, want)
+			}
+		})
+	}
+}
