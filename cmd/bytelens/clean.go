@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -44,7 +43,7 @@ with its offset on stderr (see bytelens report).`,
 		if _, err := fo.classes(); err != nil {
 			return err
 		}
-		out := bufio.NewWriterSize(s.stdout, 64<<10)
+		out := newDataWriter(s.stdout)
 		reps, err := cleanInput(s, args, cf, out, opts)
 		if err != nil {
 			return err
@@ -125,7 +124,7 @@ func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts s
 	}
 	if c == nil {
 		sw := sanitize.NewWriter(w, opts)
-		if _, err := io.CopyBuffer(sw, raw, make([]byte, 64<<10)); err != nil {
+		if err := copyChunks(sw, raw, w); err != nil {
 			return nil, fmt.Errorf("reading %s: %w", name, err)
 		}
 		if err := sw.Close(); err != nil {
