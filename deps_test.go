@@ -25,6 +25,9 @@ var allowed = map[string][]string{
 	"internal/cellwidth":      {},
 	"screen":                  {"decode", "internal/cellwidth"},
 	"capture/store":           {"safejson"},
+	"excerpt":                 {"sanitize", "capture", "capture/store", "safejson"},
+	"hook":                    {"safejson"},
+	"mcpserver":               {"sanitize", "render", "capture", "capture/store", "excerpt", "safejson", "github.com/modelcontextprotocol/go-sdk/", "github.com/google/jsonschema-go/"},
 	"internal/hostile":        {},
 	"internal/golden":         {},
 	"capture":                 {"decode", "sanitize", "screen", "capture/store"},
@@ -32,7 +35,7 @@ var allowed = map[string][]string{
 	"viewer": {"decode", "sanitize", "render", "capture", "capture/store", "viewer/internal/noquery",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",
 		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
-	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "safejson",
+	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "safejson", "excerpt", "mcpserver", "hook",
 		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty"},
 }
 

@@ -167,3 +167,62 @@ func appendEscape(dst []byte, r rune) []byte {
 func appendU16(dst []byte, u rune) []byte {
 	return append(dst, '\\', 'u', hexDigits[u>>12&0xF], hexDigits[u>>8&0xF], hexDigits[u>>4&0xF], hexDigits[u&0xF])
 }
+
+// LoneSurrogate returns the byte offset in the JSON text js of the first
+// \uXXXX escape that is a UTF-16 surrogate outside a pair — a high
+// surrogate (D800–DBFF) not directly followed by an escaped low one
+// (DC00–DFFF), or a low surrogate on its own — or -1 when there is none.
+// RFC 8259 (section 8.2) leaves what such a string means unpredictable:
+// encoding/json decodes it as U+FFFD, other parsers refuse it, so a
+// document that holds one is not the same value to every reader. js must
+// be valid JSON (json.Valid).
+func LoneSurrogate(js []byte) int {
+	inString := false
+	for i := 0; i < len(js); i++ {
+		switch c := js[i]; {
+		case c == '"':
+			inString = !inString
+		case c != '\\' || !inString:
+		case i+1 < len(js) && js[i+1] == 'u':
+			r := hex4(js[i+2:])
+			switch {
+			case r >= 0xD800 && r <= 0xDBFF:
+				if len(js) < i+12 || js[i+6] != '\\' || js[i+7] != 'u' {
+					return i
+				}
+				if lo := hex4(js[i+8:]); lo < 0xDC00 || lo > 0xDFFF {
+					return i
+				}
+				i += 11
+			case r >= 0xDC00 && r <= 0xDFFF:
+				return i
+			default:
+				i += 5
+			}
+		default:
+			i++ // the escaped character
+		}
+	}
+	return -1
+}
+
+// hex4 returns the value of the four hex digits p starts with, or -1.
+func hex4(p []byte) rune {
+	if len(p) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range p[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return -1
+		}
+	}
+	return r
+}

@@ -138,6 +138,9 @@ func checkInert(t *testing.T, in string, out []byte) {
 		}
 		i += n
 	}
+	if off := LoneSurrogate(out); off >= 0 {
+		t.Fatalf("input %s: output has a lone surrogate escape at %d", short(in), off)
+	}
 }
 
 // checkRoundTrip fails t unless out decodes to what encoding/json's own
@@ -245,4 +248,31 @@ func FuzzMarshal(f *testing.F) {
 		checkInert(t, s, out)
 		checkRoundTrip(t, s, out)
 	})
+}
+
+func TestLoneSurrogate(t *testing.T) {
+	for _, tc := range []struct {
+		js   string
+		want int
+	}{
+		{`"plain"`, -1},
+		{`"\ud83d\ude00"`, -1},
+		{`"\uD83D\uDE00 ok"`, -1},
+		{`"\ud800"`, 1},
+		{`["ok", "x\ud800y"]`, 9},
+		{`"\udc00"`, 1},
+		{`"\ud800\u0041"`, 1},
+		{`"\ud800\ud800"`, 1},
+		{`"\\ud800"`, -1},
+		{`{"\ud800": 1}`, 2},
+		{`"\u00e9\"\ud800"`, 9},
+		{`"\ud83d\ude00\udfff"`, 13},
+	} {
+		if !json.Valid([]byte(tc.js)) {
+			t.Fatalf("%s is not valid JSON", tc.js)
+		}
+		if got := LoneSurrogate([]byte(tc.js)); got != tc.want {
+			t.Errorf("LoneSurrogate(%s) = %d, want %d", tc.js, got, tc.want)
+		}
+	}
 }

@@ -167,10 +167,10 @@ func (c *cleaner) sequence(t *decode.Token) {
 		r.Removed.ESC++
 	case decode.KindCSI:
 		r.Removed.CSI++
-		r.countCSI(t.Private, t.Inter, t.Final)
+		r.countCSI(t)
 	case decode.KindOSC:
 		r.Removed.OSC++
-		r.countOSC(t.Command)
+		r.countOSC(t)
 		if t.Command == 8 && t.Flags&(decode.FlagAborted|decode.FlagUnterminated) == 0 {
 			c.link(t)
 		}

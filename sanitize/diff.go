@@ -45,7 +45,9 @@ type ReportDiff struct {
 	// report, by number; Name is the number in decimal ("52", "-1").
 	OSCCommands []CountDiff `json:"osc_commands"`
 	// CSIFinals has a row per CSI key seen in either report, by name;
-	// Name is the key as in Report.CSIFinals ("m", "?h", " q").
+	// Name is the key as in Report.CSIFinals ("m", "?h", " q"). Each list
+	// ends with a row "other" when either report counted strings past
+	// MaxNamed (Report.OSCOther, Report.CSIOther).
 	CSIFinals []CountDiff `json:"csi_finals"`
 
 	Findings FindingsDiff `json:"findings"`
@@ -214,6 +216,13 @@ func Compare(a, b Report) ReportDiff {
 	d.CSIFinals = make([]CountDiff, 0, len(keys))
 	for _, k := range keys {
 		d.CSIFinals = append(d.CSIFinals, countDiff(k, a.CSIFinals[k], b.CSIFinals[k]))
+	}
+	// The counts past MaxNamed, as one "other" row each.
+	if a.OSCOther != 0 || b.OSCOther != 0 {
+		d.OSCCommands = append(d.OSCCommands, countDiff("other", a.OSCOther, b.OSCOther))
+	}
+	if a.CSIOther != 0 || b.CSIOther != 0 {
+		d.CSIFinals = append(d.CSIFinals, countDiff("other", a.CSIOther, b.CSIOther))
 	}
 	return d
 }

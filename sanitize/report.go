@@ -3,6 +3,9 @@ package sanitize
 import (
 	"fmt"
 	"sort"
+	"strconv"
+
+	"github.com/bytelens/bytelens/decode"
 )
 
 // Schema is the version of the JSON form of Report.
@@ -12,11 +15,20 @@ const Schema = "bytelens.report/v1"
 // counted (Report.FindingsOmitted) — the per-flag counts stay exact.
 const MaxFindings = 1000
 
+// MaxNamed is how many distinct OSC command numbers, and how many distinct
+// CSI keys, a Report counts by name; the strings past them count in
+// OSCOther and CSIOther, and the first of each is a "report_capped"
+// finding. With MaxFindings it bounds a Report whatever the input: at
+// most 2×MaxNamed named counts and MaxFindings findings.
+const MaxNamed = 64
+
 // Report says what the sanitizer removed, kept and noticed, without
 // repeating any of it. The only fields that name things are OSCCommands
 // (OSC command numbers), CSIFinals (private marker, intermediates and final
 // byte of CSIs) and Finding.Sequence (the same parts, plus CSI parameters
-// where they name a query or mode). No field holds payload bytes.
+// where they name a query or mode). No field holds payload bytes. Its size
+// is bounded whatever the input: MaxNamed keys in each of OSCCommands and
+// CSIFinals, MaxFindings findings.
 type Report struct {
 	Schema string `json:"schema"`
 	// Policy is the options in ParsePolicy's form.
@@ -39,6 +51,10 @@ type Report struct {
 	// CSIFinals counts CSIs by private marker, intermediates and final
 	// byte ("m", "?h", " q").
 	CSIFinals map[string]int64 `json:"csi_finals"`
+	// OSCOther and CSIOther count the OSC strings and CSIs whose number
+	// or key was not among the first MaxNamed seen.
+	OSCOther int64 `json:"osc_other"`
+	CSIOther int64 `json:"csi_other"`
 
 	// Findings point at places: advisory flags and anomalies, each with
 	// the byte offset of the token, in stream order.
@@ -165,6 +181,8 @@ type report struct {
 	csiPlain [5][63]int64 // [private marker index][final-0x40]
 	csi      map[csiKey]int64
 	osc      [128]int64
+
+	namedCSI, namedOSC int // distinct keys counted by name, up to MaxNamed
 }
 
 func newReport(o Options) report {
@@ -177,8 +195,10 @@ func newReport(o Options) report {
 // privateMarkers are the CSI private markers, in csiPlain's order.
 const privateMarkers = "\x00<=>?"
 
-// countCSI counts a CSI by private marker, intermediates and final byte.
-func (r *report) countCSI(private byte, inter [2]byte, final byte) {
+// countCSI counts the CSI t by private marker, intermediates and final
+// byte.
+func (r *report) countCSI(t *decode.Token) {
+	private, inter, final := t.Private, t.Inter, t.Final
 	if inter[0] == 0 && final >= 0x40 && final < 0x7F {
 		i := -1
 		switch private {
@@ -188,20 +208,45 @@ func (r *report) countCSI(private byte, inter [2]byte, final byte) {
 			i = int(private-'<') + 1
 		}
 		if i >= 0 {
-			r.csiPlain[i][final-0x40]++
+			if n := &r.csiPlain[i][final-0x40]; *n > 0 || r.admit(&r.namedCSI, &r.CSIOther, t, "CSI keys") {
+				*n++
+			}
 			return
 		}
 	}
-	r.csi[csiKey{private, inter[0], inter[1], final}]++
+	k := csiKey{private, inter[0], inter[1], final}
+	if n, ok := r.csi[k]; ok || r.admit(&r.namedCSI, &r.CSIOther, t, "CSI keys") {
+		r.csi[k] = n + 1
+	}
 }
 
-// countOSC counts an OSC by command number.
-func (r *report) countOSC(cmd int32) {
+// countOSC counts the OSC t by command number.
+func (r *report) countOSC(t *decode.Token) {
+	cmd := t.Command
 	if cmd >= 0 && cmd < int32(len(r.osc)) {
-		r.osc[cmd]++
+		if n := &r.osc[cmd]; *n > 0 || r.admit(&r.namedOSC, &r.OSCOther, t, "OSC numbers") {
+			*n++
+		}
 		return
 	}
-	r.OSCCommands[cmd]++
+	if n, ok := r.OSCCommands[cmd]; ok || r.admit(&r.namedOSC, &r.OSCOther, t, "OSC numbers") {
+		r.OSCCommands[cmd] = n + 1
+	}
+}
+
+// admit says whether a key not seen before is counted by name: while
+// *named is below MaxNamed it is, and counted in *named; past it the token
+// counts in *other, and the first such token is a finding.
+func (r *report) admit(named *int, other *int64, t *decode.Token, what string) bool {
+	if *named < MaxNamed {
+		*named++
+		return true
+	}
+	if *other == 0 {
+		r.find(t.Off, "report_capped", what+" past "+strconv.Itoa(MaxNamed)+" counted as other", t.Len)
+	}
+	*other++
+	return false
 }
 
 func (r *report) find(off int64, kind, seq string, n int64) {
@@ -304,6 +349,9 @@ func (r *Report) SortedOSC() []NamedCount {
 		}
 		out[i] = NamedCount{name, r.OSCCommands[k]}
 	}
+	if r.OSCOther > 0 {
+		out = append(out, NamedCount{"OSC other", r.OSCOther})
+	}
 	return out
 }
 
@@ -314,5 +362,8 @@ func (r *Report) SortedCSI() []NamedCount {
 		out = append(out, NamedCount{"CSI " + k, n})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	if r.CSIOther > 0 {
+		out = append(out, NamedCount{"CSI other", r.CSIOther})
+	}
 	return out
 }

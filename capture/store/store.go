@@ -51,7 +51,8 @@ func DefaultDir() (string, error) {
 // Store is a restricted store rooted at a directory. Its methods are safe
 // for concurrent use, by goroutines and by processes sharing the directory.
 type Store struct {
-	dir string
+	dir     string
+	sidecar func(*Store) (Sidecar, error) // see SetSidecar
 }
 
 // Open opens the store at dir, creating it and its subdirectories with mode
@@ -117,6 +118,9 @@ type Writer struct {
 	n    int64
 	err  error
 	done bool
+
+	side    Sidecar // see Store.SetSidecar
+	sideErr error
 }
 
 // NewWriter starts a new blob in the store.
@@ -125,7 +129,13 @@ func (s *Store) NewWriter() (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	return &Writer{s: s, f: f, h: sha256.New()}, nil
+	w := &Writer{s: s, f: f, h: sha256.New()}
+	if s.sidecar != nil {
+		if w.side, w.sideErr = s.sidecar(s); w.sideErr != nil {
+			w.side = nil
+		}
+	}
+	return w, nil
 }
 
 // Write appends p to the blob. After the first error every call returns it.
@@ -138,6 +148,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 	}
 	n, err := w.f.Write(p)
 	w.h.Write(p[:n])
+	w.feedSidecar(p[:n])
 	w.n += int64(n)
 	if err != nil {
 		w.err = fmt.Errorf("store: %w", err)
@@ -171,9 +182,13 @@ func (w *Writer) Commit() (Ref, error) {
 	}
 	if err != nil {
 		os.Remove(w.f.Name())
+		if w.side != nil {
+			w.dropSidecar(err)
+		}
 		return Ref{}, fmt.Errorf("store: %w", err)
 	}
 	syncDir(filepath.Join(w.s.dir, rawDir))
+	w.commitSidecar(r)
 	return r, nil
 }
 
@@ -184,6 +199,10 @@ func (w *Writer) Abort() error {
 	}
 	w.done = true
 	w.f.Close()
+	if w.side != nil {
+		w.side.Abort()
+		w.side = nil
+	}
 	return os.Remove(w.f.Name())
 }
 

@@ -1,13 +1,18 @@
 package main
 
 import (
+<<<<<<< HEAD
 	"encoding/json"
+=======
+	"bytes"
+>>>>>>> main
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/creack/pty"
@@ -223,5 +228,67 @@ func TestExportToPipe(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(p); string(b) != "e\n" {
 		t.Errorf("file holds %q", b)
+	}
+}
+
+// putArtifact stores an artifact whose stream 1 ("stdout") stored
+// stored bytes of seen, and stream 2 ("stderr") holds stderr, and
+// returns its reference.
+func putArtifact(t *testing.T, stored []byte, seen int, stderr string) string {
+	t.Helper()
+	var b bytes.Buffer
+	m := store.Manifest{Started: time.Unix(0, 0), MaxRaw: -1,
+		Streams: []store.StreamDesc{{ID: 1, Name: "stdout"}, {ID: 2, Name: "stderr"}}}
+	aw, err := store.NewArtifactWriter(&b, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := aw.Chunk(1, 0, 0, stored, seen); err != nil {
+		t.Fatal(err)
+	}
+	if err := aw.Chunk(2, 1, 0, []byte(stderr), len(stderr)); err != nil {
+		t.Fatal(err)
+	}
+	if err := aw.Finish(store.Trailer{}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.OpenDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := st.NewWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(b.Bytes())
+	ref, err := w.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ref.String()
+}
+
+// TestVerifyEmptyFile checks that an empty file matches only the streams
+// that exist and are empty, each named, and never a stream whose stored
+// prefix is empty because it passed the raw limit.
+func TestVerifyEmptyFile(t *testing.T) {
+	withStore(t)
+	for _, tc := range []struct {
+		name string
+		ref  string
+		code int
+		out  string
+	}{
+		{"stdout only", putArtifact(t, []byte("hi\n"), 3, ""), 0, "match: stderr (0 bytes: the command wrote nothing to it)\n"},
+		{"both empty", putArtifact(t, nil, 0, ""), 0,
+			"match: stdout (0 bytes: the command wrote nothing to it)\nmatch: stderr (0 bytes: the command wrote nothing to it)\n"},
+		{"nothing kept of stdout", putArtifact(t, nil, 100, "e\n"), 1, "no match: sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 (0 bytes) is neither the artifact nor any of its streams\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := cli(t, "", "verify", tc.ref, os.DevNull)
+			if code != tc.code || out != tc.out || errs != "" {
+				t.Errorf("exit %d stdout %q stderr %q; want %d %q", code, out, errs, tc.code, tc.out)
+			}
+		})
 	}
 }

@@ -39,7 +39,7 @@ func openCapture(s *streams, args []string, cf *captureFlags) (*capture.Capture,
 	opts := capture.OpenOptions{Format: cf.format, Timing: cf.timing}
 	if len(args) == 0 || args[0] == "-" {
 		if cf.format == "" || cf.format == "raw" {
-			return nil, s.stdin, "stdin", nil
+			return nil, s.stdin, "stdin", rawStdinFlags(cf)
 		}
 		b, err := io.ReadAll(io.LimitReader(s.stdin, maxStdinCapture+1))
 		if err != nil {
@@ -71,6 +71,19 @@ func openCapture(s *streams, args []string, cf *captureFlags) (*capture.Capture,
 		return nil, nil, name, err // capture's error names the file at fault, capture or timing
 	}
 	return c, nil, name, nil
+}
+
+// rawStdinFlags returns a usage error for the capture flags that do not
+// apply to stdin read as raw bytes: --timing, and a --stream naming
+// another stream than the one it has.
+func rawStdinFlags(cf *captureFlags) error {
+	switch {
+	case cf.timing != "":
+		return hintError{usagef("--timing applies to a script(1) typescript, and stdin is read as raw bytes"), "give --format script to read stdin as a typescript"}
+	case cf.stream != "" && cf.stream != capture.StreamOutput:
+		return hintError{usagef("raw stdin has one stream, %s; --stream %s names none", capture.StreamOutput, cf.stream), "give --format to read stdin as a recording with several streams"}
+	}
+	return nil
 }
 
 // openRef opens a "restricted:sha256:<hex>" reference from the default

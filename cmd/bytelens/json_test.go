@@ -13,8 +13,11 @@ import (
 // character, which some terminal would act on or which hides text.
 func assertInertJSON(t *testing.T, out string) {
 	t.Helper()
+	if !utf8.ValidString(out) {
+		t.Fatalf("JSON output is not valid UTF-8: %q", out)
+	}
 	for i, r := range out {
-		if r >= 0x80 && r <= 0x9F || r == 0x2028 || r == 0x2029 || r == utf8.RuneError || unicode.Is(unicode.Cf, r) {
+		if r >= 0x80 && r <= 0x9F || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r) {
 			t.Fatalf("raw U+%04X at %d in JSON output %q", r, i, out)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/excerpt"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/spf13/cobra"
@@ -31,6 +32,7 @@ type runFlags struct {
 	timeout, waitDelay, killGrace time.Duration
 	stdin, decision               string
 	text, saveEnvelope, noStore   bool
+	agent                         bool // runagent.go
 	policy                        *policyFlags
 }
 
@@ -63,6 +65,7 @@ command or keep its output; 2 for a usage error.`,
 	fs.StringVar(&f.stdin, "stdin", "", "read the command's stdin from `FILE` instead of /dev/null")
 	fs.StringVar(&f.decision, "decision", "", "attach the approval record in JSON `FILE` as the envelope's decision field (its strings may hold no control character but TAB and LF)")
 	fs.BoolVar(&f.text, "text", false, "print a labelled form for people instead of JSON")
+	fs.BoolVar(&f.agent, "agent", false, agentHelp)
 	fs.BoolVar(&f.saveEnvelope, "save-envelope", false, "also keep the envelope in the store, linked to the raw artifact")
 	fs.BoolVar(&f.noStore, "no-store", false, "keep no raw artifact (raw_artifact is empty)")
 	f.policy = addPolicyFlags(fs)
@@ -97,6 +100,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		if opts.Store, err = store.OpenDefault(); err != nil {
 			return hintError{err, "set BYTELENS_STORE to a private directory (mode 0700), or pass --no-store"}
 		}
+		opts.Store.SetSidecar(excerpt.Sidecar(sopts)) // the cleaned text for bytelens excerpt
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -132,6 +136,9 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		if err := opts.Store.PutEnvelope(ref, js); err != nil {
 			return err
 		}
+	}
+	if f.agent {
+		return writeAgentText(s, &env)
 	}
 	if f.text {
 		// The labelled form is for people: what cleaning keeps (format
@@ -173,13 +180,16 @@ func readDecision(path string) (json.RawMessage, error) {
 		return nil, usagef("--decision: file is over %d bytes", maxDecision)
 	}
 	if !json.Valid(b) {
-		return nil, usagef("--decision: %s is not valid JSON", strconv.Quote(path))
+		return nil, usagef("--decision: %q is not valid JSON", path)
+	}
+	if off := safejson.LoneSurrogate(b); off >= 0 {
+		return nil, usagef("--decision: %q: the escape at byte %d is a lone UTF-16 surrogate (\\ud800-\\udfff), which JSON readers decode differently", path, off)
 	}
 	// The record is the caller's, but it reaches agents inside the
 	// envelope: refuse control and format characters rather than pass
 	// them on.
 	if err := capture.CheckDecision(b); err != nil {
-		return nil, usagef("--decision: %s: %v", strconv.Quote(path), err)
+		return nil, usagef("--decision: %q: %v", path, err)
 	}
 	return b, nil
 }

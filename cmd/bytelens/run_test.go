@@ -220,6 +220,8 @@ func TestRunDecisionControls(t *testing.T) {
 		"key":         `{"b\u0000y":"alice"}`,
 		"bidi":        `{"by":["\u202eecila"]}`,
 		"invalid":     "{\"by\":\"\xff\"}",
+		"surrogate":   `{"by":"alice\ud800"}`,
+		"low alone":   `["\udc00x"]`,
 	} {
 		code, out, errs := cli(t, "", "run", "--decision", write(name, content), "--", "true")
 		// A raw control in a JSON string is not JSON at all.
@@ -229,6 +231,8 @@ func TestRunDecisionControls(t *testing.T) {
 			want = "not valid JSON"
 		case "invalid":
 			want = "not valid UTF-8"
+		case "surrogate", "low alone":
+			want = "lone UTF-16 surrogate"
 		}
 		if code != 2 || out != "" || !strings.Contains(errs, want) {
 			t.Errorf("%s: exit %d stdout %q stderr %q", name, code, out, errs)
@@ -240,6 +244,11 @@ func TestRunDecisionControls(t *testing.T) {
 	// TAB and LF are text, as in cleaned output.
 	env := runEnvelope(t, "--no-store", "--decision", write("ok", `{"reason":"line 1\nline 2\tend"}`), "--", "true")
 	if string(env.Decision) != `{"reason":"line 1\nline 2\tend"}` {
+		t.Errorf("decision %s", env.Decision)
+	}
+	// A surrogate pair is one character.
+	env = runEnvelope(t, "--no-store", "--decision", write("pair", `{"by":"\ud83d\ude00"}`), "--", "true")
+	if string(env.Decision) != `{"by":"\ud83d\ude00"}` {
 		t.Errorf("decision %s", env.Decision)
 	}
 }

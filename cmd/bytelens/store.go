@@ -99,19 +99,20 @@ func writeEntriesJSON(s *streams, es []store.Entry) error {
 }
 
 func newStorePruneCmd(s *streams) *cobra.Command {
-	var rawAge, envAge age
+	var rawAge, envAge, cleanAge age
 	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "prune --raw-older-than D --envelopes-older-than D",
 		Short: "Remove raw artifacts and envelopes, each kind on its own schedule",
 		Long: `Prune removes raw artifacts older than --raw-older-than and envelopes
-older than --envelopes-older-than; a kind whose flag is not given is kept.
+older than --envelopes-older-than, and the cleaned text kept for
+bytelens excerpt older than --clean-older-than; a kind whose flag is not given is kept.
 Ages are Go durations (90m, 36h) or whole days (30d). Temporary files
 left by an interrupted write are removed after an hour.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			if !rawAge.set && !envAge.set {
-				return usagef("give --raw-older-than, --envelopes-older-than or both")
+			if !rawAge.set && !envAge.set && !cleanAge.set {
+				return usagef("give --raw-older-than, --envelopes-older-than, --clean-older-than or several")
 			}
 			st, err := openStore()
 			if err != nil {
@@ -126,6 +127,11 @@ left by an interrupted write are removed after an hour.`,
 				o.EnvelopesBefore = now.Add(-envAge.d)
 			}
 			removed, err := st.Prune(o)
+			if err == nil && cleanAge.set {
+				var rc []store.Entry
+				rc, err = st.PruneClean(now.Add(-cleanAge.d), dryRun)
+				removed = append(removed, rc...)
+			}
 			verb := "removed"
 			if dryRun {
 				verb = "would remove"
@@ -139,6 +145,7 @@ left by an interrupted write are removed after an hour.`,
 	fs := cmd.Flags()
 	fs.Var(&rawAge, "raw-older-than", "remove raw artifacts older than `D`")
 	fs.Var(&envAge, "envelopes-older-than", "remove envelopes older than `D`")
+	fs.Var(&cleanAge, "clean-older-than", "remove the cleaned text kept for excerpt older than `D`")
 	fs.BoolVar(&dryRun, "dry-run", false, "print what would be removed and remove nothing")
 	return cmd
 }

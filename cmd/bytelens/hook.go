@@ -1,0 +1,58 @@
+package main
+
+import (
+	"errors"
+	"os"
+
+	"github.com/bytelens/bytelens/hook"
+	"github.com/spf13/cobra"
+)
+
+func init() { subcommands = append(subcommands, newHookCmd) }
+
+func newHookCmd(s *streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "hook AGENT",
+		Short: "Answer a coding agent's PreToolUse hook so its shell commands run through bytelens",
+		Long: `Hook reads a PreToolUse hook's JSON on stdin and answers on stdout.
+
+  claude-code  for the Bash tool, hookSpecificOutput.updatedInput runs the
+               same command as: bytelens run --agent --exit-code -- bash -c '...'
+               (cleaned output and one footer line); other tools pass through
+  codex        Codex CLI cannot rewrite a command (it rejects updatedInput):
+               the hook denies the Bash call and gives the rewritten command
+               as the reason, for the model to run instead
+
+A command that already runs bytelens passes through. See README for the
+settings snippets.`,
+		Args:      cobra.ExactArgs(1),
+		ValidArgs: []string{string(hook.ClaudeCode), string(hook.Codex)},
+	}
+	var permission string
+	cmd.Flags().StringVar(&permission, "permission", "ask", "claude-code: the permissionDecision sent with the rewrite: ask, allow (no prompt) or none")
+	cmd.RunE = func(_ *cobra.Command, args []string) error {
+		agent := hook.Agent(args[0])
+		if agent != hook.ClaudeCode && agent != hook.Codex {
+			return usagef("unknown agent %q: want claude-code or codex", args[0])
+		}
+		o := hook.Options{Permission: permission}
+		switch permission {
+		case "ask", "allow":
+		case "none":
+			o.Permission = ""
+		default:
+			return usagef("--permission must be ask, allow or none")
+		}
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		o.Bytelens = exe
+		err = hook.Answer(agent, s.stdin, s.stdout, o)
+		if errors.Is(err, hook.ErrInput) {
+			return usageError{err}
+		}
+		return err
+	}
+	return cmd
+}

@@ -1,0 +1,142 @@
+// Package hook answers coding agents' PreToolUse hooks so that the shell
+// commands an agent runs go through bytelens run, and the model reads
+// cleaned text with a one-line footer instead of raw terminal output.
+//
+// Claude Code (https://code.claude.com/docs/en/hooks, PreToolUse decision
+// control) lets a hook replace a tool's input: for the Bash tool, the
+// answer's hookSpecificOutput.updatedInput is the same input with its
+// command rewritten to
+//
+//	bytelens run --agent --exit-code -- bash -c '<command>'
+//
+// Other tools, other events and commands already run through bytelens are
+// passed through: the hook prints nothing, which lets the call proceed
+// unchanged.
+//
+// Codex CLI's PreToolUse hook (openai/codex, codex-rs/hooks) has the same
+// input for its Bash tool but rejects updatedInput ("unsupported
+// updatedInput", and the call then runs unchanged) and supports only
+// permissionDecision "deny" with a reason, which the model reads. So for
+// Codex the hook denies a command not run through bytelens and gives the
+// rewritten command as the reason, for the model to run instead.
+package hook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/bytelens/bytelens/safejson"
+)
+
+// MaxInput is the largest hook input read, in bytes.
+const MaxInput = 4 << 20
+
+// Options configures an answer.
+type Options struct {
+	// Bytelens is the path of the bytelens executable the rewritten
+	// command runs (an absolute path, so $PATH does not matter).
+	Bytelens string
+	// Permission is the permissionDecision sent with a Claude Code rewrite:
+	// "ask" (the person approves the rewritten command), "allow" (skips
+	// the permission prompt: only where every command may run unasked),
+	// or "" (none: Claude Code's own permission rules decide).
+	Permission string
+}
+
+// Input is the part of a PreToolUse hook's stdin JSON the hook reads
+// (Claude Code and Codex both send it).
+type Input struct {
+	HookEventName string                     `json:"hook_event_name"`
+	ToolName      string                     `json:"tool_name"`
+	ToolInput     map[string]json.RawMessage `json:"tool_input"`
+}
+
+// Agent is a coding agent whose hook contract this package answers.
+type Agent string
+
+// The agents.
+const (
+	ClaudeCode Agent = "claude-code"
+	Codex      Agent = "codex"
+)
+
+// Agents lists the supported agents.
+var Agents = []Agent{ClaudeCode, Codex}
+
+// ErrInput reports hook input that is not the documented JSON.
+var ErrInput = errors.New("hook input is not PreToolUse JSON")
+
+// Answer reads one hook input from r and writes the answer for agent to
+// w: nothing (pass through) or one JSON object. It fails with ErrInput
+// on input that is not a JSON object of at most MaxInput bytes.
+func Answer(agent Agent, r io.Reader, w io.Writer, o Options) error {
+	b, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	if err != nil {
+		return err
+	}
+	var in Input
+	if len(b) > MaxInput || json.Unmarshal(b, &in) != nil {
+		return ErrInput
+	}
+	command, ok := rewrite(&in, o)
+	if !ok {
+		return nil
+	}
+	out := hookOutput{HookEventName: "PreToolUse"}
+	switch agent {
+	case ClaudeCode:
+		cmd, _ := json.Marshal(command)
+		in.ToolInput["command"] = cmd
+		out.UpdatedInput, out.PermissionDecision = in.ToolInput, o.Permission
+		if o.Permission != "" {
+			out.PermissionDecisionReason = "bytelens: the command runs under bytelens run, which cleans its output of terminal control sequences"
+		}
+	case Codex:
+		out.PermissionDecision = "deny"
+		out.PermissionDecisionReason = "Run shell commands through bytelens, which cleans their output of terminal control sequences. Run this instead: " + command
+	default:
+		return fmt.Errorf("hook: unknown agent %q", agent)
+	}
+	js, err := safejson.Marshal(struct {
+		HookSpecificOutput hookOutput `json:"hookSpecificOutput"`
+	}{out})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(js, '\n'))
+	return err
+}
+
+type hookOutput struct {
+	HookEventName            string                     `json:"hookEventName"`
+	PermissionDecision       string                     `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string                     `json:"permissionDecisionReason,omitempty"`
+	UpdatedInput             map[string]json.RawMessage `json:"updatedInput,omitempty"`
+}
+
+// rewrite returns the command that runs in's Bash command through
+// bytelens, or false when in is to pass through: another event or tool,
+// no command, or a command that already runs bytelens.
+func rewrite(in *Input, o Options) (string, bool) {
+	if in.HookEventName != "PreToolUse" || in.ToolName != "Bash" {
+		return "", false
+	}
+	var command string
+	if json.Unmarshal(in.ToolInput["command"], &command) != nil || strings.TrimSpace(command) == "" {
+		return "", false
+	}
+	prefix := shellQuote(o.Bytelens) + " run "
+	if strings.HasPrefix(command, prefix) {
+		return "", false
+	}
+	return prefix + "--agent --exit-code -- bash -c " + shellQuote(command), true
+}
+
+// shellQuote quotes s for a POSIX shell: in single quotes, each ' written
+// as '\”.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

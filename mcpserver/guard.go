@@ -1,0 +1,119 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/bytelens/bytelens/safejson"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// MaxRequest is the largest JSON-RPC line the server reads, in bytes; a
+// longer one is answered with an error and skipped.
+const MaxRequest = 1 << 20
+
+// guardReader reads newline-delimited JSON-RPC for the SDK and passes on
+// only the lines the SDK's own decoder accepts (jsonrpc.DecodeMessage,
+// each element of a batch), so that one bad line cannot end the session,
+// as the SDK does on a message it cannot decode. A bad line whose id can
+// be read is answered with a JSON-RPC error under that id (parse error,
+// invalid request, request too large); one without is logged and dropped:
+// JSON-RPC 2.0 would answer it with a null id, but the SDK, and so every
+// client built on it, cannot decode such a response and closes the
+// session, and no caller waits for it.
+type guardReader struct {
+	r       *bufio.Reader
+	out     io.Writer // the JSON-RPC output
+	log     io.Writer // where dropped lines are logged
+	pending []byte    // an accepted line not yet read, with its LF
+}
+
+func newGuardReader(r io.Reader, out, log io.Writer) *guardReader {
+	return &guardReader{r: bufio.NewReaderSize(r, 64<<10), out: out, log: log}
+}
+
+func (g *guardReader) Read(p []byte) (int, error) {
+	for len(g.pending) == 0 {
+		line, tooLong, err := g.readLine()
+		switch {
+		case tooLong:
+			g.answer(nil, jsonrpc.CodeInvalidRequest, "request too large")
+		case len(bytes.TrimSpace(line)) == 0:
+		case acceptable(line):
+			g.pending = append(line, '\n')
+		case json.Valid(line):
+			g.answer(line, jsonrpc.CodeInvalidRequest, "invalid JSON-RPC message")
+		default:
+			g.answer(nil, jsonrpc.CodeParseError, "parse error: not JSON")
+		}
+		if err != nil && len(g.pending) == 0 {
+			return 0, err
+		}
+		if err != nil {
+			break
+		}
+	}
+	n := copy(p, g.pending)
+	g.pending = g.pending[n:]
+	return n, nil
+}
+
+// readLine returns the next line without its LF, or reports that it was
+// longer than MaxRequest and skips it.
+func (g *guardReader) readLine() (line []byte, tooLong bool, err error) {
+	var buf []byte
+	for {
+		chunk, err := g.r.ReadSlice('\n')
+		if !tooLong {
+			buf = append(buf, chunk...)
+			if len(buf) > MaxRequest {
+				tooLong, buf = true, nil
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return bytes.TrimSuffix(buf, []byte("\n")), tooLong, err
+	}
+}
+
+// acceptable reports whether the SDK decodes line: one message or a
+// non-empty batch of them.
+func acceptable(line []byte) bool {
+	var batch []json.RawMessage
+	if json.Unmarshal(line, &batch) == nil {
+		for _, m := range batch {
+			if _, err := jsonrpc.DecodeMessage(m); err != nil {
+				return false
+			}
+		}
+		return len(batch) > 0
+	}
+	_, err := jsonrpc.DecodeMessage(line)
+	return err == nil
+}
+
+// answer writes a JSON-RPC error response under the id of line, a JSON
+// value, or logs that it dropped the line when no id can be read.
+func (g *guardReader) answer(line []byte, code int64, msg string) {
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	json.Unmarshal(line, &probe)
+	if len(probe.ID) == 0 || !(probe.ID[0] == '"' || probe.ID[0] == '-' || probe.ID[0] >= '0' && probe.ID[0] <= '9') {
+		fmt.Fprintf(g.log, "dropped an input line: %s, no id to answer\n", msg)
+		return
+	}
+	js, err := safejson.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   *jsonrpc.Error  `json:"error"`
+	}{"2.0", probe.ID, &jsonrpc.Error{Code: code, Message: msg}})
+	if err == nil {
+		g.out.Write(append(js, '\n'))
+	}
+}

@@ -1,0 +1,170 @@
+// Package mcpserver is bytelens as a Model Context Protocol server, on the
+// official Go SDK (github.com/modelcontextprotocol/go-sdk). Its tools give
+// an agent cleaned text only:
+//
+//	run      run a command through the collector (capture.Run: pipes, no
+//	         terminal, a time limit) and return the cleaned head and tail of
+//	         each stream with a reference to the record
+//	excerpt  cleaned lines of a record by range or by search, each with its
+//	         raw byte span
+//	report   the removal report of a record or of a line range
+//	verify   whether a file holds the bytes of a record (digests only)
+//
+// No tool returns raw bytes, hex of control strings or payloads. Every
+// result is structuredContent (with an output schema) plus a short text
+// form. Every byte the server writes to its output is JSON-RPC, passed
+// through safejson.Escape so that no C1, U+2028, U+2029 or format
+// character reaches the client unescaped, whatever the SDK's encoder does;
+// logs go to their own writer, each line through render.Line.
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/excerpt"
+	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/safejson"
+	"github.com/bytelens/bytelens/sanitize"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultTimeout is the run tool's time limit when the call gives none.
+const DefaultTimeout = 120 * time.Second
+
+// MaxTimeout is the longest time limit a run call may ask for.
+const MaxTimeout = time.Hour
+
+// Options configures a server. The zero value runs commands without a
+// store (no records: excerpt, report and verify then fail).
+type Options struct {
+	// Store keeps the raw artifacts and cleaned text; nil keeps none.
+	// The server sets its sidecar (excerpt.Sidecar) under Sanitize.
+	Store *store.Store
+	// StoreErr, when Store is nil, says why (shown in tool errors).
+	StoreErr error
+	// Sanitize is the cleaning policy.
+	Sanitize sanitize.Options
+	// MaxOutput and MaxRaw are capture.RunOptions' limits (0: defaults).
+	MaxOutput, MaxRaw int64
+	// Log receives the server's log lines, each made safe by render.Line;
+	// nil discards them.
+	Log *render.Writer
+	// Version is reported to clients.
+	Version string
+}
+
+// New returns the server with its four tools.
+func New(o Options) *mcp.Server {
+	if o.Store != nil {
+		o.Store.SetSidecar(excerpt.Sidecar(o.Sanitize))
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	var logger *slog.Logger
+	if o.Log != nil {
+		logger = slog.New(slog.NewTextHandler(&safeLines{w: o.Log}, nil))
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "bytelens", Version: o.Version},
+		&mcp.ServerOptions{Logger: logger, Capabilities: &mcp.ServerCapabilities{},
+			Instructions: "Run commands through bytelens to read their output as cleaned text: terminal control traffic removed and reported, never replayed. Ask for more of a long output with excerpt (by line range or search); each line carries the raw byte span it came from."})
+	t := &tools{o: o}
+	mcp.AddTool(s, &mcp.Tool{Name: "run", Description: "Run a command (argv, no shell) with pipes and a time limit (default 120 s). Returns the cleaned head and tail of stdout and stderr, what was removed, the exit status, and ref, the record to pass to excerpt, report and verify."}, t.run)
+	mcp.AddTool(s, &mcp.Tool{Name: "excerpt", Description: "Cleaned lines of a record: lines from..to (1-based, at most 200 lines or 16 KiB per call), or with pattern the lines matching it (literal, or RE2 with regex) with context lines, at most 50 matches per call; next continues. Each line has its number and raw byte span."}, t.excerpt)
+	mcp.AddTool(s, &mcp.Tool{Name: "report", OutputSchema: reportSchema, Description: "The removal report of a record (every stream), or with stream, from and to, of one line range: its raw span, byte counts and findings."}, t.report)
+	mcp.AddTool(s, &mcp.Tool{Name: "verify", Description: "Does the file at path hold the same bytes as the record (the raw artifact) or one of its raw streams? Compares SHA-256 digests; returns no bytes."}, t.verify)
+	return s
+}
+
+// reportSchema is ReportOut's schema. sanitize.Report counts OSC strings
+// in a map keyed by command number, which JSON writes as an object with
+// numeric names.
+var reportSchema = func() *jsonschema.Schema {
+	s, err := jsonschema.For[ReportOut](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[map[int32]int64](): {Type: "object", AdditionalProperties: &jsonschema.Schema{Type: "integer"}},
+	}})
+	if err != nil {
+		panic(err)
+	}
+	return s
+}()
+
+// Serve runs the server on in and out (newline-delimited JSON-RPC, as on
+// stdio) until the client disconnects or ctx ends. out receives JSON-RPC
+// only, through safejson.Escape; lines the SDK could not decode are
+// answered with a JSON-RPC error instead of ending the session.
+func Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser, o Options) error {
+	ew := &escapeWriter{w: out}
+	log := io.Discard
+	if o.Log != nil {
+		log = &safeLines{w: o.Log}
+	}
+	gr := struct {
+		io.Reader
+		io.Closer
+	}{newGuardReader(in, ew, log), in}
+	return New(o).Run(ctx, &mcp.IOTransport{Reader: gr, Writer: ew, MaxLineLength: MaxRequest + 1})
+}
+
+// escapeWriter passes each newline-ended JSON text written to it through
+// safejson.Escape. A text not yet ended is held until its newline.
+type escapeWriter struct {
+	mu  sync.Mutex
+	w   io.WriteCloser
+	buf []byte
+}
+
+func (e *escapeWriter) Write(p []byte) (int, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			e.buf = append(e.buf, p...)
+			break
+		}
+		line := p[:i+1]
+		if len(e.buf) > 0 {
+			line = append(e.buf, line...)
+		}
+		if _, err := e.w.Write(safejson.Escape(line)); err != nil {
+			return 0, err
+		}
+		e.buf, p = e.buf[:0], p[i+1:]
+	}
+	return n, nil
+}
+
+func (e *escapeWriter) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.buf) > 0 {
+		e.w.Write(safejson.Escape(e.buf))
+		e.buf = nil
+	}
+	return e.w.Close()
+}
+
+// safeLines writes each line given to it through render.Line.
+type safeLines struct {
+	mu sync.Mutex
+	w  *render.Writer
+}
+
+func (s *safeLines) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for line := range bytes.Lines(p) {
+		s.w.Println(render.TextString("bytelens mcp: "), render.Line(bytes.TrimSuffix(line, []byte("\n"))))
+	}
+	return len(p), nil
+}

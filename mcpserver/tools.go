@@ -1,0 +1,352 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/excerpt"
+	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/sanitize"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type tools struct{ o Options }
+
+// toolError returns err as a tool error whose message is made safe by
+// render.Line: an error can quote a command name or a path.
+func toolError(err error) error { return errors.New(render.Line([]byte(err.Error())).String()) }
+
+// text returns a result whose content is the one text block s.
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+// RunIn is the run tool's input.
+type RunIn struct {
+	Argv           []string `json:"argv" jsonschema:"the command and its arguments, run directly (no shell); use [\"sh\",\"-c\",\"...\"] for shell syntax"`
+	Cwd            string   `json:"cwd,omitempty" jsonschema:"working directory (default: the server's)"`
+	TimeoutSeconds float64  `json:"timeout_seconds,omitempty" jsonschema:"kill the command after this many seconds (default 120, at most 3600)"`
+}
+
+// RunOut is the run tool's result: the compact envelope.
+type RunOut struct {
+	// Ref names the record for excerpt, report and verify; empty when no
+	// store was available (StoreError says why).
+	Ref        string       `json:"ref,omitempty"`
+	StoreError string       `json:"store_error,omitempty"`
+	Command    string       `json:"command"`
+	Cwd        string       `json:"cwd"`
+	ExitCode   int          `json:"exit_code"`
+	Signal     string       `json:"signal,omitempty"`
+	TimedOut   bool         `json:"timed_out,omitempty"`
+	DurationMS int64        `json:"duration_ms"`
+	Stdout     StreamResult `json:"stdout"`
+	Stderr     StreamResult `json:"stderr"`
+}
+
+// StreamResult is one stream of a run, compact: zero counters left out.
+type StreamResult struct {
+	// Text is the cleaned text, or its head when Truncated.
+	Text string `json:"text"`
+	// Truncated says that the text passed the output limit; the rest is
+	// in the record (excerpt from the line after the head).
+	Truncated bool  `json:"truncated,omitempty"`
+	BytesRaw  int64 `json:"bytes_raw,omitempty"`
+	// BytesCleaned is the cleaned size of the whole stream.
+	BytesCleaned int64 `json:"bytes_cleaned,omitempty"`
+	// Removed counts what was removed, by class; Flags what a person at a
+	// terminal would have seen differently. Only non-zero entries.
+	Removed map[string]int64 `json:"removed,omitempty"`
+	Flags   map[string]int64 `json:"flags,omitempty"`
+}
+
+func (t *tools) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mcp.CallToolResult, RunOut, error) {
+	if len(in.Argv) == 0 || in.Argv[0] == "" {
+		return nil, RunOut{}, errors.New("argv must name a command")
+	}
+	timeout := DefaultTimeout
+	if in.TimeoutSeconds != 0 {
+		if in.TimeoutSeconds < 0 || in.TimeoutSeconds > MaxTimeout.Seconds() {
+			return nil, RunOut{}, fmt.Errorf("timeout_seconds must be between 0 and %d", int(MaxTimeout.Seconds()))
+		}
+		timeout = time.Duration(in.TimeoutSeconds * float64(time.Second))
+	}
+	cmd := exec.Command(in.Argv[0], in.Argv[1:]...)
+	cmd.Dir = in.Cwd
+	opts := capture.RunOptions{Sanitize: t.o.Sanitize, MaxOutput: t.o.MaxOutput, MaxRaw: t.o.MaxRaw, Timeout: timeout, Store: t.o.Store}
+	env, err := capture.Run(ctx, cmd, opts)
+	out := RunOut{}
+	switch {
+	case err != nil && env.Schema == "":
+		return nil, out, toolError(err)
+	case err != nil:
+		out.StoreError = render.Line([]byte(err.Error())).String()
+	case t.o.Store == nil && t.o.StoreErr != nil:
+		out.StoreError = render.Line([]byte(t.o.StoreErr.Error())).String()
+	}
+	out.Ref, out.Command, out.Cwd = env.RawArtifact, env.Command, env.Cwd
+	out.ExitCode, out.Signal, out.TimedOut, out.DurationMS = env.ExitCode, env.Signal, env.TimedOut, env.DurationMS
+	out.Stdout = streamResult(env.Stdout, &env.Streams.Stdout)
+	out.Stderr = streamResult(env.Stderr, &env.Streams.Stderr)
+	return text(runText(&out)), out, nil
+}
+
+func streamResult(text string, s *capture.EnvelopeStream) StreamResult {
+	return StreamResult{Text: text, Truncated: s.Truncated, BytesRaw: s.BytesRaw, BytesCleaned: s.BytesCleaned,
+		Removed: nonZero(s.Report.Removed.ByName()), Flags: nonZero(s.Report.Flags.ByName())}
+}
+
+// nonZero returns the non-zero counts of cs by name, or nil.
+func nonZero(cs []sanitize.NamedCount) map[string]int64 {
+	var m map[string]int64
+	for _, c := range cs {
+		if c.Count != 0 {
+			if m == nil {
+				m = map[string]int64{}
+			}
+			m[c.Name] = c.Count
+		}
+	}
+	return m
+}
+
+// summary lists counters as "csi 3, osc 1", sorted by name.
+func summary(m map[string]int64) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// runText is the run result for a reader: a status line, then each
+// non-empty stream.
+func runText(o *RunOut) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "exit %d", o.ExitCode)
+	if o.Signal != "" {
+		fmt.Fprintf(&b, " (%s)", o.Signal)
+	}
+	if o.TimedOut {
+		b.WriteString(", timed out")
+	}
+	fmt.Fprintf(&b, ", %d ms", o.DurationMS)
+	if o.Ref != "" {
+		fmt.Fprintf(&b, ", ref %s", o.Ref)
+	}
+	if o.StoreError != "" {
+		fmt.Fprintf(&b, ", no record: %s", o.StoreError)
+	}
+	b.WriteString("\n")
+	for _, s := range []struct {
+		name string
+		r    *StreamResult
+	}{{"stdout", &o.Stdout}, {"stderr", &o.Stderr}} {
+		if s.r.Text == "" && s.r.Removed == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "[%s", s.name)
+		if s.r.Removed != nil {
+			fmt.Fprintf(&b, "; removed %s", summary(s.r.Removed))
+		}
+		if s.r.Truncated {
+			fmt.Fprintf(&b, "; head only, %d of %d bytes: excerpt for the rest", len(s.r.Text), s.r.BytesCleaned)
+		}
+		b.WriteString("]\n")
+		b.WriteString(s.r.Text)
+		if !strings.HasSuffix(s.r.Text, "\n") && s.r.Text != "" {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// record opens the cleaned text of ref.
+func (t *tools) record(ref string) (*excerpt.Record, error) {
+	if t.o.Store == nil {
+		if t.o.StoreErr != nil {
+			return nil, toolError(fmt.Errorf("no store: %w", t.o.StoreErr))
+		}
+		return nil, errors.New("no store")
+	}
+	r, err := store.ParseRef(ref)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := excerpt.Open(t.o.Store, r)
+	if err != nil {
+		return nil, toolError(err)
+	}
+	return rec, nil
+}
+
+// ExcerptIn is the excerpt tool's input.
+type ExcerptIn struct {
+	Ref     string `json:"ref" jsonschema:"the record, restricted:sha256:<hex>, from run"`
+	Stream  string `json:"stream,omitempty" jsonschema:"stdout (default) or stderr"`
+	From    int64  `json:"from,omitempty" jsonschema:"first line, from 1"`
+	To      int64  `json:"to,omitempty" jsonschema:"last line, included (default: from + 199)"`
+	Pattern string `json:"pattern,omitempty" jsonschema:"search for the lines holding this text instead of a range"`
+	Regex   bool   `json:"regex,omitempty" jsonschema:"pattern is an RE2 regular expression"`
+	Context int    `json:"context,omitempty" jsonschema:"lines of context around each match, 0 to 10"`
+	Cursor  int64  `json:"cursor,omitempty" jsonschema:"continue a search at this line (the next of the previous call)"`
+}
+
+func (t *tools) excerpt(_ context.Context, _ *mcp.CallToolRequest, in ExcerptIn) (*mcp.CallToolResult, *excerpt.Excerpt, error) {
+	rec, err := t.record(in.Ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	stream := cmpOr(in.Stream, "stdout")
+	var ex *excerpt.Excerpt
+	switch {
+	case in.Pattern != "":
+		ex, err = rec.Grep(stream, excerpt.GrepOptions{Pattern: in.Pattern, Regex: in.Regex, Context: in.Context, Cursor: in.Cursor})
+	case in.From != 0:
+		to := in.To
+		if to == 0 {
+			to = in.From + excerpt.MaxCallLines - 1
+		}
+		ex, err = rec.Lines(stream, in.From, to)
+	default:
+		return nil, nil, errors.New("give from (and to) for a line range, or pattern for a search")
+	}
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	var b strings.Builder
+	for _, l := range ex.Lines {
+		mark := " "
+		if l.Match {
+			mark = ">"
+		}
+		fmt.Fprintf(&b, "%s%d: %s\n", mark, l.N, l.Text)
+	}
+	switch {
+	case ex.Next != 0 && in.Pattern != "":
+		fmt.Fprintf(&b, "[more matches: cursor %d]\n", ex.Next)
+	case ex.Next != 0:
+		fmt.Fprintf(&b, "[more: from %d; %d lines in all]\n", ex.Next, ex.TotalLines)
+	case in.Pattern != "" && ex.Matches == 0:
+		b.WriteString("[no match]\n")
+	}
+	return text(b.String()), ex, nil
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// ReportIn is the report tool's input.
+type ReportIn struct {
+	Ref    string `json:"ref" jsonschema:"the record, restricted:sha256:<hex>"`
+	Stream string `json:"stream,omitempty" jsonschema:"with from and to: stdout (default) or stderr"`
+	From   int64  `json:"from,omitempty" jsonschema:"first line of a range (omit for the whole record)"`
+	To     int64  `json:"to,omitempty" jsonschema:"last line of the range, included"`
+}
+
+// ReportOut is the report tool's result: the record's streams, or Range.
+type ReportOut struct {
+	Ref      string               `json:"ref"`
+	Command  string               `json:"command"`
+	ExitCode int                  `json:"exit_code"`
+	Streams  []excerpt.StreamMeta `json:"streams,omitempty"`
+	Range    *excerpt.RangeReport `json:"range,omitempty"`
+	Policy   string               `json:"policy"`
+}
+
+func (t *tools) report(_ context.Context, _ *mcp.CallToolRequest, in ReportIn) (*mcp.CallToolResult, ReportOut, error) {
+	rec, err := t.record(in.Ref)
+	if err != nil {
+		return nil, ReportOut{}, err
+	}
+	out := ReportOut{Ref: rec.Meta.Ref, Command: rec.Meta.Command, ExitCode: rec.Meta.ExitCode, Policy: rec.Meta.Policy}
+	var b strings.Builder
+	if in.From == 0 && in.To == 0 {
+		out.Streams = rec.Meta.Streams
+		for _, s := range out.Streams {
+			fmt.Fprintf(&b, "%s: %d lines, %d raw bytes, %d cleaned", s.Name, s.Lines, s.BytesRaw, s.BytesClean)
+			if m := nonZero(s.Report.Removed.ByName()); m != nil {
+				fmt.Fprintf(&b, "; removed %s", summary(m))
+			}
+			if m := nonZero(s.Report.Flags.ByName()); m != nil {
+				fmt.Fprintf(&b, "; flags %s", summary(m))
+			}
+			b.WriteString("\n")
+		}
+		return text(b.String()), out, nil
+	}
+	to := in.To
+	if to == 0 {
+		to = in.From
+	}
+	if out.Range, err = rec.Report(cmpOr(in.Stream, "stdout"), in.From, to); err != nil {
+		return nil, ReportOut{}, toolError(err)
+	}
+	r := out.Range
+	fmt.Fprintf(&b, "lines %d-%d of %s: raw bytes %d-%d (%d), %d cleaned, %d findings\n", r.From, r.To, r.Stream, r.RawStart, r.RawEnd, r.BytesIn, r.BytesOut, len(r.Findings))
+	for _, f := range r.Findings {
+		fmt.Fprintf(&b, "  at %d: %s (%s, %d bytes)\n", f.Offset, f.Kind, f.Sequence, f.Bytes)
+	}
+	return text(b.String()), out, nil
+}
+
+// VerifyIn is the verify tool's input.
+type VerifyIn struct {
+	Ref  string `json:"ref" jsonschema:"the record, restricted:sha256:<hex>"`
+	Path string `json:"path" jsonschema:"the file to compare, on the server's machine"`
+}
+
+// VerifyOut says whether the file matched, and what.
+type VerifyOut struct {
+	Match bool `json:"match"`
+	// What is "artifact" or the name of the stream that matched.
+	What string `json:"what,omitempty"`
+	// SHA256 and Bytes are the file's digest and size.
+	SHA256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
+}
+
+func (t *tools) verify(_ context.Context, _ *mcp.CallToolRequest, in VerifyIn) (*mcp.CallToolResult, VerifyOut, error) {
+	rec, err := t.record(in.Ref)
+	if err != nil {
+		return nil, VerifyOut{}, err
+	}
+	f, err := os.Open(in.Path)
+	if err != nil {
+		return nil, VerifyOut{}, toolError(err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return nil, VerifyOut{}, toolError(err)
+	}
+	out := VerifyOut{SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n}
+	out.What = rec.Match(out.SHA256)
+	out.Match = out.What != ""
+	msg := "no match: the file is neither the record's raw artifact nor one of its raw streams"
+	if out.Match {
+		msg = "match: the file holds the record's " + out.What
+	}
+	return text(msg + "\n"), out, nil
+}
