@@ -1,11 +1,8 @@
 package main
 
 import (
-<<<<<<< HEAD
-	"encoding/json"
-=======
 	"bytes"
->>>>>>> main
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
