@@ -124,6 +124,11 @@ func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts s
 	}
 	if c == nil {
 		sw := sanitize.NewWriter(w, opts)
+		p := s.newProgress(render.Sprintf("cleaning %s", name), regularSize(raw))
+		defer p.finish()
+		if p != nil {
+			raw = progressReader{raw, p}
+		}
 		if err := copyChunks(sw, raw, w); err != nil {
 			return nil, fmt.Errorf("reading %s: %w", name, err)
 		}
@@ -146,7 +151,14 @@ func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts s
 		if len(sts) > 1 && w != io.Discard {
 			s.stderr.Printf("bytelens: cleaning stream %s (%d bytes)\n", st.Name, st.Len)
 		}
+		p := s.newProgress(render.Sprintf("cleaning %s", st.Name), st.Len)
+		if p != nil {
+			counted := *st
+			counted.Data = progressReaderAt{st.Data, p}
+			st = &counted
+		}
 		rep, err := capture.Clean(w, st, opts)
+		p.finish()
 		if err != nil {
 			return nil, err
 		}

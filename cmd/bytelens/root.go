@@ -57,6 +57,8 @@ type streams struct {
 	stdout io.Writer
 	out    *render.Writer
 	stderr *render.Writer
+	// tty is stderr when it is a terminal, for progress bars; else nil.
+	tty io.Writer
 }
 
 // subcommands lists the constructors of every subcommand; each file of this
@@ -88,7 +90,7 @@ func newRoot(s *streams) *cobra.Command {
 // run executes bytelens with args and returns the process exit code:
 // 0 ok, 1 the command's own failure, 2 usage.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	s := &streams{stdin: stdin, stdout: stdout, out: render.NewWriter(stdout), stderr: render.NewWriter(stderr)}
+	s := &streams{stdin: stdin, stdout: stdout, out: render.NewWriter(stdout), stderr: render.NewWriter(stderr), tty: terminal(stderr)}
 	root := newRoot(s)
 	// cobra writes help and usage itself, quoting arguments in them.
 	root.SetOut(render.InertWriter(stdout))
