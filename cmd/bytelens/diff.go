@@ -18,7 +18,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newDiffCmd) }
 
 // Limits of diff.
 const (

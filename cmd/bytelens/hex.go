@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func init() { subcommands = append(subcommands, newHexCmd) }
 
 func newHexCmd(s *streams) *cobra.Command {
 	var o render.HexOptions

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newStoreCmd) }
 
 // tempMaxAge is the age past which prune removes temporary files left by a
 // crashed writer.
