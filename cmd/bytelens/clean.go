@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
 func newCleanCmd(s *streams) *cobra.Command {
 	var reportPath string
 	cmd := &cobra.Command{

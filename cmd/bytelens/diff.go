@@ -18,7 +18,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
 // Limits of diff.
 const (
 	// maxReportFile is the largest file that diff reads as report JSON;

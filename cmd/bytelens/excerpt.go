@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
 type excerptFlags struct {
 	lines, grep, stream string
 	context             int

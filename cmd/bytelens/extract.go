@@ -18,7 +18,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
 // maxExtract is the most bytes one extract call shows as hex or text.
 const maxExtract = 4096
 

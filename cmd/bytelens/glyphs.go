@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
 func newGlyphsCmd(s *streams) *cobra.Command {
 	var o render.StreamOptions
 	var g grammarFlags

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-
 func newHexCmd(s *streams) *cobra.Command {
 	var o render.HexOptions
 	var g grammarFlags

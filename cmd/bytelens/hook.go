@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
 func newHookCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hook AGENT",

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
 func newMCPCmd(s *streams) *cobra.Command {
 	var maxOutput, maxRaw byteSize
 	cmd := &cobra.Command{

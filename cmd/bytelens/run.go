@@ -22,7 +22,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
 // maxDecision is the largest --decision file accepted, in bytes.
 const maxDecision = 1 << 20
 

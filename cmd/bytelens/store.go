@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
 // tempMaxAge is the age past which prune removes temporary files left by a
 // crashed writer.
 const tempMaxAge = time.Hour

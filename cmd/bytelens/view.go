@@ -16,7 +16,6 @@ import (
 	"github.com/bytelens/bytelens/viewer"
 )
 
-
 // defaultStdinLimit is how many bytes of stdin bytelens view spools to a
 // temporary file before it gives up.
 const defaultStdinLimit = 1 << 30
