@@ -253,25 +253,6 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 	return code, nil
 }
 
-// applyPolicy applies comma-separated key=value settings to o, as
-// sanitize.ParsePolicy does to the defaults.
-func applyPolicy(o sanitize.Options, settings, flag string) (sanitize.Options, error) {
-	for item := range strings.FieldsFuncSeq(settings, func(r rune) bool { return r == ',' || r == '\n' }) {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(item, "=")
-		if !ok {
-			return o, usagef("%s: setting %q is not key=value", flag, item)
-		}
-		if err := o.Set(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
-			return o, usagef("%s: %v", flag, err)
-		}
-	}
-	return o, nil
-}
-
 // diffInput is a loaded input: a capture, or reports read from JSON.
 type diffInput struct {
 	name string

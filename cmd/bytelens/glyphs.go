@@ -12,9 +12,9 @@ import (
 
 func newGlyphsCmd(s *streams) *cobra.Command {
 	var o render.StreamOptions
-	var g grammarFlags
 	var describe, asJSON bool
 	var cf *captureFlags
+	var g *policyFlags
 	cmd := &cobra.Command{
 		Use:   "glyphs [FILE]",
 		Short: "Show every byte as a visible glyph, or list every sequence with --describe",
@@ -72,11 +72,11 @@ unless --format names a format.`,
 		},
 	}
 	f := cmd.Flags()
+	g = addPolicyFlags(f, "c1", "apc-bel")
 	f.BoolVar(&describe, "describe", false, "list each sequence with offset, length, name and description")
 	f.BoolVar(&asJSON, "json", false, "with --describe, one JSON object per line (schema bytelens.describe/v1)")
 	f.BoolVar(&o.Payloads, "payloads", false, "show control-string payload bytes escaped instead of their size")
 	f.BoolVar(&o.Chips, "chips", false, "show each sequence as one labelled chip")
-	g.add(f)
 	cf = addCaptureFlags(f)
 	return cmd
 }

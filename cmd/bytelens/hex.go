@@ -7,15 +7,13 @@ import (
 	"os"
 
 	"github.com/bytelens/bytelens/render"
-	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 func newHexCmd(s *streams) *cobra.Command {
 	var o render.HexOptions
-	var g grammarFlags
 	var cf *captureFlags
+	var g *policyFlags
 	cmd := &cobra.Command{
 		Use:   "hex [FILE]",
 		Short: "Hex dump with a safe glyph column, classed by the parser",
@@ -56,36 +54,15 @@ dumped stream by stream, each after a "‹stream NAME, N bytes›" line
 		},
 	}
 	f := cmd.Flags()
+	g = addPolicyFlags(f, "c1", "apc-bel")
 	f.IntVarP(&o.Width, "width", "w", 16, "bytes per row")
 	f.BoolVar(&o.Payloads, "payloads", false, "show control-string payload bytes escaped in the glyph column")
 	f.BoolVar(&o.ASCII, "ascii", false, "ASCII-only glyphs, for fonts without Control Pictures")
 	f.BoolVarP(&o.NoSqueeze, "no-squeeze", "v", false, "print every row, even identical ones")
 	f.Int64VarP(&o.Skip, "skip", "s", 0, "first byte offset to show (earlier bytes are still decoded for context)")
 	f.Int64VarP(&o.Length, "length", "n", 0, "number of bytes to show (0: to the end)")
-	g.add(f)
 	cf = addCaptureFlags(f)
 	return cmd
-}
-
-// grammarFlags are the sanitizer options that change how bytes decode:
-// what a raw C1 byte means and whether BEL ends APC.
-type grammarFlags struct {
-	c1     string
-	apcBEL bool
-}
-
-func (g *grammarFlags) add(f *pflag.FlagSet) {
-	f.StringVar(&g.c1, "c1", "introducers", "raw 8-bit C1 bytes: introducers or lone")
-	f.BoolVar(&g.apcBEL, "apc-bel", false, "BEL ends APC strings")
-}
-
-func (g *grammarFlags) options() (sanitize.Options, error) {
-	var o sanitize.Options
-	if err := o.Set("c1", g.c1); err != nil {
-		return o, usageError{err}
-	}
-	o.APCBEL = g.apcBEL
-	return o, nil
 }
 
 // withStreams calls fn with the bytes of each stream of the FILE argument
