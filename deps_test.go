@@ -32,10 +32,10 @@ var allowed = map[string][]string{
 	"internal/golden":         {},
 	"capture":                 {"decode", "sanitize", "screen", "capture/store"},
 	"viewer/internal/noquery": {"github.com/charmbracelet/lipgloss"},
-	"viewer": {"decode", "sanitize", "render", "capture", "capture/store", "viewer/internal/noquery",
+	"viewer": {"decode", "sanitize", "render", "capture", "capture/store", "viewer/internal/noquery", "golang.org/x/text/unicode/runenames",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",
 		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
-	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "safejson", "excerpt", "mcpserver", "hook",
+	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "safejson", "excerpt", "mcpserver", "hook", "screen",
 		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty"},
 }
 

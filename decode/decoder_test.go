@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/internal/hostile"
 )
@@ -426,6 +427,19 @@ func TestPlainUTF8(t *testing.T) {
 					t.Fatalf("% x: whole %q, byte by byte %q", p, sigs(a), sigs(b))
 				}
 			}
+		}
+	}
+}
+
+// TestCheckLead checks that every format character (ClassifyFormat) starts
+// with a lead byte in checkLead, so that none passes as plain text.
+func TestCheckLead(t *testing.T) {
+	for r := rune(0x80); r <= utf8.MaxRune; r++ {
+		if r >= 0xD800 && r <= 0xDFFF || ClassifyFormat(r) == FormatNone {
+			continue
+		}
+		if lead := string(r)[0]; !checkLead[lead] {
+			t.Fatalf("U+%04X is a format character, but its lead byte %02X is not in checkLead", r, lead)
 		}
 	}
 }

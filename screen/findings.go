@@ -496,7 +496,7 @@ func rank(f *Finding, rowHits int, rowProgress bool) {
 		score += d
 		why = append(why, reason)
 	}
-	text := strings.TrimSpace(f.Text)
+	text, repl := strings.TrimSpace(f.Text), strings.TrimSpace(f.ReplacedBy)
 	letters := 0
 	for _, r := range text {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -509,11 +509,11 @@ func rank(f *Finding, rowHits int, rowProgress bool) {
 	switch {
 	case letters == 0:
 		add(-100, "no letters or digits")
-	case destroyed && f.ReplacedBy != "" && sameText(text, f.ReplacedBy):
+	case destroyed && repl != "" && sameText(text, repl):
 		add(-100, "the same text came back")
 	}
 	if destroyed {
-		if f.Shown == "never" {
+		if f.Shown == "never" && f.Cause != CauseAltScreen && f.Cause != CauseScrolled {
 			add(20, "never on screen")
 		}
 		if long {
@@ -522,9 +522,11 @@ func rank(f *Finding, rowHits int, rowProgress bool) {
 		if progress(text) && !rowProgress {
 			add(-30, "progress syntax")
 		}
-		if f.ReplacedBy != "" && similar(text, f.ReplacedBy) {
+		switch {
+		case f.Cause != CauseOverwritten && f.Cause != CauseErased, repl == "":
+		case similar(text, repl):
 			add(-30, "replaced by similar text")
-		} else if brief && f.ReplacedBy != "" && (f.Cause == CauseOverwritten || f.Cause == CauseErased) {
+		case brief:
 			add(20, "soon replaced by unrelated text")
 		}
 		if f.Via == "BS" {
@@ -557,20 +559,13 @@ func rank(f *Finding, rowHits int, rowProgress bool) {
 }
 
 // sameText reports whether the replacement starts with the hidden text.
-func sameText(text, repl string) bool {
-	return strings.HasPrefix(strings.TrimSpace(repl), text)
-}
+func sameText(text, repl string) bool { return strings.HasPrefix(repl, text) }
 
-// similar reports whether the hidden text and its replacement share at
-// least half of the hidden text as a common prefix, or differ only in
-// digits: a redraw of the same words.
+// similar reports whether the hidden text and its replacement share a
+// run of more than half the shorter of the two (the same words redrawn,
+// perhaps shifted), or differ only in digits.
 func similar(text, repl string) bool {
-	repl = strings.TrimSpace(repl)
-	n := 0
-	for n < len(text) && n < len(repl) && text[n] == repl[n] {
-		n++
-	}
-	if 2*n >= len(text) {
+	if 2*commonRun(text, repl) > min(len(text), len(repl)) {
 		return true
 	}
 	strip := func(s string) string {
@@ -582,7 +577,27 @@ func similar(text, repl string) bool {
 		}, s)
 	}
 	a, b := strip(text), strip(repl)
-	return a != "" && strings.HasPrefix(b, a[:min(len(a), len(b))]) && len(a) <= len(b)+2
+	return a != "" && a == b
+}
+
+// commonRun returns the length in bytes of the longest run of bytes that a
+// and b share (both are at most MaxText bytes).
+func commonRun(a, b string) int {
+	best := 0
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for i := range len(a) {
+		for j := range len(b) {
+			if a[i] == b[j] {
+				cur[j+1] = prev[j] + 1
+				best = max(best, cur[j+1])
+			} else {
+				cur[j+1] = 0
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return best
 }
 
 // progress reports progress-bar and spinner syntax: a percentage, a bar
@@ -615,7 +630,7 @@ func wordLike(s string) bool {
 
 // shellWords are shapes of shell commands that hidden text should not
 // carry.
-var shellWords = []string{"rm -", "curl ", "wget ", "| sh", "|sh", "| bash", "|bash", "sudo ", "chmod ", "base64", "eval ", "$(", "`", "&&", "; ", "> /", "nc -", "/bin/", "/etc/", "~/.ssh", "ssh-", "export ", "python -c", "powershell"}
+var shellWords = []string{"rm -", "curl ", "wget ", "| sh", "|sh", "| bash", "|bash", "sudo ", "chmod ", "base64", "eval ", "$(", "&&", "; ", "> /", "nc -", "/bin/", "/etc/", "~/.ssh", "ssh-", "export ", "python -c", "powershell"}
 
 // instructionWords are words of instructions aimed at an agent.
 var instructionWords = []string{"ignore ", "previous instruction", "instructions", "assistant", "system prompt", "you must", "do not tell", "don't tell", "password", "secret", "token", "api key", "api_key", "private key", "exfiltrate", "execute", "run the"}

@@ -398,24 +398,39 @@ func (m *Model) Row(y int) []Cell {
 }
 
 // AppendLine appends the text of row y of the screen shown: each cell's
-// character, a space for each blank cell, trailing blanks trimmed. The
-// text comes from the capture: escape it before display.
+// character (with its combining mark), a space for each blank cell,
+// trailing blanks trimmed. Concealed text is included. The text comes
+// from the capture: escape it before display.
 func (m *Model) AppendLine(dst []byte, y int) []byte {
-	return appendCells(dst, m.Row(y))
+	return appendCells(dst, m.Row(y), false)
+}
+
+// AppendSeen is AppendLine as a person saw the row: text drawn concealed
+// (SGR 8) or in a foreground equal or near equal to its background shows
+// as blank.
+func (m *Model) AppendSeen(dst []byte, y int) []byte {
+	return appendCells(dst, m.Row(y), true)
 }
 
 // appendCells appends the characters of row, blanks as spaces, trailing
-// blanks trimmed; wide tails add nothing.
-func appendCells(dst []byte, row []Cell) []byte {
+// blanks trimmed; wide tails add nothing. With seen, cells drawn
+// concealed or invisible count as blank.
+func appendCells(dst []byte, row []Cell, seen bool) []byte {
+	hidden := func(c *Cell) bool {
+		return c.Rune == 0 || c.Rune == ' ' || seen && (c.Pen.Attr&AttrConceal != 0 || invisible(c.Pen))
+	}
 	end := len(row)
-	for end > 0 && (row[end-1].Rune == 0 || row[end-1].Rune == ' ') && !row[end-1].WideTail() {
+	for end > 0 && hidden(&row[end-1]) && !row[end-1].WideTail() {
 		end--
 	}
 	for i := range row[:end] {
 		c := &row[i]
 		switch {
 		case c.WideTail():
-		case c.Rune == 0:
+			if i > 0 && hidden(&row[i-1]) && row[i-1].Rune != 0 {
+				dst = append(dst, ' ')
+			}
+		case hidden(c):
 			dst = append(dst, ' ')
 		default:
 			dst = appendRune(dst, c.Rune)

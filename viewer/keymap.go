@@ -18,6 +18,7 @@ type keyMap struct {
 	NextFrame, PrevFrame   key.Binding
 	NextDiff, PrevDiff     key.Binding
 	NextStream             key.Binding
+	Detail                 key.Binding
 	Help                   key.Binding
 	Quit                   key.Binding
 	Confirm, Cancel        key.Binding
@@ -59,6 +60,7 @@ func newKeyMap() keyMap {
 		NextDiff:   b("d", "next difference", "d"),
 		PrevDiff:   b("D", "previous difference", "D"),
 		NextStream: b("s", "next stream", "s"),
+		Detail:     b("i", "detail pane", "i"),
 		Help:       b("?", "more keys", "?"),
 		Quit:       b("q", "quit", "q", "ctrl+c"),
 		Confirm:    b("enter", "confirm", "enter"),
@@ -87,7 +89,7 @@ func (k *keyMap) setContext(c keyContext) {
 		&k.Left, &k.Right, &k.PageUp, &k.PageDown, &k.Home, &k.End,
 		&k.Goto, &k.NextSeq, &k.PrevSeq, &k.SearchText, &k.SearchHex,
 		&k.NextHazard, &k.PrevHazard,
-		&k.Mark, &k.JumpMark, &k.Focus, &k.FocusBack, &k.Help,
+		&k.Mark, &k.JumpMark, &k.Focus, &k.FocusBack, &k.Help, &k.Detail,
 	} {
 		b.SetEnabled(nav)
 	}
@@ -135,7 +137,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.ReportUp, k.ReportDown, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Goto, k.NextHazard, k.PrevHazard, k.NextSeq, k.PrevSeq, k.NextClass, k.PrevClass, k.NextDiff, k.PrevDiff, k.NextFrame, k.PrevFrame, k.NextStream},
-		{k.SearchText, k.SearchHex, k.Mark, k.JumpMark, k.Focus, k.FocusBack},
+		{k.SearchText, k.SearchHex, k.Mark, k.JumpMark, k.Focus, k.FocusBack, k.Detail},
 		{k.Confirm, k.Cancel, k.Help, k.Quit, k.LegendRemoved, k.LegendC1},
 	}
 }

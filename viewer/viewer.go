@@ -23,6 +23,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	_ "github.com/bytelens/bytelens/viewer/internal/noquery" // no terminal query at start-up
@@ -155,6 +156,10 @@ type model struct {
 	jobStream int   // the stream shown when job started
 	lastQ     [numPrompts]string
 
+	detail    bool // the detail pane is wanted (i toggles it)
+	detailTop int  // first row of the detail pane shown
+	detailTok decode.Token
+
 	f   frame
 	err error // fatal: returned by Run
 
@@ -174,7 +179,7 @@ const numPrompts = int(promptHex) + 1
 
 // newModel returns the model for c.
 func newModel(c *capture.Capture, o Options, st Styles) *model {
-	m := &model{c: c, o: o, st: st, keys: newKeyMap(), help: help.New()}
+	m := &model{c: c, o: o, st: st, keys: newKeyMap(), help: help.New(), detail: true}
 	m.help.Styles = st.Help
 	m.help.ShortSeparator = "  "
 	m.help.FullSeparator = "   "

@@ -104,14 +104,15 @@ type streamReport struct {
 	format        capture.Format    // for the summary; not in the JSON form
 }
 
-// alone returns r without its stream name, for a capture of one stream:
+// soloReport is the JSON form of the report of a capture of one stream:
 // the bytelens.report/v1 object, with loader_removed when there is any.
-func (r streamReport) alone() any {
-	return struct {
-		sanitize.Report
-		LoaderRemoved []capture.Removal `json:"loader_removed,omitempty"`
-	}{r.Report, r.LoaderRemoved}
+type soloReport struct {
+	sanitize.Report
+	LoaderRemoved []capture.Removal `json:"loader_removed,omitempty"`
 }
+
+// alone returns r without its stream name.
+func (r streamReport) alone() soloReport { return soloReport{r.Report, r.LoaderRemoved} }
 
 // cleanInput cleans the FILE argument into w (io.Discard for report) and
 // returns one report per stream cleaned.
@@ -190,13 +191,24 @@ bytelens.report/v1; an array of {stream, report} when there are several).
 --fail-on CLASSES makes it a CI gate: when the report counts one of the
 comma-separated advisory flags or anomalies (clipboard,query,title,
 unterminated…, or any), the report is still printed, each occurrence is
-named with its offset on stderr, and the exit code is 1.`,
+named with its offset on stderr, and the exit code is 1.
+
+--screen also plays each output stream through the terminal screen model
+(see bytelens screen) and lists the text a person at the terminal never
+saw, or saw only for an instant: overwritten, erased, left on the
+alternate screen, scrolled away, clipped, concealed, invisible, remapped
+by DEC graphics or repeated by REP, each with its byte offset, ranked so
+that likely deception (rank 50 and above) stands out from progress bars
+and redraws; none is dropped. JSON gains a "display" object. Hidden text
+is shown escaped and cut short (--hidden-text preview), or not at all
+(none), or whole (full).`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	pf := addPolicyFlags(cmd.Flags())
 	cf := addCaptureFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	fo := addFailOnFlag(cmd.Flags())
+	sf := addScreenFlags(cmd.Flags())
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		opts, err := pf.options()
 		if err != nil {
@@ -205,16 +217,12 @@ named with its offset on stderr, and the exit code is 1.`,
 		if _, err := fo.classes(); err != nil {
 			return err
 		}
-		reps, err := cleanInput(s, args, cf, io.Discard, opts)
+		reps, disp, err := reportInput(s, args, cf, opts, sf)
 		if err != nil {
 			return err
 		}
 		if asJSON {
-			var v any = reps
-			if len(reps) == 1 {
-				v = reps[0].alone()
-			}
-			b, err := safejson.MarshalIndent(v, "", "  ")
+			b, err := safejson.MarshalIndent(reportJSON(reps, disp), "", "  ")
 			if err != nil {
 				return err
 			}
@@ -239,6 +247,7 @@ named with its offset on stderr, and the exit code is 1.`,
 				label = render.Sprintf("%s [%s]", label, r.Stream)
 			}
 			writeSummary(s.out, label, &r.Report, r.LoaderRemoved)
+			writeDisplay(s.out, disp[i])
 		}
 		if err := s.out.Err(); err != nil {
 			return err
