@@ -82,7 +82,7 @@ func withStreams(s *streams, args []string, cf *captureFlags, headings bool, fn 
 				return fileError(args[0], err)
 			}
 			defer f.Close()
-			s = &streams{stdin: f, stdout: s.stdout, stderr: s.stderr}
+			s = s.withStdin(f)
 			args = nil
 		}
 	}

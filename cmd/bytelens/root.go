@@ -61,6 +61,13 @@ type streams struct {
 	tty io.Writer
 }
 
+// withStdin returns a copy of s that reads r as standard input.
+func (s *streams) withStdin(r io.Reader) *streams {
+	c := *s
+	c.stdin = r
+	return &c
+}
+
 // subcommands are the constructors of bytelens's commands, in the order
 // of the README.
 var subcommands = []func(s *streams) *cobra.Command{

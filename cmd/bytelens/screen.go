@@ -276,7 +276,7 @@ func reportInput(s *streams, args []string, cf *captureFlags, opts sanitize.Opti
 			return nil, nil, hintError{fmt.Errorf("stdin holds more than %d bytes", maxStdinCapture), "save it to a file and pass the file"}
 		}
 		stdin = b
-		s = &streams{stdin: bytes.NewReader(b), stdout: s.stdout, stderr: s.stderr}
+		s = s.withStdin(bytes.NewReader(b))
 	}
 	reps, err := cleanInput(s, args, cf, io.Discard, opts)
 	if err != nil || !sf.on {
