@@ -5,7 +5,9 @@ import (
 	"compress/gzip"
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -150,5 +152,18 @@ func TestLogLoaders(t *testing.T) {
 				t.Errorf("removed %+v, want %+v", removed, tt.removed)
 			}
 		})
+	}
+}
+
+func TestReadInput(t *testing.T) {
+	if b, err := ReadInput(strings.NewReader("abcd"), 4); err != nil || string(b) != "abcd" {
+		t.Errorf("at the cap: %q %v", b, err)
+	}
+	if _, err := ReadInput(strings.NewReader("abcde"), 4); !errors.Is(err, ErrInputTooLarge) || !strings.Contains(err.Error(), "more than 4 bytes") {
+		t.Errorf("over the cap: %v", err)
+	}
+	c, b, err := LoadInput(strings.NewReader(`{"log":"x\n","stream":"stderr","time":"2026-11-29T11:47:47Z"}`), OpenOptions{})
+	if err != nil || c.Format != FormatDockerJSON || c.Stream(StreamStderr) == nil || len(b) == 0 {
+		t.Errorf("LoadInput: %v %v", c, err)
 	}
 }

@@ -270,12 +270,9 @@ func loadDiffInput(s *streams, name string, cf *captureFlags, withTiming bool) (
 	}
 	in := &diffInput{name: name}
 	if name == "-" {
-		b, err := io.ReadAll(io.LimitReader(s.stdin, maxStdinCapture+1))
+		b, err := readStdin(s.stdin)
 		if err != nil {
-			return nil, fmt.Errorf("reading stdin: %w", err)
-		}
-		if len(b) > maxStdinCapture {
-			return nil, hintError{fmt.Errorf("stdin holds more than %d bytes", maxStdinCapture), "save it to a file and pass the file"}
+			return nil, err
 		}
 		if cf.format == "" {
 			if ok, err := in.readReport(b); ok || err != nil {

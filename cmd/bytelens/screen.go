@@ -80,19 +80,16 @@ func (sf *screenFlags) play(c *capture.Capture, st *capture.Stream, end int64, f
 }
 
 // loadInput opens the FILE argument as a capture; raw stdin is read (up to
-// maxStdinCapture bytes) and loaded as a raw capture, since the model
+// capture.MaxInput bytes) and loaded as a raw capture, since the model
 // needs the bytes again for the hidden text.
 func loadInput(s *streams, args []string, cf *captureFlags) (*capture.Capture, error) {
 	c, raw, _, err := openCapture(s, args, cf)
 	if err != nil || c != nil {
 		return c, err
 	}
-	b, err := io.ReadAll(io.LimitReader(raw, maxStdinCapture+1))
+	b, err := readStdin(raw)
 	if err != nil {
-		return nil, fmt.Errorf("reading stdin: %w", err)
-	}
-	if len(b) > maxStdinCapture {
-		return nil, hintError{fmt.Errorf("stdin holds more than %d bytes", maxStdinCapture), "save it to a file and pass the file"}
+		return nil, err
 	}
 	return capture.Load(bytes.NewReader(b), int64(len(b)), capture.OpenOptions{Format: "raw"})
 }
@@ -268,12 +265,9 @@ func reportInput(s *streams, args []string, cf *captureFlags, opts sanitize.Opti
 	var stdin []byte
 	if sf.on && (len(args) == 0 || args[0] == "-") {
 		// The model reads the bytes again: keep stdin.
-		b, err := io.ReadAll(io.LimitReader(s.stdin, maxStdinCapture+1))
+		b, err := readStdin(s.stdin)
 		if err != nil {
-			return nil, nil, fmt.Errorf("reading stdin: %w", err)
-		}
-		if len(b) > maxStdinCapture {
-			return nil, nil, hintError{fmt.Errorf("stdin holds more than %d bytes", maxStdinCapture), "save it to a file and pass the file"}
+			return nil, nil, err
 		}
 		stdin = b
 		s = s.withStdin(bytes.NewReader(b))
