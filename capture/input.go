@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -30,17 +29,4 @@ func ReadInput(r io.Reader, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: more than %d bytes", ErrInputTooLarge, max)
 	}
 	return b, nil
-}
-
-// LoadInput reads r with ReadInput (capped at opts.MaxDecoded, or
-// MaxInput) and loads the bytes as Load does. It returns the bytes too,
-// for a caller that reads them again; the capture's streams may refer to
-// them.
-func LoadInput(r io.Reader, opts OpenOptions) (*Capture, []byte, error) {
-	b, err := ReadInput(r, opts.MaxDecoded)
-	if err != nil {
-		return nil, nil, err
-	}
-	c, err := Load(bytes.NewReader(b), int64(len(b)), opts)
-	return c, b, err
 }

@@ -162,8 +162,4 @@ func TestReadInput(t *testing.T) {
 	if _, err := ReadInput(strings.NewReader("abcde"), 4); !errors.Is(err, ErrInputTooLarge) || !strings.Contains(err.Error(), "more than 4 bytes") {
 		t.Errorf("over the cap: %v", err)
 	}
-	c, b, err := LoadInput(strings.NewReader(`{"log":"x\n","stream":"stderr","time":"2026-11-29T11:47:47Z"}`), OpenOptions{})
-	if err != nil || c.Format != FormatDockerJSON || c.Stream(StreamStderr) == nil || len(b) == 0 {
-		t.Errorf("LoadInput: %v %v", c, err)
-	}
 }
