@@ -2,10 +2,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"fmt"
 	"io"
 
 	"github.com/bytelens/bytelens/safejson"
+	"github.com/bytelens/bytelens/sanitize"
 
+	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/render"
 	"github.com/spf13/cobra"
 )
@@ -42,7 +46,8 @@ shows the terminal bytes it holds, offsets counted in the stream, not its
 JSON text or frame headers; --format raw shows the file as it is. A
 capture with several streams is shown stream by stream, each after a
 "‹stream NAME, N bytes›" line (--stream picks one). Stdin is raw bytes
-unless --format names a format.`,
+unless --format names a format; from a pipe or terminal its glyphs are
+shown line by line as the lines arrive (tail -f log | bytelens glyphs).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			pol, err := g.options()
@@ -53,6 +58,12 @@ unless --format names a format.`,
 			if asJSON && !describe {
 				return usagef("--json goes with --describe")
 			}
+			if !describe && (len(args) == 0 || args[0] == "-") && (cf.format == "" || cf.format == "raw") && regularSize(s.stdin) == 0 {
+				if err := rawStdinFlags(cf); err != nil {
+					return err
+				}
+				return streamGlyphs(s, o)
+			}
 			return withStreams(s, args, cf, !asJSON, func(name string, r io.ReaderAt, size int64) error {
 				switch {
 				case asJSON:
@@ -61,13 +72,7 @@ unless --format names a format.`,
 					return render.WriteDescriptions(s.stdout, r, size, o)
 				}
 				lw := &lastByteWriter{w: s.stdout, last: '\n'}
-				if err := render.WriteGlyphs(lw, r, size, o); err != nil {
-					return err
-				}
-				if lw.last != '\n' {
-					return s.out.Println()
-				}
-				return nil
+				return finishGlyphs(s, lw, render.WriteGlyphs(lw, r, size, o))
 			})
 		},
 	}
@@ -128,4 +133,67 @@ func writeDescriptionsJSON(w io.Writer, stream string, r io.ReaderAt, size int64
 		return err
 	}
 	return bw.Flush()
+}
+
+// maxGlyphPending is how many bytes streamGlyphs holds while a sequence
+// or string stays open; past it the rest is spooled and shown at the end.
+var maxGlyphPending = 16 << 20
+
+// streamGlyphs shows stdin (a pipe or terminal) as glyphs while it
+// arrives: each piece that ends with a line feed outside any sequence,
+// string or UTF-8 unit is rendered and flushed at once, by itself, which
+// gives the same glyphs as rendering the whole stream because the decoder
+// starts there in ground state, as a fresh one does. While a sequence
+// stays open the bytes are held, up to maxGlyphPending; then the rest of
+// stdin is spooled and rendered at its end, starting from that ground
+// state.
+func streamGlyphs(s *streams, o render.StreamOptions) error {
+	dec := decode.Decoder{LoneC1: o.Policy.C1 == sanitize.C1Lone, APCBEL: o.Policy.APCBEL}
+	lw := &lastByteWriter{w: s.stdout, last: '\n'}
+	var pending []byte
+	show := func(p []byte) error {
+		if len(p) == 0 {
+			return nil
+		}
+		return render.WriteGlyphs(lw, bytes.NewReader(p), int64(len(p)), o)
+	}
+	nop := func(*decode.Token) {}
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := s.stdin.Read(buf)
+		chunk := buf[:n]
+		if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
+			dec.Feed(chunk[:i+1], nop)
+			pending = append(pending, chunk[:i+1]...)
+			chunk = chunk[i+1:]
+			if dec.InGround() {
+				if werr := show(pending); werr != nil {
+					return werr
+				}
+				pending = pending[:0]
+			}
+		}
+		dec.Feed(chunk, nop)
+		pending = append(pending, chunk...)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("reading stdin: %w", err)
+		}
+		if len(pending) > maxGlyphPending {
+			return withStdin(io.MultiReader(bytes.NewReader(pending), s.stdin), func(r io.ReaderAt, size int64) error {
+				return finishGlyphs(s, lw, render.WriteGlyphs(lw, r, size, o))
+			})
+		}
+	}
+	return finishGlyphs(s, lw, show(pending))
+}
+
+// finishGlyphs ends glyph output with exactly one line feed.
+func finishGlyphs(s *streams, lw *lastByteWriter, err error) error {
+	if err != nil || lw.last == '\n' {
+		return err
+	}
+	return s.out.Println()
 }

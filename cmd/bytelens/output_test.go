@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	hostilegen "github.com/bytelens/bytelens/internal/hostile"
 )
 
 // TestCleanStreamsLines feeds clean through a pipe from a slow writer and
@@ -113,4 +116,71 @@ func BenchmarkCleanFile(b *testing.B) {
 			}
 		})
 	}
+}
+
+// chunkReader returns its data in the pieces given.
+type chunkReader struct{ pieces [][]byte }
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.pieces) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, c.pieces[0])
+	if c.pieces[0] = c.pieces[0][n:]; len(c.pieces[0]) == 0 {
+		c.pieces = c.pieces[1:]
+	}
+	return n, nil
+}
+
+// TestStreamGlyphsEqualsWhole: glyphs of stdin shown piece by piece as
+// lines arrive are the glyphs of the whole input, for hostile inputs cut
+// anywhere (sequences and UTF-8 units open across pieces included), also
+// when an open sequence makes it spool the rest.
+func TestStreamGlyphsEqualsWhole(t *testing.T) {
+	defer func(n int) { maxGlyphPending = n }(maxGlyphPending)
+	r := rand.New(rand.NewPCG(7, 15))
+	for i := range 300 {
+		maxGlyphPending = 16 << 20
+		if i%2 == 1 {
+			maxGlyphPending = 64 // spool what follows an open sequence
+		}
+		data := hostilegen.Bytes(r, 1+r.IntN(600))
+		if i%3 == 0 { // plenty of line ends
+			data = bytes.ReplaceAll(data, []byte("m"), []byte("m\n"))
+		}
+		var pieces [][]byte
+		for rest := data; len(rest) > 0; {
+			n := min(len(rest), 1+r.IntN(40))
+			pieces = append(pieces, rest[:n])
+			rest = rest[n:]
+		}
+		_, want, _ := runCLI(t, string(data), "glyphs")
+		var out, errs bytes.Buffer
+		code := run([]string{"glyphs"}, &chunkReader{pieces: pieces}, &out, &errs)
+		if code != 0 || out.String() != want {
+			t.Fatalf("input %q in %d pieces: exit %d\n got %q\nwant %q", data, len(pieces), code, out.String(), want)
+		}
+	}
+}
+
+// TestStreamGlyphsLines: each line is on stdout before the next is read.
+func TestStreamGlyphsLines(t *testing.T) {
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	go func() { run([]string{"glyphs"}, inR, outW, io.Discard); outW.Close() }()
+	br := bufio.NewReader(outR)
+	for _, in := range []string{"a\x1b[31mb\n", "c\x07\n"} {
+		inW.Write([]byte(in))
+		got := make(chan string)
+		go func() { l, _ := br.ReadString('\n'); got <- l }()
+		select {
+		case l := <-got:
+			if !strings.HasPrefix(l, in[:1]) {
+				t.Fatalf("got %q for %q", l, in)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%q not shown before more input came", in)
+		}
+	}
+	inW.Close()
 }
