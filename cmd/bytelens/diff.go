@@ -23,10 +23,6 @@ const (
 	maxReportFile = 64 << 20
 )
 
-// diffCorpusSkip lists the file name endings that --corpus never takes as
-// captures: the sidecars of corpus cases and source files.
-var diffCorpusSkip = []string{".policy", ".clean.txt", ".report.json", ".golden", ".go", ".md", ".timing"}
-
 type diffFlags struct {
 	aPolicy, bPolicy string
 	corpus           string
@@ -451,16 +447,20 @@ type diffCorpusJSON struct {
 // diffCorpus compares every capture of the --corpus directory.
 func diffCorpus(s *streams, f *diffFlags, base sanitize.Options) (int, error) {
 	dir := f.corpus
-	files, err := diffCorpusFiles(dir)
+	files, err := capture.CorpusFiles(dir)
 	if err != nil {
-		return 0, err
+		return 0, fileError(dir, err)
 	}
+	co := capture.CorpusOptions{Format: f.capture.format, Stream: f.capture.stream, Base: base, A: f.aPolicy, B: f.bPolicy, Lines: f.lines}
 	out := diffCorpusJSON{Schema: sanitize.DiffSchema, Corpus: dir, PolicyA: f.aPolicy, PolicyB: f.bPolicy, Cases: []diffCorpusCase{}}
 	for _, file := range files {
-		name, stem := diffCorpusName(file)
+		name, _ := capture.CorpusName(file)
 		out.Total++
-		cc, err := diffCorpusRun(f, base, filepath.Join(dir, file), stem)
-		cc.Name, cc.File = name, file
+		d, err := capture.CompareCase(filepath.Join(dir, file), co)
+		cc := diffCorpusCase{Name: name, File: file}
+		if err == nil {
+			cc.Equal, cc.Summary, cc.Diff = d.Equal(), d.Summary(), &d
+		}
 		if err != nil {
 			out.Failed++
 			cc.Error = err.Error()
@@ -505,96 +505,4 @@ func diffCorpus(s *streams, f *diffFlags, base sanitize.Options) (int, error) {
 		return 0, err
 	}
 	return code, nil
-}
-
-// diffCorpusFiles lists the captures of dir by name: *.bin, and other regular
-// files that sniff as a format other than raw, less diffCorpusSkip.
-func diffCorpusFiles(dir string) ([]string, error) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fileError(dir, err)
-	}
-	var files []string
-	for _, e := range ents {
-		name := e.Name()
-		if strings.HasPrefix(name, ".") || !e.Type().IsRegular() && e.Type()&os.ModeSymlink == 0 {
-			continue
-		}
-		if strings.HasSuffix(name, ".bin") {
-			files = append(files, name)
-			continue
-		}
-		skip := false
-		for _, suf := range diffCorpusSkip {
-			skip = skip || strings.HasSuffix(name, suf)
-		}
-		if !skip && diffSniffsAsCapture(filepath.Join(dir, name)) {
-			files = append(files, name)
-		}
-	}
-	return files, nil
-}
-
-// diffSniffsAsCapture reports whether the regular file at path sniffs as a
-// capture format other than raw.
-func diffSniffsAsCapture(path string) bool {
-	fh, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return false
-	}
-	format, err := capture.Sniff(fh, st.Size())
-	return err == nil && format != capture.FormatRaw
-}
-
-// diffCorpusName returns a case's name (the file name less .bin) and the stem
-// its .policy file is named after (the file name less its extension).
-func diffCorpusName(file string) (name, stem string) {
-	if n, ok := strings.CutSuffix(file, ".bin"); ok {
-		return n, n
-	}
-	return file, strings.TrimSuffix(file, filepath.Ext(file))
-}
-
-// diffCorpusRun compares one corpus capture under both sides' policies.
-func diffCorpusRun(f *diffFlags, base sanitize.Options, path, stem string) (diffCorpusCase, error) {
-	var cc diffCorpusCase
-	if p, err := os.ReadFile(filepath.Join(filepath.Dir(path), stem+".policy")); err == nil {
-		if base, err = applyPolicy(base, string(p), stem+".policy"); err != nil {
-			return cc, err
-		}
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return cc, fileError(stem+".policy", err)
-	}
-	aOpts, err := applyPolicy(base, f.aPolicy, "--a-policy")
-	if err != nil {
-		return cc, err
-	}
-	bOpts, err := applyPolicy(base, f.bPolicy, "--b-policy")
-	if err != nil {
-		return cc, err
-	}
-	c, err := capture.Open(path, capture.OpenOptions{Format: f.capture.format})
-	if err != nil {
-		return cc, fileError(path, err)
-	}
-	defer c.Close()
-	in := &diffInput{name: path, c: c}
-	a, err := cleanSide(in, f.capture.stream, aOpts, render.NewWriter(io.Discard))
-	if err != nil {
-		return cc, err
-	}
-	b, err := cleanSide(in, f.capture.stream, bOpts, render.NewWriter(io.Discard))
-	if err != nil {
-		return cc, err
-	}
-	d := sanitize.Compare(a.rep, b.rep)
-	t := sanitize.CompareText(a.text, b.text, max(f.lines, 1))
-	d.Text = &t
-	cc.Equal, cc.Summary, cc.Diff = d.Equal(), d.Summary(), &d
-	return cc, nil
 }
