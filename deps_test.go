@@ -30,13 +30,13 @@ var allowed = map[string][]string{
 	"mcpserver":               {"sanitize", "render", "capture", "capture/store", "excerpt", "safejson", "github.com/modelcontextprotocol/go-sdk/", "github.com/google/jsonschema-go/"},
 	"internal/hostile":        {},
 	"internal/golden":         {},
-	"capture":                 {"decode", "sanitize", "screen", "capture/store"},
+	"capture":                 {"decode", "sanitize", "screen", "capture/store", "golang.org/x/sys/unix"},
 	"viewer/internal/noquery": {"github.com/charmbracelet/lipgloss"},
 	"viewer": {"decode", "sanitize", "render", "capture", "capture/store", "viewer/internal/noquery", "golang.org/x/text/unicode/runenames",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",
 		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
 	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "safejson", "excerpt", "mcpserver", "hook", "screen",
-		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty", "github.com/schollz/progressbar/v3"},
+		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty", "golang.org/x/sys/unix", "github.com/schollz/progressbar/v3"},
 }
 
 func TestLayers(t *testing.T) {

@@ -147,7 +147,7 @@ func decodeObject(line []byte, v any, strict bool) error {
 	if err := dec.Decode(v); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return errMalformedJSON
+			return errJSONSyntax
 		}
 		return errJSONShape
 	}
@@ -157,6 +157,6 @@ func decodeObject(line []byte, v any, strict bool) error {
 	return nil
 }
 
-// errMalformedJSON means a line is not well-formed JSON (a syntax error or
+// errJSONSyntax means a line is not well-formed JSON (a syntax error or
 // a line cut short).
-var errMalformedJSON = errors.New("malformed or truncated JSON")
+var errJSONSyntax = errors.New("malformed or truncated JSON")

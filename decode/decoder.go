@@ -39,6 +39,11 @@ type Decoder struct {
 	pendingC2 bool     // a C2 ending the last Feed, payload unless U+009C follows
 	overlong  int64    // MaxPayload, resolved when the string begins
 
+	// The scanner's records, kept here rather than on the stack of each
+	// Feed, which would clear them on every call; between calls they
+	// mean nothing.
+	recs [batchLen]uint64
+
 	// A UTF-8 unit in ground split across Feed calls.
 	u8     [4]byte
 	u8n    uint8
@@ -58,31 +63,47 @@ func (d *Decoder) InGround() bool { return d.st == 0 && d.u8n == 0 }
 
 // batchLen is how many token boundaries the scanner records before the
 // builder runs over them.
-const batchLen = 256
+const batchLen = 64
 
-// Feed decodes p, which continues the stream, and calls emit for each
+// Feed decodes p, which continues the stream, and calls out for each
 // token that ends inside p, in stream order. It consumes all of p and never
 // fails. A text run is emitted in pieces at Feed boundaries; a sequence,
 // string or UTF-8 unit open at the end of p is carried to the next Feed.
-// The *Token passed to emit belongs to the decoder and is valid only
-// during the call: emit must not modify or retain it (copy the value to
+// The *Token passed to out belongs to the decoder and is valid only
+// during the call: out must not modify or retain it (copy the value to
 // keep it), nor retain p. Feed does not allocate.
 func (d *Decoder) Feed(p []byte, emit func(*Token)) {
+	d.feed(p, &sink{emit: emit})
+}
+
+// FeedBatch is Feed for a consumer that takes tokens in batches, without a
+// call per token: it writes the tokens of p into buf (which must hold at
+// least one) and calls flush with them whenever buf is full, and with what
+// is left at the end of p. The tokens belong to the caller only during
+// flush, which must not modify them: buf must hold zero tokens or those
+// FeedBatch left there. With a buf kept across calls FeedBatch does not
+// allocate.
+func (d *Decoder) FeedBatch(p []byte, buf []Token, flush func([]Token)) {
+	out := sink{buf: buf, flush: flush}
+	d.feed(p, &out)
+	out.drain()
+}
+
+func (d *Decoder) feed(p []byte, out *sink) {
 	m := tables(variant(d.options()))
 	base := d.off
 	i := 0
 	if d.u8n > 0 {
-		i = d.resumeUTF8(m, p, emit)
+		i = d.resumeUTF8(m, p, out)
 	}
 	tab := &m.trans
-	var recs [batchLen]uint64
 	for i < len(p) {
 		var n int
-		d.st, n, i = scan(tab, &m.class, d.st, p, i, &recs)
-		d.apply(m, recs[:n], p, base, emit)
+		d.st, n, i = scan(tab, &m.class, d.st, p, i, &d.recs)
+		d.apply(m, d.recs[:n], p, base, out)
 	}
 	d.off = base + int64(len(p))
-	d.endFeed(m, p, base, emit)
+	d.endFeed(m, p, base, out)
 }
 
 // scan runs the machine over p from i until p ends or recs is nearly
@@ -90,13 +111,12 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 // A record is the byte index << 16 | the action taken there. The step has
 // no branch: every byte's record is written, and counted only when it has
 // an action. Between blocks of steps, in ground, runs of printable ASCII
-// are skipped eight bytes at a time and runs of plain multi-byte
-// characters a character at a time.
+// are skipped (skipText).
 func scan(tab *[transLen]uint32, class *[256]uint8, st uint32, p []byte, i int, recs *[batchLen]uint64) (uint32, int, int) {
 	n := 0
 	for i < len(p) && n <= batchLen-scanBlock {
 		if st == 0 {
-			if j := skipPlainUTF8(p, skipPrintable(p, i)); j > i {
+			if j := skipText(p, i); j > i {
 				i = j
 				continue
 			}
@@ -117,7 +137,7 @@ func scan(tab *[transLen]uint32, class *[256]uint8, st uint32, p []byte, i int, 
 const scanBlock = 16
 
 // apply runs the ops of the recorded actions: the token builder.
-func (d *Decoder) apply(m *machine, recs []uint64, p []byte, base int64, emit func(*Token)) {
+func (d *Decoder) apply(m *machine, recs []uint64, p []byte, base int64, out *sink) {
 	for _, r := range recs {
 		i := int(r >> 16)
 		at := base + int64(i)
@@ -125,30 +145,30 @@ func (d *Decoder) apply(m *machine, recs []uint64, p []byte, base int64, emit fu
 		for _, o := range a.ops[:a.n] {
 			switch o.code {
 			case opC0:
-				d.unitToken(emit, KindC0, at, 1, p[i], IntroNone, 0)
+				d.unitToken(out, KindC0, at, 1, p[i], IntroNone, 0)
 			case opDEL:
-				d.unitToken(emit, KindDEL, at, 1, 0x7F, IntroNone, 0)
+				d.unitToken(out, KindDEL, at, 1, 0x7F, IntroNone, 0)
 			case opC1:
-				d.unitToken(emit, KindC1, at, 1, p[i], Intro8Bit, 0)
+				d.unitToken(out, KindC1, at, 1, p[i], Intro8Bit, 0)
 			case opC1UTF8:
-				d.unitToken(emit, KindC1, at-1, 2, p[i], IntroUTF8, 0)
+				d.unitToken(out, KindC1, at-1, 2, p[i], IntroUTF8, 0)
 			case opInvalid:
-				d.unitToken(emit, KindInvalid, at, 1, 0, IntroNone, 0)
+				d.unitToken(out, KindInvalid, at, 1, 0, IntroNone, 0)
 			case opInvalidBefore:
-				d.unitToken(emit, KindInvalid, at-int64(o.n), int64(o.n), 0, IntroNone, 0)
+				d.unitToken(out, KindInvalid, at-int64(o.n), int64(o.n), 0, IntroNone, 0)
 			case opCheck:
 				n := int(o.n)
 				if r, _, cls := decodeUTF8(p[i+1-n : i+1]); cls == utfFormat {
-					d.unitToken(emit, KindFormat, at+1-int64(n), int64(n), 0, IntroNone, r)
+					d.unitToken(out, KindFormat, at+1-int64(n), int64(n), 0, IntroNone, r)
 				}
 			case opEmbedded:
 				kind := KindC0
 				if p[i] == '\t' || p[i] == '\n' {
 					kind = KindText
 				}
-				d.single(emit, kind, at, 1, p[i], IntroNone, FlagEmbedded, 0)
+				d.single(out, kind, at, 1, p[i], IntroNone, FlagEmbedded, 0)
 			case opBeginESC:
-				d.text(at, emit)
+				d.text(at, out)
 				d.begin(KindESC, Intro7Bit, at, 1)
 			case opBeginESCPrev:
 				d.begin(KindESC, Intro7Bit, at-1, 1)
@@ -157,10 +177,10 @@ func (d *Decoder) apply(m *machine, recs []uint64, p []byte, base int64, emit fu
 				d.body, d.done = at+1, at+1
 				d.cmdDone = d.tok.Kind != KindOSC
 			case opBeginC1:
-				d.text(at, emit)
+				d.text(at, out)
 				d.begin(c1Kind(p[i]), Intro8Bit, at, 1)
 			case opBeginC1UTF8:
-				d.text(at-1, emit)
+				d.text(at-1, out)
 				d.begin(c1Kind(p[i]), IntroUTF8, at-1, 2)
 			case opEndFinal:
 				d.read(p, base, at)
@@ -168,24 +188,24 @@ func (d *Decoder) apply(m *machine, recs []uint64, p []byte, base int64, emit fu
 				if d.tok.Kind == KindESC && (d.tok.NInter > 0 || d.tok.Flags&FlagOverflow != 0) {
 					d.tok.Kind = KindNF
 				}
-				d.finish(at, at+1, emit)
+				d.finish(at, at+1, out)
 			case opAbort:
-				d.abort(p, base, Abort(o.n), at, emit)
+				d.abort(p, base, Abort(o.n), at, out)
 			case opAbortPrev:
-				d.abort(p, base, Abort(o.n), at-1, emit)
+				d.abort(p, base, Abort(o.n), at-1, out)
 			case opAbortAt:
 				d.read(p, base, at)
 				d.tok.Flags |= FlagAborted
 				d.tok.Abort = AbortNonASCII
-				d.finish(at, at+1, emit)
+				d.finish(at, at+1, out)
 			case opEndBEL:
-				d.terminate(p, base, TermBEL, at, at+1, emit)
+				d.terminate(p, base, TermBEL, at, at+1, out)
 			case opEndST:
-				d.terminate(p, base, TermST, at-1, at+1, emit)
+				d.terminate(p, base, TermST, at-1, at+1, out)
 			case opEndC1:
-				d.terminate(p, base, TermC1, at, at+1, emit)
+				d.terminate(p, base, TermC1, at, at+1, out)
 			case opEndC1UTF8:
-				d.terminate(p, base, TermC1, at-1, at+1, emit)
+				d.terminate(p, base, TermC1, at-1, at+1, out)
 			case opAmbiguous:
 				d.tok.Flags |= FlagAmbiguous
 			}
@@ -196,17 +216,23 @@ func (d *Decoder) apply(m *machine, recs []uint64, p []byte, base int64, emit fu
 // endFeed settles what the end of a Feed leaves: a UTF-8 unit in ground
 // is saved for the next Feed, the pending text is emitted, and the bytes
 // of an open token read so far.
-func (d *Decoder) endFeed(m *machine, p []byte, base int64, emit func(*Token)) {
+func (d *Decoder) endFeed(m *machine, p []byte, base int64, out *sink) {
+	if d.st == 0 { // ground, the common case
+		if d.u8n == 0 {
+			d.text(d.off, out)
+		}
+		return
+	}
 	s := m.desc(d.st)
 	switch s.fam {
 	case famGround:
 		if d.u8n == 0 {
-			d.text(d.off, emit)
+			d.text(d.off, out)
 		}
 		return
 	case famGroundUnit:
 		lead := len(p) - int(s.u.have)
-		d.text(base+int64(lead), emit)
+		d.text(base+int64(lead), out)
 		d.saveUTF8(p[lead:], base+int64(lead))
 		d.st = 0
 		return
@@ -223,10 +249,19 @@ func (d *Decoder) endFeed(m *machine, p []byte, base int64, emit func(*Token)) {
 // unit as KindInvalid, an open escape, CSI or control string with
 // FlagUnterminated (its Len is the bytes it swallowed). The decoder is
 // then back in ground at the same offset, its options kept.
-func (d *Decoder) End(emit func(*Token)) {
+func (d *Decoder) End(emit func(*Token)) { d.end(&sink{emit: emit}) }
+
+// EndBatch is End for a consumer of FeedBatch.
+func (d *Decoder) EndBatch(buf []Token, flush func([]Token)) {
+	out := sink{buf: buf, flush: flush}
+	d.end(&out)
+	out.drain()
+}
+
+func (d *Decoder) end(out *sink) {
 	m := tables(variant(d.options()))
 	if d.u8n > 0 {
-		d.unitToken(emit, KindInvalid, d.u8off, int64(d.u8n), 0, IntroNone, 0)
+		d.unitToken(out, KindInvalid, d.u8off, int64(d.u8n), 0, IntroNone, 0)
 		d.u8n = 0
 	}
 	s := m.desc(d.st)
@@ -245,7 +280,7 @@ func (d *Decoder) End(emit func(*Token)) {
 		bodyEnd--
 	}
 	d.read(nil, d.off, bodyEnd)
-	d.finish(bodyEnd, d.off, emit)
+	d.finish(bodyEnd, d.off, out)
 }
 
 // Tokens returns the tokens of p decoded as a whole stream from d's
@@ -277,26 +312,39 @@ func (d Decoder) Tokens(p []byte) iter.Seq[Token] {
 func Tokens(p []byte) iter.Seq[Token] { return Decoder{}.Tokens(p) }
 
 // text emits the pending text, up to end, as one token.
-func (d *Decoder) text(end int64, emit func(*Token)) {
+func (d *Decoder) text(end int64, out *sink) {
 	if end > d.pos {
-		d.single(emit, KindText, d.pos, end-d.pos, 0, IntroNone, 0, 0)
+		d.single(out, KindText, d.pos, end-d.pos, 0, IntroNone, 0, 0)
 		d.pos = end
 	}
 }
 
 // unitToken emits a single token of n bytes at off after the pending text.
-func (d *Decoder) unitToken(emit func(*Token), kind Kind, off, n int64, final byte, intro Intro, r rune) {
-	d.text(off, emit)
-	d.single(emit, kind, off, n, final, intro, 0, r)
+func (d *Decoder) unitToken(out *sink, kind Kind, off, n int64, final byte, intro Intro, r rune) {
+	d.text(off, out)
+	d.single(out, kind, off, n, final, intro, 0, r)
 	d.pos = off + n
 }
 
 // single emits a token that has no parameters and no payload, reusing
 // d.one: only the fields such tokens use are set, the rest stay zero.
-func (d *Decoder) single(emit func(*Token), kind Kind, off, n int64, final byte, intro Intro, flags Flags, r rune) {
+func (d *Decoder) single(out *sink, kind Kind, off, n int64, final byte, intro Intro, flags Flags, r rune) {
+	if out.emit == nil {
+		// Into the batch directly: a slot that held a single token has
+		// every other field zero already.
+		t := &out.buf[out.n]
+		if t.Kind >= KindESC && t.Kind <= KindScreenTitle {
+			*t = Token{}
+		}
+		t.Off, t.Len, t.Kind, t.Final, t.Intro, t.Flags, t.Rune, t.Command = off, n, kind, final, intro, flags, r, -1
+		if out.n++; out.n == len(out.buf) {
+			out.drain()
+		}
+		return
+	}
 	t := &d.one
 	t.Off, t.Len, t.Kind, t.Final, t.Intro, t.Flags, t.Rune, t.Command = off, n, kind, final, intro, flags, r, -1
-	emit(t)
+	out.emit(t)
 }
 
 // begin starts a token of kind at off whose body starts after its
@@ -343,24 +391,24 @@ func (d *Decoder) read(p []byte, base, to int64) {
 }
 
 // abort ends the open token at end, cut short by a.
-func (d *Decoder) abort(p []byte, base int64, a Abort, end int64, emit func(*Token)) {
+func (d *Decoder) abort(p []byte, base int64, a Abort, end int64, out *sink) {
 	d.read(p, base, end)
 	d.tok.Flags |= FlagAborted
 	d.tok.Abort = a
-	d.finish(end, end, emit)
+	d.finish(end, end, out)
 }
 
 // terminate ends the open control string with term, which runs from
 // termOff to end.
-func (d *Decoder) terminate(p []byte, base int64, term Term, termOff, end int64, emit func(*Token)) {
+func (d *Decoder) terminate(p []byte, base int64, term Term, termOff, end int64, out *sink) {
 	d.read(p, base, termOff)
 	d.tok.Term = term
-	d.finish(termOff, end, emit)
+	d.finish(termOff, end, out)
 }
 
 // finish ends the token in progress at end (exclusive), its body at
 // bodyEnd, and emits it.
-func (d *Decoder) finish(bodyEnd, end int64, emit func(*Token)) {
+func (d *Decoder) finish(bodyEnd, end int64, out *sink) {
 	t := &d.tok
 	t.Len = end - t.Off
 	switch {
@@ -378,5 +426,34 @@ func (d *Decoder) finish(bodyEnd, end int64, emit func(*Token)) {
 		}
 	}
 	d.pos = end
-	emit(t)
+	out.put(t)
+}
+
+// sink is where the builder puts tokens: a callback (Feed), or a batch
+// that is handed over when full (FeedBatch).
+type sink struct {
+	emit  func(*Token)
+	buf   []Token
+	n     int
+	flush func([]Token)
+}
+
+// put passes on t, or a copy of it in the batch.
+func (s *sink) put(t *Token) {
+	if s.emit != nil {
+		s.emit(t)
+		return
+	}
+	s.buf[s.n] = *t
+	if s.n++; s.n == len(s.buf) {
+		s.drain()
+	}
+}
+
+// drain hands over the batch.
+func (s *sink) drain() {
+	if s.n > 0 {
+		s.flush(s.buf[:s.n])
+		s.n = 0
+	}
 }

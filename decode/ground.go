@@ -104,6 +104,31 @@ func skipPrintable(p []byte, i int) int {
 	return i
 }
 
+// skipText returns the index just past the run of text from p[i:] that
+// needs no state: printable ASCII (eight bytes at a time), TAB, LF and
+// plain multi-byte characters (skipPlainUTF8). The machine reads what
+// stops it, as it would read the run byte by byte (TestFastPathAgrees).
+func skipText(p []byte, i int) int {
+	for i < len(p) {
+		b := p[i]
+		switch {
+		case b >= 0x20 && b < 0x7F:
+			i = skipPrintable(p, i+1)
+		case b == '\n' || b == '\t':
+			i++
+		case plainLead[b] != 0:
+			j := skipPlainUTF8(p, i)
+			if j == i {
+				return i
+			}
+			i = j
+		default:
+			return i
+		}
+	}
+	return i
+}
+
 // skipPlainUTF8 returns the index just past the run of whole characters
 // from p[i:] whose lead byte rules out controls and format characters
 // (plainLead), checking their continuation bytes only. TestPlainUTF8

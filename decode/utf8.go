@@ -185,7 +185,7 @@ func (d *Decoder) saveUTF8(s []byte, off int64) {
 // resumeUTF8 continues a unit saved by saveUTF8 with the first bytes of p
 // and returns how many bytes of p it consumed. A character completed here
 // is a token of its own (a text token carries its Rune).
-func (d *Decoder) resumeUTF8(m *machine, p []byte, emit func(*Token)) int {
+func (d *Decoder) resumeUTF8(m *machine, p []byte, out *sink) int {
 	var buf [4]byte
 	have := int(d.u8n)
 	copy(buf[:], d.u8[:have])
@@ -201,11 +201,11 @@ func (d *Decoder) resumeUTF8(m *machine, p []byte, emit func(*Token)) int {
 	d.pos = off + n
 	switch cls {
 	case utfText:
-		d.single(emit, KindText, off, n, 0, IntroNone, 0, r)
+		d.single(out, KindText, off, n, 0, IntroNone, 0, r)
 	case utfInvalid:
-		d.single(emit, KindInvalid, off, n, 0, IntroNone, 0, 0)
+		d.single(out, KindInvalid, off, n, 0, IntroNone, 0, 0)
 	case utfFormat:
-		d.single(emit, KindFormat, off, n, 0, IntroNone, 0, r)
+		d.single(out, KindFormat, off, n, 0, IntroNone, 0, r)
 	case utfC1:
 		o := d.options()
 		if kind := c1Kind(byte(r)); kind != KindC1 {
@@ -213,7 +213,7 @@ func (d *Decoder) resumeUTF8(m *machine, p []byte, emit func(*Token)) int {
 			d.pos = off
 			d.st = m.stateOf(opened(kind, IntroUTF8, o))
 		} else {
-			d.single(emit, KindC1, off, n, byte(r), IntroUTF8, 0, 0)
+			d.single(out, KindC1, off, n, byte(r), IntroUTF8, 0, 0)
 		}
 	}
 	return size - have

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 )
 
@@ -55,5 +56,61 @@ func TestDetailPane(t *testing.T) {
 				t.Errorf("unsafe View: %q", probs)
 			}
 		})
+	}
+}
+
+// TestRemovalMarkers checks that the cleaned-text pane marks each removal
+// by class (colour, invisible, cursor or control, string, query), with
+// distinct glyphs in the Unicode and the ASCII sets, underlined when there
+// is no colour so that ASCII markers stand apart from text; and that the
+// full help names each.
+func TestRemovalMarkers(t *testing.T) {
+	t.Parallel()
+	data := []byte("a\x1b[31mb\u202ec\x1b[2Kd\x1b]0;t\x07e\x1b[6nf\n")
+	for _, tc := range []struct {
+		ascii bool
+		want  string
+	}{{false, "a␥b␢c␤d␣e␠f"}, {true, "a=b%c>d$e?f"}} {
+		p := termenv.Ascii
+		if tc.ascii {
+			p = termenv.ANSI // NO_COLOR keeps attributes
+		}
+		d := newDriver(t, load(t, data), Options{ASCII: tc.ascii, NoColor: true}, testStyles(p, false), 120, 40, nil)
+		d.press("<end>?")
+		var row strings.Builder
+		for _, pc := range d.m.f.text[d.m.f.textCur].pieces {
+			if pc.mark {
+				row.WriteString(pc.rm.Mark(tc.ascii).String())
+			} else {
+				row.WriteString(pc.s.String())
+			}
+		}
+		if got := strings.TrimRight(row.String(), " "); got != tc.want {
+			t.Errorf("ascii %v: cleaned row %q, want %q", tc.ascii, got, tc.want)
+		}
+		v := d.m.View()
+		if tc.ascii && !strings.Contains(v, "4m=\x1b[0m") {
+			t.Errorf("ascii: the = marker is not underlined:\n%q", v)
+		}
+		for _, name := range []string{"removed: colour/style", "removed: invisible", "removed: cursor/control", "removed: string", "removed: query"} {
+			if !strings.Contains(v, name) {
+				t.Errorf("ascii %v: the help has no legend entry %q", tc.ascii, name)
+			}
+		}
+	}
+}
+
+// TestTooSmall checks that a terminal too small for any layout says what
+// size is needed, wrapped so that it is read whole at 20x5.
+func TestTooSmall(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, load(t, demo), Options{}, testStyles(termenv.Ascii, false), 20, 5, nil)
+	v := strings.ReplaceAll(d.m.View(), "\n", "")
+	if !strings.Contains(v, "terminal too small (20x5): needs at least 26x7") {
+		t.Errorf("View at 20x5 does not say what is needed:\n%s", d.m.View())
+	}
+	d.send(tea.WindowSizeMsg{Width: 26, Height: 7})
+	if d.m.lay.tooSmall {
+		t.Errorf("26x7, the size asked for, is too small:\n%s", d.m.View())
 	}
 }

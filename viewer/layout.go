@@ -54,6 +54,7 @@ type layout struct {
 	borderTop     int
 	borderLeft    int
 	tooSmall      bool
+	needW, needH  int // the smallest terminal the layout fits in
 }
 
 // hexInner is the inner width of the hex pane at bpr bytes per row: the
@@ -72,6 +73,10 @@ func computeLayout(st *Styles, w, h, chromeTop, chromeBottom int, streamLen int6
 	l.frameW, l.frameH = st.Pane.GetFrameSize()
 	l.borderTop, l.borderLeft = st.Pane.GetBorderTopSize(), st.Pane.GetBorderLeftSize()
 	l.offW = render.Offset(max(0, streamLen-1)).Width()
+	l.needW, l.needH = hexInner(l.offW, rowWidths[len(rowWidths)-1])+l.frameW, chromeTop+chromeBottom+l.frameH+1
+	if kind == layoutCompare {
+		l.needW = 2 * (minTextWidth + gutterWidth + l.frameW)
+	}
 	avail := h - chromeTop - chromeBottom
 	if dr := min(maxDetailRows, (avail-2*l.frameH)/3); detail && dr >= minDetailRows && avail-dr-2*l.frameH >= minTopRows && w > l.frameW {
 		l.detailH = dr + l.frameH

@@ -90,6 +90,8 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		return m.openPrompt(promptText)
 	case key.Matches(k, ks.SearchHex):
 		return m.openPrompt(promptHex)
+	case key.Matches(k, ks.SearchRaw):
+		return m.openPrompt(promptRaw)
 	case key.Matches(k, ks.NextSeq):
 		return m.startJob(newSeek(sv.idx, &seqItem, m.o.Sanitize, sv.cursor, 1))
 	case key.Matches(k, ks.PrevSeq):
@@ -327,6 +329,12 @@ func (m *model) promptKey(k tea.KeyMsg) tea.Cmd {
 		m.prompt = promptNone
 		m.input.Blur()
 		return nil
+	case k.Type == tea.KeyTab && (m.prompt == promptText || m.prompt == promptRaw):
+		m.prompt = promptText + promptRaw - m.prompt
+		return nil
+	case k.Type == tea.KeyCtrlT && (m.prompt == promptText || m.prompt == promptRaw):
+		m.foldCase = !m.foldCase
+		return nil
 	case key.Matches(k, m.keys.Confirm):
 		p, v := m.prompt, m.input.Value()
 		m.prompt = promptNone
@@ -358,7 +366,14 @@ func (m *model) submit(p promptKind, v string) tea.Cmd {
 		if v == "" {
 			return nil
 		}
-		return m.startJob(newTextSearch(sv.idx, v, m.o.Sanitize, sv.cursor))
+		return m.startJob(newTextSearch(sv.idx, v, m.foldCase, m.o.Sanitize, sv.cursor))
+	case promptRaw:
+		if v == "" {
+			return nil
+		}
+		j := newHexSearch(sv.src, []byte(v), sv.cursor)
+		j.text, j.fold = true, m.foldCase || smartFold([]byte(v))
+		return m.startJob(j)
 	case promptHex:
 		pat, err := parseHex(v)
 		if err != nil {

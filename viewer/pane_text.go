@@ -120,14 +120,11 @@ func (m *model) textRow(r textRow, width int, gutter bool) string {
 		n = gutterWidth
 	}
 	for _, pc := range r.pieces {
-		cls := render.ClassText
 		if pc.mark {
-			cls = render.ClassMuted
-			if pc.st != stNormal {
-				cls = render.ClassSequence
-			}
+			m.st.marks[pc.rm][pc.st].add(&b, pc.rm.Mark(m.o.ASCII))
+		} else {
+			m.st.cell(render.ClassText, pc.st).add(&b, pc.s)
 		}
-		m.st.cell(cls, pc.st).add(&b, pc.s)
 		n += pc.width
 	}
 	b.WriteString(strings.Repeat(" ", max(0, width-n)))

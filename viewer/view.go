@@ -20,8 +20,8 @@ func (m *model) View() string {
 	}
 	lines := []string{m.titleLine()}
 	if m.lay.tooSmall {
-		msg := render.TextString(fmt.Sprintf("terminal too small (%dx%d)", m.w, m.h))
-		lines = append(lines, pad(m.st.warn, msg, m.w))
+		msg := render.TextString(fmt.Sprintf("terminal too small (%dx%d): needs at least %dx%d", m.w, m.h, m.lay.needW, m.lay.needH))
+		lines = append(lines, wrapSafe(msg, m.w, m.w, m.st.warn)...)
 		return fit(lines, m.w, m.h)
 	}
 	var boxes [][]string
@@ -251,7 +251,15 @@ func (m *model) decision() render.Safe {
 
 // promptLine draws the open prompt; what the user typed is escaped.
 func (m *model) promptLine() string {
-	label := [numPrompts]string{promptGoto: "go to offset: ", promptText: "search cleaned text: ", promptHex: "search bytes (hex): "}[m.prompt]
+	label := [numPrompts]string{promptGoto: "go to offset: ", promptText: "search cleaned text", promptHex: "search bytes (hex): ",
+		promptRaw: "search raw bytes as text"}[m.prompt]
+	if m.prompt == promptText || m.prompt == promptRaw {
+		fold := "smart case"
+		if m.foldCase {
+			fold = "ignore case"
+		}
+		label += " (" + fold + "; tab: cleaned/raw, ctrl+t: case): "
+	}
 	v := []rune(m.input.Value())
 	pos := min(m.input.Position(), len(v))
 	under := render.Spaces(1)

@@ -121,6 +121,7 @@ const (
 	promptGoto
 	promptText
 	promptHex
+	promptRaw // raw bytes searched as text
 )
 
 // model is the root model. It owns the one source of truth — the stream
@@ -146,6 +147,10 @@ type model struct {
 	prompt  promptKind
 	input   textinput.Model
 	pending string // "m" or "'" waiting for a mark letter
+	// foldCase makes the text searches ignore ASCII case whatever the
+	// query; otherwise a query without upper case ignores it (smart
+	// case). Ctrl+T toggles it in the prompt.
+	foldCase bool
 
 	msg  render.Safe // the status message
 	warn bool        // msg is a warning
@@ -175,11 +180,11 @@ type helpKey struct {
 }
 
 // numPrompts sizes per-prompt history.
-const numPrompts = int(promptHex) + 1
+const numPrompts = int(promptRaw) + 1
 
 // newModel returns the model for c.
 func newModel(c *capture.Capture, o Options, st Styles) *model {
-	m := &model{c: c, o: o, st: st, keys: newKeyMap(), help: help.New(), detail: true}
+	m := &model{c: c, o: o, st: st, keys: newKeyMap(o.ASCII), help: help.New(), detail: true}
 	m.help.Styles = st.Help
 	m.help.ShortSeparator = "  "
 	m.help.FullSeparator = "   "

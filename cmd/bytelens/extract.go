@@ -86,16 +86,20 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 		return err
 	}
 	if f.stream == "artifact" {
-		b, err := st.ReadRaw(ref)
+		fh, err := st.OpenRaw(ref)
 		if err != nil {
 			return err
 		}
-		return exportRaw(f.output, b)
+		defer fh.Close()
+		return exportRaw(f.output, fh)
 	}
-	a, err := st.Load(ref)
+	// The artifact is read once to check it; the range is then read
+	// from the file, never the whole stream into memory.
+	a, err := st.OpenArtifact(ref)
 	if err != nil {
 		return err
 	}
+	defer a.Close()
 	sm := a.Stream(f.stream)
 	if sm == nil {
 		return usagef("the artifact has no stream %s", strconv.Quote(f.stream))
@@ -104,26 +108,41 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	if f.raw {
 		limit = -1
 	}
-	start, end, err := parseRange(f.rng, len(sm.Data), limit)
+	start, end, err := parseRange(f.rng, int(sm.Len), limit)
 	if err != nil {
 		return err
 	}
+	part := io.NewSectionReader(sm, int64(start), int64(end-start))
 	switch {
 	case f.raw:
-		return exportRaw(f.output, sm.Data[start:end])
+		return exportRaw(f.output, part)
 	case f.asJSON:
-		x := extractResult{Schema: extractSchema, Ref: ref.String(), Stream: sm.Name, Start: start, End: end, StreamBytes: len(sm.Data), As: f.as}
+		x := extractResult{Schema: extractSchema, Ref: ref.String(), Stream: sm.Name, Start: start, End: end, StreamBytes: sm.Len, As: f.as}
+		var b []byte
 		if f.as == "text" {
-			x.Text = string(cleanRange(sm.Data, start, end, sopts))
+			b, err = cleanRange(sm, int64(start), part, sopts)
+			x.Text = string(b)
 		} else {
-			x.Hex = hex.EncodeToString(sm.Data[start:end])
+			b, err = io.ReadAll(part)
+			x.Hex = hex.EncodeToString(b)
+		}
+		if err != nil {
+			return err
 		}
 		return writeJSON(s.stdout, x)
 	case f.as == "text":
-		_, err := s.stdout.Write(cleanRange(sm.Data, start, end, sopts))
+		out, err := cleanRange(sm, int64(start), part, sopts)
+		if err != nil {
+			return err
+		}
+		_, err = s.stdout.Write(out)
 		return err
 	default:
-		return writeHexRows(s.out, sm.Data[start:end], start)
+		b, err := io.ReadAll(part)
+		if err != nil {
+			return err
+		}
+		return writeHexRows(s.out, b, start)
 	}
 }
 
@@ -138,7 +157,7 @@ type extractResult struct {
 	Stream      string `json:"stream"`
 	Start       int    `json:"start"`
 	End         int    `json:"end"`
-	StreamBytes int    `json:"stream_bytes"` // stored bytes of the stream
+	StreamBytes int64  `json:"stream_bytes"` // stored bytes of the stream
 	As          string `json:"as"`           // "hex" or "text"
 	Hex         string `json:"hex,omitempty"`
 	Text        string `json:"text,omitempty"`
@@ -202,19 +221,24 @@ func parseRange(s string, n, limit int) (start, end int, err error) {
 	return start, min(end, n), nil
 }
 
-// cleanRange returns the cleaned text that bytes [start, end) of data
-// produce when the whole stream is cleaned from its start, so the parser is
-// in the right state at start (a range inside a control string shows none
-// of its payload).
-func cleanRange(data []byte, start, end int, opts sanitize.Options) []byte {
+// cleanRange returns the cleaned text that part, the bytes of stream from
+// start on, produces when the stream is cleaned from its beginning, so the
+// parser is in the right state at start (a range inside a control string
+// shows none of its payload). The bytes before start are streamed through
+// the cleaner, not held.
+func cleanRange(stream io.ReaderAt, start int64, part io.Reader, opts sanitize.Options) ([]byte, error) {
 	var out bytes.Buffer
 	sw := &switchWriter{}
 	w := sanitize.NewWriter(sw, opts)
-	w.Write(data[:start])
+	if _, err := io.Copy(w, io.NewSectionReader(stream, 0, start)); err != nil {
+		return nil, err
+	}
 	sw.w = &out
-	w.Write(data[start:end])
+	if _, err := io.Copy(w, part); err != nil {
+		return nil, err
+	}
 	w.Close()
-	return out.Bytes()
+	return out.Bytes(), nil
 }
 
 // switchWriter discards until w is set.
@@ -242,11 +266,11 @@ func writeHexRows(w *render.Writer, p []byte, base int) error {
 	return w.Err()
 }
 
-// exportRaw writes raw bytes to path, refusing a terminal. A new file is
-// created with mode 0600 and an existing regular file is truncated; any
-// other file (a pipe such as /dev/stdout in a pipeline, a FIFO, a device)
-// is written as it is, without truncating.
-func exportRaw(path string, b []byte) error {
+// exportRaw copies raw bytes from r to path, refusing a terminal. A new
+// file is created with mode 0600 and an existing regular file is
+// truncated; any other file (a pipe such as /dev/stdout in a pipeline, a
+// FIFO, a device) is written as it is, without truncating.
+func exportRaw(path string, r io.Reader) error {
 	if path == "-" {
 		return usagef("-o - is refused: raw bytes go to a file, never to standard output (to feed a pipe, use -o /dev/stdout)")
 	}
@@ -270,7 +294,7 @@ func exportRaw(path string, b []byte) error {
 			return err
 		}
 	}
-	if _, err := fh.Write(b); err != nil {
+	if _, err := io.Copy(fh, r); err != nil {
 		fh.Close()
 		return err
 	}
@@ -330,10 +354,13 @@ func runVerify(s *streams, refArg, path string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	a, err := st.Load(ref)
+	// The artifact and each stream are checked by a streaming hash; no
+	// stream is read into memory.
+	a, err := st.OpenArtifact(ref)
 	if err != nil {
 		return err
 	}
+	defer a.Close()
 	var r io.Reader = s.stdin
 	if path != "-" {
 		fh, err := os.Open(path)
@@ -358,10 +385,10 @@ func runVerify(s *streams, refArg, path string, asJSON bool) error {
 		// prefix, never by an empty one: that holds none of it.
 		for i := range a.Streams {
 			sm := &a.Streams[i]
-			if sha256.Sum256(sm.Data) != sum || sm.Truncated() && len(sm.Data) == 0 {
+			if sm.SHA256 != sum || sm.Truncated() && sm.Len == 0 {
 				continue
 			}
-			v.Matches = append(v.Matches, verifyMatch{Name: sm.Name, StoredBytes: int64(len(sm.Data)), SeenBytes: sm.Seen, Prefix: sm.Truncated()})
+			v.Matches = append(v.Matches, verifyMatch{Name: sm.Name, StoredBytes: sm.Len, SeenBytes: sm.Seen, Prefix: sm.Truncated()})
 		}
 	}
 	v.Match = len(v.Matches) > 0

@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"fmt"
 	"io"
 
+	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/safejson"
-	"github.com/bytelens/bytelens/sanitize"
 
-	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/render"
 	"github.com/spf13/cobra"
 )
@@ -41,13 +37,13 @@ bytelens.describe/v1, docs/json.md): stream, offset, length, count, name,
 description.
 
 A file is loaded by format as clean loads it (asciinema casts, ttyrec,
-script typescripts, CI logs; --format overrides sniffing): a recording
+script typescripts, CI, container and journal logs; --format overrides
+sniffing): a recording
 shows the terminal bytes it holds, offsets counted in the stream, not its
 JSON text or frame headers; --format raw shows the file as it is. A
 capture with several streams is shown stream by stream, each after a
 "‹stream NAME, N bytes›" line (--stream picks one). Stdin is raw bytes
-unless --format names a format; from a pipe or terminal its glyphs are
-shown line by line as the lines arrive (tail -f log | bytelens glyphs).`,
+unless --format names a format.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			pol, err := g.options()
@@ -58,21 +54,45 @@ shown line by line as the lines arrive (tail -f log | bytelens glyphs).`,
 			if asJSON && !describe {
 				return usagef("--json goes with --describe")
 			}
-			if !describe && (len(args) == 0 || args[0] == "-") && (cf.format == "" || cf.format == "raw") && regularSize(s.stdin) == 0 {
-				if err := rawStdinFlags(cf); err != nil {
+			// Glyphs end with exactly one line feed.
+			endLine := func(write func(w io.Writer) error) error {
+				lw := &lastByteWriter{w: s.stdout, last: '\n'}
+				if err := write(lw); err != nil {
 					return err
 				}
-				return streamGlyphs(s, o)
-			}
-			return withStreams(s, args, cf, !asJSON, func(name string, r io.ReaderAt, size int64) error {
-				switch {
-				case asJSON:
-					return writeDescriptionsJSON(s.stdout, name, r, size, o)
-				case describe:
-					return render.WriteDescriptions(s.stdout, r, size, o)
+				if lw.last != '\n' {
+					return s.out.Println()
 				}
-				lw := &lastByteWriter{w: s.stdout, last: '\n'}
-				return finishGlyphs(s, lw, render.WriteGlyphs(lw, r, size, o))
+				return nil
+			}
+			if asJSON {
+				return withStreams(s, args, cf, streamFuncs{
+					at: func(name string, r io.ReaderAt, size int64) error {
+						return writeDescriptionsJSON(s.stdout, name, func(fn func(*render.Description) error) error {
+							return render.Descriptions(r, size, o, fn)
+						})
+					},
+					stream: func(r io.Reader) error {
+						return writeDescriptionsJSON(s.stdout, capture.StreamOutput, func(fn func(*render.Description) error) error {
+							return render.DescriptionsReader(r, o, fn)
+						})
+					},
+					noHeadings: true,
+				})
+			}
+			return withStreams(s, args, cf, streamFuncs{
+				at: func(_ string, r io.ReaderAt, size int64) error {
+					if describe {
+						return render.WriteDescriptions(s.stdout, r, size, o)
+					}
+					return endLine(func(w io.Writer) error { return render.WriteGlyphs(w, r, size, o) })
+				},
+				stream: func(r io.Reader) error {
+					if describe {
+						return render.WriteDescriptionsReader(s.stdout, r, o)
+					}
+					return endLine(func(w io.Writer) error { return render.WriteGlyphsReader(w, r, o) })
+				},
 			})
 		},
 	}
@@ -117,83 +137,25 @@ type describeLine struct {
 	Unlisted int64 `json:"unlisted,omitempty"`
 }
 
-// writeDescriptionsJSON writes render.Descriptions of one stream as JSON
-// Lines through safejson.
-func writeDescriptionsJSON(w io.Writer, stream string, r io.ReaderAt, size int64, o render.StreamOptions) error {
-	bw := bufio.NewWriter(w)
+// writeDescriptionsJSON writes the descriptions that each yields as JSON
+// Lines through safejson, in blocks to a regular file and a line at a
+// time to a pipe or terminal, so that its reader sees them as they come.
+func writeDescriptionsJSON(w io.Writer, stream string, each func(fn func(*render.Description) error) error) error {
+	bw := newDataWriter(w)
 	enc := safejson.NewEncoder(bw)
 	name := render.TextString(stream).String()
-	err := render.Descriptions(r, size, o, func(d *render.Description) error {
-		return enc.Encode(describeLine{
+	err := each(func(d *render.Description) error {
+		err := enc.Encode(describeLine{
 			Schema: describeSchema, Stream: name, Offset: d.Off, Length: d.Len, Count: d.Count,
 			Name: d.Name.String(), Description: d.Text.String(), Unlisted: d.Unlisted,
 		})
+		if err != nil {
+			return err
+		}
+		return bw.EndChunk()
 	})
 	if err != nil {
 		return err
 	}
 	return bw.Flush()
-}
-
-// maxGlyphPending is how many bytes streamGlyphs holds while a sequence
-// or string stays open; past it the rest is spooled and shown at the end.
-var maxGlyphPending = 16 << 20
-
-// streamGlyphs shows stdin (a pipe or terminal) as glyphs while it
-// arrives: each piece that ends with a line feed outside any sequence,
-// string or UTF-8 unit is rendered and flushed at once, by itself, which
-// gives the same glyphs as rendering the whole stream because the decoder
-// starts there in ground state, as a fresh one does. While a sequence
-// stays open the bytes are held, up to maxGlyphPending; then the rest of
-// stdin is spooled and rendered at its end, starting from that ground
-// state.
-func streamGlyphs(s *streams, o render.StreamOptions) error {
-	dec := decode.Decoder{LoneC1: o.Policy.C1 == sanitize.C1Lone, APCBEL: o.Policy.APCBEL}
-	lw := &lastByteWriter{w: s.stdout, last: '\n'}
-	var pending []byte
-	show := func(p []byte) error {
-		if len(p) == 0 {
-			return nil
-		}
-		return render.WriteGlyphs(lw, bytes.NewReader(p), int64(len(p)), o)
-	}
-	nop := func(*decode.Token) {}
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := s.stdin.Read(buf)
-		chunk := buf[:n]
-		if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
-			dec.Feed(chunk[:i+1], nop)
-			pending = append(pending, chunk[:i+1]...)
-			chunk = chunk[i+1:]
-			if dec.InGround() {
-				if werr := show(pending); werr != nil {
-					return werr
-				}
-				pending = pending[:0]
-			}
-		}
-		dec.Feed(chunk, nop)
-		pending = append(pending, chunk...)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("reading stdin: %w", err)
-		}
-		if len(pending) > maxGlyphPending {
-			return withStdin(io.MultiReader(bytes.NewReader(pending), s.stdin), func(r io.ReaderAt, size int64) error {
-				return finishGlyphs(s, lw, render.WriteGlyphs(lw, r, size, o))
-			})
-		}
-	}
-	return finishGlyphs(s, lw, show(pending))
-}
-
-// finishGlyphs ends glyph output with exactly one line feed.
-func finishGlyphs(s *streams, lw *lastByteWriter, err error) error {
-	if err != nil || lw.last == '\n' {
-		return err
-	}
-	return s.out.Println()
 }
