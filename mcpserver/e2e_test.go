@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -197,8 +198,15 @@ func TestRunTimeoutAndLargeOutput(t *testing.T) {
 	// 1 MiB: 65536 lines of 16 bytes. The head is in the result, the rest
 	// in the record.
 	res := s.call(t, "run", map[string]any{"argv": []string{"sh", "-c", "yes 0123456789abcde | head -c 1048576"}}, &out)
-	if res.IsError || !out.Stdout.Truncated || out.Stdout.BytesRaw != 1<<20 || len(out.Stdout.Text) > 64<<10 {
+	if res.IsError || !out.Stdout.Truncated || out.Stdout.BytesRaw != 1<<20 || len(out.Stdout.Text)+len(out.Stdout.Tail) > 64<<10 {
 		t.Fatalf("1 MiB: truncated %v, raw %d, text %d", out.Stdout.Truncated, out.Stdout.BytesRaw, len(out.Stdout.Text))
+	}
+	// The tail ends where the stream ended, and the omitted lines sit
+	// between head and tail.
+	if o := out.Stdout.Omitted; o == nil || !strings.HasSuffix(out.Stdout.Tail, "\n0123456789abcde\n") ||
+		o.FromLine != int64(strings.Count(out.Stdout.Text, "\n"))+1 || o.ToLine != 65536-int64(strings.Count(out.Stdout.Tail, "\n")) ||
+		!strings.Contains(resultText(res), "lines "+strconv.FormatInt(o.FromLine, 10)+"-") {
+		t.Fatalf("1 MiB: omitted %+v, tail ends %q", out.Stdout.Omitted, out.Stdout.Tail[max(len(out.Stdout.Tail)-20, 0):])
 	}
 	var ex excerpt.Excerpt
 	s.call(t, "excerpt", map[string]any{"ref": out.Ref, "from": 65536}, &ex)

@@ -59,8 +59,13 @@ type RunOut struct {
 type StreamResult struct {
 	// Text is the cleaned text, or its head when Truncated.
 	Text string `json:"text"`
-	// Truncated says that the text passed the output limit; the rest is
-	// in the record (excerpt from the line after the head).
+	// Omitted, when Truncated, says which lines lie between Text and
+	// Tail and the excerpt call that gets them; Tail is the end of the
+	// stream.
+	Omitted *capture.Omitted `json:"omitted,omitempty"`
+	Tail    string           `json:"tail,omitempty"`
+	// Truncated says that the text passed the output limit; the middle
+	// is in the record (Omitted).
 	Truncated bool  `json:"truncated,omitempty"`
 	BytesRaw  int64 `json:"bytes_raw,omitempty"`
 	// BytesCleaned is the cleaned size of the whole stream.
@@ -92,18 +97,20 @@ func (t *tools) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mcp
 		return nil, out, toolError(err)
 	case err != nil:
 		out.StoreError = render.Line([]byte(err.Error())).String()
+	case env.StoreError != "":
+		out.StoreError = env.StoreError // cleaned by capture
 	case t.o.Store == nil && t.o.StoreErr != nil:
 		out.StoreError = render.Line([]byte(t.o.StoreErr.Error())).String()
 	}
 	out.Ref, out.Command, out.Cwd = env.RawArtifact, env.Command, env.Cwd
 	out.ExitCode, out.Signal, out.TimedOut, out.DurationMS = env.ExitCode, env.Signal, env.TimedOut, env.DurationMS
-	out.Stdout = streamResult(env.Stdout, &env.Streams.Stdout)
-	out.Stderr = streamResult(env.Stderr, &env.Streams.Stderr)
+	out.Stdout = streamResult(env.Stdout, env.StdoutTail, env.StdoutOmitted, &env.Streams.Stdout)
+	out.Stderr = streamResult(env.Stderr, env.StderrTail, env.StderrOmitted, &env.Streams.Stderr)
 	return text(runText(&out)), out, nil
 }
 
-func streamResult(text string, s *capture.EnvelopeStream) StreamResult {
-	return StreamResult{Text: text, Truncated: s.Truncated, BytesRaw: s.BytesRaw, BytesCleaned: s.BytesCleaned,
+func streamResult(head, tail string, omitted *capture.Omitted, s *capture.EnvelopeStream) StreamResult {
+	return StreamResult{Text: head, Tail: tail, Omitted: omitted, Truncated: s.Truncated, BytesRaw: s.BytesRaw, BytesCleaned: s.BytesCleaned,
 		Removed: nonZero(s.Report.Removed.ByName()), Flags: nonZero(s.Report.Flags.ByName())}
 }
 
@@ -165,16 +172,26 @@ func runText(o *RunOut) string {
 		if s.r.Removed != nil {
 			fmt.Fprintf(&b, "; removed %s", summary(s.r.Removed))
 		}
-		if s.r.Truncated {
-			fmt.Fprintf(&b, "; head only, %d of %d bytes: excerpt for the rest", len(s.r.Text), s.r.BytesCleaned)
-		}
 		b.WriteString("]\n")
-		b.WriteString(s.r.Text)
-		if !strings.HasSuffix(s.r.Text, "\n") && s.r.Text != "" {
-			b.WriteString("\n")
+		writeLines(&b, s.r.Text)
+		if o := s.r.Omitted; o != nil {
+			fmt.Fprintf(&b, "[%s lines %d-%d omitted, %d bytes", s.name, o.FromLine, o.ToLine, o.Bytes)
+			if o.Excerpt != "" {
+				fmt.Fprintf(&b, "; the excerpt tool returns them (from %d, to %d, stream %s)", o.FromLine, o.ToLine, s.name)
+			}
+			b.WriteString("]\n")
+			writeLines(&b, s.r.Tail)
 		}
 	}
 	return b.String()
+}
+
+// writeLines writes text, ending it with LF if it does not.
+func writeLines(b *strings.Builder, text string) {
+	b.WriteString(text)
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		b.WriteString("\n")
+	}
 }
 
 // record opens the cleaned text of ref.

@@ -24,7 +24,7 @@ func TestApply(t *testing.T) {
 			t.Errorf("Apply(%q) error %v", bad, err)
 		}
 	}
-	if got := PolicyValues("cr"); len(got) != 3 || got[0] != "lines" {
+	if got := PolicyValues("cr"); len(got) < 3 || got[0] != "lines" || got[1] != "overwrite" {
 		t.Errorf("PolicyValues(cr) = %q", got)
 	}
 }

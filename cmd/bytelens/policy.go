@@ -12,7 +12,7 @@ import (
 // and the default come from sanitize (PolicyValues), and every value,
 // from a flag or from a key=value list, is parsed by sanitize.Options.Set.
 var policyHelp = map[string]string{
-	"cr":           "carriage returns",
+	"cr":           "carriage returns (screen: each line as the terminal screen finally showed it)",
 	"bs":           "backspaces (overstrike: x BS y keeps y, like col -b)",
 	"links":        "OSC 8 hyperlinks (drop keeps the label; append adds the URI in angle brackets)",
 	"format-chars": "bidi, zero-width and tag characters",
