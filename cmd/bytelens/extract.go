@@ -97,7 +97,7 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	// from the file, never the whole stream into memory.
 	a, err := st.OpenArtifact(ref)
 	if err != nil {
-		return err
+		return keyError(err)
 	}
 	defer a.Close()
 	sm := a.Stream(f.stream)
@@ -354,11 +354,14 @@ func runVerify(s *streams, refArg, path string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
+	if done, err := verifySealed(s, st, ref, path); done { // keys.go
+		return err
+	}
 	// The artifact and each stream are checked by a streaming hash; no
 	// stream is read into memory.
 	a, err := st.OpenArtifact(ref)
 	if err != nil {
-		return err
+		return keyError(err)
 	}
 	defer a.Close()
 	var r io.Reader = s.stdin

@@ -69,11 +69,11 @@ func (s *streams) withStdin(r io.Reader) *streams {
 }
 
 // subcommands are the constructors of bytelens's commands, in the order
-// of the README.
+// of the README. A new command is added here, not from an init function.
 var subcommands = []func(s *streams) *cobra.Command{
 	newCleanCmd, newReportCmd, newRunCmd, newViewCmd, newHexCmd, newGlyphsCmd,
-	newDiffCmd, newExtractCmd, newVerifyCmd, newStoreCmd, newExcerptCmd,
-	newMCPCmd, newHookCmd, newVersionCmd,
+	newDiffCmd, newScreenCmd, newExtractCmd, newVerifyCmd, newStoreCmd,
+	newExcerptCmd, newMCPCmd, newHookCmd, newVersionCmd,
 }
 
 func newRoot(s *streams) *cobra.Command {
@@ -90,6 +90,7 @@ func newRoot(s *streams) *cobra.Command {
 	root.SetVersionTemplate("bytelens {{.Version}}\n")
 	root.SetIn(s.stdin)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	addKeyFlags(root.PersistentFlags()) // keys.go
 	for _, mk := range subcommands {
 		root.AddCommand(mk(s))
 	}
