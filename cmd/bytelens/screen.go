@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-
 // screenFlags are the flags of the screen model shared by screen and
 // report --screen.
 type screenFlags struct {
