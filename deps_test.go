@@ -38,7 +38,7 @@ var allowed = map[string][]string{
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",
 		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
 	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "safejson", "excerpt", "mcpserver", "hook", "seal", "screen",
-		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty", "golang.org/x/sys/unix"},
+		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty", "golang.org/x/sys/unix", "github.com/schollz/progressbar/v3"},
 }
 
 func TestLayers(t *testing.T) {
