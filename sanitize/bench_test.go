@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -64,7 +66,7 @@ func benchInputs() []struct {
 	for i := range uniform {
 		uniform[i] = byte(r.IntN(256))
 	}
-	return []struct {
+	inputs := []struct {
 		name string
 		data []byte
 	}{
@@ -78,14 +80,47 @@ func benchInputs() []struct {
 		{"weighted-random", weighted},
 		{"weighted-random-2MiB", append(bytes.Clone(weighted), weighted...)},
 		{"uniform-random", uniform},
+		{"apt-progress", fill(aptLine)},
 	}
+	// Real coloured outputs, recorded (testdata/bench/README.md), repeated
+	// to about 1 MiB.
+	for _, name := range []string{"git-log-oneline", "git-log-stat", "git-log-patch", "grep-rn", "ls-laR"} {
+		rec, err := os.ReadFile(filepath.Join("testdata", "bench", name+".ansi"))
+		if err != nil {
+			panic(err)
+		}
+		inputs = append(inputs, struct {
+			name string
+			data []byte
+		}{name, bytes.Repeat(rec, (1<<20+len(rec)-1)/len(rec))})
+	}
+	return inputs
 }
 
-// BenchmarkClean measures bytelens against the peers named in issue 2, in
-// one run: charmbracelet/x/ansi Strip, a bytes.IndexByte(ESC) scan-and-copy
-// loop and a utf8.Valid-plus-copy loop (the least work a sanitizer that
-// keeps UTF-8 intact must do). The decode-only row is the decoder with an
-// empty callback: the grammar's share of the sanitizer's time.
+// aptLine returns line i of an apt-get style log: download lines, the
+// dpkg steps, and the progress bar apt draws on the last row (a scroll
+// region, the cursor saved and restored, colours, a CR-redrawn percent).
+func aptLine(i int) string {
+	pkg := fmt.Sprintf("lib%c%c-dev", 'a'+i%26, 'a'+i/26%26)
+	pct := i % 100
+	bar := strings.Repeat("#", pct/5) + strings.Repeat(".", 20-pct/5)
+	switch i % 4 {
+	case 0:
+		return fmt.Sprintf("Get:%d http://deb.debian.org/debian trixie/main amd64 %s amd64 1.%d.%d-1 [%d kB]\n", i, pkg, i%7, i%13, 10+i%900)
+	case 1:
+		return fmt.Sprintf("\r%d%% [%d %s %d kB/%d kB %d%%]\x1b[K", pct, i, pkg, i%500, 900, pct)
+	case 2:
+		return fmt.Sprintf("Setting up %s (1.%d.%d-1) ...\n", pkg, i%7, i%13)
+	}
+	return fmt.Sprintf("\x1b7\x1b[0;24r\x1b8\x1b[1A\x1b7\x1b[25;0f\x1b[42m\x1b[30mProgress: [%3d%%]\x1b[49m\x1b[39m [%s] \x1b8", pct, bar)
+}
+
+// BenchmarkClean measures bytelens against charmbracelet/x/ansi Strip and
+// a utf8.Valid-plus-copy loop (the least work a sanitizer that keeps UTF-8
+// intact must do), in one run. Rows: sanitize.Bytes; the Writer reused
+// across iterations (steady state) fed 64 KiB and 7 bytes per Write; the
+// decoder alone with an empty callback (the grammar's share of the time).
+// BENCHMARKS.md has the figures and the command.
 func BenchmarkClean(b *testing.B) {
 	for _, in := range benchInputs() {
 		dst := make([]byte, 0, 2*len(in.data))
@@ -98,83 +133,25 @@ func BenchmarkClean(b *testing.B) {
 				}
 			})
 		}
-		var dec decode.Decoder
-		run("decode-only", func() { dec.Feed(in.data, func(*decode.Token) {}) }) // the grammar without the policy
-		w := NewWriter(discard{}, Options{})
-		run("bytelens", func() { w.Write(in.data) }) // one long stream: steady state
-		run("bytelens-bytes", func() { Bytes(in.data, Options{}) })
-		run("ansi.Strip", func() { _ = ansi.Strip(string(in.data)) })
-		run("indexbyte-esc", func() {
-			dst = dst[:0]
-			p := in.data
-			for {
-				i := bytes.IndexByte(p, 0x1b)
-				if i < 0 {
-					dst = append(dst, p...)
-					break
+		run("bytes", func() { Bytes(in.data, Options{}) })
+		for _, size := range []int{64 << 10, 7} {
+			w := NewWriter(discard{}, Options{})
+			run(fmt.Sprintf("writer-%d", size), func() {
+				for p := in.data; len(p) > 0; {
+					n := min(size, len(p))
+					w.Write(p[:n])
+					p = p[n:]
 				}
-				dst = append(dst, p[:i]...)
-				p = p[i+1:]
-			}
-		})
+			})
+		}
+		var dec decode.Decoder
+		run("decode-only", func() { dec.Feed(in.data, func(*decode.Token) {}) })
+		run("ansi.Strip", func() { _ = ansi.Strip(string(in.data)) })
 		run("utf8valid-copy", func() {
 			dst = dst[:0]
 			if utf8.Valid(in.data) {
 				dst = append(dst, in.data...)
 			}
 		})
-		run("class-switch", func() { dst = classSwitch(dst[:0], in.data, &counts) })
 	}
-}
-
-// byteClass sorts bytes into the five classes classSwitch tells apart:
-// printable ASCII, C0 and DEL, raw C1, bytes that can only be invalid,
-// UTF-8 lead bytes.
-var byteClass = func() (t [256]uint8) {
-	for b := range t {
-		switch {
-		case b >= 0x20 && b < 0x7F:
-			t[b] = 0
-		case b < 0x80:
-			t[b] = 1
-		case b < 0xA0:
-			t[b] = 2
-		case b < 0xC2 || b > 0xF4:
-			t[b] = 3
-		default:
-			t[b] = 4
-		}
-	}
-	return t
-}()
-
-// counts receives classSwitch's counts, so the compiler keeps them.
-var counts [5]int
-
-// classSwitch is a reference row, not a sanitizer: one switch per byte
-// over byteClass with no state and no report (text copied, controls
-// counted, U+FFFD for an invalid byte, a lead byte taken with one
-// continuation byte). It bounds what any byte-at-a-time parser that treats
-// these classes differently can reach on input whose next class cannot be
-// predicted.
-func classSwitch(dst, p []byte, n *[5]int) []byte {
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		k := byteClass[c]
-		n[k]++
-		switch k {
-		case 0:
-			dst = append(dst, c)
-		case 3:
-			dst = append(dst, "\uFFFD"...)
-		case 4:
-			if i+1 < len(p) && p[i+1]&0xC0 == 0x80 {
-				dst = append(dst, c, p[i+1])
-				i++
-			} else {
-				dst = append(dst, "\uFFFD"...)
-			}
-		}
-	}
-	return dst
 }

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/screen"
 )
 
 // maxLine is how many characters CROverwrite and BSOverstrike hold for the
@@ -26,7 +27,7 @@ type cleaner struct {
 
 	chunk   []byte // the input being fed
 	base    int64  // stream offset of chunk[0]
-	hist    []byte // up to histLen input bytes just before chunk
+	hist    []byte // the input just before chunk: histLen bytes or more (up to twice that), or all of it
 	flushed int64  // cleaned bytes already drained from out
 
 	crRun int   // CRs waiting to know what follows
@@ -39,6 +40,8 @@ type cleaner struct {
 	linkURI []byte // the URI of the open OSC 8 link, to append under LinksAppend
 
 	m *OffsetMap // optional offset map
+
+	scr *screen.Model // the screen of CRScreen, else nil
 	// embOpen is set while controls embedded in a sequence have been
 	// seen and the sequence has not: embOut is the output position
 	// before the first of them.
@@ -49,21 +52,38 @@ type cleaner struct {
 
 	frame int64 // offset of the latest frame boundary, 0 for none
 	at    int64 // end offset of the token being handled
+
+	toks    []decode.Token       // the decoder's batch
+	batchFn func([]decode.Token) // c.batch, made once
+	// plainText is set when text tokens need nothing but copying, as far
+	// as the options decide: no line emulation, no offset map, format
+	// characters not escaped.
+	plainText bool
 }
 
+// tokBatch is how many tokens the decoder hands to the policy at a time.
+const tokBatch = 64
+
 func newCleaner(o Options) *cleaner {
-	return &cleaner{
+	c := &cleaner{
 		opts:     o,
 		dec:      decode.Decoder{LoneC1: o.C1 == C1Lone, APCBEL: o.APCBEL, MaxPayload: o.maxPayload()},
 		rep:      newReport(o),
 		lineMode: o.CR == CROverwrite || o.BS == BSOverstrike,
+		scr:      newScreen(o),
+		toks:     make([]decode.Token, tokBatch),
 	}
+	c.batchFn = c.batch
+	c.plainText = !c.lineMode && o.FormatChars != FormatEscape
+	return c
 }
 
 // feed cleans p, the next chunk of the stream.
 func (c *cleaner) feed(p []byte) {
 	c.chunk, c.base = p, c.dec.Offset()
-	c.dec.Feed(p, c.token)
+	held := len(c.out)
+	c.dec.FeedBatch(p, c.toks, c.batchFn)
+	c.screenFeed(p, held)
 	c.rep.BytesIn += int64(len(p))
 	c.keepHistory(p)
 	c.chunk = nil
@@ -71,7 +91,8 @@ func (c *cleaner) feed(p []byte) {
 
 // end finishes the stream.
 func (c *cleaner) end() {
-	c.dec.End(c.token)
+	held := len(c.out)
+	c.dec.EndBatch(c.toks, c.batchFn)
 	c.endFormat()
 	c.endLink() // a link left open still gets its target appended
 	if c.crRun != 0 {
@@ -80,17 +101,21 @@ func (c *cleaner) end() {
 	if c.lineMode {
 		c.flushLine(false)
 	}
+	c.screenEnd(held)
 	c.rep.BytesOut = c.flushed + int64(len(c.out))
 }
 
-// keepHistory keeps the last histLen bytes of input.
+// keepHistory keeps at least the last histLen bytes of input. It lets the
+// history grow to twice that before dropping the older half, so that small
+// writes do not move it on every call.
 func (c *cleaner) keepHistory(p []byte) {
 	if len(p) >= histLen {
 		c.hist = append(c.hist[:0], p[len(p)-histLen:]...)
 		return
 	}
-	if drop := len(c.hist) + len(p) - histLen; drop > 0 {
-		c.hist = append(c.hist[:0], c.hist[drop:]...)
+	if len(c.hist)+len(p) > 2*histLen {
+		keep := histLen - len(p)
+		c.hist = append(c.hist[:0], c.hist[len(c.hist)-keep:]...)
 	}
 	c.hist = append(c.hist, p...)
 }
@@ -118,11 +143,29 @@ func (c *cleaner) bytesAt(off, n int64) []byte {
 	return append(joined, c.chunk[:off+n-c.base]...)
 }
 
-// token is the decode callback: the policy. Text, single controls and
-// format characters are handled first, as they are most tokens.
+// batch runs the policy over a batch of tokens from the decoder. Text that
+// needs nothing but copying (the options allow it, no CR, format run or
+// offset map waits on it) is copied here; every other token goes through
+// token.
+func (c *cleaner) batch(ts []decode.Token) {
+	for i := range ts {
+		t := &ts[i]
+		if t.Kind == decode.KindText && c.plainText && c.m == nil && c.crRun == 0 &&
+			!c.fmt.pending() && t.Off >= c.base {
+			end := t.End()
+			c.at, c.fmt.prevEnd, c.fmt.prevRune = end, end, -1
+			c.out = append(c.out, c.chunk[t.Off-c.base:end-c.base]...)
+			continue
+		}
+		c.token(t)
+	}
+}
+
+// token is the policy for one token. Text, single controls and format
+// characters are handled first, as they are most tokens.
 func (c *cleaner) token(t *decode.Token) {
 	c.at = t.End()
-	if f := &c.fmt; f.filler || f.runN > 0 || f.nlt > 0 {
+	if c.fmt.pending() {
 		c.beforeToken(t)
 	}
 	if c.m != nil && !c.lineMode {
@@ -199,8 +242,11 @@ func (c *cleaner) advise(t *decode.Token) {
 // text writes a text token.
 func (c *cleaner) text(t *decode.Token) {
 	c.fmt.prevEnd, c.fmt.prevRune = t.End(), -1
-	b := c.bytesAt(t.Off, t.Len)
-	if b == nil { // one character completed across two chunks
+	var b []byte
+	if t.Rune == 0 { // else one character completed across two chunks
+		b = c.bytesAt(t.Off, t.Len)
+	}
+	if b == nil {
 		var buf [utf8.UTFMax]byte
 		b = utf8.AppendRune(buf[:0], t.Rune)
 		c.fmt.prevRune = t.Rune
@@ -412,3 +458,7 @@ func (c *cleaner) anomalies(t *decode.Token) {
 		c.rep.BytesSwallowed += t.Len
 	}
 }
+
+// pending reports whether the format policy holds something that the next
+// token settles (beforeToken).
+func (f *formatState) pending() bool { return f.filler || f.runN > 0 || f.nlt > 0 }

@@ -391,6 +391,27 @@ func TestWriterAllocs(t *testing.T) {
 	}
 }
 
+// TestSmallWriteAllocs writes in 7-byte and 1-byte pieces, which cut
+// characters, sequences and strings between writes: in steady state (the
+// findings list full), no allocation.
+func TestSmallWriteAllocs(t *testing.T) {
+	p := []byte(strings.Repeat("text \x1b[1;31mred\x1b[0m é中\U0001F600 \x1b]8;;http://x/\x1b\\l\x1b]8;;\x1b\\\r\n", 40))
+	for _, size := range []int{7, 1} {
+		w := NewWriter(discard{}, Options{})
+		write := func() {
+			for q := p; len(q) > 0; q = q[min(size, len(q)):] {
+				w.Write(q[:min(size, len(q))])
+			}
+		}
+		for range 30 { // past MaxFindings: findings allocate their names
+			write()
+		}
+		if allocs := testing.AllocsPerRun(20, write); allocs > 0 {
+			t.Errorf("%d-byte writes: %.1f allocations per %d bytes", size, allocs, len(p))
+		}
+	}
+}
+
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }

@@ -24,6 +24,7 @@ type keyMap struct {
 	NextDiff, PrevDiff     key.Binding
 	NextStream             key.Binding
 	Detail                 key.Binding
+	Screen                 key.Binding
 	Help                   key.Binding
 	Quit                   key.Binding
 	Confirm, Cancel        key.Binding
@@ -69,6 +70,7 @@ func newKeyMap(ascii bool) keyMap {
 		PrevDiff:   b("D", "previous difference", "D"),
 		NextStream: b("s", "next stream", "s"),
 		Detail:     b("i", "detail pane", "i"),
+		Screen:     b("S", "screen pane", "S"),
 		Help:       b("?", "more keys", "?"),
 		Quit:       b("q", "quit", "q", "ctrl+c"),
 		Confirm:    b("enter", "confirm", "enter"),
@@ -104,7 +106,7 @@ func (k *keyMap) setContext(c keyContext) {
 		&k.Left, &k.Right, &k.PageUp, &k.PageDown, &k.Home, &k.End,
 		&k.Goto, &k.NextSeq, &k.PrevSeq, &k.SearchText, &k.SearchHex, &k.SearchRaw,
 		&k.NextHazard, &k.PrevHazard,
-		&k.Mark, &k.JumpMark, &k.Focus, &k.FocusBack, &k.Help, &k.Detail,
+		&k.Mark, &k.JumpMark, &k.Focus, &k.FocusBack, &k.Help, &k.Detail, &k.Screen,
 	} {
 		b.SetEnabled(nav)
 	}
@@ -154,7 +156,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.ReportUp, k.ReportDown, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Goto, k.NextHazard, k.PrevHazard, k.NextSeq, k.PrevSeq, k.NextClass, k.PrevClass, k.NextDiff, k.PrevDiff, k.NextFrame, k.PrevFrame, k.NextStream},
-		{k.SearchText, k.SearchRaw, k.SearchHex, k.Mark, k.JumpMark, k.Focus, k.FocusBack, k.Detail},
+		{k.SearchText, k.SearchRaw, k.SearchHex, k.Mark, k.JumpMark, k.Focus, k.FocusBack, k.Detail, k.Screen},
 		append([]key.Binding{k.Confirm, k.Cancel, k.Help, k.Quit, k.LegendC1}, k.LegendRemoved[:]...),
 	}
 }

@@ -64,6 +64,8 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		m.help.ShowAll = !m.help.ShowAll
 	case key.Matches(k, ks.Detail):
 		m.detail = !m.detail
+	case key.Matches(k, ks.Screen):
+		m.screenOn = !m.screenOn
 	case key.Matches(k, ks.NextDiff):
 		return m.nextDiff(1)
 	case key.Matches(k, ks.PrevDiff):

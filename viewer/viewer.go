@@ -162,6 +162,7 @@ type model struct {
 	lastQ     [numPrompts]string
 
 	detail    bool // the detail pane is wanted (i toggles it)
+	screenOn  bool // the screen pane replaces the cleaned text (S toggles it)
 	detailTop int  // first row of the detail pane shown
 	detailTok decode.Token
 
