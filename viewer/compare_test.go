@@ -63,6 +63,9 @@ func TestCompareViewSafe(t *testing.T) {
 			if !mode.color && strings.Contains(p.name, "corpus/") {
 				continue // the text panes draw alike in mono: the corpus runs once
 			}
+			if strings.HasSuffix(p.name, "/zeros") && !exhaustive() {
+				continue // its run of identical rows is squeezed in the byte panes, which compare mode has not
+			}
 			t.Run(mode.name+"/"+p.name, func(t *testing.T) {
 				t.Parallel()
 				o := mode.o
