@@ -29,8 +29,8 @@ type screenPane struct{ noKeys }
 // dropped and the step doubles, so that memory stays under the budget on
 // any capture while a jump replays at most one step.
 const (
-	screenStep   = 1 << 20
-	screenBudget = 64 << 20
+	screenStep   = 512 << 10
+	screenBudget = 128 << 20
 	// screenChunk is how many bytes one step of the pass feeds.
 	screenChunk = 4 << 20
 )
@@ -217,11 +217,14 @@ func (m *model) screenCache() (*screenCache, error) {
 }
 
 // startScreenPass returns the command that starts the screen pass of the
-// current stream, once, after its screen pane was first drawn.
+// current stream, once, when its screen pane is first shown.
 func (m *model) startScreenPass() tea.Cmd {
-	c := m.sv().scr
-	if c == nil || c.started {
+	if !m.lay.shown[paneScreen] {
 		return nil
+	}
+	c, err := m.screenCache()
+	if err != nil || c.started {
+		return nil // the pane shows the error
 	}
 	c.started = true
 	return c.passStep(m.cur)
