@@ -72,8 +72,13 @@ const (
 	// "\r\r\n"); any other run of CRs is one LF, so each frame of a
 	// progress line stays visible.
 	CRLines CRPolicy = iota
-	// CROverwrite emulates the line overwrite: text after a CR replaces
-	// the line from its first column, as a terminal shows it.
+	// CROverwrite overwrites the line after a CR: the text after it
+	// replaces the line's characters one by one from its first column.
+	// Nothing else moves the cursor or erases, so it is not what a
+	// terminal showed when the program also erased or moved (printf
+	// 'abcdef\r\033[Kxy\n' gives "xycdef" where a terminal shows "xy";
+	// a cursor-up repaint adds lines): CRScreen is. Unlike CRScreen it
+	// keeps the offset map (Map) from cleaned text to input bytes.
 	CROverwrite
 	// CRDrop removes every CR.
 	CRDrop
