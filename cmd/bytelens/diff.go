@@ -6,12 +6,10 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/render"
-	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
@@ -235,14 +233,7 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 		code = exitFailure
 	}
 	if f.asJSON {
-		js, err := safejson.MarshalIndent(diffJSON{sanitize.DiffSchema, d.Equal(), *a, *b, d}, "", "  ")
-		if err != nil {
-			return 0, err
-		}
-		if _, err := s.stdout.Write(append(js, '\n')); err != nil {
-			return 0, err
-		}
-		return code, nil
+		return code, writeJSON(s.stdout, diffJSON{sanitize.DiffSchema, d.Equal(), *a, *b, d})
 	}
 	if err := render.WriteReportDiff(s.out, a.view(), b.view(), &d, f.all); err != nil {
 		return 0, err
@@ -421,56 +412,14 @@ func cleanSide(in *diffInput, stream string, opts sanitize.Options, notes *rende
 	}, nil
 }
 
-// diffCorpusCase is one case of --corpus in JSON.
-type diffCorpusCase struct {
-	Name    string               `json:"name"`
-	File    string               `json:"file"`
-	Equal   bool                 `json:"equal"`
-	Summary string               `json:"summary"`
-	Diff    *sanitize.ReportDiff `json:"diff,omitempty"`
-	Error   string               `json:"error,omitempty"`
-}
-
-// diffCorpusJSON is the --json form of --corpus.
-type diffCorpusJSON struct {
-	Schema  string `json:"schema"`
-	Corpus  string `json:"corpus"`
-	PolicyA string `json:"a_policy"`
-	PolicyB string `json:"b_policy"`
-	Total   int    `json:"total"`
-	Changed int    `json:"changed"`
-	Failed  int    `json:"failed"`
-	// Cases lists the changed and failed cases (with --all, every case).
-	Cases []diffCorpusCase `json:"cases"`
-}
-
 // diffCorpus compares every capture of the --corpus directory.
 func diffCorpus(s *streams, f *diffFlags, base sanitize.Options) (int, error) {
-	dir := f.corpus
-	files, err := capture.CorpusFiles(dir)
-	if err != nil {
-		return 0, fileError(dir, err)
-	}
 	co := capture.CorpusOptions{Format: f.capture.format, Stream: f.capture.stream, Base: base, A: f.aPolicy, B: f.bPolicy, Lines: f.lines}
-	out := diffCorpusJSON{Schema: sanitize.DiffSchema, Corpus: dir, PolicyA: f.aPolicy, PolicyB: f.bPolicy, Cases: []diffCorpusCase{}}
-	for _, file := range files {
-		name, _ := capture.CorpusName(file)
-		out.Total++
-		d, err := capture.CompareCase(filepath.Join(dir, file), co)
-		cc := diffCorpusCase{Name: name, File: file}
-		if err == nil {
-			cc.Equal, cc.Summary, cc.Diff = d.Equal(), d.Summary(), &d
-		}
-		if err != nil {
-			out.Failed++
-			cc.Error = err.Error()
-			s.stderr.Printf("bytelens: error: %s: %v\n", name, err)
-		} else if !cc.Equal {
-			out.Changed++
-		}
-		if err != nil || !cc.Equal || f.all {
-			out.Cases = append(out.Cases, cc)
-		}
+	out, err := capture.CompareCorpus(f.corpus, co, f.all, func(name string, err error) {
+		s.stderr.Printf("bytelens: error: %s: %v\n", name, err)
+	})
+	if err != nil {
+		return 0, fileError(f.corpus, err)
 	}
 	code := exitOK
 	switch {
@@ -480,29 +429,7 @@ func diffCorpus(s *streams, f *diffFlags, base sanitize.Options) (int, error) {
 		code = exitFailure
 	}
 	if f.asJSON {
-		js, err := safejson.MarshalIndent(out, "", "  ")
-		if err != nil {
-			return 0, err
-		}
-		_, err = s.stdout.Write(append(js, '\n'))
-		return code, err
+		return code, writeJSON(s.stdout, out)
 	}
-	tw := s.out.Columns(2, 8, 2)
-	for _, cc := range out.Cases {
-		if cc.Error != "" {
-			continue
-		}
-		tw.Printf("%s\t%s\n", cc.Name, cc.Summary)
-	}
-	if err := tw.Flush(); err != nil {
-		return 0, err
-	}
-	s.out.Printf("%d cases, %d changed", out.Total, out.Changed)
-	if out.Failed > 0 {
-		s.out.Printf(", %d failed", out.Failed)
-	}
-	if err := s.out.Printf("\n"); err != nil {
-		return 0, err
-	}
-	return code, nil
+	return code, render.WriteCorpusDiff(s.out, &out)
 }
