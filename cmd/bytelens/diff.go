@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/render"
@@ -176,7 +174,7 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if in.rep != nil {
+		if in.reps != nil {
 			return 0, usagef("%s is a report: policies apply to captures only", args[0])
 		}
 		defer in.c.Close()
@@ -201,7 +199,7 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 			if err != nil {
 				return 0, err
 			}
-			if in.rep != nil {
+			if in.reps != nil {
 				if given[i] != "" {
 					return 0, usagef("--%c-policy applies to captures, and %s is a report", 'a'+i, name)
 				}
@@ -245,8 +243,7 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 type diffInput struct {
 	name string
 	c    *capture.Capture
-	rep  *sanitize.Report // set for a single report
-	reps []streamReport   // set for an array of stream reports
+	reps []sanitize.StreamReport // set for report JSON
 }
 
 // loadDiffInput loads name ("-" is stdin) as report JSON or as a capture.
@@ -311,73 +308,28 @@ func diffLooksLikeJSON(name string) bool {
 	return len(head) > 0 && (head[0] == '{' || head[0] == '[')
 }
 
-// readReport takes b as report JSON when it is one: an object with
-// "schema": "bytelens.report/v1", or an array of such objects with a
-// "stream" each (report --json on a capture with several streams). It
-// returns false for anything else, and an error for a bytelens report of
-// another schema version.
+// readReport takes b as report JSON when it is one (sanitize.ReadReports):
+// it returns false for anything else, and an error for a bad report.
 func (in *diffInput) readReport(b []byte) (bool, error) {
-	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	var probe struct {
-		Schema string `json:"schema"`
-	}
-	var probes []struct {
-		Schema string `json:"schema"`
-	}
-	var schema string
-	if json.Unmarshal(b, &probe) == nil {
-		schema = probe.Schema
-	} else if json.Unmarshal(b, &probes) == nil && len(probes) > 0 {
-		schema = probes[0].Schema
-	}
-	switch {
-	case schema == sanitize.Schema:
-	case strings.HasPrefix(schema, "bytelens.report/"):
-		return false, render.Errorf("%s: report schema %s is not supported (want %s)", in.name, schema, sanitize.Schema)
-	default:
+	reps, err := sanitize.ReadReports(b)
+	if errors.Is(err, sanitize.ErrNotReport) {
 		return false, nil
 	}
-	if probes == nil {
-		in.rep = new(sanitize.Report)
-		if err := json.Unmarshal(b, in.rep); err != nil {
-			return false, render.Errorf("%s: bad report: %v", in.name, err)
-		}
-		return true, nil
+	if err != nil {
+		return false, render.Errorf("%s: %v", in.name, err)
 	}
-	if err := json.Unmarshal(b, &in.reps); err != nil {
-		return false, render.Errorf("%s: bad report: %v", in.name, err)
-	}
-	for _, r := range in.reps {
-		if r.Schema != sanitize.Schema {
-			return false, render.Errorf("%s: stream %s: report schema %s is not supported", in.name, r.Stream, r.Schema)
-		}
-	}
-	in.rep = &in.reps[0].Report
+	in.reps = reps
 	return true, nil
 }
 
-// reportSide returns the side of a report input: the report, or the
-// stream's report of an array (the first unless stream names one); nil
-// when stream names none of them.
+// reportSide returns the side of a report input: the stream's report (the
+// first unless stream names one); nil when stream names none of them.
 func reportSide(in *diffInput, stream string) *diffSide {
-	side := &diffSide{Name: in.name, Kind: "report"}
-	switch {
-	case in.reps == nil:
-		side.rep = *in.rep
-	case stream == "":
-		side.rep, side.Stream = in.reps[0].Report, in.reps[0].Stream
-	default:
-		for _, r := range in.reps {
-			if r.Stream == stream {
-				side.rep, side.Stream = r.Report, r.Stream
-			}
-		}
-		if side.Stream == "" {
-			return nil
-		}
+	r, ok := sanitize.PickReport(in.reps, stream)
+	if !ok {
+		return nil
 	}
-	side.Policy = side.rep.Policy
-	return side
+	return &diffSide{Name: in.name, Kind: "report", Stream: r.Stream, Policy: r.Policy, rep: r.Report}
 }
 
 // cleanSide cleans one stream of the capture under opts: the one stream
