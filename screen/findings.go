@@ -127,7 +127,7 @@ type record struct {
 	byOff       int64
 	byLen       int64
 	byName      int32 // index into Model.names: records hold no pointer, so the collector skips them
-	textAt      int // where the text starts in its arena, Model.delText or Model.drawText
+	textAt      int   // where the text starts in its arena, Model.delText or Model.drawText
 	ntext       uint8
 	nrepl       uint8
 	cut         bool
