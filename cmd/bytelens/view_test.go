@@ -436,7 +436,7 @@ func TestViewEndToEnd(t *testing.T) {
 				mk := marks[0]
 				marks = marks[1:]
 				tm.send(fmt.Sprintf("g%d\rm%c", off, mk))
-				tm.wait(fmt.Sprintf("mark %c set at %d", mk, off))
+				tm.wait(fmt.Sprintf("mark %c set at 0x%08x (%d)", mk, off, off))
 			}
 			tm.send("\x1b[H" + strings.Repeat("j", 60) + strings.Repeat("n", 30) + "NN" + "dddDD")
 			sync(1)
