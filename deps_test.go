@@ -22,7 +22,7 @@ var allowed = map[string][]string{
 	"ctlfunc":                 {"decode"},
 	"safejson":                {"decode"},
 	"sanitize":                {"decode", "ctlfunc", "screen", "golang.org/x/text/transform"},
-	"render":                  {"decode", "ctlfunc", "sanitize", "internal/cellwidth", "golang.org/x/text/unicode/runenames"},
+	"render":                  {"decode", "ctlfunc", "sanitize", "screen", "internal/cellwidth", "golang.org/x/text/unicode/runenames"},
 	"internal/cellwidth":      {},
 	"screen":                  {"decode", "internal/cellwidth"},
 	"capture/store":           {"safejson"},

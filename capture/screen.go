@@ -3,6 +3,7 @@ package capture
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/bytelens/bytelens/screen"
 )
@@ -99,12 +100,30 @@ func PlayScreen(m *screen.Model, st *Stream, end int64) error {
 // FrameEnd returns the offset just past the n-th frame (1-based) of st, and
 // false when st has fewer frames.
 func FrameEnd(st *Stream, n int) (int64, bool) {
-	for _, e := range st.Events {
-		if e.Kind == EventFrame {
+	e := frameEvent(st, n)
+	if e == nil {
+		return 0, false
+	}
+	return e.Off + e.Len, true
+}
+
+// FrameTime returns the time of the n-th frame (1-based) of st since the
+// start of the recording; 0 when st has fewer frames.
+func FrameTime(st *Stream, n int) time.Duration {
+	if e := frameEvent(st, n); e != nil {
+		return e.Time
+	}
+	return 0
+}
+
+// frameEvent returns the n-th frame event (1-based) of st, or nil.
+func frameEvent(st *Stream, n int) *Event {
+	for i := range st.Events {
+		if e := &st.Events[i]; e.Kind == EventFrame {
 			if n--; n == 0 {
-				return e.Off + e.Len, true
+				return e
 			}
 		}
 	}
-	return 0, false
+	return nil
 }

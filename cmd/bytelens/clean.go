@@ -247,7 +247,7 @@ is shown escaped and cut short (--hidden-text preview), or not at all
 				label = render.Sprintf("%s [%s]", label, r.Stream)
 			}
 			writeSummary(s.out, label, &r.Report, r.LoaderRemoved)
-			writeDisplay(s.out, disp[i])
+			render.WriteScreenDisplay(s.out, disp[i])
 		}
 		if err := s.out.Err(); err != nil {
 			return err

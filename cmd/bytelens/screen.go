@@ -2,11 +2,8 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/render"
@@ -38,10 +35,6 @@ func addScreenFlags(fs *pflag.FlagSet) *screenFlags {
 	addScreenSizeFlag(fs, sf)
 	return sf
 }
-
-// previewRunes is how much hidden text a preview shows: enough to
-// recognise it, too little to hand anyone a whole injected instruction.
-const previewRunes = 24
 
 // options returns the model options for stream st of capture c.
 func (sf *screenFlags) options(c *capture.Capture, st *capture.Stream, findings bool) (screen.Options, capture.ScreenSetup, error) {
@@ -171,92 +164,24 @@ capture's header, else --size, else 80x24), whether LF was taken as CR LF
 			if i > 0 {
 				s.out.Println()
 			}
-			writeScreen(s.out, m, set, st, end, c.Timed)
+			render.WriteScreen(s.out, m, screenInfo(m, set, c, st, end))
 		}
 		return s.out.Err()
 	}
 	return cmd
 }
 
-// writeScreen prints the header line and the rows of m.
-func writeScreen(w *render.Writer, m *screen.Model, set capture.ScreenSetup, st *capture.Stream, end int64, timed bool) {
-	which := "main screen"
-	if m.Alternate() {
-		which = "alternate screen"
-	}
-	x, y := m.Cursor()
-	cols, rows := m.Size()
-	w.Printf("screen %dx%d (%s), %s, stream %s after %d of %d bytes, %s, cursor at column %d row %d",
-		cols, rows, set.SizeSource, newlineMode(set), st.Name, end, st.Len, which, x+1, y+1)
-	if n := m.Stats().Frames; n > 0 {
-		w.Printf(", frame %d", n)
-		if timed {
-			w.Printf(" at %s", frameTime(st, n))
-		}
-	}
-	if u := m.Stats().Unknown; u > 0 {
-		w.Printf(", %d unknown sequences ignored", u)
-	}
-	w.Println()
-	var line []byte
-	for r := range rows {
-		line = m.AppendSeen(line[:0], r)
-		w.Println(render.Line(line))
-	}
-}
-
-// newlineMode states how LF was taken.
-func newlineMode(set capture.ScreenSetup) string {
-	if set.NewlineCRLF {
-		return "LF as CR LF (pipe or file capture)"
-	}
-	return "LF as LF (pseudo-terminal recording)"
-}
-
-// frameTime returns the time of the n-th frame of st.
-func frameTime(st *capture.Stream, n int) time.Duration {
-	for _, e := range st.Events {
-		if e.Kind == capture.EventFrame {
-			if n--; n == 0 {
-				return e.Time
-			}
-		}
-	}
-	return 0
-}
-
-// screenDisplay is the "display" object report --screen adds: the model,
-// its setup, counts per cause and the findings, highest rank first.
-// Every string from the capture in it is escaped by render.
-type screenDisplay struct {
-	Model          string         `json:"model"`
-	Cols           int            `json:"cols"`
-	Rows           int            `json:"rows"`
-	SizeSource     string         `json:"size_source"`
-	Newline        string         `json:"newline"`
-	Timing         string         `json:"timing"`
-	Unknown        int64          `json:"unknown_sequences"`
-	HiddenText     string         `json:"hidden_text"`
-	Threshold      int            `json:"deception_rank"`
-	AboveThreshold int            `json:"findings_at_deception_rank"`
-	Counts         map[string]int `json:"counts"`
-	Findings       []displayFind  `json:"findings"`
-}
-
-// displayFind is one finding as report --screen gives it.
-type displayFind struct {
-	screen.Finding
-	Cause      string `json:"cause"`
-	Text       string `json:"text,omitempty"`
-	ReplacedBy string `json:"replaced_by,omitempty"`
-	text, repl render.Safe
+// screenInfo states how stream st of c was modelled, fed up to end.
+func screenInfo(m *screen.Model, set capture.ScreenSetup, c *capture.Capture, st *capture.Stream, end int64) render.ScreenInfo {
+	return render.ScreenInfo{SizeSource: set.SizeSource, NewlineCRLF: set.NewlineCRLF, Stream: st.Name, End: end, Len: st.Len,
+		Timed: c.Timed, FrameTime: capture.FrameTime(st, m.Stats().Frames)}
 }
 
 // reportInput is cleanInput for report, with the screen model's display
 // of each output stream when --screen is set (nil entries otherwise).
-func reportInput(s *streams, args []string, cf *captureFlags, opts sanitize.Options, sf *screenFlags) ([]streamReport, []*screenDisplay, error) {
+func reportInput(s *streams, args []string, cf *captureFlags, opts sanitize.Options, sf *screenFlags) ([]streamReport, []*render.ScreenDisplay, error) {
 	switch sf.hiddenText {
-	case "none", "preview", "full":
+	case render.HiddenNone, render.HiddenPreview, render.HiddenFull:
 	default:
 		return nil, nil, usagef("--hidden-text must be none, preview or full, not %q", sf.hiddenText)
 	}
@@ -272,7 +197,7 @@ func reportInput(s *streams, args []string, cf *captureFlags, opts sanitize.Opti
 	}
 	reps, err := cleanInput(s, args, cf, io.Discard, opts)
 	if err != nil || !sf.on {
-		return reps, make([]*screenDisplay, len(reps)), err
+		return reps, make([]*render.ScreenDisplay, len(reps)), err
 	}
 	if stdin != nil {
 		s.stdin = bytes.NewReader(stdin)
@@ -290,7 +215,7 @@ func reportInput(s *streams, args []string, cf *captureFlags, opts sanitize.Opti
 	if err != nil {
 		return nil, nil, err
 	}
-	disp := make([]*screenDisplay, len(reps))
+	disp := make([]*render.ScreenDisplay, len(reps))
 	for i, st := range sts {
 		if i >= len(reps) || !isScreenStream(st) {
 			continue
@@ -299,73 +224,23 @@ func reportInput(s *streams, args []string, cf *captureFlags, opts sanitize.Opti
 		if err != nil {
 			return nil, nil, err
 		}
-		if disp[i], err = sf.display(m, set, st, c.Timed); err != nil {
+		if disp[i], err = render.NewScreenDisplay(m, screenInfo(m, set, c, st, st.Len), sf.hiddenText, st.Data); err != nil {
 			return nil, nil, err
 		}
 	}
 	return reps, disp, nil
 }
 
-// display builds the display object of a model fed a whole stream.
-func (sf *screenFlags) display(m *screen.Model, set capture.ScreenSetup, st *capture.Stream, timed bool) (*screenDisplay, error) {
-	cols, rows := m.Size()
-	d := &screenDisplay{
-		Model: "bytelens screen model (xterm semantics)", Cols: cols, Rows: rows, SizeSource: set.SizeSource,
-		Newline: newlineMode(set), Timing: "none: visible for is in bytes", Unknown: m.Stats().Unknown,
-		HiddenText: sf.hiddenText, Threshold: screen.Deception, Counts: map[string]int{}, Findings: []displayFind{},
-	}
-	if timed {
-		d.Timing = "frame times: visible for is in milliseconds"
-	}
-	counts := m.Counts()
-	for _, c := range screen.Causes() {
-		d.Counts[c.String()] = counts[c]
-	}
-	for _, f := range m.Findings() {
-		if f.Rank >= screen.Deception {
-			d.AboveThreshold++
-		}
-		df := displayFind{Finding: f, Cause: f.Cause.String()}
-		switch sf.hiddenText {
-		case "preview":
-			df.text, df.repl = preview(f.Text, f.TextCut), preview(f.ReplacedBy, false)
-		case "full":
-			b := make([]byte, f.Len)
-			if _, err := st.Data.ReadAt(b, f.Off); err != nil && err != io.EOF {
-				return nil, fmt.Errorf("reading stream %s at offset %d: %w", st.Name, f.Off, err)
-			}
-			df.text, df.repl = render.Line(b), render.Line([]byte(f.ReplacedBy))
-		}
-		df.Text, df.ReplacedBy = df.text.String(), df.repl.String()
-		d.Findings = append(d.Findings, df)
-	}
-	return d, nil
-}
-
-// preview returns text escaped and cut to previewRunes runes, ending in
-// "…" when cut.
-func preview(text string, cut bool) render.Safe {
-	r := []rune(text)
-	if len(r) > previewRunes {
-		r, cut = r[:previewRunes], true
-	}
-	s := render.Line([]byte(string(r)))
-	if cut {
-		s = render.Sprintf("%s…", s)
-	}
-	return s
-}
-
 // reportJSON is the JSON value of report: the report itself, with its
 // display when --screen made one.
-func reportJSON(reps []streamReport, disp []*screenDisplay) any {
+func reportJSON(reps []streamReport, disp []*render.ScreenDisplay) any {
 	type withDisplay struct {
 		soloReport
-		Display *screenDisplay `json:"display,omitempty"`
+		Display *render.ScreenDisplay `json:"display,omitempty"`
 	}
 	type streamWithDisplay struct {
 		streamReport
-		Display *screenDisplay `json:"display,omitempty"`
+		Display *render.ScreenDisplay `json:"display,omitempty"`
 	}
 	if len(reps) == 1 {
 		if disp[0] == nil {
@@ -378,41 +253,4 @@ func reportJSON(reps []streamReport, disp []*screenDisplay) any {
 		out[i] = streamWithDisplay{reps[i], disp[i]}
 	}
 	return out
-}
-
-// writeDisplay prints a display for a person after the removal report.
-func writeDisplay(w *render.Writer, d *screenDisplay) {
-	if d == nil {
-		return
-	}
-	w.Printf("screen: %dx%d (%s), %s, timing %s", d.Cols, d.Rows, d.SizeSource, d.Newline, d.Timing)
-	if d.Unknown > 0 {
-		w.Printf(", %d unknown sequences ignored", d.Unknown)
-	}
-	w.Printf("\nhidden text: %d findings, %d at or above the deception rank %d\n", len(d.Findings), d.AboveThreshold, d.Threshold)
-	var counts []string
-	for _, c := range screen.Causes() {
-		if n := d.Counts[c.String()]; n > 0 {
-			counts = append(counts, c.String()+" "+strconv.Itoa(n))
-		}
-	}
-	if len(counts) > 0 {
-		w.Printf("  %s\n", strings.Join(counts, ", "))
-	}
-	for _, f := range d.Findings {
-		w.Printf("  rank %3d  0x%08x  %d bytes  %s by %s", f.Rank, f.Off, f.Len, f.Cause, f.By.Name)
-		if f.Via != "" {
-			w.Printf(" via %s", f.Via)
-		}
-		if f.Finding.Cause < screen.CauseConcealed {
-			w.Printf(", visible %s", f.VisibleFor())
-		}
-		if d.HiddenText != "none" {
-			w.Printf(": \"%s\"", f.text)
-			if !f.repl.IsZero() {
-				w.Printf(" replaced by \"%s\"", f.repl)
-			}
-		}
-		w.Printf(" (%s)\n", strings.Join(f.Reasons, ", "))
-	}
 }
