@@ -444,6 +444,7 @@ func TestPlainLead(t *testing.T) {
 		}
 	}
 }
+
 // TestFeedBatch checks that FeedBatch hands over the tokens Feed emits, in
 // order, whatever the batch size and the chunking.
 func TestFeedBatch(t *testing.T) {
