@@ -108,47 +108,6 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 	d.off = base + int64(len(p))
 }
 
-// FeedBatch is Feed for a consumer that takes tokens in batches: it
-// copies the tokens of p into buf (which must hold at least one) and calls
-// flush with them whenever buf is full, and with what is left at the end
-// of p. The tokens belong to the caller only during flush, which must not
-// modify them. FeedBatch does not allocate.
-func (d *Decoder) FeedBatch(p []byte, buf []Token, flush func([]Token)) {
-	b := batch{buf: buf, flush: flush}
-	d.Feed(p, b.put)
-	b.drain()
-}
-
-// EndBatch is End for a consumer of FeedBatch.
-func (d *Decoder) EndBatch(buf []Token, flush func([]Token)) {
-	b := batch{buf: buf, flush: flush}
-	d.End(b.put)
-	b.drain()
-}
-
-// batch collects tokens for FeedBatch and EndBatch.
-type batch struct {
-	buf   []Token
-	n     int
-	flush func([]Token)
-}
-
-// put copies t into the batch and hands the batch over when it is full.
-func (b *batch) put(t *Token) {
-	b.buf[b.n] = *t
-	if b.n++; b.n == len(b.buf) {
-		b.drain()
-	}
-}
-
-// drain hands over the tokens collected so far.
-func (b *batch) drain() {
-	if b.n > 0 {
-		b.flush(b.buf[:b.n])
-		b.n = 0
-	}
-}
-
 // End reports what is still open at the end of the stream: a cut UTF-8
 // unit as KindInvalid, an open escape, CSI or control string with
 // FlagUnterminated (its Len is the bytes it swallowed). The decoder is

@@ -444,36 +444,3 @@ func TestPlainLead(t *testing.T) {
 		}
 	}
 }
-
-// TestFeedBatch checks that FeedBatch hands over the tokens Feed emits, in
-// order, whatever the batch size and the chunking.
-func TestFeedBatch(t *testing.T) {
-	r := rand.New(rand.NewPCG(13, 14))
-	for k := range 500 {
-		p := hostile.Bytes(r, r.IntN(300))
-		d := Decoder{LoneC1: k%2 == 1}
-		want := feedSplit(d, p, []int{len(p) / 3, len(p) / 2})
-		buf := make([]Token, 1+r.IntN(5))
-		var got []Token
-		flush := func(ts []Token) {
-			if len(ts) == 0 || len(ts) > len(buf) {
-				t.Fatalf("batch of %d tokens, buf holds %d", len(ts), len(buf))
-			}
-			got = append(got, ts...)
-		}
-		d.FeedBatch(p[:len(p)/3], buf, flush)
-		d.FeedBatch(p[len(p)/3:len(p)/2], buf, flush)
-		d.FeedBatch(p[len(p)/2:], buf, flush)
-		d.EndBatch(buf, flush)
-		if !slices.Equal(got, want) {
-			t.Fatalf("%q:\n batch %q\n  feed %q", p, sigs(got), sigs(want))
-		}
-	}
-	var d Decoder
-	buf := make([]Token, 16)
-	p := []byte(strings.Repeat("a\x1b[1mb\x1b]0;t\x07\r\n", 20))
-	flush := func([]Token) {}
-	if n := testing.AllocsPerRun(100, func() { d.FeedBatch(p, buf, flush) }); n != 0 {
-		t.Errorf("FeedBatch allocates %.1f times per call", n)
-	}
-}
