@@ -89,10 +89,12 @@ func New(o Options) *mcp.Server {
 // typeSchemas are the schemas of types jsonschema cannot infer:
 // sanitize.Report counts OSC strings in a map keyed by command number,
 // which JSON writes as an object with numeric names, and the envelope's
-// decision is any JSON value.
+// decision is any JSON value. That one is written as an object with a
+// description, not as the empty schema: jsonschema marshals an empty
+// Schema as `true`, which the TypeScript SDK's clients reject.
 var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[map[int32]int64](): {Type: "object", AdditionalProperties: &jsonschema.Schema{Type: "integer"}},
-	reflect.TypeFor[json.RawMessage](): {},
+	reflect.TypeFor[json.RawMessage](): {Description: "any JSON value"},
 }
 
 // reportSchema is ReportOut's schema.
