@@ -420,6 +420,14 @@ func TestSchemasAreObjects(t *testing.T) {
 			if path := boolSchema(v, "", false); path != "" {
 				t.Errorf("%s %s schema: boolean schema at %s", tool.Name, kind, path)
 			}
+			if tool.Name == "run" && kind == "input" {
+				// A client that converts --tool-arg values by the
+				// property's type parses argv as JSON only for "array".
+				argv := v.(map[string]any)["properties"].(map[string]any)["argv"].(map[string]any)
+				if argv["type"] != "array" || argv["minItems"] != 1.0 {
+					t.Errorf("run argv schema: type %v, minItems %v, want array, 1", argv["type"], argv["minItems"])
+				}
+			}
 		}
 	}
 }
