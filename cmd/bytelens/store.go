@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/bytelens/bytelens/capture"
@@ -52,14 +49,7 @@ func newStoreLsCmd(s *streams) *cobra.Command {
 			tw := s.out.Columns(0, 0, 2)
 			tw.Printf("REFERENCE\tKIND\tBYTES\tTIME\tCOMMAND\n")
 			for _, e := range es {
-				ref, command := e.Ref.String(), "-"
-				switch {
-				case e.Kind == store.KindTemp:
-					ref, command = capture.ShellQuote([]string{e.Name}), tempState(e)
-				case e.Argv != nil:
-					command = capture.ShellQuote(e.Argv)
-				}
-				tw.Printf("%s\t%s\t%d\t%s\t%s\n", ref, e.Kind, e.Size, e.ModTime.UTC().Format(time.RFC3339), command)
+				tw.Printf("%s\t%s\t%d\t%s\t%s\n", capture.EntryName(e), e.Kind, e.Size, e.ModTime.UTC().Format(time.RFC3339), capture.EntryCommand(e))
 			}
 			return tw.Flush()
 		},
@@ -68,48 +58,10 @@ func newStoreLsCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
-// tempState says what a temporary file is, for store ls.
-func tempState(e store.Entry) string {
-	if e.InProgress {
-		return "(being written by a run)"
-	}
-	return "(left by a run that died; store prune removes it)"
-}
-
-type entryJSON struct {
-	Ref  string `json:"ref,omitempty"`
-	Kind string `json:"kind"`
-	// Name and InProgress are set for temporary files only.
-	Name       string    `json:"name,omitempty"`
-	InProgress bool      `json:"in_progress,omitempty"`
-	Bytes      int64     `json:"bytes"`
-	Time       time.Time `json:"time"`
-	Argv       []string  `json:"argv,omitempty"`
-	// MetadataCleaned names the argv elements ("argv[N]") that cleaning
-	// changed, as in the envelope; the exact values stay in the manifest.
-	MetadataCleaned []string `json:"metadata_cleaned,omitempty"`
-}
-
 func writeEntriesJSON(s *streams, es []store.Entry) error {
 	enc := safejson.NewEncoder(s.stdout)
 	for _, e := range es {
-		ej := entryJSON{Kind: string(e.Kind), Bytes: e.Size, Time: e.ModTime.UTC()}
-		if e.Kind == store.KindTemp {
-			ej.Name, _ = capture.CleanField(e.Name)
-			ej.InProgress = e.InProgress
-		} else {
-			ej.Ref = e.Ref.String()
-		}
-		// The manifest's argv is exact; as JSON for agents it is cleaned
-		// like the envelope's.
-		for i, a := range e.Argv {
-			c, changed := capture.CleanField(a)
-			ej.Argv = append(ej.Argv, c)
-			if changed {
-				ej.MetadataCleaned = append(ej.MetadataCleaned, fmt.Sprintf("argv[%d]", i))
-			}
-		}
-		if err := enc.Encode(ej); err != nil {
+		if err := enc.Encode(capture.NewStoreEntry(e)); err != nil {
 			return err
 		}
 	}
@@ -156,11 +108,7 @@ locked and never removed, whatever its age.`,
 				verb = "would remove"
 			}
 			for _, e := range removed {
-				name := e.Ref.String()
-				if e.Kind == store.KindTemp {
-					name = capture.ShellQuote([]string{e.Name})
-				}
-				s.out.Printf("%s %s %s\n", verb, e.Kind, name)
+				s.out.Printf("%s %s %s\n", verb, e.Kind, capture.EntryName(e))
 			}
 			return err
 		},
@@ -199,17 +147,9 @@ func (a *age) String() string {
 func (a *age) Type() string { return "age" }
 
 func (a *age) Set(s string) error {
-	if n, ok := strings.CutSuffix(s, "d"); ok {
-		days, err := strconv.ParseInt(n, 10, 64)
-		if err != nil || days < 0 || days > 100_000 {
-			return fmt.Errorf("want a duration such as 36h or 30d")
-		}
-		a.d, a.set = time.Duration(days)*24*time.Hour, true
-		return nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return fmt.Errorf("want a duration such as 36h or 30d")
+	d, err := store.ParseAge(s)
+	if err != nil {
+		return err
 	}
 	a.d, a.set = d, true
 	return nil

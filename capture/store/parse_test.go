@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseSpan(t *testing.T) {
@@ -44,5 +45,22 @@ func TestParseSpan(t *testing.T) {
 	}
 	if _, _, err := ParseSpan("x", 1, 1); !errors.Is(err, ErrSpanSyntax) {
 		t.Errorf("ParseSpan(x) = %v, want ErrSpanSyntax", err)
+	}
+}
+
+func TestParseAge(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"90m", 90 * time.Minute, true}, {"36h", 36 * time.Hour, true}, {"30d", 30 * 24 * time.Hour, true},
+		{"0d", 0, true}, {"100000d", 100_000 * 24 * time.Hour, true},
+		{"100001d", 0, false}, {"-1h", 0, false}, {"-1d", 0, false}, {"1.5d", 0, false}, {"soon", 0, false}, {"", 0, false},
+	} {
+		d, err := ParseAge(tt.in)
+		if d != tt.want || (err == nil) != tt.ok {
+			t.Errorf("ParseAge(%q) = %v, %v; want %v ok %v", tt.in, d, err, tt.want, tt.ok)
+		}
 	}
 }

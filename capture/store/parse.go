@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // maxSpanOffset is the largest offset ParseSpan accepts, in bytes (1 TiB).
@@ -58,4 +59,25 @@ func ParseSpan(s string, n, limit int) (start, end int, err error) {
 		return 0, 0, fmt.Errorf("END %d is past the end of the stream, which holds %d bytes", end, n)
 	}
 	return start, min(end, n), nil
+}
+
+// maxAgeDays is the largest age ParseAge takes in days.
+const maxAgeDays = 100_000
+
+// ParseAge parses an age: a non-negative Go duration ("90m", "36h") or a
+// whole number of days up to 100,000 ("30d").
+func ParseAge(s string) (time.Duration, error) {
+	bad := errors.New("want a duration such as 36h or 30d")
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		days, err := strconv.ParseInt(n, 10, 64)
+		if err != nil || days < 0 || days > maxAgeDays {
+			return 0, bad
+		}
+		return time.Duration(days) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, bad
+	}
+	return d, nil
 }
