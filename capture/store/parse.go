@@ -81,3 +81,27 @@ func ParseAge(s string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// byteUnits are the suffixes ParseBytes takes, longest first.
+var byteUnits = []struct {
+	suffix string
+	mult   int64
+}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"k", 1 << 10}}
+
+// ParseBytes parses a size in bytes: a decimal integer with an optional
+// binary suffix K, M or G (KiB, MiB, GiB and k also accepted), at most
+// 2^62 bytes, or -1 (no limit, without a suffix).
+func ParseBytes(s string) (int64, error) {
+	num, mult := strings.TrimSpace(s), int64(1)
+	for _, u := range byteUnits {
+		if n, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, mult = n, u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < -1 || n == -1 && mult != 1 || n > (1<<62)/mult {
+		return 0, errors.New("want a number of bytes such as 65536, 64K or 64MiB, or -1")
+	}
+	return n * mult, nil
+}

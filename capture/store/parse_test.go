@@ -64,3 +64,20 @@ func TestParseAge(t *testing.T) {
 		}
 	}
 }
+
+func TestParseBytes(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"65536", 65536, true}, {"64K", 64 << 10, true}, {"64k", 64 << 10, true}, {"64MiB", 64 << 20, true}, {"2G", 2 << 30, true},
+		{" 1KiB ", 1 << 10, true}, {"-1", -1, true}, {"0", 0, true},
+		{"-1K", 0, false}, {"-2", 0, false}, {"1.5M", 0, false}, {"1T", 0, false}, {"", 0, false}, {"4294967296G", 1 << 62, true}, {"4294967297G", 0, false},
+	} {
+		n, err := ParseBytes(tt.in)
+		if n != tt.want || (err == nil) != tt.ok {
+			t.Errorf("ParseBytes(%q) = %d, %v; want %d ok %v", tt.in, n, err, tt.want, tt.ok)
+		}
+	}
+}

@@ -252,20 +252,9 @@ func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
 func (b *byteSize) Type() string { return "bytes" }
 
 func (b *byteSize) Set(s string) error {
-	num, mult := strings.TrimSpace(s), int64(1)
-	for _, u := range []struct {
-		suffix string
-		mult   int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"k", 1 << 10}} {
-		if n, ok := strings.CutSuffix(num, u.suffix); ok {
-			num, mult = n, u.mult
-			break
-		}
+	n, err := store.ParseBytes(s)
+	if err == nil {
+		*b = byteSize(n)
 	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n < -1 || n == -1 && mult != 1 || n > (1<<62)/mult {
-		return fmt.Errorf("want a number of bytes such as 65536, 64K or 64MiB, or -1")
-	}
-	*b = byteSize(n * mult)
-	return nil
+	return err
 }
