@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -172,6 +173,38 @@ func (c *Capture) Stream(name string) *Stream {
 		}
 	}
 	return nil
+}
+
+// NoStreamError is returned by Select for a name that is none of the
+// capture's streams.
+type NoStreamError struct {
+	// Name is the name asked for; Have the names of the capture's streams.
+	Name string
+	Have []string
+}
+
+func (e *NoStreamError) Error() string {
+	return fmt.Sprintf("capture has no stream %q (it has %s)", e.Name, strings.Join(e.Have, ", "))
+}
+
+// Select returns the streams a command works on: the one named, or all of
+// them when name is "". A name that is none of them is a *NoStreamError.
+func (c *Capture) Select(name string) ([]*Stream, error) {
+	if name == "" {
+		out := make([]*Stream, len(c.Streams))
+		for i := range c.Streams {
+			out[i] = &c.Streams[i]
+		}
+		return out, nil
+	}
+	if st := c.Stream(name); st != nil {
+		return []*Stream{st}, nil
+	}
+	names := make([]string, len(c.Streams))
+	for i, st := range c.Streams {
+		names[i] = st.Name
+	}
+	return nil, &NoStreamError{name, names}
 }
 
 // Close releases the file behind the capture's streams. It is safe to call

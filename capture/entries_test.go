@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -37,5 +38,20 @@ func TestStoreEntries(t *testing.T) {
 		if n, c := EntryName(tt.e), EntryCommand(tt.e); n != tt.name || c != tt.cmd {
 			t.Errorf("%+v: name %q command %q; want %q %q", tt.e, n, c, tt.name, tt.cmd)
 		}
+	}
+}
+
+func TestSelect(t *testing.T) {
+	c := &Capture{Streams: []Stream{{Name: StreamStdout}, {Name: StreamStderr}}}
+	if sts, err := c.Select(""); err != nil || len(sts) != 2 || sts[1] != &c.Streams[1] {
+		t.Errorf("Select all = %v, %v", sts, err)
+	}
+	if sts, err := c.Select(StreamStderr); err != nil || len(sts) != 1 || sts[0] != &c.Streams[1] {
+		t.Errorf("Select stderr = %v, %v", sts, err)
+	}
+	_, err := c.Select("input")
+	var ne *NoStreamError
+	if !errors.As(err, &ne) || err.Error() != `capture has no stream "input" (it has stdout, stderr)` {
+		t.Errorf("Select input = %v", err)
 	}
 }

@@ -122,23 +122,14 @@ func refuseLossySniff(c *capture.Capture, cf *captureFlags, name string) error {
 }
 
 // pickStreams returns the streams a command works on: the one --stream
-// names, or all of them.
+// names, or all of them (capture.Select); a name that is none of them is
+// a usage error.
 func pickStreams(c *capture.Capture, name string) ([]*capture.Stream, error) {
-	if name == "" {
-		out := make([]*capture.Stream, len(c.Streams))
-		for i := range c.Streams {
-			out[i] = &c.Streams[i]
-		}
-		return out, nil
+	sts, err := c.Select(name)
+	if err != nil {
+		return nil, usageError{err}
 	}
-	if st := c.Stream(name); st != nil {
-		return []*capture.Stream{st}, nil
-	}
-	var names []string
-	for _, st := range c.Streams {
-		names = append(names, st.Name)
-	}
-	return nil, usagef("capture has no stream %q (it has %s)", name, strings.Join(names, ", "))
+	return sts, nil
 }
 
 // warnCapture prints a capture's provenance notes and loader warnings on
