@@ -20,7 +20,10 @@
 //	ZWNJ, ZWJ U+200C–U+200D, LRM, RLM            always                                 —                —
 //	  U+200E–U+200F, ALM U+061C, SHY U+00AD
 //	variation selectors U+FE00–U+FE0F            the one selector directly after a      removed          invisible
-//	                                               letter, number, punctuation or symbol
+//	                                               number, punctuation or symbol (of
+//	                                               ASCII only # * 0-9), or a letter of
+//	                                               Han, Myanmar, Phags-pa, Manichaean,
+//	                                               Egyptian hieroglyphs, or U+2139
 //	ideographic selectors U+E0100–U+E01EF        the one selector directly after an     removed          invisible
 //	                                               ideograph
 //	Mongolian FVS1–FVS4, MVS U+180B–U+180F       the one directly after a Mongolian     removed          invisible
@@ -55,6 +58,7 @@ package sanitize
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -68,8 +72,13 @@ const (
 	// "\r\r\n"); any other run of CRs is one LF, so each frame of a
 	// progress line stays visible.
 	CRLines CRPolicy = iota
-	// CROverwrite emulates the line overwrite: text after a CR replaces
-	// the line from its first column, as a terminal shows it.
+	// CROverwrite overwrites the line after a CR: the text after it
+	// replaces the line's characters one by one from its first column.
+	// Nothing else moves the cursor or erases, so it is not what a
+	// terminal showed when the program also erased or moved (printf
+	// 'abcdef\r\033[Kxy\n' gives "xycdef" where a terminal shows "xy";
+	// a cursor-up repaint adds lines): CRScreen is. Unlike CRScreen it
+	// keeps the offset map (Map) from cleaned text to input bytes.
 	CROverwrite
 	// CRDrop removes every CR.
 	CRDrop
@@ -230,26 +239,38 @@ func (o *Options) Set(key, value string) error {
 // as "cr=overwrite,format-chars=keep", to the defaults.
 func ParsePolicy(s string) (Options, error) {
 	var o Options
-	for item := range strings.SplitSeq(s, ",") {
+	err := o.Apply(s)
+	return o, err
+}
+
+// Apply applies key=value settings separated by commas or line feeds (a
+// policy file holds one per line) to o with Set. Blank items are skipped;
+// the first bad one stops it with an error naming it.
+func (o *Options) Apply(settings string) error {
+	for item := range strings.FieldsFuncSeq(settings, func(r rune) bool { return r == ',' || r == '\n' }) {
 		item = strings.TrimSpace(item)
 		if item == "" {
 			continue
 		}
 		k, v, ok := strings.Cut(item, "=")
 		if !ok {
-			return o, fmt.Errorf("policy setting %q is not key=value", item)
+			return fmt.Errorf("policy setting %q is not key=value", item)
 		}
 		if err := o.Set(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
-			return o, err
+			return err
 		}
 	}
-	return o, nil
+	return nil
 }
+
+// DefaultMaxPayload is the payload length in bytes past which a control
+// string is reported overlong when Options.MaxPayload is 0.
+const DefaultMaxPayload = 4096
 
 // maxPayload resolves the MaxPayload default.
 func (o Options) maxPayload() int64 {
 	if o.MaxPayload <= 0 {
-		return 4096
+		return DefaultMaxPayload
 	}
 	return o.MaxPayload
 }
@@ -259,3 +280,15 @@ func (o Options) String() string {
 	return fmt.Sprintf("cr=%s,bs=%s,links=%s,format-chars=%s,c1=%s,apc-bel=%t,max-payload=%d",
 		o.CR, o.BS, o.Links, o.FormatChars, o.C1, o.APCBEL, o.maxPayload())
 }
+
+// policyChoices maps each policy key with named values to them.
+var policyChoices = map[string][]string{
+	"cr": crNames, "bs": bsNames, "links": linkNames, "format-chars": formatNames, "c1": c1PolicyNames,
+	"apc-bel": {"false", "true"},
+}
+
+// PolicyValues returns the values Set accepts for key, the default first
+// ("lines", "overwrite", "drop" for "cr"), for help texts and shell
+// completion. It returns nil for "max-payload" (a byte count) and for
+// unknown keys.
+func PolicyValues(key string) []string { return slices.Clone(policyChoices[key]) }

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -125,8 +126,8 @@ type record struct {
 	frame       int32
 	byOff       int64
 	byLen       int64
-	byName      string
-	textAt      int // where the text starts in its arena, Model.delText or Model.drawText
+	byName      int32 // index into Model.names: records hold no pointer, so the collector skips them
+	textAt      int   // where the text starts in its arena, Model.delText or Model.drawText
 	ntext       uint8
 	nrepl       uint8
 	cut         bool
@@ -202,14 +203,15 @@ func (m *Model) newRecord(c *Cell, cause Cause, text rune) int {
 	t := m.tok
 	rec := record{
 		off: c.Off, end: c.Off + int64(c.Len), cause: cause, via: m.via, alt: m.alt,
-		row: int32(m.cur.y), col: int32(m.cur.x), cells: 1, drawFrame: c.Frame, frame: m.frame,
+		row: int32(m.cur.y), col: int32(m.cur.x), cells: 1, drawFrame: c.Frame, frame: m.frame, byName: -1,
 	}
 	if t != nil {
 		rec.visOff, rec.byOff, rec.byLen = t.Off, t.Off, t.Len
 		if t.Off != m.nameTok || cause != m.nameCause {
-			m.name, m.nameTok, m.nameCause, m.nameRow = tokenName(t, cause), t.Off, cause, -1
+			m.names = append(m.names, tokenName(t, cause))
+			m.nameTok, m.nameCause, m.nameRow = t.Off, cause, -1
 		}
-		rec.byName = m.name
+		rec.byName = int32(len(m.names) - 1)
 	}
 	if cause >= CauseConcealed {
 		rec.visOff = c.Off
@@ -462,22 +464,44 @@ type Finding struct {
 
 // Findings returns every finding so far, highest rank first, then by
 // offset. It needs Options.Findings; the slice is the caller's.
+//
+// The work of a finding that the stream does not need is done here, once:
+// texts are copied into one string, reasons share one array, and an index
+// is sorted rather than the findings.
 func (m *Model) Findings() []Finding {
-	hits := map[[2]int32]int32{}
+	var rows [2]int32 // rows seen on each screen, for the per-row counts
+	total := 0
 	for i := range m.finds {
 		r := &m.finds[i]
-		if r.cause < CauseConcealed {
-			hits[[2]int32{boolInt(r.alt), r.row}]++
+		rows[boolInt(r.alt)] = max(rows[boolInt(r.alt)], r.row+1)
+		total += int(r.ntext) + int(r.nrepl)
+	}
+	hits := [2][]int32{make([]int32, rows[0]), make([]int32, rows[1])}
+	for i := range m.finds {
+		if r := &m.finds[i]; r.cause < CauseConcealed {
+			hits[boolInt(r.alt)][r.row]++
 		}
 	}
-	out := make([]Finding, len(m.finds))
+	var text strings.Builder
+	text.Grow(total)
 	for i := range m.finds {
 		r := &m.finds[i]
-		f := &out[i]
+		text.Write(m.textOf(r))
+		text.Write(r.repl[:r.nrepl])
+	}
+	all := text.String()
+	why := make([]string, 0, reasonsCap*len(m.finds))
+	tmp := make([]Finding, len(m.finds))
+	at := 0
+	for i := range m.finds {
+		r := &m.finds[i]
+		f := &tmp[i]
+		t, repl := all[at:at+int(r.ntext)], all[at+int(r.ntext):at+int(r.ntext)+int(r.nrepl)]
+		at += int(r.ntext) + int(r.nrepl)
 		*f = Finding{
 			Off: r.off, Len: r.end - r.off, Cause: r.cause,
-			By: Ref{r.byOff, r.byLen, r.byName}, Via: moveNames[r.via],
-			Text: string(m.textOf(r)), TextCut: r.cut, ReplacedBy: string(r.repl[:r.nrepl]),
+			By: Ref{r.byOff, r.byLen, m.nameOf(r)}, Via: moveNames[r.via],
+			Text: t, TextCut: r.cut, ReplacedBy: repl,
 			Alternate: r.alt, Row: int(r.row), Col: int(r.col), Cells: int(r.cells),
 			VisibleBytes: max(0, r.visOff-r.off), VisibleMs: -1, Shown: "unknown",
 		}
@@ -492,19 +516,44 @@ func (m *Model) Findings() []Finding {
 		} else {
 			f.VisibleBytes = 0
 		}
-		rank(f, int(hits[[2]int32{boolInt(r.alt), r.row}]), r.rowProgress)
+		rowHits := 0
+		if r.cause < CauseConcealed {
+			rowHits = int(hits[boolInt(r.alt)][r.row])
+		}
+		rank(f, rowHits, r.rowProgress, why[reasonsCap*i:reasonsCap*i:reasonsCap*(i+1)])
 	}
-	slices.SortFunc(out, func(a, b Finding) int {
+	order := make([]int32, len(tmp))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(i, j int32) int {
+		a, b := &tmp[i], &tmp[j]
 		switch {
 		case a.Rank != b.Rank:
 			return b.Rank - a.Rank
 		case a.Off != b.Off:
-			return int(a.Off - b.Off)
+			return cmp.Compare(a.Off, b.Off)
 		}
 		return int(a.Cause) - int(b.Cause)
 	})
+	out := make([]Finding, len(tmp))
+	for j, i := range order {
+		out[j] = tmp[i]
+	}
 	return out
 }
+
+// nameOf returns the name of the token that made r, "" when none did.
+func (m *Model) nameOf(r *record) string {
+	if r.byName < 0 {
+		return ""
+	}
+	return m.names[r.byName]
+}
+
+// reasonsCap is the room for reasons each finding gets in the shared
+// array; a finding with more grows its own.
+const reasonsCap = 8
 
 // Counts returns the number of findings of each cause so far.
 func (m *Model) Counts() [numCauses]int {
@@ -529,11 +578,10 @@ var causeBase = [numCauses]int{
 }
 
 // rank scores f from 0 to 100; rowHits is the number of destruction
-// findings on the same screen row.
-func rank(f *Finding, rowHits int, rowProgress bool) {
+// findings on the same screen row. The reasons are appended to why.
+func rank(f *Finding, rowHits int, rowProgress bool, why []string) {
 	score := causeBase[f.Cause]
-	why := make([]string, 1, 8)
-	why[0] = f.Cause.String()
+	why = append(why, f.Cause.String())
 	add := func(d int, reason string) {
 		score += d
 		why = append(why, reason)
@@ -672,28 +720,55 @@ var shellWords = []string{"rm -", "curl ", "wget ", "| sh", "|sh", "| bash", "|b
 // instructionWords are words of instructions aimed at an agent.
 var instructionWords = []string{"ignore ", "previous instruction", "instructions", "assistant", "system prompt", "you must", "do not tell", "don't tell", "password", "secret", "token", "api key", "api_key", "private key", "exfiltrate", "execute", "run the"}
 
-func shellLike(s string) bool { return containsAny(s, shellWords) }
+// wordSet finds any of a list of words in a text in one scan, the words
+// filed by their first byte.
+type wordSet [256][]string
 
-func instructionLike(s string) bool {
-	var buf [MaxText]byte
-	lower := buf[:0]
-	for i := 0; i < len(s) && i < len(buf); i++ {
-		b := s[i]
-		if b >= 'A' && b <= 'Z' {
-			b += 'a' - 'A'
-		}
-		lower = append(lower, b)
+func newWordSet(words []string) *wordSet {
+	var ws wordSet
+	for _, w := range words {
+		ws[w[0]] = append(ws[w[0]], w)
 	}
-	return containsAny(string(lower), instructionWords)
+	return &ws
 }
 
-func containsAny(s string, words []string) bool {
-	for _, w := range words {
-		if strings.Contains(s, w) {
-			return true
+var shellSet, instructionSet = newWordSet(shellWords), newWordSet(instructionWords)
+
+func shellLike(s string) bool { return shellSet.in(s, false) }
+
+// instructionLike matches instructionWords without regard to ASCII case.
+func instructionLike(s string) bool { return instructionSet.in(s, true) }
+
+// in reports whether s holds one of the words; with fold, ASCII capitals
+// of s match the words' lower-case letters.
+func (ws *wordSet) in(s string, fold bool) bool {
+	for i := 0; i < len(s); i++ {
+		for _, w := range ws[lowerIf(s[i], fold)] {
+			if hasPrefix(s[i:], w, fold) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+func hasPrefix(s, w string, fold bool) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		if lowerIf(s[j], fold) != w[j] {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerIf(b byte, fold bool) byte {
+	if fold && b >= 'A' && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
 }
 
 // VisibleFor returns how long f's text was visible, as words: a duration

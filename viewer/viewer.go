@@ -286,9 +286,14 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.indexed(msg)
 	case jobMsg:
 		cmd = m.jobDone(msg)
+	case screenMsg:
+		cmd = m.screenStepped(msg)
 	}
 	if m.err == nil {
 		m.err = m.refresh()
+	}
+	if sc := m.startScreenPass(); sc != nil {
+		cmd = tea.Batch(cmd, sc)
 	}
 	if m.err != nil {
 		return m, tea.Quit

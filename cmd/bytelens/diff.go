@@ -2,36 +2,22 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/render"
-	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
-
-func init() { subcommands = append(subcommands, newDiffCmd) }
 
 // Limits of diff.
 const (
 	// maxReportFile is the largest file that diff reads as report JSON;
 	// anything larger is a capture.
 	maxReportFile = 64 << 20
-	// maxFindingRows is how many differing findings the table lists.
-	maxFindingRows = 50
 )
-
-// diffCorpusSkip lists the file name endings that --corpus never takes as
-// captures: the sidecars of corpus cases and source files.
-var diffCorpusSkip = []string{".policy", ".clean.txt", ".report.json", ".golden", ".go", ".md", ".timing"}
 
 type diffFlags struct {
 	aPolicy, bPolicy string
@@ -134,6 +120,11 @@ type diffSide struct {
 	text []byte // nil for a report
 }
 
+// view returns the side as render.WriteReportDiff describes it.
+func (d *diffSide) view() render.DiffSide {
+	return render.DiffSide{Name: d.Name, Kind: d.Kind, Format: d.Format, Stream: d.Stream, Policy: d.Policy, HasText: d.text != nil}
+}
+
 // diffJSON is the --json form of a comparison of two inputs.
 type diffJSON struct {
 	Schema string   `json:"schema"`
@@ -183,7 +174,7 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if in.rep != nil {
+		if in.reps != nil {
 			return 0, usagef("%s is a report: policies apply to captures only", args[0])
 		}
 		defer in.c.Close()
@@ -208,7 +199,7 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 			if err != nil {
 				return 0, err
 			}
-			if in.rep != nil {
+			if in.reps != nil {
 				if given[i] != "" {
 					return 0, usagef("--%c-policy applies to captures, and %s is a report", 'a'+i, name)
 				}
@@ -240,46 +231,19 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 		code = exitFailure
 	}
 	if f.asJSON {
-		js, err := safejson.MarshalIndent(diffJSON{sanitize.DiffSchema, d.Equal(), *a, *b, d}, "", "  ")
-		if err != nil {
-			return 0, err
-		}
-		if _, err := s.stdout.Write(append(js, '\n')); err != nil {
-			return 0, err
-		}
-		return code, nil
+		return code, writeJSON(s.stdout, diffJSON{sanitize.DiffSchema, d.Equal(), *a, *b, d})
 	}
-	if err := writeDiff(s.out, a, b, &d, f.all); err != nil {
+	if err := render.WriteReportDiff(s.out, a.view(), b.view(), &d, f.all); err != nil {
 		return 0, err
 	}
 	return code, nil
-}
-
-// applyPolicy applies comma-separated key=value settings to o, as
-// sanitize.ParsePolicy does to the defaults.
-func applyPolicy(o sanitize.Options, settings, flag string) (sanitize.Options, error) {
-	for item := range strings.FieldsFuncSeq(settings, func(r rune) bool { return r == ',' || r == '\n' }) {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(item, "=")
-		if !ok {
-			return o, usagef("%s: setting %q is not key=value", flag, item)
-		}
-		if err := o.Set(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
-			return o, usagef("%s: %v", flag, err)
-		}
-	}
-	return o, nil
 }
 
 // diffInput is a loaded input: a capture, or reports read from JSON.
 type diffInput struct {
 	name string
 	c    *capture.Capture
-	rep  *sanitize.Report // set for a single report
-	reps []streamReport   // set for an array of stream reports
+	reps []sanitize.StreamReport // set for report JSON
 }
 
 // loadDiffInput loads name ("-" is stdin) as report JSON or as a capture.
@@ -291,12 +255,9 @@ func loadDiffInput(s *streams, name string, cf *captureFlags, withTiming bool) (
 	}
 	in := &diffInput{name: name}
 	if name == "-" {
-		b, err := io.ReadAll(io.LimitReader(s.stdin, maxStdinCapture+1))
+		b, err := readStdin(s.stdin)
 		if err != nil {
-			return nil, fmt.Errorf("reading stdin: %w", err)
-		}
-		if len(b) > maxStdinCapture {
-			return nil, hintError{fmt.Errorf("stdin holds more than %d bytes", maxStdinCapture), "save it to a file and pass the file"}
+			return nil, err
 		}
 		if cf.format == "" {
 			if ok, err := in.readReport(b); ok || err != nil {
@@ -347,73 +308,28 @@ func diffLooksLikeJSON(name string) bool {
 	return len(head) > 0 && (head[0] == '{' || head[0] == '[')
 }
 
-// readReport takes b as report JSON when it is one: an object with
-// "schema": "bytelens.report/v1", or an array of such objects with a
-// "stream" each (report --json on a capture with several streams). It
-// returns false for anything else, and an error for a bytelens report of
-// another schema version.
+// readReport takes b as report JSON when it is one (sanitize.ReadReports):
+// it returns false for anything else, and an error for a bad report.
 func (in *diffInput) readReport(b []byte) (bool, error) {
-	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	var probe struct {
-		Schema string `json:"schema"`
-	}
-	var probes []struct {
-		Schema string `json:"schema"`
-	}
-	var schema string
-	if json.Unmarshal(b, &probe) == nil {
-		schema = probe.Schema
-	} else if json.Unmarshal(b, &probes) == nil && len(probes) > 0 {
-		schema = probes[0].Schema
-	}
-	switch {
-	case schema == sanitize.Schema:
-	case strings.HasPrefix(schema, "bytelens.report/"):
-		return false, render.Errorf("%s: report schema %s is not supported (want %s)", in.name, schema, sanitize.Schema)
-	default:
+	reps, err := sanitize.ReadReports(b)
+	if errors.Is(err, sanitize.ErrNotReport) {
 		return false, nil
 	}
-	if probes == nil {
-		in.rep = new(sanitize.Report)
-		if err := json.Unmarshal(b, in.rep); err != nil {
-			return false, render.Errorf("%s: bad report: %v", in.name, err)
-		}
-		return true, nil
+	if err != nil {
+		return false, render.Errorf("%s: %v", in.name, err)
 	}
-	if err := json.Unmarshal(b, &in.reps); err != nil {
-		return false, render.Errorf("%s: bad report: %v", in.name, err)
-	}
-	for _, r := range in.reps {
-		if r.Schema != sanitize.Schema {
-			return false, render.Errorf("%s: stream %s: report schema %s is not supported", in.name, r.Stream, r.Schema)
-		}
-	}
-	in.rep = &in.reps[0].Report
+	in.reps = reps
 	return true, nil
 }
 
-// reportSide returns the side of a report input: the report, or the
-// stream's report of an array (the first unless stream names one); nil
-// when stream names none of them.
+// reportSide returns the side of a report input: the stream's report (the
+// first unless stream names one); nil when stream names none of them.
 func reportSide(in *diffInput, stream string) *diffSide {
-	side := &diffSide{Name: in.name, Kind: "report"}
-	switch {
-	case in.reps == nil:
-		side.rep = *in.rep
-	case stream == "":
-		side.rep, side.Stream = in.reps[0].Report, in.reps[0].Stream
-	default:
-		for _, r := range in.reps {
-			if r.Stream == stream {
-				side.rep, side.Stream = r.Report, r.Stream
-			}
-		}
-		if side.Stream == "" {
-			return nil
-		}
+	r, ok := sanitize.PickReport(in.reps, stream)
+	if !ok {
+		return nil
 	}
-	side.Policy = side.rep.Policy
-	return side
+	return &diffSide{Name: in.name, Kind: "report", Stream: r.Stream, Policy: r.Policy, rep: r.Report}
 }
 
 // cleanSide cleans one stream of the capture under opts: the one stream
@@ -448,217 +364,14 @@ func cleanSide(in *diffInput, stream string, opts sanitize.Options, notes *rende
 	}, nil
 }
 
-// writeDiff prints the comparison for people: the two sides, a verdict,
-// the count table, the differing findings and the differing lines.
-func writeDiff(bw *render.Writer, a, b *diffSide, d *sanitize.ReportDiff, all bool) error {
-	for _, sd := range []struct {
-		label string
-		side  *diffSide
-	}{{"A", a}, {"B", b}} {
-		bw.Printf("%s: %s (%s", sd.label, sd.side.Name, sd.side.Kind)
-		if sd.side.Format != "" {
-			bw.Printf(" %s", sd.side.Format)
-		}
-		if sd.side.Stream != "" {
-			bw.Printf(", stream %s", sd.side.Stream)
-		}
-		bw.Printf(")\n   policy %s\n", sd.side.Policy)
-	}
-	var missing string
-	switch {
-	case a.text == nil && b.text == nil:
-		missing = "A and B are reports"
-	case a.text == nil:
-		missing = "A is a report"
-	case b.text == nil:
-		missing = "B is a report"
-	}
-	if d.Equal() {
-		if missing == "" {
-			bw.Printf("A and B are equal: same counts, findings and cleaned text\n")
-		} else {
-			bw.Printf("A and B are equal: same counts and findings (cleaned text not compared: %s)\n", missing)
-		}
-	} else {
-		bw.Printf("A and B differ: %s\n", d.Summary())
-	}
-
-	writeCountTable(bw, d, all)
-	writeFindings(bw, &d.Findings)
-	if missing == "" {
-		writeTextDiff(bw, d.Text)
-	} else if !d.Equal() {
-		bw.Printf("\ncleaned text: not compared (%s)\n", missing)
-	}
-	return bw.Err()
-}
-
-// writeCountTable prints the count rows: marker, group.name, A, B and B−A,
-// the numbers right-aligned.
-func writeCountTable(w *render.Writer, d *sanitize.ReportDiff, all bool) {
-	type row struct{ mark, name, a, b, delta string }
-	rows := []row{{"", "count", "A", "B", "diff"}}
-	for _, g := range d.Groups() {
-		for _, r := range g.Rows {
-			if r.Equal() && !all {
-				continue
-			}
-			mark, delta := "!=", fmt.Sprintf("%+d", r.Delta)
-			if r.Equal() {
-				mark, delta = "=", "0"
-			}
-			rows = append(rows, row{mark, sanitize.RowName(g.Name, r.Name), strconv.FormatInt(r.A, 10), strconv.FormatInt(r.B, 10), delta})
-		}
-	}
-	if len(rows) == 1 {
-		return
-	}
-	var wn, wa, wb, wd int
-	for _, r := range rows {
-		wn, wa, wb, wd = max(wn, len(r.name)), max(wa, len(r.a)), max(wb, len(r.b)), max(wd, len(r.delta))
-	}
-	w.Println()
-	for _, r := range rows {
-		w.Printf("%-2s %-*s  %*s  %*s  %*s\n", r.mark, wn, r.name, wa, r.a, wb, r.b, wd, r.delta)
-	}
-}
-
-// writeFindings prints the differing findings by offset.
-func writeFindings(w *render.Writer, f *sanitize.FindingsDiff) {
-	if f.Equal() {
-		return
-	}
-	w.Printf("\nfindings: %d same, %d only in A, %d only in B, %d changed\n", f.Same, len(f.OnlyA), len(f.OnlyB), len(f.Changed))
-	tw := w.Columns(2, 8, 2)
-	tw.Printf("  side\toffset\t\tkind\tsequence\tbytes\n")
-	row := func(side string, x *sanitize.Finding) {
-		tw.Printf("  %s\t0x%08x\t%d\t%s\t%s\t%d\n", side, x.Offset, x.Offset, x.Kind, x.Sequence, x.Bytes)
-	}
-	aligned := f.Aligned()
-	for i, p := range aligned {
-		if i == maxFindingRows {
-			tw.Printf("  ... %d more differing findings (--json lists all)\n", len(aligned)-i)
-			break
-		}
-		switch {
-		case p.B == nil:
-			row("A only", p.A)
-		case p.A == nil:
-			row("B only", p.B)
-		default:
-			row("A changed", p.A)
-			row("B changed", p.B)
-		}
-	}
-	tw.Flush()
-}
-
-// writeTextDiff prints the first differing lines of cleaned text, each
-// quoted with Go escapes.
-func writeTextDiff(w *render.Writer, t *sanitize.TextDiff) {
-	if t.Equal() {
-		w.Printf("\ncleaned text: identical (%s)\n", diffPlural(t.LinesA, "line"))
-		return
-	}
-	verb := "lines differ"
-	if t.Differing == 1 {
-		verb = "line differs"
-	}
-	w.Printf("\ncleaned text: %d %s (A has %s, B %s)\n", t.Differing, verb, diffPlural(t.LinesA, "line"), diffPlural(t.LinesB, "line"))
-	for _, l := range t.Lines {
-		w.Printf("  A:%s  %s\n", diffLineNo(l.LineA), diffQuoteLine(l.LineA, l.A, l.From, l.TruncA))
-		w.Printf("  B:%s  %s\n", diffLineNo(l.LineB), diffQuoteLine(l.LineB, l.B, l.From, l.TruncB))
-	}
-	if n := t.Differing - len(t.Lines); n > 0 {
-		w.Printf("  ... %d more differing lines (--lines shows more)\n", n)
-	}
-}
-
-// diffPlural returns "1 line", "2 lines".
-func diffPlural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
-
-// diffLineNo returns a line number, or "-" for none.
-func diffLineNo(n int) string {
-	if n == 0 {
-		return "-"
-	}
-	return strconv.Itoa(n)
-}
-
-// diffQuoteLine shows a line of cleaned text: quoted with Go escapes for
-// anything not graphic (format characters that a keep policy let through
-// included), its LF dropped, with notes for an excerpt and for a last line
-// without LF.
-func diffQuoteLine(n int, s string, from int, trunc bool) string {
-	if n == 0 {
-		return "(no line)"
-	}
-	var b strings.Builder
-	if from > 0 {
-		b.WriteString("(from byte " + strconv.Itoa(from) + ") ")
-	}
-	body, nl := strings.CutSuffix(s, "\n")
-	b.WriteString(strconv.QuoteToGraphic(body))
-	switch {
-	case trunc:
-		b.WriteString("...")
-	case !nl:
-		b.WriteString(" (no newline at end)")
-	}
-	return b.String()
-}
-
-// diffCorpusCase is one case of --corpus in JSON.
-type diffCorpusCase struct {
-	Name    string               `json:"name"`
-	File    string               `json:"file"`
-	Equal   bool                 `json:"equal"`
-	Summary string               `json:"summary"`
-	Diff    *sanitize.ReportDiff `json:"diff,omitempty"`
-	Error   string               `json:"error,omitempty"`
-}
-
-// diffCorpusJSON is the --json form of --corpus.
-type diffCorpusJSON struct {
-	Schema  string `json:"schema"`
-	Corpus  string `json:"corpus"`
-	PolicyA string `json:"a_policy"`
-	PolicyB string `json:"b_policy"`
-	Total   int    `json:"total"`
-	Changed int    `json:"changed"`
-	Failed  int    `json:"failed"`
-	// Cases lists the changed and failed cases (with --all, every case).
-	Cases []diffCorpusCase `json:"cases"`
-}
-
 // diffCorpus compares every capture of the --corpus directory.
 func diffCorpus(s *streams, f *diffFlags, base sanitize.Options) (int, error) {
-	dir := f.corpus
-	files, err := diffCorpusFiles(dir)
+	co := capture.CorpusOptions{Format: f.capture.format, Stream: f.capture.stream, Base: base, A: f.aPolicy, B: f.bPolicy, Lines: f.lines}
+	out, err := capture.CompareCorpus(f.corpus, co, f.all, func(name string, err error) {
+		s.stderr.Printf("bytelens: error: %s: %v\n", name, err)
+	})
 	if err != nil {
-		return 0, err
-	}
-	out := diffCorpusJSON{Schema: sanitize.DiffSchema, Corpus: dir, PolicyA: f.aPolicy, PolicyB: f.bPolicy, Cases: []diffCorpusCase{}}
-	for _, file := range files {
-		name, stem := diffCorpusName(file)
-		out.Total++
-		cc, err := diffCorpusRun(f, base, filepath.Join(dir, file), stem)
-		cc.Name, cc.File = name, file
-		if err != nil {
-			out.Failed++
-			cc.Error = err.Error()
-			s.stderr.Printf("bytelens: error: %s: %v\n", name, err)
-		} else if !cc.Equal {
-			out.Changed++
-		}
-		if err != nil || !cc.Equal || f.all {
-			out.Cases = append(out.Cases, cc)
-		}
+		return 0, fileError(f.corpus, err)
 	}
 	code := exitOK
 	switch {
@@ -668,121 +381,7 @@ func diffCorpus(s *streams, f *diffFlags, base sanitize.Options) (int, error) {
 		code = exitFailure
 	}
 	if f.asJSON {
-		js, err := safejson.MarshalIndent(out, "", "  ")
-		if err != nil {
-			return 0, err
-		}
-		_, err = s.stdout.Write(append(js, '\n'))
-		return code, err
+		return code, writeJSON(s.stdout, out)
 	}
-	tw := s.out.Columns(2, 8, 2)
-	for _, cc := range out.Cases {
-		if cc.Error != "" {
-			continue
-		}
-		tw.Printf("%s\t%s\n", cc.Name, cc.Summary)
-	}
-	if err := tw.Flush(); err != nil {
-		return 0, err
-	}
-	s.out.Printf("%d cases, %d changed", out.Total, out.Changed)
-	if out.Failed > 0 {
-		s.out.Printf(", %d failed", out.Failed)
-	}
-	if err := s.out.Printf("\n"); err != nil {
-		return 0, err
-	}
-	return code, nil
-}
-
-// diffCorpusFiles lists the captures of dir by name: *.bin, and other regular
-// files that sniff as a format other than raw, less diffCorpusSkip.
-func diffCorpusFiles(dir string) ([]string, error) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fileError(dir, err)
-	}
-	var files []string
-	for _, e := range ents {
-		name := e.Name()
-		if strings.HasPrefix(name, ".") || !e.Type().IsRegular() && e.Type()&os.ModeSymlink == 0 {
-			continue
-		}
-		if strings.HasSuffix(name, ".bin") {
-			files = append(files, name)
-			continue
-		}
-		skip := false
-		for _, suf := range diffCorpusSkip {
-			skip = skip || strings.HasSuffix(name, suf)
-		}
-		if !skip && diffSniffsAsCapture(filepath.Join(dir, name)) {
-			files = append(files, name)
-		}
-	}
-	return files, nil
-}
-
-// diffSniffsAsCapture reports whether the regular file at path sniffs as a
-// capture format other than raw.
-func diffSniffsAsCapture(path string) bool {
-	fh, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return false
-	}
-	format, err := capture.Sniff(fh, st.Size())
-	return err == nil && format != capture.FormatRaw
-}
-
-// diffCorpusName returns a case's name (the file name less .bin) and the stem
-// its .policy file is named after (the file name less its extension).
-func diffCorpusName(file string) (name, stem string) {
-	if n, ok := strings.CutSuffix(file, ".bin"); ok {
-		return n, n
-	}
-	return file, strings.TrimSuffix(file, filepath.Ext(file))
-}
-
-// diffCorpusRun compares one corpus capture under both sides' policies.
-func diffCorpusRun(f *diffFlags, base sanitize.Options, path, stem string) (diffCorpusCase, error) {
-	var cc diffCorpusCase
-	if p, err := os.ReadFile(filepath.Join(filepath.Dir(path), stem+".policy")); err == nil {
-		if base, err = applyPolicy(base, string(p), stem+".policy"); err != nil {
-			return cc, err
-		}
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return cc, fileError(stem+".policy", err)
-	}
-	aOpts, err := applyPolicy(base, f.aPolicy, "--a-policy")
-	if err != nil {
-		return cc, err
-	}
-	bOpts, err := applyPolicy(base, f.bPolicy, "--b-policy")
-	if err != nil {
-		return cc, err
-	}
-	c, err := capture.Open(path, capture.OpenOptions{Format: f.capture.format})
-	if err != nil {
-		return cc, fileError(path, err)
-	}
-	defer c.Close()
-	in := &diffInput{name: path, c: c}
-	a, err := cleanSide(in, f.capture.stream, aOpts, render.NewWriter(io.Discard))
-	if err != nil {
-		return cc, err
-	}
-	b, err := cleanSide(in, f.capture.stream, bOpts, render.NewWriter(io.Discard))
-	if err != nil {
-		return cc, err
-	}
-	d := sanitize.Compare(a.rep, b.rep)
-	t := sanitize.CompareText(a.text, b.text, max(f.lines, 1))
-	d.Text = &t
-	cc.Equal, cc.Summary, cc.Diff = d.Equal(), d.Summary(), &d
-	return cc, nil
+	return code, render.WriteCorpusDiff(s.out, &out)
 }

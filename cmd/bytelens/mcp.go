@@ -12,8 +12,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newMCPCmd) }
-
 func newMCPCmd(s *streams) *cobra.Command {
 	var maxOutput, maxRaw byteSize
 	cmd := &cobra.Command{

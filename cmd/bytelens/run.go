@@ -22,8 +22,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newRunCmd) }
-
 // maxDecision is the largest --decision file accepted, in bytes.
 const maxDecision = 1 << 20
 

@@ -12,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newStoreCmd) }
+// tempMaxAge is the age past which prune removes temporary files left by a
+// crashed writer.
+const tempMaxAge = time.Hour
 
 func newStoreCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{

@@ -1,0 +1,42 @@
+package render
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+func TestDiffQuoteLine(t *testing.T) {
+	for _, tc := range []struct {
+		n     int
+		s     string
+		from  int
+		trunc bool
+		want  string
+	}{
+		{0, "", 0, false, "(no line)"},
+		{1, "ok\n", 0, false, `"ok"`},
+		{1, "last", 0, false, `"last" (no newline at end)`},
+		{1, "\ttab \u202e\u200d\n", 0, false, `"\ttab \u202e\u200d"`},
+		{7, "middle of a long line", 4000, true, `(from byte 4000) "middle of a long line"...`},
+	} {
+		if got := quoteLine(tc.n, tc.s, tc.from, tc.trunc); got != tc.want {
+			t.Errorf("quoteLine(%q) = %s, want %s", tc.s, got, tc.want)
+		}
+	}
+}
+
+func TestWriteCorpusDiff(t *testing.T) {
+	d := sanitize.CorpusDiff{Total: 3, Changed: 1, Failed: 1, Cases: []sanitize.CorpusCase{
+		{Name: "cr\x1b[31m", Summary: "removed.cr +1"},
+		{Name: "broken", Error: "no such file"},
+	}}
+	var b bytes.Buffer
+	if err := WriteCorpusDiff(NewWriter(&b), &d); err != nil {
+		t.Fatal(err)
+	}
+	if want := "cr␛[31m  removed.cr +1\n3 cases, 1 changed, 1 failed\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
