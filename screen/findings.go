@@ -106,6 +106,10 @@ const (
 	MaxText = 128
 	// MaxReplaced is the most bytes kept of what replaced it.
 	MaxReplaced = 48
+	// MaxFindings is the most findings a Model keeps: past it, those of
+	// lowest rank are dropped and counted (Model.Omitted), so that memory
+	// is bounded whatever the input.
+	MaxFindings = 4096
 	// Deception is the rank from which a finding is reported as a likely
 	// deception: every crafted deception of the test corpus reaches it and
 	// no finding of the real recordings does.
@@ -199,8 +203,36 @@ func (m *Model) newRecord(c *Cell, cause Cause, text rune) int {
 		rec.visOff = c.Off
 	}
 	rec.addText(text)
+	if len(m.finds) >= 2*MaxFindings {
+		m.compact()
+	}
 	m.finds = append(m.finds, rec)
 	return len(m.finds) - 1
+}
+
+// compact keeps the MaxFindings findings of highest rank, in stream
+// order, and counts the others by cause in m.omitted, so that memory does
+// not grow with the input whatever it holds. Findings still growing are
+// closed and erased cells forget which finding they hold, since indices
+// change; ranking MaxFindings findings at every MaxFindings new ones keeps
+// the cost per finding logarithmic.
+func (m *Model) compact() {
+	ranked := m.ranked()
+	for _, f := range ranked[MaxFindings:] {
+		m.omitted[m.finds[f.i].cause]++
+	}
+	keep := ranked[:MaxFindings]
+	slices.SortFunc(keep, func(a, b rankedFinding) int { return a.i - b.i })
+	for j, f := range keep {
+		m.finds[j] = m.finds[f.i]
+	}
+	m.finds = m.finds[:MaxFindings]
+	m.pendDel, m.pendDrw = -1, -1
+	for g := range m.grids {
+		for i := range m.grids[g].cells {
+			m.grids[g].cells[i].hole = 0
+		}
+	}
 }
 
 // replaced notes that r was drawn where finding i's erased text was.
@@ -422,9 +454,41 @@ type Finding struct {
 	Reasons []string `json:"reasons"`
 }
 
-// Findings returns every finding so far, highest rank first, then by
-// offset. It needs Options.Findings; the slice is the caller's.
+// Findings returns the findings so far, highest rank first, then by
+// offset: all of them up to MaxFindings, past it the MaxFindings of
+// highest rank (Omitted counts the others). It needs Options.Findings;
+// the slice is the caller's.
 func (m *Model) Findings() []Finding {
+	ranked := m.ranked()
+	if len(ranked) > MaxFindings {
+		ranked = ranked[:MaxFindings]
+	}
+	out := make([]Finding, len(ranked))
+	for i := range ranked {
+		out[i] = ranked[i].Finding
+	}
+	return out
+}
+
+// Omitted returns how many findings the model dropped to stay within
+// MaxFindings; Counts still counts them.
+func (m *Model) Omitted() int {
+	n := max(0, len(m.finds)-MaxFindings)
+	for _, c := range m.omitted {
+		n += c
+	}
+	return n
+}
+
+// rankedFinding is a finding and the index of its record.
+type rankedFinding struct {
+	Finding
+	i int
+}
+
+// ranked returns a finding for every record, highest rank first, then by
+// offset.
+func (m *Model) ranked() []rankedFinding {
 	hits := map[[2]int32]int32{}
 	for i := range m.finds {
 		r := &m.finds[i]
@@ -432,10 +496,11 @@ func (m *Model) Findings() []Finding {
 			hits[[2]int32{boolInt(r.alt), r.row}]++
 		}
 	}
-	out := make([]Finding, len(m.finds))
+	out := make([]rankedFinding, len(m.finds))
 	for i := range m.finds {
 		r := &m.finds[i]
-		f := &out[i]
+		out[i].i = i
+		f := &out[i].Finding
 		*f = Finding{
 			Off: r.off, Len: r.end - r.off, Cause: r.cause,
 			By: Ref{r.byOff, r.byLen, r.byName}, Via: moveNames[r.via],
@@ -456,7 +521,7 @@ func (m *Model) Findings() []Finding {
 		}
 		rank(f, int(hits[[2]int32{boolInt(r.alt), r.row}]), r.rowProgress)
 	}
-	slices.SortStableFunc(out, func(a, b Finding) int {
+	slices.SortStableFunc(out, func(a, b rankedFinding) int {
 		if a.Rank != b.Rank {
 			return b.Rank - a.Rank
 		}
@@ -465,9 +530,10 @@ func (m *Model) Findings() []Finding {
 	return out
 }
 
-// Counts returns the number of findings of each cause so far.
+// Counts returns the number of findings of each cause so far, those
+// Omitted included.
 func (m *Model) Counts() [numCauses]int {
-	var n [numCauses]int
+	n := m.omitted
 	for i := range m.finds {
 		n[m.finds[i].cause]++
 	}
