@@ -19,24 +19,26 @@ const module = "github.com/bytelens/bytelens/"
 // always allowed.
 var allowed = map[string][]string{
 	"decode":                  {},
+	"ctlfunc":                 {"decode"},
 	"safejson":                {"decode"},
-	"sanitize":                {"decode", "golang.org/x/text/transform"},
-	"render":                  {"decode", "sanitize", "internal/cellwidth", "golang.org/x/text/unicode/runenames"},
+	"sanitize":                {"decode", "ctlfunc", "screen", "golang.org/x/text/transform"},
+	"render":                  {"decode", "ctlfunc", "sanitize", "internal/cellwidth", "golang.org/x/text/unicode/runenames"},
 	"internal/cellwidth":      {},
 	"screen":                  {"decode", "internal/cellwidth"},
 	"capture/store":           {"safejson"},
 	"excerpt":                 {"sanitize", "capture", "capture/store", "safejson"},
 	"hook":                    {"safejson"},
+	"seal":                    {"capture/store", "filippo.io/age"},
 	"mcpserver":               {"sanitize", "render", "capture", "capture/store", "excerpt", "safejson", "github.com/modelcontextprotocol/go-sdk/", "github.com/google/jsonschema-go/"},
 	"internal/hostile":        {},
 	"internal/golden":         {},
 	"capture":                 {"decode", "sanitize", "screen", "capture/store", "golang.org/x/sys/unix"},
 	"viewer/internal/noquery": {"github.com/charmbracelet/lipgloss"},
-	"viewer": {"decode", "sanitize", "render", "capture", "capture/store", "viewer/internal/noquery", "golang.org/x/text/unicode/runenames",
+	"viewer": {"decode", "ctlfunc", "sanitize", "render", "capture", "capture/store", "screen", "viewer/internal/noquery", "golang.org/x/text/unicode/runenames",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",
 		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
-	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "safejson", "excerpt", "mcpserver", "hook", "screen",
-		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty", "golang.org/x/sys/unix"},
+	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "safejson", "excerpt", "mcpserver", "hook", "seal", "screen",
+		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty", "golang.org/x/sys/unix", "github.com/schollz/progressbar/v3"},
 }
 
 func TestLayers(t *testing.T) {

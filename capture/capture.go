@@ -1,7 +1,9 @@
 // Package capture loads terminal captures: raw byte files, asciinema casts
 // (asciicast v1, v2 and v3), ttyrec recordings, util-linux script(1)
-// typescripts with or without a timing file, and GitHub Actions and GitLab
-// CI job logs.
+// typescripts with or without a timing file, GitHub Actions and GitLab
+// CI job logs, Jenkins console logs, docker json-file logs, logs with
+// RFC 3339 line prefixes (kubectl and docker --timestamps), and journalctl
+// JSON and export output.
 //
 // A loaded [Capture] holds one or more named [Stream]s. A stream is one
 // contiguous byte sequence — what a terminal would have been sent — and the
@@ -131,7 +133,33 @@ type Stream struct {
 	// in which the recording produced them). Each event lies within the
 	// stream: 0 ≤ Off and Off+Len ≤ the stream's Len.
 	Events []Event
+	// Removed counts what the loader took out of the file's bytes for
+	// this stream because the recorder, not the program, wrote it there:
+	// Jenkins ConsoleNotes, timestamp prefixes. Those bytes are not in
+	// Data; one entry per class, in the order first met.
+	Removed []Removal
 }
+
+// Removal counts one class of recorder annotations that a loader removed
+// from a stream. It names the class, never the removed bytes.
+type Removal struct {
+	// Class is RemovedJenkinsNote or RemovedTimestamp.
+	Class string `json:"class"`
+	// Count is the number of annotations removed.
+	Count int64 `json:"count"`
+	// Bytes is their total length in bytes.
+	Bytes int64 `json:"bytes"`
+}
+
+// Classes of [Removal].
+const (
+	// RemovedJenkinsNote: a Jenkins ConsoleNote, "ESC [8m ha:" + base64 of
+	// a serialized, gzipped Java object + "ESC [0m" (hudson.console.ConsoleNote).
+	RemovedJenkinsNote = "jenkins_note"
+	// RemovedTimestamp: an RFC 3339 timestamp and the space after it at the
+	// start of a line (kubectl logs --timestamps, docker logs --timestamps).
+	RemovedTimestamp = "timestamp"
+)
 
 // Reader returns a reader over the whole stream.
 func (s *Stream) Reader() *io.SectionReader { return io.NewSectionReader(s.Data, 0, s.Len) }

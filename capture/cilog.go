@@ -12,39 +12,59 @@ const githubLossyReason = "the GitHub Actions runner decodes process output as U
 
 // githubPrefixLen returns the length of a GitHub Actions runner timestamp
 // prefix at the start of b — "2026-11-29T11:47:47.1004444Z " (ISO 8601 UTC,
-// DateTime.ToString("O"), then a space) — or 0 if there is none.
-func githubPrefixLen(b []byte) int {
-	const pattern = "dddd-dd-ddTdd:dd:dd"
-	if len(b) < len(pattern)+2 {
-		return 0
+// DateTime.ToString("O"), then a space) — and its time, or 0 if there is
+// none.
+func githubPrefixLen(b []byte) (int, time.Time) {
+	n, t := rfc3339PrefixLen(b)
+	if n == 0 || b[n-2] != 'Z' {
+		return 0, time.Time{}
 	}
-	for i := 0; i < len(pattern); i++ {
-		if pattern[i] == 'd' {
-			if b[i] < '0' || b[i] > '9' {
-				return 0
-			}
-		} else if b[i] != pattern[i] {
-			return 0
-		}
-	}
-	i := len(pattern)
-	if b[i] == '.' {
-		j := i + 1
-		for j < len(b) && j-i <= 9 && '0' <= b[j] && b[j] <= '9' {
-			j++
-		}
-		if j == i+1 {
-			return 0
-		}
-		i = j
-	}
-	if i+1 < len(b) && b[i] == 'Z' && b[i+1] == ' ' {
-		return i + 2
-	}
-	return 0
+	return n, t
 }
 
-func sniffGitHub(b []byte) bool { return githubPrefixLen(b) > 0 }
+// githubMarkers start the lines that the runner writes for workflow
+// commands and its own steps.
+var githubMarkers = [][]byte{
+	[]byte("##[group]"), []byte("##[endgroup]"), []byte("##[error]"), []byte("##[warning]"),
+	[]byte("##[notice]"), []byte("##[debug]"), []byte("##[command]"), []byte("##[section]"),
+	[]byte("[command]"),
+}
+
+// githubMarker reports whether a log message is a runner marker or a
+// workflow command ("::add-mask::…", "::error file=x::…").
+func githubMarker(msg []byte) bool {
+	for _, m := range githubMarkers {
+		if bytes.HasPrefix(msg, m) {
+			return true
+		}
+	}
+	rest, ok := bytes.CutPrefix(msg, []byte("::"))
+	if !ok {
+		return false
+	}
+	i := 0
+	for i < len(rest) && ('a' <= rest[i] && rest[i] <= 'z' || rest[i] == '-') {
+		i++
+	}
+	return i > 0 && (bytes.HasPrefix(rest[i:], []byte("::")) ||
+		i < len(rest) && rest[i] == ' ' && bytes.Contains(rest[i:], []byte("::")))
+}
+
+// sniffGitHub reports whether b is a GitHub Actions log: its first line has
+// a runner timestamp, and a line of b has a runner marker or workflow
+// command after its timestamp. A timestamp alone is not enough: kubectl
+// and docker write the same prefix.
+func sniffGitHub(b []byte) bool {
+	if n, _ := githubPrefixLen(b); n == 0 {
+		return false
+	}
+	for line := range bytes.Lines(b) {
+		if n, _ := githubPrefixLen(line); n > 0 && githubMarker(line[n:]) {
+			return true
+		}
+	}
+	return false
+}
 
 // ciLines calls fn for each line start in the first limit bytes of the
 // source: off is the line's offset and b at least its first 64 KiB (less
@@ -98,12 +118,8 @@ func (l *loader) loadGitHub() error {
 				off, b = 3, rest
 			}
 		}
-		n := githubPrefixLen(b)
+		n, ts := githubPrefixLen(b)
 		if n == 0 {
-			return
-		}
-		ts, err := time.Parse(time.RFC3339Nano, string(b[:n-1]))
-		if err != nil {
 			return
 		}
 		if t0.IsZero() {

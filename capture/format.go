@@ -3,6 +3,7 @@ package capture
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -47,6 +48,25 @@ const (
 	// (package capture/store). It has no built-in loader yet: whoever
 	// implements it installs one with [Register].
 	FormatArtifact
+	// FormatDockerJSON is a log of docker's json-file logging driver: one
+	// JSON object per line, {"log": …, "stream": "stdout"|"stderr",
+	// "time": RFC 3339}, the message bytes decoded from the JSON string.
+	FormatDockerJSON
+	// FormatTimestamped is a log whose every line starts with an RFC 3339
+	// timestamp and a space, as `kubectl logs --timestamps` and
+	// `docker logs --timestamps` print it; the prefixes become frame times
+	// and are not part of the stream.
+	FormatTimestamped
+	// FormatJenkins is a Jenkins console log: text with ConsoleNotes
+	// (ESC [8m ha:<base64> ESC [0m) that the loader takes out of the stream.
+	FormatJenkins
+	// FormatJournalJSON is `journalctl -o json`: one JSON object per entry,
+	// MESSAGE a string, a byte array, null, or an array of such values.
+	FormatJournalJSON
+	// FormatJournalExport is `journalctl -o export`, the journal export
+	// format: KEY=value lines, binary-safe fields with a 64-bit length, a
+	// blank line after each entry.
+	FormatJournalExport
 
 	numFormats
 )
@@ -63,6 +83,11 @@ var formatNames = [numFormats]string{
 	FormatGitHubActions:  "github-actions",
 	FormatGitLabCI:       "gitlab-ci",
 	FormatArtifact:       "bytelens-artifact",
+	FormatDockerJSON:     "docker-json",
+	FormatTimestamped:    "timestamped",
+	FormatJenkins:        "jenkins",
+	FormatJournalJSON:    "journald-json",
+	FormatJournalExport:  "journald-export",
 }
 
 // String returns the format's name as [ParseFormat] accepts it, such as
@@ -95,11 +120,18 @@ var formatAliases = map[string]Format{
 	"github":     FormatGitHubActions,
 	"gitlab":     FormatGitLabCI,
 	"artifact":   FormatArtifact,
+	"docker":     FormatDockerJSON,
+	"json-file":  FormatDockerJSON,
+	"kubectl":    FormatTimestamped,
+	"journald":   FormatJournalJSON,
+	"journal":    FormatJournalJSON,
+	"export":     FormatJournalExport,
 }
 
 // ParseFormat returns the format named name: a [Format.String] name or one
 // of the aliases "cast", "asciicast", "asciinema", "tty", "typescript",
-// "github", "gitlab" and "artifact". Names are case-insensitive. An unknown
+// "github", "gitlab", "artifact", "docker", "json-file", "kubectl",
+// "journald", "journal" and "export". Names are case-insensitive. An unknown
 // name gives an error wrapping ErrUnknownFormat.
 //
 // As an override in [OpenOptions], a name selects a loader family: any
@@ -132,3 +164,7 @@ func (f Format) family() Format {
 	}
 	return f
 }
+
+// FormatList returns the names ParseFormat accepts (aliases aside), in
+// the order of the Format constants.
+func FormatList() []string { return slices.Clone(formatNames[:]) }

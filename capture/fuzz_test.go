@@ -76,3 +76,27 @@ func FuzzLoad(f *testing.F) {
 		loadBytes(t, data, "", nil, fuzzOpts)
 	})
 }
+
+// FuzzLogs loads the input as each service-log format in turn. Segment-
+// backed formats (timestamped, jenkins, journald-export) take bytes only
+// from the input, never more than it holds.
+func FuzzLogs(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, format := range []string{"docker-json", "timestamped", "jenkins", "journald-json", "journald-export"} {
+			c := loadBytes(t, data, format, nil, fuzzOpts)
+			if c.Format.String() != format {
+				t.Errorf("Format %v, want %s", c.Format, format)
+			}
+			var sum int64
+			for _, s := range c.Streams {
+				sum += s.Len
+				for _, r := range s.Removed {
+					sum += r.Bytes
+				}
+			}
+			if format != "docker-json" && format != "journald-json" && sum > int64(len(data)) {
+				t.Errorf("%s: streams and removals hold %d bytes, input %d", format, sum, len(data))
+			}
+		}
+	})
+}

@@ -1,15 +1,18 @@
 package capture
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/bytelens/bytelens/internal/golden"
+	"github.com/bytelens/bytelens/sanitize"
 )
 
 // goldenCapture is the JSON form of a loaded capture that golden files hold.
@@ -30,10 +33,11 @@ type goldenCapture struct {
 }
 
 type goldenStream struct {
-	Name   string        `json:"name"`
-	Len    int64         `json:"len"`
-	SHA256 string        `json:"sha256"`
-	Events []goldenEvent `json:"events,omitempty"`
+	Name    string        `json:"name"`
+	Len     int64         `json:"len"`
+	SHA256  string        `json:"sha256"`
+	Events  []goldenEvent `json:"events,omitempty"`
+	Removed []Removal     `json:"removed,omitempty"`
 }
 
 type goldenEvent struct {
@@ -74,7 +78,7 @@ func toGolden(t testing.TB, c *Capture) goldenCapture {
 	for i := range c.Streams {
 		s := &c.Streams[i]
 		sum := sha256.Sum256(streamBytes(t, s))
-		gs := goldenStream{Name: s.Name, Len: s.Len, SHA256: hex.EncodeToString(sum[:])}
+		gs := goldenStream{Name: s.Name, Len: s.Len, SHA256: hex.EncodeToString(sum[:]), Removed: s.Removed}
 		for _, e := range s.Events {
 			ge := goldenEvent{Kind: e.Kind.String(), Off: e.Off, Len: e.Len, Cols: e.Cols, Rows: e.Rows, Label: e.Label}
 			if c.Timed {
@@ -100,6 +104,7 @@ type fixture struct {
 	path   string // under testdata
 	timing string // under testdata, or ""
 	format string // OpenOptions.Format
+	clean  bool   // also compare the cleaned text with golden/NAME.clean.txt
 }
 
 var fixtures = []fixture{
@@ -118,6 +123,14 @@ var fixtures = []fixture{
 	{name: "samples-gitlab-ci", path: "samples/gitlab-ci-synth.log"},
 	{name: "samples-pipe-stdout", path: "samples/pipe-stdout.bin"},
 	{name: "samples-tmux-capture-pane-e", path: "samples/tmux-capture-pane-e.txt"},
+	// Service logs written by the tools themselves or by their encoders;
+	// testdata/logs/README.md says how.
+	{name: "logs-docker-json", path: "logs/docker-json.log", clean: true},
+	{name: "logs-kubectl-timestamps", path: "logs/kubectl-timestamps.log", clean: true},
+	{name: "logs-docker-timestamps", path: "logs/docker-timestamps.log", clean: true},
+	{name: "logs-jenkins", path: "logs/jenkins-console.log", clean: true},
+	{name: "logs-journald-json", path: "logs/journald.json", clean: true},
+	{name: "logs-journald-export", path: "logs/journald.export", clean: true},
 }
 
 func openFixture(t testing.TB, f fixture) *Capture {
@@ -144,10 +157,25 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			path := filepath.Join("testdata", "golden", f.name+".json")
-			golden.Check(t, path, got)
+			golden.Check(t, filepath.Join("testdata", "golden", f.name+".json"), got)
+			if f.clean {
+				golden.Check(t, filepath.Join("testdata", "golden", f.name+".clean.txt"), cleanText(t, c))
+			}
 		})
 	}
+}
+
+// cleanText returns the cleaned text of each stream of c under the default
+// policy, each after a "== stream NAME ==" line.
+func cleanText(t *testing.T, c *Capture) []byte {
+	var b bytes.Buffer
+	for i := range c.Streams {
+		fmt.Fprintf(&b, "== stream %s ==\n", c.Streams[i].Name)
+		if _, err := Clean(&b, &c.Streams[i], sanitize.Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Bytes()
 }
 
 // checkInvariants checks what every loaded capture promises: at least one

@@ -123,7 +123,7 @@ func TestOpenEmptyAndClose(t *testing.T) {
 	if err := os.WriteFile(p, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range []string{"", "raw", "asciicast", "ttyrec", "script", "github", "gitlab"} {
+	for _, format := range []string{"", "raw", "asciicast", "ttyrec", "script", "github", "gitlab", "docker", "timestamped", "jenkins", "journald-json", "journald-export"} {
 		t.Run("format="+format, func(t *testing.T) {
 			c, err := Open(p, OpenOptions{Format: format})
 			if err != nil {
@@ -519,8 +519,23 @@ func TestSniff(t *testing.T) {
 		{"ttyrec-like first frame too long", ttyrecFrame(5, 0, 99, "ab"), FormatRaw},
 		{"zeros", make([]byte, 100), FormatRaw},
 		{"ttyrec time jumps years", cat(ttyrecFrame(5, 0, -1, "ab"), ttyrecFrame(1e9, 0, -1, "c")), FormatRaw},
-		{"github", []byte("2026-11-29T11:47:47.1000000Z x\n"), FormatGitHubActions},
-		{"github bom", []byte("\xef\xbb\xbf2026-11-29T11:47:47Z x\n"), FormatGitHubActions},
+		{"github", []byte("2026-11-29T11:47:47.1000000Z x\n2026-11-29T11:47:47.1000000Z ##[group]Run x\n"), FormatGitHubActions},
+		{"github workflow command", []byte("2026-11-29T11:47:47.1000000Z ::add-mask::***\n"), FormatGitHubActions},
+		{"github bom", []byte("\xef\xbb\xbf2026-11-29T11:47:47Z ##[endgroup]\n"), FormatGitHubActions},
+		{"github timestamps only", []byte("2026-11-29T11:47:47.1000000Z x\n"), FormatTimestamped},
+		{"kubectl", []byte("2026-11-29T11:47:47.1004444Z x\n2026-11-29T11:47:47.25Z y\n"), FormatTimestamped},
+		{"timestamps with offset", []byte("2026-11-29T12:47:47+01:00 x\n"), FormatTimestamped},
+		{"timestamps then a bare line", []byte("2026-11-29T11:47:47Z x\nbare\n"), FormatRaw},
+		{"not a time", []byte("2026-13-29T11:47:47Z x\n"), FormatRaw},
+		{"docker", []byte(`{"log":"a\n","stream":"stdout","time":"2026-11-29T11:47:47.1004444Z"}` + "\n"), FormatDockerJSON},
+		{"docker with attrs", []byte(`{"log":"a\n","stream":"stderr","attrs":{"tag":"x"},"time":"2026-11-29T11:47:47Z"}`), FormatDockerJSON},
+		{"json log with more members", []byte(`{"log":"a","stream":"stdout","time":"t","level":"info"}` + "\n"), FormatRaw},
+		{"json log without time", []byte(`{"log":"a","stream":"stdout"}` + "\n"), FormatRaw},
+		{"journald json", []byte(`{"__CURSOR":"s=1","MESSAGE":"x"}` + "\n"), FormatJournalJSON},
+		{"journald json spaced", []byte(`{ "__REALTIME_TIMESTAMP" : "1", "MESSAGE" : [1,2] }` + "\n"), FormatJournalJSON},
+		{"journald export", []byte("__CURSOR=s=1\nMESSAGE=x\n\n"), FormatJournalExport},
+		{"jenkins", append([]byte("x\n"), jenkinsNote(4)...), FormatJenkins},
+		{"jenkins preamble only", []byte("x\x1b[8mha:////4AAA\x1b[0m\n"), FormatRaw},
 		{"not github", []byte("2026-11-29 11:47:47 x\n"), FormatRaw},
 		{"gitlab marker", []byte("x\n\x1b[0Ksection_start:1795952867:build\r\x1b[0K"), FormatGitLabCI},
 		{"gitlab greeting", []byte("\x1b[0KRunning with gitlab-runner 17.0\n"), FormatGitLabCI},

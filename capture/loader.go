@@ -48,6 +48,8 @@ type streamBuilder struct {
 	n       int64 // stream length so far
 	events  []Event
 	dropped int // events over the limit
+	removed []Removal
+	last    time.Duration // time of the last frame, for frameAt
 }
 
 // segment maps stream bytes [off, off+n) to source bytes [src, src+n).
@@ -144,7 +146,7 @@ func (l *loader) finish() *Capture {
 		l.memStream(StreamOutput)
 	}
 	for _, s := range l.streams {
-		st := Stream{Name: s.name, Len: s.n, Events: s.events}
+		st := Stream{Name: s.name, Len: s.n, Events: s.events, Removed: s.removed}
 		switch {
 		case s.inMem:
 			st.Data = bytes.NewReader(s.mem)

@@ -95,8 +95,9 @@ func Load(r io.ReaderAt, size int64, opts OpenOptions) (*Capture, error) {
 
 // Sniff reports the format of a capture of size bytes read from r, judged
 // from its content: bytelens raw artifacts, script(1) typescripts,
-// asciicast, ttyrec, GitHub Actions and GitLab CI logs; anything else is
-// FormatRaw. For script it always reports FormatScript, and for asciicast
+// asciicast, docker json-file and journalctl JSON and export logs, ttyrec,
+// Jenkins console logs, GitHub Actions and GitLab CI logs, and logs with
+// RFC 3339 line prefixes; anything else is FormatRaw. For script it always reports FormatScript, and for asciicast
 // the version in the header.
 func Sniff(r io.ReaderAt, size int64) (Format, error) {
 	head, err := readHead(r, size)
@@ -134,12 +135,22 @@ func sniffBuiltin(r io.ReaderAt, head []byte, size int64) Format {
 		return f
 	}
 	switch {
+	case sniffDocker(head):
+		return FormatDockerJSON
+	case sniffJournalJSON(head):
+		return FormatJournalJSON
+	case sniffJournalExport(head):
+		return FormatJournalExport
 	case sniffTTYRec(r, size):
 		return FormatTTYRec
+	case sniffJenkins(head):
+		return FormatJenkins
 	case sniffGitHub(b):
 		return FormatGitHubActions
 	case sniffGitLab(b):
 		return FormatGitLabCI
+	case sniffTimestamped(head):
+		return FormatTimestamped
 	}
 	return FormatRaw
 }
@@ -192,6 +203,16 @@ func load(r io.ReaderAt, size int64, opts OpenOptions, path string) (c *Capture,
 		err = l.loadGitLab()
 	case FormatArtifact:
 		err = l.loadArtifact()
+	case FormatDockerJSON:
+		err = l.loadDocker()
+	case FormatTimestamped:
+		err = l.loadTimestamped()
+	case FormatJenkins:
+		err = l.loadJenkins()
+	case FormatJournalJSON:
+		err = l.loadJournalJSON()
+	case FormatJournalExport:
+		err = l.loadJournalExport()
 	default:
 		l.loadRaw()
 	}

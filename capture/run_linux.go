@@ -66,9 +66,8 @@ type reaperProc struct {
 // newProc prepares the reaper for the command path/argv, with the caller's
 // environment, directory and stdin, and the given stdout and stderr.
 func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, grace, waitDelay time.Duration) (proc, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return nil, err
+	if _, err := os.Stat("/proc/self/exe"); err != nil {
+		return nil, fmt.Errorf("the reaper needs /proc: %w", err)
 	}
 	env := c.Env
 	if env == nil {
@@ -76,7 +75,7 @@ func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, grace, waitDelay
 	}
 	env = append(withoutVar(env, reaperEnv), reaperEnv+"="+strconv.FormatInt(int64(max(grace, 0)), 10))
 	r := &exec.Cmd{
-		Path:   self,
+		Path:   "/proc/self/exe", // this program, even if its file was replaced
 		Args:   append([]string{reaperArg0, path}, c.Args...),
 		Env:    env,
 		Dir:    c.Dir,
@@ -214,9 +213,16 @@ func reaperMain(path string, argv []string, grace time.Duration) int {
 		null.Close()
 	}
 	fmt.Fprintf(status, "started %d\n", pid)
-	var killAt time.Time // when teardown began; zero until then
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
+	// Until teardown the reaper sleeps until a child ends (SIGCHLD);
+	// from then on it also wakes every 20 ms to signal what is left.
+	var killAt time.Time
+	var tick <-chan time.Time
+	teardown := func() {
+		if killAt.IsZero() {
+			killAt = time.Now()
+			tick = time.NewTicker(20 * time.Millisecond).C // lives as long as the reaper
+		}
+	}
 	reported := false
 	for {
 		// Reap every child that has ended; the command's end is
@@ -251,15 +257,13 @@ func reaperMain(path string, argv []string, grace time.Duration) int {
 		}
 		select {
 		case s := <-sigs:
-			if s != syscall.SIGCHLD && killAt.IsZero() {
-				killAt = time.Now()
+			if s != syscall.SIGCHLD {
+				teardown()
 			}
 		case <-stop:
-			if killAt.IsZero() {
-				killAt = time.Now()
-			}
+			teardown()
 			stop = nil
-		case <-tick.C:
+		case <-tick:
 		}
 	}
 }

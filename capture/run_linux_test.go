@@ -90,6 +90,7 @@ func TestRunNoTerminal(t *testing.T) {
 		{"read", `read x </dev/tty; echo "read $?"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			out := filepath.Join(t.TempDir(), "envelope.json")
 			c := collectorProcess(tc.script, "", out)
 			tty, err := pty.Start(c)
@@ -185,6 +186,7 @@ func TestRunKillsDescendants(t *testing.T) {
 		{"grace", "trap '' TERM; sleep 30", RunOptions{Timeout: 300 * time.Millisecond, KillGrace: 200 * time.Millisecond}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			ctx := context.Background()
 			if tc.after > 0 {
@@ -221,6 +223,7 @@ func TestCollectorSignals(t *testing.T) {
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGKILL} {
 		t.Run(sigName(sig), func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			storeDir := filepath.Join(dir, "store")
 			s, err := store.Open(storeDir)

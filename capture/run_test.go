@@ -463,6 +463,17 @@ func TestWriteText(t *testing.T) {
 		}
 	}
 	checkCleanText(t, "text", strings.ReplaceAll(out, "\n", ""))
+
+	// Past the limit: head, the omitted label line, tail.
+	st := runTestStore(t)
+	env = runShell(t, `seq 1 100`, RunOptions{MaxOutput: 20, Store: st})
+	b.Reset()
+	env.WriteText(&b)
+	want := "  | 1\n  | 2\n  | 3\n  | 4\n  | 5\nomitted:      lines 6-97 (92 lines, 272 bytes); bytelens excerpt " + env.RawArtifact +
+		" --lines 6:97 --stream stdout\n  | 98\n  | 99\n  | 100\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("text form past the limit lacks %q:\n%s", want, b.String())
+	}
 }
 
 func TestQuote(t *testing.T) {

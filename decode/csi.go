@@ -1,5 +1,10 @@
 package decode
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // A control sequence (ECMA-48 5.4) is read twice. The machine (csi) only
 // finds where it ends: every parameter, intermediate or stray byte
 // 0x20–0x3F keeps it open and any final byte 0x40–0x7E ends it, whatever
@@ -27,6 +32,22 @@ func csi(b byte, o options) step {
 		return to(sGround, op{code: opAbortAt}) // a lone byte, dropped with the CSI
 	}
 	return to(stateDesc{fam: famCSIUnit, u: leadUnit(b)})
+}
+
+// skipParams returns the index of the first byte of p at or after i that
+// is not a parameter or intermediate byte (0x20–0x3F: the top three bits
+// 001), eight bytes at a time, then byte by byte.
+func skipParams(p []byte, i int) int {
+	for i+8 <= len(p) {
+		if x := binary.LittleEndian.Uint64(p[i:])&(ones*0xE0) ^ ones*0x20; x != 0 {
+			return i + bits.TrailingZeros64(x)>>3
+		}
+		i += 8
+	}
+	for i < len(p) && p[i]&0xE0 == 0x20 {
+		i++
+	}
+	return i
 }
 
 // csiState is where the builder's reading of a CSI's bytes stands.

@@ -96,10 +96,9 @@ func (d *Decoder) feed(p []byte, out *sink) {
 	if d.u8n > 0 {
 		i = d.resumeUTF8(m, p, out)
 	}
-	tab := &m.trans
 	for i < len(p) {
 		var n int
-		d.st, n, i = scan(tab, &m.class, d.st, p, i, &d.recs)
+		d.st, n, i = scan(m, p, d.st, i, &d.recs)
 		d.apply(m, d.recs[:n], p, base, out)
 	}
 	d.off = base + int64(len(p))
@@ -110,13 +109,25 @@ func (d *Decoder) feed(p []byte, out *sink) {
 // full, and returns the state, the number of records and where it stopped.
 // A record is the byte index << 16 | the action taken there. The step has
 // no branch: every byte's record is written, and counted only when it has
-// an action. Between blocks of steps, in ground, runs of printable ASCII
-// are skipped (skipText).
-func scan(tab *[transLen]uint32, class *[256]uint8, st uint32, p []byte, i int, recs *[batchLen]uint64) (uint32, int, int) {
+// an action. Between blocks of steps, a run of bytes that the state keeps
+// to itself without an action is skipped in bulk (machine.skip): text in
+// ground, printable payload in a control string, parameter and
+// intermediate bytes in a CSI.
+func scan(m *machine, p []byte, st uint32, i int, recs *[batchLen]uint64) (uint32, int, int) {
+	tab, class := &m.trans, &m.class
 	n := 0
 	for i < len(p) && n <= batchLen-scanBlock {
-		if st == 0 {
-			if j := skipText(p, i); j > i {
+		if k := m.skip[st&(transLen-1)]; k != skipNone {
+			var j int
+			switch k {
+			case skipGround:
+				j = skipText(p, i)
+			case skipPayload:
+				j = skipPrintable(p, i)
+			default:
+				j = skipParams(p, i)
+			}
+			if j > i {
 				i = j
 				continue
 			}
@@ -350,7 +361,20 @@ func (d *Decoder) single(out *sink, kind Kind, off, n int64, final byte, intro I
 // begin starts a token of kind at off whose body starts after its
 // introducer of introLen bytes.
 func (d *Decoder) begin(kind Kind, intro Intro, off, introLen int64) {
-	d.tok = Token{Off: off, Kind: kind, Intro: intro, Command: -1}
+	// Reset the previous token's fields, the arrays only as far as it
+	// wrote them: clearing the whole Token is most of the cost of a short
+	// sequence.
+	t := &d.tok
+	if t.Kind == KindCSI {
+		clear(t.Param[:min(int(d.np)+1, MaxParams)])
+	}
+	if t.NPrefix > 0 || t.Payload > 0 {
+		clear(t.Prefix[:])
+	}
+	t.Off, t.Len, t.Kind, t.Intro, t.Flags, t.Abort, t.Term = off, 0, kind, intro, 0, AbortNone, TermNone
+	t.Final, t.Private, t.Inter, t.NInter = 0, 0, [MaxIntermediate]byte{}, 0
+	t.NParam, t.ParamCount, t.Sub = 0, 0, 0
+	t.Command, t.Payload, t.NPrefix, t.Rune = -1, 0, 0, 0
 	d.pos = off
 	d.body, d.done = off+introLen, off+introLen
 	d.cs, d.np, d.anyParam = csiEntry, 0, false

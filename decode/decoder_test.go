@@ -343,7 +343,7 @@ func TestFastPathAgrees(t *testing.T) {
 		}
 	}
 	// Control string payloads heavy in UTF-8, whole and cut units, 9C
-	// as a continuation byte and as C1 ST, where plainPayload runs.
+	// as a continuation byte and as C1 ST, where the payload skip runs.
 	units := []string{"a", "é", "\xe6\x9c\x80", "\xe6\x9c", "\xe0\x9c", "\xc2\x9c", "\xc2", "\xf0\x9f\x98\x80", "\xf0\x9f", "\x9c", "\xed\xa0\x80", "\xff", "\x07", "\x1b\\"}
 	for range 2000 {
 		var b strings.Builder
@@ -474,5 +474,61 @@ func TestFeedBatch(t *testing.T) {
 	flush := func([]Token) {}
 	if n := testing.AllocsPerRun(100, func() { d.FeedBatch(p, buf, flush) }); n != 0 {
 		t.Errorf("FeedBatch allocates %.1f times per call", n)
+	}
+}
+
+// TestSkip checks each bulk skip of the scanner against the table: every
+// byte (and every plain character, in ground) that the skip passes over
+// leaves the state where it was, with no action.
+func TestSkip(t *testing.T) {
+	for v := range numVariants {
+		m := tables(v)
+		step := func(st uint32, b byte) (uint32, uint32) {
+			e := m.trans[st+uint32(m.class[b])]
+			return e & 0xFFFF, e >> 16
+		}
+		for s, desc := range m.states {
+			st := uint32(s * m.nclass)
+			k := m.skip[st]
+			if k != skipOf(desc) {
+				t.Fatalf("state %+v: skip %d, want %d", desc, k, skipOf(desc))
+			}
+			for b := range 256 {
+				p := []byte{byte(b), 0}
+				var skipped bool
+				switch k {
+				case skipGround:
+					skipped = skipText(p, 0) > 0
+				case skipPayload:
+					skipped = b >= 0x20 && b < 0x7F
+				case skipCSI:
+					skipped = skipParams(p, 0) > 0
+				}
+				if next, a := step(st, byte(b)); skipped && (next != st || a != 0) {
+					t.Fatalf("state %+v, byte %02X: skipped, but the table goes to %+v with action %d", desc, b, m.desc(next), a)
+				}
+			}
+		}
+		// Plain characters in ground.
+		for b0 := range 256 {
+			for b1 := 0x80; b1 < 0xC0; b1++ {
+				for b2 := 0x80; b2 < 0xC0; b2++ {
+					p := []byte{byte(b0), byte(b1), byte(b2)}
+					n := skipPlainUTF8(p, 0)
+					if n == 0 {
+						continue
+					}
+					st, acts := uint32(0), uint32(0)
+					for _, b := range p[:n] {
+						var a uint32
+						st, a = step(st, b)
+						acts |= a
+					}
+					if st != 0 || acts != 0 {
+						t.Fatalf("% x: skipPlainUTF8 takes %d bytes, the table ends in %+v with actions", p, n, m.desc(st))
+					}
+				}
+			}
+		}
 	}
 }

@@ -179,6 +179,33 @@ type machine struct {
 	// the next state premultiplied by nclass, the high 16 bits the action.
 	trans    [transLen]uint32
 	stateIDs map[stateDesc]int
+	// skip[st] says which run of bytes state st (premultiplied) keeps to
+	// itself without an action, for the scanner to skip in bulk.
+	skip [transLen]skipKind
+}
+
+// skipKind names a run of bytes that a state consumes without an action
+// (TestSkip checks each against the table).
+type skipKind uint8
+
+const (
+	skipNone    skipKind = iota
+	skipGround           // text: skipText
+	skipPayload          // printable ASCII payload: skipPrintable
+	skipCSI              // CSI parameter and intermediate bytes: skipParams
+)
+
+// skipOf returns the skip of state s.
+func skipOf(s stateDesc) skipKind {
+	switch s.fam {
+	case famGround:
+		return skipGround
+	case famString:
+		return skipPayload
+	case famCSI:
+		return skipCSI
+	}
+	return skipNone
 }
 
 // transLen bounds the transition table (states × classes), a power of two
@@ -254,6 +281,7 @@ func build(o options) *machine {
 		panic("decode: machine too large")
 	}
 	for s := range m.states {
+		m.skip[s*m.nclass] = skipOf(m.states[s])
 		for b := range 256 {
 			e := full[s][b]
 			m.trans[s*m.nclass+int(m.class[b])] = e&^0xFFFF | e&0xFFFF*uint32(m.nclass)

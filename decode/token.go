@@ -11,9 +11,16 @@
 // payload: control strings are counted and skipped, with a bounded prefix
 // kept for naming.
 //
-// The grammar is the one in DESIGN.md ("decode: the shared parser"); the
-// doc comment of each state method names the DEC parser state and the
-// ECMA-48 clause it implements.
+// The grammar is the one in DESIGN.md ("decode: the shared parser"). It is
+// written as one function per state of the DEC diagram, a switch over byte
+// ranges, one file per family: ground.go, escape.go, csi.go, strings.go,
+// and utf8.go for the UTF-8 additions (a unit in ground, a character
+// aborting a CSI, a unit in a string payload). table.go runs them over
+// every byte to build a byte→class table and a transition table; the
+// decoder steps that table once per byte, records where tokens end, and
+// reads each token's parts from its own bytes afterwards (decoder.go).
+// reference_test.go holds a plain byte-at-a-time transcription of the
+// grammar that FuzzReference compares with it token for token.
 package decode
 
 // Kind classifies a token.

@@ -176,13 +176,43 @@ func appendHexRow(dst []byte, cells []Cell, w *Window, off int64, m, width int, 
 	return append(dst, '|'), glyphs
 }
 
-// WriteDescriptions writes one line per token that is not text of the
-// first size bytes of r — controls, escape and control sequences, control
-// strings, invalid UTF-8, format characters — like teseq with offsets:
-// offset in hex and decimal, length in bytes, name (sanitize.Name) and
-// Describe's description. A run of identical one-byte controls is one
-// line ("; 100 in a row"). Payloads appear only as sizes. It reads r in
-// bounded pages and returns the first error from r or w.
+// Description is one token that is not text, as Descriptions reports it.
+type Description struct {
+	// Off is the token's offset in bytes; Len is the length in bytes it
+	// covers, for a run of Count identical one-byte controls all of them.
+	Off, Len int64
+	// Count is 1, or the number of identical one-byte controls in a row.
+	Count int64
+	// Name is the token's name (sanitize.Name), Text Describe's
+	// description of it.
+	Name, Text Safe
+	// Unlisted, when not 0, makes this a note instead of a token: that
+	// many more controls executed inside the sequence at Off were not
+	// listed. Len, Count, Name and Text are then zero.
+	Unlisted int64
+}
+
+// maxEmbeddedListed is how many controls executed inside one sequence
+// Descriptions lists; the rest are counted in a note.
+const maxEmbeddedListed = 64
+
+// Descriptions calls fn for each token that is not text of the first size
+// bytes of r — controls, escape and control sequences, control strings,
+// invalid UTF-8, format characters — in stream order. A run of identical
+// one-byte controls is one Description. Controls executed inside a
+// sequence come from the decoder before it; they are reported after it,
+// the first maxEmbeddedListed of them, then a note with the count of the
+// rest. Payloads appear only as sizes. fn must not keep d. It reads r in
+// bounded pages and returns the first error from r or fn.
+func Descriptions(r io.ReaderAt, size int64, o StreamOptions, fn func(d *Description) error) error {
+	return eachDescription(&sizedPages{r: r, size: size}, o, fn, nil)
+}
+
+// WriteDescriptions writes one line per Description of the first size
+// bytes of r, like teseq with offsets: offset in hex and decimal, length
+// in bytes, name (sanitize.Name) and Describe's description; a run of
+// identical one-byte controls ends "; 100 in a row". It returns the first
+// error from r or w.
 func WriteDescriptions(w io.Writer, r io.ReaderAt, size int64, o StreamOptions) error {
 	return writeDescriptions(w, &sizedPages{r: r, size: size}, o, false)
 }
@@ -193,38 +223,62 @@ func writeDescriptions(w io.Writer, src pageSource, o StreamOptions, flushEach b
 	bw := bufio.NewWriter(w)
 	bw.WriteString("OFFSET         DECIMAL   LENGTH  NAME                  DESCRIPTION\n")
 	var line []byte
-	var run decode.Token // a run of identical one-byte controls
-	var runN int64
-	write := func(t *decode.Token, n int64) {
-		line = appendOffset(line[:0], t.Off)
-		line = appendPadded(line, t.Off, 13)
-		line = appendPadded(line, t.Len*n, 9)
+	var page func() error
+	if flushEach {
+		page = bw.Flush
+	}
+	err := eachDescription(src, o, func(d *Description) error {
+		line = appendOffset(line[:0], d.Off)
+		if d.Unlisted > 0 {
+			line = append(line, "  ("...)
+			line = appendCount(line, d.Unlisted)
+			line = append(line, " more controls executed inside this sequence are not listed)\n"...)
+			_, err := bw.Write(line)
+			return err
+		}
+		line = appendPadded(line, d.Off, 13)
+		line = appendPadded(line, d.Len, 9)
 		line = append(line, "  "...)
-		name := Line([]byte(chipName(t)))
-		line = append(line, name.s...)
-		for k := name.Width(); k < 20; k++ {
+		line = append(line, d.Name.s...)
+		for k := d.Name.Width(); k < 20; k++ {
 			line = append(line, ' ')
 		}
 		line = append(line, "  "...)
-		line = append(line, Describe(t).s...)
-		if n > 1 {
+		line = append(line, d.Text.s...)
+		if d.Count > 1 {
 			line = append(line, "; "...)
-			line = appendCount(line, n)
+			line = appendCount(line, d.Count)
 			line = append(line, " in a row"...)
 		}
 		line = append(line, '\n')
-		bw.Write(line)
+		_, err := bw.Write(line)
+		return err
+	}, page)
+	if err != nil {
+		return err
 	}
+	return bw.Flush()
+}
+
+// eachDescription calls fn for each Description of the stream src
+// yields, and page (when not nil) after each page is decoded.
+func eachDescription(src pageSource, o StreamOptions, fn func(d *Description) error, page func() error) error {
+	var err error
+	var d Description
+	report := func(t *decode.Token, n int64) {
+		if err == nil {
+			d = Description{Off: t.Off, Len: t.Len * n, Count: n, Name: Line([]byte(chipName(t))), Text: Describe(t)}
+			err = fn(&d)
+		}
+	}
+	var run decode.Token // a run of identical one-byte controls
+	var runN int64
 	flush := func() {
 		if runN > 0 {
-			write(&run, runN)
+			report(&run, runN)
 			runN = 0
 		}
 	}
-	// Embedded controls come from the decoder before the sequence they
-	// lie in; they are listed after it, the first maxEmbeddedListed of
-	// them.
-	const maxEmbeddedListed = 64
 	var pending []decode.Token
 	var unlisted int64
 	emit := func(t *decode.Token) {
@@ -250,31 +304,31 @@ func writeDescriptions(w io.Writer, src pageSource, o StreamOptions, flushEach b
 			run, runN = *t, 1
 			return
 		}
-		write(t, 1)
+		report(t, 1)
 		for i := range pending {
-			write(&pending[i], 1)
+			report(&pending[i], 1)
 		}
-		if unlisted > 0 {
-			line = appendOffset(line[:0], t.Off)
-			line = append(line, "  ("...)
-			line = appendCount(line, unlisted)
-			line = append(line, " more controls executed inside this sequence are not listed)\n"...)
-			bw.Write(line)
+		if unlisted > 0 && err == nil {
+			d = Description{Off: t.Off, Unlisted: unlisted}
+			err = fn(&d)
 		}
 		pending, unlisted = pending[:0], 0
 	}
 	dec := decoderFor(o.Policy)
 	for {
-		p, last, err := src.next(pageSize)
+		p, last, rerr := src.next(pageSize)
+		if rerr != nil {
+			return rerr
+		}
+		dec.Feed(p, emit)
 		if err != nil {
 			return err
 		}
-		dec.Feed(p, emit)
-		if err := src.done(dec.Offset()); err != nil { // nothing is read again
-			return err
+		if rerr := src.done(dec.Offset()); rerr != nil { // nothing is read again
+			return rerr
 		}
-		if flushEach {
-			if err := bw.Flush(); err != nil {
+		if page != nil {
+			if err := page(); err != nil {
 				return err
 			}
 		}
@@ -284,7 +338,7 @@ func writeDescriptions(w io.Writer, src pageSource, o StreamOptions, flushEach b
 	}
 	dec.End(emit)
 	flush()
-	return bw.Flush()
+	return err
 }
 
 // appendPadded appends n right-aligned in a field of width columns.

@@ -76,6 +76,9 @@ type streamPages struct {
 	head    []byte
 	headOff int64 // with headSet, head is the first bytes of the open token
 	headSet bool
+	// full makes every page but the last a whole n bytes (hex rows are
+	// classed by page; see HexDumpReader).
+	full bool
 }
 
 func newStreamPages(r io.Reader, keepAll bool, lim holdLimits) *streamPages {
@@ -89,17 +92,28 @@ func (s *streamPages) next(n int) ([]byte, bool, error) {
 		copy(grown, s.hold)
 		s.hold = grown
 	}
-	k, err := io.ReadFull(s.br, s.hold[l:l+n])
+	// A page is what one read gives, not a full n bytes: a pipe's line
+	// is decoded (and flushed) when it arrives, not when more follows.
+	// The end is the read that returns EOF, with what it read.
+	k, err := s.br.Read(s.hold[l : l+n])
+	for k == 0 && err == nil {
+		k, err = s.br.Read(s.hold[l : l+n])
+	}
+	if s.full && k < n && err == nil {
+		var m int
+		m, err = io.ReadFull(s.br, s.hold[l+k:l+n])
+		k += m
+		if err == io.ErrUnexpectedEOF {
+			err = io.EOF
+		}
+	}
 	s.hold = s.hold[:l+k]
 	s.next0 += int64(k)
 	switch {
-	case err == io.EOF, err == io.ErrUnexpectedEOF:
+	case err == io.EOF:
 		return s.hold[l:], true, nil
 	case err != nil:
 		return nil, false, err
-	}
-	if _, err := s.br.Peek(1); err == io.EOF {
-		return s.hold[l:], true, nil
 	}
 	return s.hold[l:], false, nil
 }
@@ -161,10 +175,14 @@ func (s *streamPages) ReadAt(p []byte, off int64) (int, error) {
 
 // HexDumpReader is HexDump for a stream of unknown length, such as a
 // pipe: it reads r to its end in pages and flushes w after each page, so
-// that rows appear as input arrives. Memory stays bounded whatever the
+// that rows appear as input arrives, a page (64 KiB) at a time: a row
+// at the end of a shorter piece would be classed without the bytes after
+// it. Memory stays bounded whatever the
 // stream's length; nothing is spooled.
 func HexDumpReader(w io.Writer, r io.Reader, o HexOptions) error {
-	return hexDump(w, newStreamPages(r, false, defaultHold), o, true)
+	src := newStreamPages(r, false, defaultHold)
+	src.full = true
+	return hexDump(w, src, o, true)
 }
 
 // WriteGlyphsReader is WriteGlyphs for a stream of unknown length: it
@@ -180,4 +198,10 @@ func WriteGlyphsReader(w io.Writer, r io.Reader, o StreamOptions) error {
 // length: it reads r to its end and flushes w after each page.
 func WriteDescriptionsReader(w io.Writer, r io.Reader, o StreamOptions) error {
 	return writeDescriptions(w, newStreamPages(r, false, defaultHold), o, true)
+}
+
+// DescriptionsReader is Descriptions for a stream read as it arrives (a
+// pipe, a terminal), in bounded memory.
+func DescriptionsReader(r io.Reader, o StreamOptions, fn func(d *Description) error) error {
+	return eachDescription(newStreamPages(r, false, defaultHold), o, fn, nil)
 }

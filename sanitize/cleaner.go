@@ -4,7 +4,9 @@ import (
 	"math/bits"
 	"unicode/utf8"
 
+	"github.com/bytelens/bytelens/ctlfunc"
 	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/screen"
 )
 
 // maxLine is how many characters CROverwrite and BSOverstrike hold for the
@@ -39,6 +41,8 @@ type cleaner struct {
 	linkURI []byte // the URI of the open OSC 8 link, to append under LinksAppend
 
 	m *OffsetMap // optional offset map
+
+	scr *screen.Model // the screen of CRScreen, else nil
 	// embOpen is set while controls embedded in a sequence have been
 	// seen and the sequence has not: embOut is the output position
 	// before the first of them.
@@ -67,6 +71,7 @@ func newCleaner(o Options) *cleaner {
 		dec:      decode.Decoder{LoneC1: o.C1 == C1Lone, APCBEL: o.APCBEL, MaxPayload: o.maxPayload()},
 		rep:      newReport(o),
 		lineMode: o.CR == CROverwrite || o.BS == BSOverstrike,
+		scr:      newScreen(o),
 		toks:     make([]decode.Token, tokBatch),
 	}
 	c.batchFn = c.batch
@@ -77,7 +82,9 @@ func newCleaner(o Options) *cleaner {
 // feed cleans p, the next chunk of the stream.
 func (c *cleaner) feed(p []byte) {
 	c.chunk, c.base = p, c.dec.Offset()
+	held := len(c.out)
 	c.dec.FeedBatch(p, c.toks, c.batchFn)
+	c.screenFeed(p, held)
 	c.rep.BytesIn += int64(len(p))
 	c.keepHistory(p)
 	c.chunk = nil
@@ -85,6 +92,7 @@ func (c *cleaner) feed(p []byte) {
 
 // end finishes the stream.
 func (c *cleaner) end() {
+	held := len(c.out)
 	c.dec.EndBatch(c.toks, c.batchFn)
 	c.endFormat()
 	c.endLink() // a link left open still gets its target appended
@@ -94,6 +102,7 @@ func (c *cleaner) end() {
 	if c.lineMode {
 		c.flushLine(false)
 	}
+	c.screenEnd(held)
 	c.rep.BytesOut = c.flushed + int64(len(c.out))
 }
 
@@ -227,7 +236,8 @@ func (c *cleaner) sequence(t *decode.Token) {
 func (c *cleaner) advise(t *decode.Token) {
 	for a := Advisories(t); a != 0; a &= a - 1 {
 		one := a & -a
-		c.flag(t, c.rep.Flags.counter(one), advisoryNames[bits.TrailingZeros16(uint16(one))])
+		i := bits.TrailingZeros16(uint16(one))
+		c.flag(t, &c.rep.classes[i], ctlfunc.Classes[i].Name)
 	}
 }
 
@@ -429,21 +439,9 @@ func (c *cleaner) anomalies(t *decode.Token) {
 	if t.Flags&^decode.FlagEmbedded == 0 {
 		return
 	}
-	a := &c.rep.Anomalies
-	for _, x := range []struct {
-		f    decode.Flags
-		n    *int64
-		name string
-	}{
-		{decode.FlagMalformed, &a.Malformed, "malformed"},
-		{decode.FlagAborted, &a.Aborted, "aborted"},
-		{decode.FlagUnterminated, &a.Unterminated, "unterminated"},
-		{decode.FlagOverlong, &a.Overlong, "overlong"},
-		{decode.FlagAmbiguous, &a.Ambiguous, "ambiguous"},
-		{decode.FlagOverflow, &a.Overflow, "overflow"},
-	} {
-		if t.Flags&x.f != 0 {
-			c.flag(t, x.n, x.name)
+	for i, x := range ctlfunc.Anomalies {
+		if t.Flags&x.Flag != 0 {
+			c.flag(t, &c.rep.anomalies[i], x.Name)
 		}
 	}
 	if t.Is(decode.FlagUnterminated) {

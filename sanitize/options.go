@@ -58,6 +58,7 @@ package sanitize
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -71,11 +72,31 @@ const (
 	// "\r\r\n"); any other run of CRs is one LF, so each frame of a
 	// progress line stays visible.
 	CRLines CRPolicy = iota
-	// CROverwrite emulates the line overwrite: text after a CR replaces
-	// the line from its first column, as a terminal shows it.
+	// CROverwrite overwrites the line after a CR: the text after it
+	// replaces the line's characters one by one from its first column.
+	// Nothing else moves the cursor or erases, so it is not what a
+	// terminal showed when the program also erased or moved (printf
+	// 'abcdef\r\033[Kxy\n' gives "xycdef" where a terminal shows "xy";
+	// a cursor-up repaint adds lines): CRScreen is. Unlike CRScreen it
+	// keeps the offset map (Map) from cleaned text to input bytes.
 	CROverwrite
 	// CRDrop removes every CR.
 	CRDrop
+	// CRScreen emits each line as a terminal screen finally showed it:
+	// the text goes through package screen's model of an xterm, 1000
+	// columns wide and 50 rows high, with LF taken as CR LF, and each line
+	// is written when it scrolls off the top of that screen, the rest at
+	// the end. CR, BS, erases (EL, ED, ECH), cursor moves and repaints
+	// (CUU, CUP), insert and delete, DEC graphics and the alternate
+	// screen act as on a terminal: printf 'abcdef\r\033[Kxy\n' gives "xy",
+	// where CROverwrite gives "xycdef". Tabs become the spaces they
+	// moved over, concealed (SGR 8) and invisible text become blanks,
+	// trailing blanks are trimmed, and a line autowrap continued past
+	// 1000 columns stays one line. A screen shown at the end (the
+	// alternate one, if the program left it on) is written from its top
+	// row to its last non-blank one. The report is the one of CRLines;
+	// the offset map (Map) holds only the two ends of the stream.
+	CRScreen
 )
 
 // BSPolicy says what becomes of backspaces.
@@ -155,7 +176,7 @@ type Options struct {
 }
 
 var (
-	crNames       = []string{"lines", "overwrite", "drop"}
+	crNames       = []string{"lines", "overwrite", "drop", "screen"}
 	bsNames       = []string{"drop", "overstrike"}
 	linkNames     = []string{"drop", "append"}
 	formatNames   = []string{"strip", "keep", "escape"}
@@ -218,26 +239,38 @@ func (o *Options) Set(key, value string) error {
 // as "cr=overwrite,format-chars=keep", to the defaults.
 func ParsePolicy(s string) (Options, error) {
 	var o Options
-	for item := range strings.SplitSeq(s, ",") {
+	err := o.Apply(s)
+	return o, err
+}
+
+// Apply applies key=value settings separated by commas or line feeds (a
+// policy file holds one per line) to o with Set. Blank items are skipped;
+// the first bad one stops it with an error naming it.
+func (o *Options) Apply(settings string) error {
+	for item := range strings.FieldsFuncSeq(settings, func(r rune) bool { return r == ',' || r == '\n' }) {
 		item = strings.TrimSpace(item)
 		if item == "" {
 			continue
 		}
 		k, v, ok := strings.Cut(item, "=")
 		if !ok {
-			return o, fmt.Errorf("policy setting %q is not key=value", item)
+			return fmt.Errorf("policy setting %q is not key=value", item)
 		}
 		if err := o.Set(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
-			return o, err
+			return err
 		}
 	}
-	return o, nil
+	return nil
 }
+
+// DefaultMaxPayload is the payload length in bytes past which a control
+// string is reported overlong when Options.MaxPayload is 0.
+const DefaultMaxPayload = 4096
 
 // maxPayload resolves the MaxPayload default.
 func (o Options) maxPayload() int64 {
 	if o.MaxPayload <= 0 {
-		return 4096
+		return DefaultMaxPayload
 	}
 	return o.MaxPayload
 }
@@ -247,3 +280,15 @@ func (o Options) String() string {
 	return fmt.Sprintf("cr=%s,bs=%s,links=%s,format-chars=%s,c1=%s,apc-bel=%t,max-payload=%d",
 		o.CR, o.BS, o.Links, o.FormatChars, o.C1, o.APCBEL, o.maxPayload())
 }
+
+// policyChoices maps each policy key with named values to them.
+var policyChoices = map[string][]string{
+	"cr": crNames, "bs": bsNames, "links": linkNames, "format-chars": formatNames, "c1": c1PolicyNames,
+	"apc-bel": {"false", "true"},
+}
+
+// PolicyValues returns the values Set accepts for key, the default first
+// ("lines", "overwrite", "drop" for "cr"), for help texts and shell
+// completion. It returns nil for "max-payload" (a byte count) and for
+// unknown keys.
+func PolicyValues(key string) []string { return slices.Clone(policyChoices[key]) }

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -106,14 +107,14 @@ const (
 	MaxText = 128
 	// MaxReplaced is the most bytes kept of what replaced it.
 	MaxReplaced = 48
-	// MaxFindings is the most findings a Model keeps: past it, those of
-	// lowest rank are dropped and counted (Model.Omitted), so that memory
-	// is bounded whatever the input.
-	MaxFindings = 4096
 	// Deception is the rank from which a finding is reported as a likely
 	// deception: every crafted deception of the test corpus reaches it and
 	// no finding of the real recordings does.
 	Deception = 50
+	// MaxFindings is the most findings a Model keeps: past it, those of
+	// lowest rank are dropped and counted (Model.Omitted), so that memory
+	// is bounded whatever the input.
+	MaxFindings = 4096
 )
 
 // record is a finding while it is built.
@@ -130,20 +131,25 @@ type record struct {
 	byOff       int64
 	byLen       int64
 	byName      string
+	textAt      int // where the text starts in its arena, Model.delText or Model.drawText
 	ntext       uint8
 	nrepl       uint8
 	cut         bool
 	rowProgress bool // the row held progress syntax when the text was hidden
-	text        [MaxText]byte
 	repl        [MaxReplaced]byte
 }
 
-func (r *record) addText(c rune) {
+// addText appends c to the text of r, the newest record of its kind, kept
+// in its arena at r.textAt.
+func (m *Model) addText(r *record, c rune) {
 	if int(r.ntext)+utf8.RuneLen(c) > MaxText {
 		r.cut = true
 		return
 	}
-	r.ntext = uint8(len(utf8.AppendRune(r.text[:r.ntext], c)))
+	a := m.arena(r)
+	n := len(*a)
+	*a = utf8.AppendRune(*a, c)
+	r.ntext += uint8(len(*a) - n)
 }
 
 func (r *record) addRepl(c rune) {
@@ -170,7 +176,7 @@ func (m *Model) destroy(c *Cell, cause Cause, r rune) bool {
 		if p.cause == cause && p.end == c.Off && p.alt == m.alt {
 			p.end += int64(c.Len)
 			p.cells++
-			p.addText(c.Rune)
+			m.addText(p, c.Rune)
 			if r != 0 {
 				p.addRepl(r)
 			}
@@ -184,7 +190,15 @@ func (m *Model) destroy(c *Cell, cause Cause, r rune) bool {
 	if r != 0 {
 		m.finds[m.pendDel].addRepl(r)
 	}
-	m.finds[m.pendDel].rowProgress = progress(string(m.AppendLine(m.lineBuf[:0], m.cur.y)))
+	rec := &m.finds[m.pendDel]
+	if m.nameTok != rec.byOff || m.nameRow != rec.row || m.tok.Kind == decode.KindText {
+		// One sequence hiding several runs on one row: the row is read
+		// once. A text run is not, since Feed may cut it in two.
+		m.lineBuf = m.AppendLine(m.lineBuf[:0], m.cur.y)
+		m.rowProgress = progress(string(m.lineBuf))
+		m.nameRow = rec.row
+	}
+	rec.rowProgress = m.rowProgress
 	return true
 }
 
@@ -197,43 +211,41 @@ func (m *Model) newRecord(c *Cell, cause Cause, text rune) int {
 	}
 	if t != nil {
 		rec.visOff, rec.byOff, rec.byLen = t.Off, t.Off, t.Len
-		rec.byName = tokenName(t, cause)
+		if t.Off != m.nameTok || cause != m.nameCause {
+			m.name, m.nameTok, m.nameCause, m.nameRow = tokenName(t, cause), t.Off, cause, -1
+		}
+		rec.byName = m.name
 	}
 	if cause >= CauseConcealed {
 		rec.visOff = c.Off
 	}
-	rec.addText(text)
 	if len(m.finds) >= 2*MaxFindings {
 		m.compact()
 	}
 	m.finds = append(m.finds, rec)
-	return len(m.finds) - 1
+	i := len(m.finds) - 1
+	m.startText(&m.finds[i])
+	m.addText(&m.finds[i], text)
+	return i
 }
 
-// compact keeps the MaxFindings findings of highest rank, in stream
-// order, and counts the others by cause in m.omitted, so that memory does
-// not grow with the input whatever it holds. Findings still growing are
-// closed and erased cells forget which finding they hold, since indices
-// change; ranking MaxFindings findings at every MaxFindings new ones keeps
-// the cost per finding logarithmic.
-func (m *Model) compact() {
-	ranked := m.ranked()
-	for _, f := range ranked[MaxFindings:] {
-		m.omitted[m.finds[f.i].cause]++
+// The text of destruction records and that of draw-time records grow in
+// two arenas, so that each record's text is contiguous: only the newest
+// record of each kind grows.
+
+// arena returns the arena of r's text.
+func (m *Model) arena(r *record) *[]byte {
+	if r.cause >= CauseConcealed {
+		return &m.drawText
 	}
-	keep := ranked[:MaxFindings]
-	slices.SortFunc(keep, func(a, b rankedFinding) int { return a.i - b.i })
-	for j, f := range keep {
-		m.finds[j] = m.finds[f.i]
-	}
-	m.finds = m.finds[:MaxFindings]
-	m.pendDel, m.pendDrw = -1, -1
-	for g := range m.grids {
-		for i := range m.grids[g].cells {
-			m.grids[g].cells[i].hole = 0
-		}
-	}
+	return &m.delText
 }
+
+// startText points r at the end of its arena.
+func (m *Model) startText(r *record) { r.textAt = len(*m.arena(r)) }
+
+// textOf returns the text of r.
+func (m *Model) textOf(r *record) []byte { return (*m.arena(r))[r.textAt : r.textAt+int(r.ntext)] }
 
 // replaced notes that r was drawn where finding i's erased text was.
 func (m *Model) replaced(i int, r rune) {
@@ -250,7 +262,7 @@ func (m *Model) drawn(c *Cell, off int64, n uint32) {
 		if i := m.pendDrw; i >= 0 && m.finds[i].end == off {
 			m.finds[i].end += int64(n)
 			m.finds[i].cells++
-			m.finds[i].addText(' ')
+			m.addText(&m.finds[i], ' ')
 		}
 		return
 	}
@@ -277,7 +289,7 @@ func (m *Model) drawn(c *Cell, off int64, n uint32) {
 			p.end = off + int64(n)
 			p.cells++
 			if cause != CauseRepeated {
-				p.addText(text)
+				m.addText(p, text)
 			}
 			return
 		}
@@ -287,10 +299,12 @@ func (m *Model) drawn(c *Cell, off int64, n uint32) {
 
 // leaveAlt records the text of the alternate screen as it is left.
 func (m *Model) leaveAlt() {
-	g := m.grids[1].cells
-	for i := range g {
-		if m.destroy(&g[i], CauseAltScreen, 0) {
-			g[i].flags |= cellReported
+	for y := range m.rows {
+		row := m.grids[1].line(y, m.cols)
+		for i := range row {
+			if m.destroy(&row[i], CauseAltScreen, 0) {
+				row[i].flags |= cellReported
+			}
 		}
 	}
 }
@@ -459,13 +473,10 @@ type Finding struct {
 // highest rank (Omitted counts the others). It needs Options.Findings;
 // the slice is the caller's.
 func (m *Model) Findings() []Finding {
-	ranked := m.ranked()
-	if len(ranked) > MaxFindings {
-		ranked = ranked[:MaxFindings]
-	}
-	out := make([]Finding, len(ranked))
-	for i := range ranked {
-		out[i] = ranked[i].Finding
+	tmp, order := m.ranked()
+	out := make([]Finding, min(len(order), MaxFindings))
+	for j := range out {
+		out[j] = tmp[order[j]]
 	}
 	return out
 }
@@ -480,31 +491,80 @@ func (m *Model) Omitted() int {
 	return n
 }
 
-// rankedFinding is a finding and the index of its record.
-type rankedFinding struct {
-	Finding
-	i int
-}
-
-// ranked returns a finding for every record, highest rank first, then by
-// offset.
-func (m *Model) ranked() []rankedFinding {
-	hits := map[[2]int32]int32{}
-	for i := range m.finds {
-		r := &m.finds[i]
-		if r.cause < CauseConcealed {
-			hits[[2]int32{boolInt(r.alt), r.row}]++
+// compact keeps the MaxFindings records of highest rank, in stream order,
+// with their texts, and counts the others by cause in m.omitted, so that
+// memory does not grow with the input whatever it holds. Findings still
+// growing are closed and erased cells forget their finding, since indices
+// change. Ranking at every MaxFindings new records keeps the cost per
+// finding logarithmic.
+func (m *Model) compact() {
+	_, order := m.ranked()
+	for _, i := range order[MaxFindings:] {
+		m.omitted[m.finds[i].cause]++
+	}
+	keep := order[:MaxFindings]
+	slices.Sort(keep)
+	var del, drw []byte
+	for j, i := range keep {
+		r := m.finds[i]
+		t := m.textOf(&r)
+		a := &del
+		if r.cause >= CauseConcealed {
+			a = &drw
+		}
+		r.textAt = len(*a)
+		*a = append(*a, t...)
+		m.finds[j] = r
+	}
+	m.finds, m.delText, m.drawText = m.finds[:MaxFindings], del, drw
+	m.pendDel, m.pendDrw = -1, -1
+	for g := range m.grids {
+		for i := range m.grids[g].cells {
+			m.grids[g].cells[i].hole = 0
 		}
 	}
-	out := make([]rankedFinding, len(m.finds))
+}
+
+// ranked returns a finding for each record, by record index, and the
+// record indices highest rank first, then by offset and cause.
+//
+// The work of a finding that the stream does not need is done here, once:
+// texts are copied into one string, reasons share one array, and an index
+// is sorted rather than the findings.
+func (m *Model) ranked() ([]Finding, []int32) {
+	var rows [2]int32 // rows seen on each screen, for the per-row counts
+	total := 0
 	for i := range m.finds {
 		r := &m.finds[i]
-		out[i].i = i
-		f := &out[i].Finding
+		rows[boolInt(r.alt)] = max(rows[boolInt(r.alt)], r.row+1)
+		total += int(r.ntext) + int(r.nrepl)
+	}
+	hits := [2][]int32{make([]int32, rows[0]), make([]int32, rows[1])}
+	for i := range m.finds {
+		if r := &m.finds[i]; r.cause < CauseConcealed {
+			hits[boolInt(r.alt)][r.row]++
+		}
+	}
+	var text strings.Builder
+	text.Grow(total)
+	for i := range m.finds {
+		r := &m.finds[i]
+		text.Write(m.textOf(r))
+		text.Write(r.repl[:r.nrepl])
+	}
+	all := text.String()
+	why := make([]string, 0, reasonsCap*len(m.finds))
+	tmp := make([]Finding, len(m.finds))
+	at := 0
+	for i := range m.finds {
+		r := &m.finds[i]
+		f := &tmp[i]
+		t, repl := all[at:at+int(r.ntext)], all[at+int(r.ntext):at+int(r.ntext)+int(r.nrepl)]
+		at += int(r.ntext) + int(r.nrepl)
 		*f = Finding{
 			Off: r.off, Len: r.end - r.off, Cause: r.cause,
 			By: Ref{r.byOff, r.byLen, r.byName}, Via: moveNames[r.via],
-			Text: string(r.text[:r.ntext]), TextCut: r.cut, ReplacedBy: string(r.repl[:r.nrepl]),
+			Text: t, TextCut: r.cut, ReplacedBy: repl,
 			Alternate: r.alt, Row: int(r.row), Col: int(r.col), Cells: int(r.cells),
 			VisibleBytes: max(0, r.visOff-r.off), VisibleMs: -1, Shown: "unknown",
 		}
@@ -519,16 +579,32 @@ func (m *Model) ranked() []rankedFinding {
 		} else {
 			f.VisibleBytes = 0
 		}
-		rank(f, int(hits[[2]int32{boolInt(r.alt), r.row}]), r.rowProgress)
-	}
-	slices.SortStableFunc(out, func(a, b rankedFinding) int {
-		if a.Rank != b.Rank {
-			return b.Rank - a.Rank
+		rowHits := 0
+		if r.cause < CauseConcealed {
+			rowHits = int(hits[boolInt(r.alt)][r.row])
 		}
-		return int(a.Off - b.Off)
+		rank(f, rowHits, r.rowProgress, why[reasonsCap*i:reasonsCap*i:reasonsCap*(i+1)])
+	}
+	order := make([]int32, len(tmp))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(i, j int32) int {
+		a, b := &tmp[i], &tmp[j]
+		switch {
+		case a.Rank != b.Rank:
+			return b.Rank - a.Rank
+		case a.Off != b.Off:
+			return cmp.Compare(a.Off, b.Off)
+		}
+		return int(a.Cause) - int(b.Cause)
 	})
-	return out
+	return tmp, order
 }
+
+// reasonsCap is the room for reasons each finding gets in the shared
+// array; a finding with more grows its own.
+const reasonsCap = 8
 
 // Counts returns the number of findings of each cause so far, those
 // Omitted included.
@@ -554,10 +630,10 @@ var causeBase = [numCauses]int{
 }
 
 // rank scores f from 0 to 100; rowHits is the number of destruction
-// findings on the same screen row.
-func rank(f *Finding, rowHits int, rowProgress bool) {
+// findings on the same screen row. The reasons are appended to why.
+func rank(f *Finding, rowHits int, rowProgress bool, why []string) {
 	score := causeBase[f.Cause]
-	why := []string{f.Cause.String()}
+	why = append(why, f.Cause.String())
 	add := func(d int, reason string) {
 		score += d
 		why = append(why, reason)
@@ -602,7 +678,7 @@ func rank(f *Finding, rowHits int, rowProgress bool) {
 			add(30, "shown only for an instant")
 		}
 		if rowHits >= 2 {
-			add(-10*(min(rowHits, 4)-1), "row redrawn "+strconv.Itoa(rowHits)+" times")
+			add(-10*(min(rowHits, 4)-1), redrawn[min(rowHits, 4)])
 		}
 		if rowProgress {
 			add(-30, "on a progress line")
@@ -624,46 +700,41 @@ func rank(f *Finding, rowHits int, rowProgress bool) {
 	f.Reasons = why
 }
 
+// redrawn words how often a row was redrawn, by count (4 for more).
+var redrawn = [5]string{2: "row redrawn 2 times", 3: "row redrawn 3 times", 4: "row redrawn 4 times or more"}
+
 // sameText reports whether the replacement starts with the hidden text.
 func sameText(text, repl string) bool { return strings.HasPrefix(repl, text) }
 
-// similar reports whether the hidden text and its replacement share a
-// run of more than half the shorter of the two (the same words redrawn,
-// perhaps shifted), or differ only in digits.
+// similar reports whether the hidden text and its replacement are the
+// same words redrawn, perhaps shifted: the first half of the shorter one
+// occurs in the other; or they differ only in digits.
 func similar(text, repl string) bool {
-	if 2*commonRun(text, repl) > min(len(text), len(repl)) {
+	short, long := text, repl
+	if len(short) > len(long) {
+		short, long = long, short
+	}
+	if half := short[:(len(short)+1)/2]; len(half) >= 2 && strings.Contains(long, half) {
 		return true
 	}
-	strip := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if unicode.IsDigit(r) {
-				return -1
-			}
-			return r
-		}, s)
-	}
-	a, b := strip(text), strip(repl)
-	return a != "" && a == b
-}
-
-// commonRun returns the length in bytes of the longest run of bytes that a
-// and b share (both are at most MaxText bytes).
-func commonRun(a, b string) int {
-	best := 0
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for i := range len(a) {
-		for j := range len(b) {
-			if a[i] == b[j] {
-				cur[j+1] = prev[j] + 1
-				best = max(best, cur[j+1])
-			} else {
-				cur[j+1] = 0
-			}
+	// Equal once digits are skipped, and not digits only.
+	i, j, letters := 0, 0, false
+	for {
+		for i < len(text) && isDigit(text[i]) {
+			i++
 		}
-		prev, cur = cur, prev
+		for j < len(repl) && isDigit(repl[j]) {
+			j++
+		}
+		if i == len(text) || j == len(repl) {
+			return letters && i == len(text) && j == len(repl)
+		}
+		if text[i] != repl[j] {
+			return false
+		}
+		letters = true
+		i, j = i+1, j+1
 	}
-	return best
 }
 
 // progress reports progress-bar and spinner syntax: a percentage, a bar
@@ -701,17 +772,55 @@ var shellWords = []string{"rm -", "curl ", "wget ", "| sh", "|sh", "| bash", "|b
 // instructionWords are words of instructions aimed at an agent.
 var instructionWords = []string{"ignore ", "previous instruction", "instructions", "assistant", "system prompt", "you must", "do not tell", "don't tell", "password", "secret", "token", "api key", "api_key", "private key", "exfiltrate", "execute", "run the"}
 
-func shellLike(s string) bool { return containsAny(s, shellWords) }
+// wordSet finds any of a list of words in a text in one scan, the words
+// filed by their first byte.
+type wordSet [256][]string
 
-func instructionLike(s string) bool { return containsAny(strings.ToLower(s), instructionWords) }
-
-func containsAny(s string, words []string) bool {
+func newWordSet(words []string) *wordSet {
+	var ws wordSet
 	for _, w := range words {
-		if strings.Contains(s, w) {
-			return true
+		ws[w[0]] = append(ws[w[0]], w)
+	}
+	return &ws
+}
+
+var shellSet, instructionSet = newWordSet(shellWords), newWordSet(instructionWords)
+
+func shellLike(s string) bool { return shellSet.in(s, false) }
+
+// instructionLike matches instructionWords without regard to ASCII case.
+func instructionLike(s string) bool { return instructionSet.in(s, true) }
+
+// in reports whether s holds one of the words; with fold, ASCII capitals
+// of s match the words' lower-case letters.
+func (ws *wordSet) in(s string, fold bool) bool {
+	for i := 0; i < len(s); i++ {
+		for _, w := range ws[lowerIf(s[i], fold)] {
+			if hasPrefix(s[i:], w, fold) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+func hasPrefix(s, w string, fold bool) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		if lowerIf(s[j], fold) != w[j] {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerIf(b byte, fold bool) byte {
+	if fold && b >= 'A' && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
 }
 
 // VisibleFor returns how long f's text was visible, as words: a duration

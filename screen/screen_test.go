@@ -272,6 +272,21 @@ func TestFeedAllocs(t *testing.T) {
 	}
 }
 
+// TestText: lines for a reader of text, as sanitize's screen policy takes
+// them: scrolled-off lines in order, a wrapped row joined to the next,
+// concealed text blank.
+func TestText(t *testing.T) {
+	m := feed(t, Options{Cols: 5, Rows: 2, NewlineCRLF: true, Scrollback: true},
+		"one\ntwo\nabcdefg\n\x1b[8mhid\x1b[0m x\nlast")
+	got := string(m.AppendScreenText(m.TakeScrolled(nil)))
+	if want := "one\ntwo\nabcdefg\n    x\nlast\n"; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+	if rest := m.TakeScrolled(nil); len(rest) != 0 {
+		t.Errorf("TakeScrolled kept %q", rest)
+	}
+}
+
 // TestFindingsBounded feeds far more findings than MaxFindings: ordinary
 // redraws (each line's text erased by ED) and then one concealed command.
 // The model keeps at most 2×MaxFindings records, Findings returns
@@ -298,6 +313,9 @@ func TestFindingsBounded(t *testing.T) {
 	}
 	if fs[0].Cause != CauseConcealed || fs[0].Text != "rm -rf ~" {
 		t.Errorf("first finding %v %q, want the concealed command", fs[0].Cause, fs[0].Text)
+	}
+	if f := fs[len(fs)-1]; f.Cause != CauseErased || f.Text != "ok" {
+		t.Errorf("last finding %v %q, want an erased \"ok\"", f.Cause, f.Text)
 	}
 	counts := m.Counts()
 	if counts[CauseErased] != n || counts[CauseConcealed] != 1 {

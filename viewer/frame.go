@@ -91,6 +91,9 @@ func (m *model) refresh() error {
 		kind = layoutCompare
 	}
 	m.lay = computeLayout(&m.st, m.w, m.h, top, bottom, sv.src.n, kind, m.detail)
+	if m.screenOn && m.lay.shown[paneText] && m.cmp == nil {
+		m.lay.replace(paneText, paneScreen)
+	}
 	if !m.lay.shown[m.focus] {
 		m.cycleFocus(1)
 	}

@@ -2,17 +2,21 @@ package viewer
 
 import (
 	"bytes"
+	"fmt"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 )
 
 // stepBudget is roughly how long one step of a search runs before it
-// reports progress and yields.
-const stepBudget = 30 * time.Millisecond
+// reports progress and yields: long enough that redrawing the screen
+// after each step costs a small share of a search, short enough that keys
+// typed meanwhile are answered at once.
+const stepBudget = 80 * time.Millisecond
 
 // job is a search that runs in steps off the UI goroutine: seeking the
 // next sequence or report class, searching cleaned text or hex bytes.
@@ -88,6 +92,12 @@ func (m *model) jobDone(msg jobMsg) tea.Cmd {
 			}
 			m.setMsg(true, "%s", hazardMessage(&t))
 			return nil
+		}
+		if _, ok := j.(*diffSeek); ok {
+			if r, ok := m.cmp.findingAt(msg.off); ok {
+				m.msg, m.warn = render.Concat(render.Line(fmt.Appendf(nil, "%s at %s: finding ", j.name(), offsetText(msg.off))), r.name), false
+				return nil
+			}
 		}
 		m.setMsg(false, "%s at %s", j.name(), offsetText(msg.off))
 	default:
@@ -414,15 +424,18 @@ func smartFold(q []byte) bool { return bytes.Equal(q, asciiLower(q)) }
 
 // asciiLower returns p with ASCII letters in lower case; other bytes, and
 // so every offset, are kept.
-func asciiLower(p []byte) []byte {
-	out := make([]byte, len(p))
-	for i, b := range p {
-		if b >= 'A' && b <= 'Z' {
-			b += 'a' - 'A'
+func asciiLower(p []byte) []byte { return appendLower(make([]byte, 0, len(p)), p) }
+
+// appendLower appends p to dst with ASCII letters in lower case.
+func appendLower(dst, p []byte) []byte {
+	n := len(dst)
+	dst = append(dst, p...)
+	for i, b := range dst[n:] {
+		if b-'A' < 26 {
+			dst[n+i] = b + 'a' - 'A'
 		}
-		out[i] = b
 	}
-	return out
+	return dst
 }
 
 // hexSearch finds the next place where the raw bytes equal a pattern,

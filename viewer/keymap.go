@@ -9,25 +9,28 @@ import (
 // keyMap holds every key binding of the viewer. It is the help.KeyMap the
 // help bar shows; setContext enables the bindings that apply.
 type keyMap struct {
-	Up, Down, Left, Right  key.Binding
-	PageUp, PageDown       key.Binding
-	Home, End              key.Binding
-	Goto                   key.Binding
-	NextSeq, PrevSeq       key.Binding
-	NextClass, PrevClass   key.Binding
-	NextHazard, PrevHazard key.Binding
-	SearchText, SearchHex  key.Binding
-	SearchRaw              key.Binding
-	Mark, JumpMark         key.Binding
-	Focus, FocusBack       key.Binding
-	NextFrame, PrevFrame   key.Binding
-	NextDiff, PrevDiff     key.Binding
-	NextStream             key.Binding
-	Detail                 key.Binding
-	Help                   key.Binding
-	Quit                   key.Binding
-	Confirm, Cancel        key.Binding
-	ReportUp, ReportDown   key.Binding
+	Up, Down, Left, Right    key.Binding
+	PageUp, PageDown         key.Binding
+	Home, End                key.Binding
+	Goto                     key.Binding
+	NextSeq, PrevSeq         key.Binding
+	NextClass, PrevClass     key.Binding
+	NextHazard, PrevHazard   key.Binding
+	SearchText, SearchHex    key.Binding
+	SearchRaw                key.Binding
+	Mark, JumpMark           key.Binding
+	Focus, FocusBack         key.Binding
+	NextFrame, PrevFrame     key.Binding
+	NextDiff, PrevDiff       key.Binding
+	NextStream               key.Binding
+	Detail                   key.Binding
+	Screen                   key.Binding
+	NextFinding, PrevFinding key.Binding
+	NextRanked, PrevRanked   key.Binding
+	Help                     key.Binding
+	Quit                     key.Binding
+	Confirm, Cancel          key.Binding
+	ReportUp, ReportDown     key.Binding
 	// Legend entries, not keys: what the panes' markers mean. Their
 	// "keys" are the markers themselves, which no command matches.
 	LegendRemoved [render.NumRemovals]key.Binding
@@ -41,40 +44,45 @@ func newKeyMap(ascii bool) keyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	k := keyMap{
-		Up:         b("↑/k", "up a row", "up", "k"),
-		Down:       b("↓/j", "down a row", "down", "j"),
-		Left:       b("←/h", "back a byte", "left", "h"),
-		Right:      b("→/l", "on a byte", "right", "l"),
-		PageUp:     b("pgup", "page up", "pgup"),
-		PageDown:   b("pgdn", "page down", "pgdown"),
-		Home:       b("home", "first byte", "home"),
-		End:        b("end", "last byte", "end"),
-		Goto:       b("g", "go to offset", "g"),
-		NextSeq:    b("n", "next sequence", "n"),
-		PrevSeq:    b("N", "previous sequence", "N"),
-		NextHazard: b("w", "next hazard", "w"),
-		PrevHazard: b("W", "previous hazard", "W"),
-		NextClass:  b("]", "next of class", "]"),
-		PrevClass:  b("[", "previous of class", "["),
-		SearchText: b("/", "search cleaned text", "/"),
-		SearchHex:  b("x", "search raw bytes (hex)", "x"),
-		SearchRaw:  b("X", "search raw bytes as text", "X"),
-		Mark:       b("m", "set mark", "m"),
-		JumpMark:   b("'", "go to mark", "'"),
-		Focus:      b("tab", "next pane", "tab"),
-		FocusBack:  b("shift+tab", "previous pane", "shift+tab"),
-		NextFrame:  b(">", "next frame", ">"),
-		PrevFrame:  b("<", "previous frame", "<"),
-		NextDiff:   b("d", "next difference", "d"),
-		PrevDiff:   b("D", "previous difference", "D"),
-		NextStream: b("s", "next stream", "s"),
-		Detail:     b("i", "detail pane", "i"),
-		Help:       b("?", "more keys", "?"),
-		Quit:       b("q", "quit", "q", "ctrl+c"),
-		Confirm:    b("enter", "confirm", "enter"),
-		Cancel:     b("esc", "cancel", "esc"),
-		ReportUp:   b("↑/k", "previous class", "up", "k"),
-		ReportDown: b("↓/j", "next class", "down", "j"),
+		Up:          b("↑/k", "up a row", "up", "k"),
+		Down:        b("↓/j", "down a row", "down", "j"),
+		Left:        b("←/h", "back a byte", "left", "h"),
+		Right:       b("→/l", "on a byte", "right", "l"),
+		PageUp:      b("pgup", "page up", "pgup"),
+		PageDown:    b("pgdn", "page down", "pgdown"),
+		Home:        b("home", "first byte", "home"),
+		End:         b("end", "last byte", "end"),
+		Goto:        b("g", "go to offset", "g"),
+		NextSeq:     b("n", "next sequence", "n"),
+		PrevSeq:     b("N", "previous sequence", "N"),
+		NextHazard:  b("w", "next hazard", "w"),
+		PrevHazard:  b("W", "previous hazard", "W"),
+		NextClass:   b("]", "next of class", "]"),
+		PrevClass:   b("[", "previous of class", "["),
+		SearchText:  b("/", "search cleaned text", "/"),
+		SearchHex:   b("x", "search raw bytes (hex)", "x"),
+		SearchRaw:   b("X", "search raw bytes as text", "X"),
+		Mark:        b("m", "set mark", "m"),
+		JumpMark:    b("'", "go to mark", "'"),
+		Focus:       b("tab", "next pane", "tab"),
+		FocusBack:   b("shift+tab", "previous pane", "shift+tab"),
+		NextFrame:   b(">", "next frame", ">"),
+		PrevFrame:   b("<", "previous frame", "<"),
+		NextDiff:    b("d", "next difference", "d"),
+		PrevDiff:    b("D", "previous difference", "D"),
+		NextStream:  b("s", "next stream", "s"),
+		Detail:      b("i", "detail pane", "i"),
+		Screen:      b("S", "screen pane", "S"),
+		NextFinding: b("f", "next hidden-text finding", "f"),
+		PrevFinding: b("F", "previous hidden-text finding", "F"),
+		NextRanked:  b("r", "next finding by rank", "r"),
+		PrevRanked:  b("R", "previous finding by rank", "R"),
+		Help:        b("?", "more keys", "?"),
+		Quit:        b("q", "quit", "q", "ctrl+c"),
+		Confirm:     b("enter", "confirm", "enter"),
+		Cancel:      b("esc", "cancel", "esc"),
+		ReportUp:    b("↑/k", "previous class", "up", "k"),
+		ReportDown:  b("↓/j", "next class", "down", "j"),
 	}
 	c1 := "⋄"
 	if ascii {
@@ -95,6 +103,7 @@ type keyContext struct {
 	frames  bool // the stream has frames
 	streams bool // the capture has more than one stream
 	compare bool // compare mode
+	screen  bool // the screen pane is shown
 }
 
 // setContext enables the bindings that apply in c.
@@ -104,7 +113,7 @@ func (k *keyMap) setContext(c keyContext) {
 		&k.Left, &k.Right, &k.PageUp, &k.PageDown, &k.Home, &k.End,
 		&k.Goto, &k.NextSeq, &k.PrevSeq, &k.SearchText, &k.SearchHex, &k.SearchRaw,
 		&k.NextHazard, &k.PrevHazard,
-		&k.Mark, &k.JumpMark, &k.Focus, &k.FocusBack, &k.Help, &k.Detail,
+		&k.Mark, &k.JumpMark, &k.Focus, &k.FocusBack, &k.Help, &k.Detail, &k.Screen,
 	} {
 		b.SetEnabled(nav)
 	}
@@ -119,6 +128,9 @@ func (k *keyMap) setContext(c keyContext) {
 	k.NextStream.SetEnabled(nav && c.streams && !c.compare)
 	k.NextDiff.SetEnabled(nav && c.compare)
 	k.PrevDiff.SetEnabled(nav && c.compare)
+	for _, b := range []*key.Binding{&k.NextFinding, &k.PrevFinding, &k.NextRanked, &k.PrevRanked} {
+		b.SetEnabled(nav && c.screen)
+	}
 	row := "class"
 	if c.compare {
 		row = "row"
@@ -154,7 +166,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.ReportUp, k.ReportDown, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Goto, k.NextHazard, k.PrevHazard, k.NextSeq, k.PrevSeq, k.NextClass, k.PrevClass, k.NextDiff, k.PrevDiff, k.NextFrame, k.PrevFrame, k.NextStream},
-		{k.SearchText, k.SearchRaw, k.SearchHex, k.Mark, k.JumpMark, k.Focus, k.FocusBack, k.Detail},
+		{k.SearchText, k.SearchRaw, k.SearchHex, k.Mark, k.JumpMark, k.Focus, k.FocusBack, k.Detail, k.Screen, k.NextFinding, k.PrevFinding, k.NextRanked, k.PrevRanked},
 		append([]key.Binding{k.Confirm, k.Cancel, k.Help, k.Quit, k.LegendC1}, k.LegendRemoved[:]...),
 	}
 }

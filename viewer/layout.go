@@ -1,6 +1,8 @@
 package viewer
 
 import (
+	"slices"
+
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/bytelens/bytelens/render"
@@ -183,6 +185,7 @@ func (l *layout) topRow() []paneID {
 			out = append(out, p)
 		}
 	}
+	slices.SortStableFunc(out, func(a, b paneID) int { return l.x[a] - l.x[b] }) // a replaced pane keeps its place
 	return out
 }
 
@@ -203,3 +206,9 @@ func (l *layout) paneAt(x, y int) (p paneID, row, col int, ok bool) {
 
 // height returns the number of lines s takes.
 func height(s string) int { return lipgloss.Height(s) }
+
+// replace puts pane q where p is and hides p.
+func (l *layout) replace(p, q paneID) {
+	l.shown[p], l.shown[q] = false, true
+	l.inner[q], l.innerH[q], l.x[q], l.y[q] = l.inner[p], l.innerH[p], l.x[p], l.y[p]
+}

@@ -22,6 +22,7 @@ func (m *model) keyContext() keyContext {
 		frames:  len(sv.frames) > 0,
 		streams: len(m.svs) > 1,
 		compare: m.cmp != nil,
+		screen:  m.lay.shown[paneScreen],
 	}
 }
 
@@ -64,6 +65,11 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		m.help.ShowAll = !m.help.ShowAll
 	case key.Matches(k, ks.Detail):
 		m.detail = !m.detail
+	case key.Matches(k, ks.Screen):
+		m.screenOn = !m.screenOn
+	case key.Matches(k, ks.NextFinding), key.Matches(k, ks.PrevFinding), key.Matches(k, ks.NextRanked), key.Matches(k, ks.PrevRanked):
+		d := map[bool]int{true: 1, false: -1}[key.Matches(k, ks.NextFinding, ks.NextRanked)]
+		m.stepFinding(d, key.Matches(k, ks.NextRanked, ks.PrevRanked))
 	case key.Matches(k, ks.NextDiff):
 		return m.nextDiff(1)
 	case key.Matches(k, ks.PrevDiff):

@@ -124,6 +124,9 @@ func TestHazardKey(t *testing.T) {
 				if c := d.m.sv().cursor; len(got) == 0 || c != got[len(got)-1] {
 					got = append(got, c)
 				}
+				if msg := d.m.msg.String(); strings.Contains(msg, ": ;") || strings.HasSuffix(msg, ": ") {
+					t.Errorf("message with an empty reason: %q", msg)
+				}
 				if i == 0 && !strings.Contains(d.m.msg.String(), tc.why) {
 					t.Errorf("message at the first stop %q, want it to say %q", d.m.msg, tc.why)
 				}

@@ -85,6 +85,10 @@ func (m *model) detailRows(width int) []string {
 		if fd.wrap && fd.value.IsZero() {
 			fd.value, fd.wrap = render.TextString("(none)"), false
 		}
+		if fd.wrap && label.Width()+fd.value.Width() <= width {
+			out = append(out, m.st.heading.wrap(label)+pad(m.st.cell(render.ClassPayload, stNormal), fd.value, width-label.Width()))
+			continue
+		}
 		if fd.wrap {
 			out = append(out, pad(m.st.heading, label, width))
 			out = append(out, wrapSafe(fd.value, width, width, m.st.cell(render.ClassPayload, stNormal))...)

@@ -40,6 +40,7 @@ const (
 	paneTextB // compare mode: B's cleaned text
 	paneDiff  // compare mode: the two reports side by side
 	paneDetail
+	paneScreen // the terminal screen, in the cleaned text's place (S)
 	numPanes
 )
 
@@ -52,6 +53,7 @@ var panes = [numPanes]pane{
 	paneTextB:  textPane{b: true},
 	paneDiff:   diffPane{},
 	paneDetail: detailPane{},
+	paneScreen: screenPane{},
 }
 
 // noKeys is embedded by panes that take no keys of their own.

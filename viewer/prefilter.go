@@ -20,9 +20,17 @@ type prefilter struct {
 	q    []byte
 	fold bool
 	off  bool // every piece may match
-	// ends[b] is set when b ends a proper prefix of q.
-	ends [256]bool
+	// class[b] has bit startsRemoved when b can begin removed input and
+	// bit endsPrefix when b ends a proper prefix of q.
+	class [256]uint8
+	buf   []byte // the piece in lower case, reused
 }
+
+// Bits of prefilter.class.
+const (
+	startsRemoved = 1 << iota
+	endsPrefix
+)
 
 // removedStart marks the bytes that can begin input the sanitizer
 // removes: C0 but TAB and LF, DEL, raw C1, and the lead bytes of UTF-8
@@ -41,31 +49,49 @@ func newPrefilter(q []byte, fold bool, opts sanitize.Options) prefilter {
 	p := prefilter{q: q, fold: fold}
 	p.off = opts.CR != sanitize.CRLines || opts.BS != sanitize.BSDrop || opts.FormatChars == sanitize.FormatEscape ||
 		opts.Links != sanitize.LinksDrop || bytes.ContainsAny(q, "\n\uFFFD") || len(q) == 0
+	for b := range 256 {
+		if removedStart[b] {
+			p.class[b] |= startsRemoved
+		}
+	}
 	for k := 1; k < len(q); k++ {
-		p.ends[q[k-1]] = true
+		p.class[q[k-1]] |= endsPrefix
 	}
 	return p
 }
 
 // mayMatch reports whether the cleaned text of raw may hold the query.
+// It looks at each byte once, through one table.
 func (p *prefilter) mayMatch(raw []byte) bool {
 	if p.off {
 		return true
 	}
 	if p.fold {
-		raw = asciiLower(raw)
+		p.buf = appendLower(p.buf[:0], raw)
+		raw = p.buf
 	}
 	if bytes.Contains(raw, p.q) {
 		return true
 	}
+	if len(raw) == 0 {
+		return false
+	}
+	prev := p.class[raw[0]]
 	for i := 1; i < len(raw); i++ {
-		if !removedStart[raw[i]] || !p.ends[raw[i-1]] {
-			continue
+		c := p.class[raw[i]]
+		if c&startsRemoved != 0 && prev&endsPrefix != 0 && p.prefixBefore(raw, i) {
+			return true
 		}
-		for k := 1; k < len(p.q) && k <= i; k++ {
-			if bytes.Equal(raw[i-k:i], p.q[:k]) {
-				return true
-			}
+		prev = c
+	}
+	return false
+}
+
+// prefixBefore reports whether raw[:i] ends with a proper prefix of q.
+func (p *prefilter) prefixBefore(raw []byte, i int) bool {
+	for k := 1; k < len(p.q) && k <= i; k++ {
+		if p.q[k-1] == raw[i-1] && bytes.Equal(raw[i-k:i], p.q[:k]) {
+			return true
 		}
 	}
 	return false

@@ -178,6 +178,7 @@ func (m *model) statusLines() []string {
 			render.Line([]byte(fmt.Sprintf("+%d%s  ", t.Len, split))), m.describe(t))
 	}
 	var second string
+	note, noted := m.findingNote()
 	switch {
 	case m.prompt != promptNone:
 		second = m.promptLine()
@@ -187,6 +188,8 @@ func (m *model) statusLines() []string {
 			sp = m.st.warn
 		}
 		second = pad(sp, m.msg, m.w)
+	case noted:
+		second = pad(m.st.status, note, m.w)
 	case f.tokOK:
 		second = pad(m.st.status, m.decision(), m.w)
 	}

@@ -162,6 +162,7 @@ type model struct {
 	lastQ     [numPrompts]string
 
 	detail    bool // the detail pane is wanted (i toggles it)
+	screenOn  bool // the screen pane replaces the cleaned text (S toggles it)
 	detailTop int  // first row of the detail pane shown
 	detailTok decode.Token
 
@@ -278,9 +279,14 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.indexed(msg)
 	case jobMsg:
 		cmd = m.jobDone(msg)
+	case screenMsg:
+		cmd = m.screenStepped(msg)
 	}
 	if m.err == nil {
 		m.err = m.refresh()
+	}
+	if sc := m.startScreenPass(); sc != nil {
+		cmd = tea.Batch(cmd, sc)
 	}
 	if m.err != nil {
 		return m, tea.Quit

@@ -106,3 +106,28 @@ func TestWriterDiskFull(t *testing.T) {
 		t.Errorf("store holds %+v, %v", es, err)
 	}
 }
+
+// TestCleanTempLocked: a sidecar's temporary directory is in progress
+// while its process holds it, and pruned once it is let go (its process
+// died).
+func TestCleanTempLocked(t *testing.T) {
+	s := testStore(t)
+	d, err := s.NewCleanTemp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(d, "text"), []byte("cleaned"), 0o600)
+	if rm, err := s.Prune(PruneOptions{TempBefore: time.Now().Add(time.Minute)}); err != nil || len(rm) != 0 {
+		t.Fatalf("Prune of a directory in progress: %+v, %v", rm, err)
+	}
+	if es, _ := s.List(); len(es) != 1 || es[0].Kind != KindTemp || !es[0].InProgress {
+		t.Fatalf("List: %+v", es)
+	}
+	s.releaseCleanTemp(d) // as when the process dies
+	if rm, err := s.Prune(PruneOptions{TempBefore: time.Now().Add(time.Minute)}); err != nil || len(rm) != 1 {
+		t.Fatalf("Prune of an abandoned directory: %+v, %v", rm, err)
+	}
+	if _, err := os.Stat(d); !os.IsNotExist(err) {
+		t.Errorf("the directory is still there: %v", err)
+	}
+}

@@ -199,7 +199,7 @@ func (a *ArtifactFile) Close() error { return a.f.Close() }
 // trailer. Memory is the chunk list, not the artifact. Errors are those of
 // [Store.ReadRaw] and [ReadIndex].
 func (s *Store) OpenArtifact(r Ref) (*ArtifactFile, error) {
-	f, err := s.openBlob(s.rawPath(r), r)
+	f, err := s.openRawFile(r) // seal.go: decrypted when encrypted at rest
 	if err != nil {
 		return nil, err
 	}

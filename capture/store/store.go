@@ -54,6 +54,7 @@ func DefaultDir() (string, error) {
 type Store struct {
 	dir     string
 	sidecar func(*Store) (Sidecar, error) // see SetSidecar
+	sealer  Sealer                        // see SetSealer
 
 	mu       sync.Mutex
 	dirLocks map[string]*os.File // locks held on tmp/ directories being filled
@@ -136,6 +137,7 @@ type Writer struct {
 
 	side    Sidecar // see Store.SetSidecar
 	sideErr error
+	sealed  io.WriteCloser // see Store.SetSealer
 }
 
 // NewWriter starts a new blob in the store.
@@ -145,6 +147,10 @@ func (s *Store) NewWriter() (*Writer, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	w := &Writer{s: s, f: f, out: f, h: sha256.New()}
+	if err := w.seal(); err != nil {
+		w.Abort()
+		return nil, fmt.Errorf("store: %w", err)
+	}
 	if s.sidecar != nil {
 		if w.side, w.sideErr = s.sidecar(s); w.sideErr != nil {
 			w.side = nil
@@ -208,6 +214,9 @@ func (w *Writer) Commit() (Ref, error) {
 	var r Ref
 	copy(r[:], w.h.Sum(nil))
 	err := w.err
+	if err == nil {
+		err = w.closeSeal()
+	}
 	if err == nil {
 		err = w.f.Sync()
 	}
@@ -282,7 +291,7 @@ func (s *Store) writeAtomic(path string, data []byte) error {
 // with [ErrCorrupt] if the bytes do not match; corrupt bytes are never
 // returned.
 func (s *Store) ReadRaw(r Ref) ([]byte, error) {
-	f, err := s.openBlob(s.rawPath(r), r)
+	f, err := s.openRawFile(r)
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +311,7 @@ func (s *Store) ReadRaw(r Ref) ([]byte, error) {
 // Use it for artifacts too large to read at once. Errors are those of
 // [Store.ReadRaw]. The caller closes the file.
 func (s *Store) OpenRaw(r Ref) (*os.File, error) {
-	f, err := s.openBlob(s.rawPath(r), r)
+	f, err := s.openRawFile(r)
 	if err != nil {
 		return nil, err
 	}
@@ -484,6 +493,9 @@ func (s *Store) entries(k Kind) ([]Entry, error) {
 
 // headerArgv reads the argv of an artifact's manifest, or nil.
 func (s *Store) headerArgv(r Ref) []string {
+	if s.IsSealed(r) {
+		return nil // the manifest is encrypted too
+	}
 	f, err := s.openBlob(s.rawPath(r), r)
 	if err != nil {
 		return nil

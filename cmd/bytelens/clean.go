@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -14,8 +13,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newCleanCmd, newReportCmd) }
-
 func newCleanCmd(s *streams) *cobra.Command {
 	var reportPath string
 	cmd := &cobra.Command{
@@ -24,20 +21,27 @@ func newCleanCmd(s *streams) *cobra.Command {
 		Long: `Clean reads a terminal capture (a file, or stdin for - or no argument) and
 writes plain UTF-8 text that keeps the text, line breaks and link labels and
 drops every control. Files are loaded by format (raw bytes, asciinema casts,
-ttyrec, script typescripts, CI logs, bytelens artifacts; --format overrides
-sniffing); raw input streams in constant memory whatever its size. A capture
-with several streams is cleaned stream by stream (--stream picks one).`,
+ttyrec, script typescripts, CI, container and journal logs, bytelens
+artifacts; --format overrides sniffing); raw input streams in constant
+memory whatever its size. A capture with several streams is cleaned stream
+by stream (--stream picks one). --fail-on CLASSES exits 1 after writing the
+text when the report counts one of the classes, naming each occurrence
+with its offset on stderr (see bytelens report).`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	pf := addPolicyFlags(cmd.Flags())
 	cf := addCaptureFlags(cmd.Flags())
 	cmd.Flags().StringVar(&reportPath, "report", "", "also write the JSON removal report to this file (an array when there are several streams)")
+	fo := addFailOnFlag(cmd.Flags())
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		opts, err := pf.options()
 		if err != nil {
 			return err
 		}
-		out := bufio.NewWriterSize(s.stdout, 64<<10)
+		if _, err := fo.classes(); err != nil {
+			return err
+		}
+		out := newDataWriter(s.stdout)
 		reps, err := cleanInput(s, args, cf, out, opts)
 		if err != nil {
 			return err
@@ -48,13 +52,16 @@ with several streams is cleaned stream by stream (--stream picks one).`,
 		for _, r := range reps {
 			warnSwallowed(s.stderr, r)
 		}
-		if reportPath == "" {
-			return nil
+		if reportPath != "" {
+			var v any = reps
+			if len(reps) == 1 {
+				v = reps[0].alone()
+			}
+			if err := writeJSONFile(reportPath, v); err != nil {
+				return err
+			}
 		}
-		if len(reps) == 1 {
-			return writeJSONFile(reportPath, reps[0].Report)
-		}
-		return writeJSONFile(reportPath, reps)
+		return fo.check(s.stderr, reps)
 	}
 	return cmd
 }
@@ -86,11 +93,26 @@ func warnSwallowed(w *render.Writer, r streamReport) {
 	}
 }
 
-// streamReport is the report of one stream of a capture.
+// streamReport is the report of one stream of a capture: the sanitizer's,
+// and what the loader took out of the file before cleaning (recorder
+// annotations such as Jenkins ConsoleNotes and timestamp prefixes, which
+// are not terminal output).
 type streamReport struct {
 	Stream string `json:"stream"`
 	sanitize.Report
+	LoaderRemoved []capture.Removal `json:"loader_removed,omitempty"`
+	format        capture.Format    // for the summary; not in the JSON form
 }
+
+// soloReport is the JSON form of the report of a capture of one stream:
+// the bytelens.report/v1 object, with loader_removed when there is any.
+type soloReport struct {
+	sanitize.Report
+	LoaderRemoved []capture.Removal `json:"loader_removed,omitempty"`
+}
+
+// alone returns r without its stream name.
+func (r streamReport) alone() soloReport { return soloReport{r.Report, r.LoaderRemoved} }
 
 // cleanInput cleans the FILE argument into w (io.Discard for report) and
 // returns one report per stream cleaned.
@@ -101,13 +123,18 @@ func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts s
 	}
 	if c == nil {
 		sw := sanitize.NewWriter(w, opts)
-		if _, err := io.CopyBuffer(sw, raw, make([]byte, 64<<10)); err != nil {
+		p := s.newProgress(render.Sprintf("cleaning %s", name), regularSize(raw))
+		defer p.finish()
+		if p != nil {
+			raw = progressReader{raw, p}
+		}
+		if err := copyChunks(sw, raw, w); err != nil {
 			return nil, fmt.Errorf("reading %s: %w", name, err)
 		}
 		if err := sw.Close(); err != nil {
 			return nil, fmt.Errorf("writing cleaned text: %w", err)
 		}
-		return []streamReport{{"output", sw.Report()}}, nil
+		return []streamReport{{Stream: capture.StreamOutput, Report: sw.Report()}}, nil
 	}
 	defer c.Close()
 	warnCapture(s.stderr, c)
@@ -123,11 +150,18 @@ func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts s
 		if len(sts) > 1 && w != io.Discard {
 			s.stderr.Printf("bytelens: cleaning stream %s (%d bytes)\n", st.Name, st.Len)
 		}
+		p := s.newProgress(render.Sprintf("cleaning %s", st.Name), st.Len)
+		if p != nil {
+			counted := *st
+			counted.Data = progressReaderAt{st.Data, p}
+			st = &counted
+		}
 		rep, err := capture.Clean(w, st, opts)
+		p.finish()
 		if err != nil {
 			return nil, err
 		}
-		reps = append(reps, streamReport{st.Name, rep})
+		reps = append(reps, streamReport{st.Name, rep, st.Removed, c.Format})
 	}
 	return reps, nil
 }
@@ -154,6 +188,11 @@ stream: counts per class, anomalies, advisory flags and findings with byte
 offsets. It never prints payloads. --json prints JSON (schema
 bytelens.report/v1; an array of {stream, report} when there are several).
 
+--fail-on CLASSES makes it a CI gate: when the report counts one of the
+comma-separated advisory flags or anomalies (clipboard,query,title,
+unterminated…, or any), the report is still printed, each occurrence is
+named with its offset on stderr, and the exit code is 1.
+
 --screen also plays each output stream through the terminal screen model
 (see bytelens screen) and lists the text a person at the terminal never
 saw, or saw only for an instant: overwritten, erased, left on the
@@ -168,10 +207,14 @@ is shown escaped and cut short (--hidden-text preview), or not at all
 	pf := addPolicyFlags(cmd.Flags())
 	cf := addCaptureFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	fo := addFailOnFlag(cmd.Flags())
 	sf := addScreenFlags(cmd.Flags())
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		opts, err := pf.options()
 		if err != nil {
+			return err
+		}
+		if _, err := fo.classes(); err != nil {
 			return err
 		}
 		reps, disp, err := reportInput(s, args, cf, opts, sf)
@@ -183,8 +226,10 @@ is shown escaped and cut short (--hidden-text preview), or not at all
 			if err != nil {
 				return err
 			}
-			_, err = s.stdout.Write(append(b, '\n'))
-			return err
+			if _, err := s.stdout.Write(append(b, '\n')); err != nil {
+				return err
+			}
+			return fo.check(s.stderr, reps)
 		}
 		name := "stdin"
 		if len(args) > 0 && args[0] != "-" {
@@ -195,13 +240,19 @@ is shown escaped and cut short (--hidden-text preview), or not at all
 				s.out.Println()
 			}
 			label := render.Sprintf("%s", name)
-			if len(reps) > 1 {
-				label = render.Sprintf("%s [%s]", name, r.Stream)
+			if r.format != capture.FormatRaw {
+				label = render.Sprintf("%s (%s)", label, r.format)
 			}
-			writeSummary(s.out, label, &r.Report)
+			if len(reps) > 1 {
+				label = render.Sprintf("%s [%s]", label, r.Stream)
+			}
+			writeSummary(s.out, label, &r.Report, r.LoaderRemoved)
 			writeDisplay(s.out, disp[i])
 		}
-		return s.out.Err()
+		if err := s.out.Err(); err != nil {
+			return err
+		}
+		return fo.check(s.stderr, reps)
 	}
 	return cmd
 }

@@ -59,6 +59,9 @@ func TestCleanAndReport(t *testing.T) {
 	in := filepath.Join(dir, "in.bin")
 	os.WriteFile(in, []byte(hostile), 0o644)
 	repPath := filepath.Join(dir, "rep.json")
+	const logs = "../../capture/testdata/logs/"
+	truncated := filepath.Join(dir, "truncated.log")
+	os.WriteFile(truncated, []byte(`{"log":"a\n","stream":"stdout","time":"2026-11-29T11:47:47Z"}`+"\n"+`{"log":"b\u001b]52;c;eA==`), 0o644)
 
 	tests := []cliCase{
 		{name: "clean file", args: []string{"clean", in}, stdout: "ared b\n"},
@@ -73,7 +76,9 @@ func TestCleanAndReport(t *testing.T) {
 		{name: "directory", args: []string{"report", dir}, code: 1, stderr: "is a directory"},
 		{name: "bad policy", args: []string{"clean", "--cr", "sideways", in}, code: 2, stderr: "invalid cr policy"},
 		{name: "unknown flag", args: []string{"clean", "--frobnicate"}, code: 2, stderr: "unknown flag"},
-		{name: "too many args", args: []string{"clean", in, in}, code: 2},
+		{name: "too many args", args: []string{"clean", in, in}, code: 2, stderr: "accepts at most 1 arg"},
+		{name: "unknown command", args: []string{"clen"}, code: 2, stderr: "unknown command \"clen\" for \"bytelens\"\nhint: did you mean clean?"},
+		{name: "unknown subcommand", args: []string{"store", "rm"}, code: 2, stderr: `unknown command "rm" for "bytelens store"`},
 		{name: "unknown format", args: []string{"clean", "--format", "wav", in}, code: 2, stderr: "unknown capture format"},
 		{name: "timing on raw stdin", stdin: "x", args: []string{"clean", "--timing", in}, code: 2, stderr: "--timing applies to a script(1) typescript"},
 		{name: "stream on raw stdin", stdin: "x", args: []string{"report", "--stream", "stderr"}, code: 2, stderr: "raw stdin has one stream, output; --stream stderr names none"},
@@ -81,6 +86,24 @@ func TestCleanAndReport(t *testing.T) {
 		{name: "timing on raw stdin glyphs", stdin: "x", args: []string{"glyphs", "--timing", in}, code: 2, stderr: "--timing applies"},
 		{name: "output stream on raw stdin", stdin: "x\n", args: []string{"clean", "--stream", "output"}, stdout: "x\n"},
 		{name: "cast", args: []string{"clean", "../../capture/testdata/samples/asciinema-v2.cast"}, contains: []string{"split:green\n"}, stderr: "lossy"},
+		{name: "fail-on clipboard", args: []string{"report", "--fail-on", "clipboard", in}, code: 1, contains: []string{"clipboard  1"},
+			stderr: "bytelens: fail-on: stream output: clipboard at offset 0xe (14, OSC 52 write)\n"},
+		{name: "fail-on json", args: []string{"report", "--json", "--fail-on", "query,title", in}, code: 1, contains: []string{`"title": 1`},
+			stderr: "fail-on: stream output: title at offset 0x1e (30, OSC 0 title)\n"},
+		{name: "fail-on not met", args: []string{"report", "--fail-on", "query,unterminated", in}, code: 0},
+		{name: "fail-on clean writes the text", args: []string{"clean", "--fail-on", "any", in}, code: 1, stdout: "ared b\n", stderr: "clipboard at offset 0xe"},
+		{name: "fail-on unterminated", stdin: "ok\x1b]52;c;AAAA", args: []string{"clean", "--fail-on", "unterminated"}, code: 1, stdout: "ok",
+			stderr: "fail-on: stream output: unterminated at offset 0x2 (2, OSC 52 write)"},
+		{name: "fail-on unknown class", args: []string{"report", "--fail-on", "clipbored", in}, code: 2, stderr: `unknown class "clipbored"`},
+		{name: "docker json-file", args: []string{"report", logs + "docker-json.log"}, contains: []string{"docker-json.log (docker-json) [stdout]", "clipboard", "split"}, stderr: "lossy"},
+		{name: "docker clean", args: []string{"clean", "--stream", "stdout", logs + "docker-json.log"}, contains: []string{"split: green\n", "clip: <html>&\n"}},
+		{name: "kubectl timestamps", args: []string{"clean", logs + "kubectl-timestamps.log"}, stdout: "plain red\ntitle: |\nlink: click|\nbadutf8: \uFFFD\uFFFD|cut: \uFFFD|\nc1csi-utf8: X|c1csi-raw: Y|\nerase:XXXX\nover\nclip: \n2026-11-29T11:47:47Z a line that starts with a time of its own\n"},
+		{name: "kubectl report", args: []string{"report", logs + "kubectl-timestamps.log"}, contains: []string{"(timestamped)", "timestamp  8  232 bytes"}},
+		{name: "jenkins", args: []string{"clean", logs + "jenkins-console.log"}, contains: []string{"[Pipeline] node\nplain red see here\n"}},
+		{name: "journald json", args: []string{"report", logs + "journald.json"}, contains: []string{"(journald-json)", "clipboard"}, stderr: "journalctl --all keeps them"},
+		{name: "journald export", args: []string{"clean", logs + "journald.export"}, contains: []string{"plain red and clip\n"}},
+		{name: "truncated docker line refused", args: []string{"clean", truncated}, code: 1, stderr: "capture line 2: not a docker json-file entry (malformed or truncated JSON)"},
+		{name: "truncated docker line raw", args: []string{"clean", "--format", "raw", truncated}, contains: []string{`{"log":"b`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/bytelens/bytelens/capture"
@@ -18,20 +16,12 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newDiffCmd) }
-
 // Limits of diff.
 const (
 	// maxReportFile is the largest file that diff reads as report JSON;
 	// anything larger is a capture.
 	maxReportFile = 64 << 20
-	// maxFindingRows is how many differing findings the table lists.
-	maxFindingRows = 50
 )
-
-// diffCorpusSkip lists the file name endings that --corpus never takes as
-// captures: the sidecars of corpus cases and source files.
-var diffCorpusSkip = []string{".policy", ".clean.txt", ".report.json", ".golden", ".go", ".md", ".timing"}
 
 type diffFlags struct {
 	aPolicy, bPolicy string
@@ -132,6 +122,11 @@ type diffSide struct {
 
 	rep  sanitize.Report
 	text []byte // nil for a report
+}
+
+// view returns the side as render.WriteReportDiff describes it.
+func (d *diffSide) view() render.DiffSide {
+	return render.DiffSide{Name: d.Name, Kind: d.Kind, Format: d.Format, Stream: d.Stream, Policy: d.Policy, HasText: d.text != nil}
 }
 
 // diffJSON is the --json form of a comparison of two inputs.
@@ -249,29 +244,10 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 		}
 		return code, nil
 	}
-	if err := writeDiff(s.out, a, b, &d, f.all); err != nil {
+	if err := render.WriteReportDiff(s.out, a.view(), b.view(), &d, f.all); err != nil {
 		return 0, err
 	}
 	return code, nil
-}
-
-// applyPolicy applies comma-separated key=value settings to o, as
-// sanitize.ParsePolicy does to the defaults.
-func applyPolicy(o sanitize.Options, settings, flag string) (sanitize.Options, error) {
-	for item := range strings.FieldsFuncSeq(settings, func(r rune) bool { return r == ',' || r == '\n' }) {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(item, "=")
-		if !ok {
-			return o, usagef("%s: setting %q is not key=value", flag, item)
-		}
-		if err := o.Set(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
-			return o, usagef("%s: %v", flag, err)
-		}
-	}
-	return o, nil
 }
 
 // diffInput is a loaded input: a capture, or reports read from JSON.
@@ -291,12 +267,9 @@ func loadDiffInput(s *streams, name string, cf *captureFlags, withTiming bool) (
 	}
 	in := &diffInput{name: name}
 	if name == "-" {
-		b, err := io.ReadAll(io.LimitReader(s.stdin, maxStdinCapture+1))
+		b, err := readStdin(s.stdin)
 		if err != nil {
-			return nil, fmt.Errorf("reading stdin: %w", err)
-		}
-		if len(b) > maxStdinCapture {
-			return nil, hintError{fmt.Errorf("stdin holds more than %d bytes", maxStdinCapture), "save it to a file and pass the file"}
+			return nil, err
 		}
 		if cf.format == "" {
 			if ok, err := in.readReport(b); ok || err != nil {
@@ -448,171 +421,6 @@ func cleanSide(in *diffInput, stream string, opts sanitize.Options, notes *rende
 	}, nil
 }
 
-// writeDiff prints the comparison for people: the two sides, a verdict,
-// the count table, the differing findings and the differing lines.
-func writeDiff(bw *render.Writer, a, b *diffSide, d *sanitize.ReportDiff, all bool) error {
-	for _, sd := range []struct {
-		label string
-		side  *diffSide
-	}{{"A", a}, {"B", b}} {
-		bw.Printf("%s: %s (%s", sd.label, sd.side.Name, sd.side.Kind)
-		if sd.side.Format != "" {
-			bw.Printf(" %s", sd.side.Format)
-		}
-		if sd.side.Stream != "" {
-			bw.Printf(", stream %s", sd.side.Stream)
-		}
-		bw.Printf(")\n   policy %s\n", sd.side.Policy)
-	}
-	var missing string
-	switch {
-	case a.text == nil && b.text == nil:
-		missing = "A and B are reports"
-	case a.text == nil:
-		missing = "A is a report"
-	case b.text == nil:
-		missing = "B is a report"
-	}
-	if d.Equal() {
-		if missing == "" {
-			bw.Printf("A and B are equal: same counts, findings and cleaned text\n")
-		} else {
-			bw.Printf("A and B are equal: same counts and findings (cleaned text not compared: %s)\n", missing)
-		}
-	} else {
-		bw.Printf("A and B differ: %s\n", d.Summary())
-	}
-
-	writeCountTable(bw, d, all)
-	writeFindings(bw, &d.Findings)
-	if missing == "" {
-		writeTextDiff(bw, d.Text)
-	} else if !d.Equal() {
-		bw.Printf("\ncleaned text: not compared (%s)\n", missing)
-	}
-	return bw.Err()
-}
-
-// writeCountTable prints the count rows: marker, group.name, A, B and B−A,
-// the numbers right-aligned.
-func writeCountTable(w *render.Writer, d *sanitize.ReportDiff, all bool) {
-	type row struct{ mark, name, a, b, delta string }
-	rows := []row{{"", "count", "A", "B", "diff"}}
-	for _, g := range d.Groups() {
-		for _, r := range g.Rows {
-			if r.Equal() && !all {
-				continue
-			}
-			mark, delta := "!=", fmt.Sprintf("%+d", r.Delta)
-			if r.Equal() {
-				mark, delta = "=", "0"
-			}
-			rows = append(rows, row{mark, sanitize.RowName(g.Name, r.Name), strconv.FormatInt(r.A, 10), strconv.FormatInt(r.B, 10), delta})
-		}
-	}
-	if len(rows) == 1 {
-		return
-	}
-	var wn, wa, wb, wd int
-	for _, r := range rows {
-		wn, wa, wb, wd = max(wn, len(r.name)), max(wa, len(r.a)), max(wb, len(r.b)), max(wd, len(r.delta))
-	}
-	w.Println()
-	for _, r := range rows {
-		w.Printf("%-2s %-*s  %*s  %*s  %*s\n", r.mark, wn, r.name, wa, r.a, wb, r.b, wd, r.delta)
-	}
-}
-
-// writeFindings prints the differing findings by offset.
-func writeFindings(w *render.Writer, f *sanitize.FindingsDiff) {
-	if f.Equal() {
-		return
-	}
-	w.Printf("\nfindings: %d same, %d only in A, %d only in B, %d changed\n", f.Same, len(f.OnlyA), len(f.OnlyB), len(f.Changed))
-	tw := w.Columns(2, 8, 2)
-	tw.Printf("  side\toffset\t\tkind\tsequence\tbytes\n")
-	row := func(side string, x *sanitize.Finding) {
-		tw.Printf("  %s\t0x%08x\t%d\t%s\t%s\t%d\n", side, x.Offset, x.Offset, x.Kind, x.Sequence, x.Bytes)
-	}
-	aligned := f.Aligned()
-	for i, p := range aligned {
-		if i == maxFindingRows {
-			tw.Printf("  ... %d more differing findings (--json lists all)\n", len(aligned)-i)
-			break
-		}
-		switch {
-		case p.B == nil:
-			row("A only", p.A)
-		case p.A == nil:
-			row("B only", p.B)
-		default:
-			row("A changed", p.A)
-			row("B changed", p.B)
-		}
-	}
-	tw.Flush()
-}
-
-// writeTextDiff prints the first differing lines of cleaned text, each
-// quoted with Go escapes.
-func writeTextDiff(w *render.Writer, t *sanitize.TextDiff) {
-	if t.Equal() {
-		w.Printf("\ncleaned text: identical (%s)\n", diffPlural(t.LinesA, "line"))
-		return
-	}
-	verb := "lines differ"
-	if t.Differing == 1 {
-		verb = "line differs"
-	}
-	w.Printf("\ncleaned text: %d %s (A has %s, B %s)\n", t.Differing, verb, diffPlural(t.LinesA, "line"), diffPlural(t.LinesB, "line"))
-	for _, l := range t.Lines {
-		w.Printf("  A:%s  %s\n", diffLineNo(l.LineA), diffQuoteLine(l.LineA, l.A, l.From, l.TruncA))
-		w.Printf("  B:%s  %s\n", diffLineNo(l.LineB), diffQuoteLine(l.LineB, l.B, l.From, l.TruncB))
-	}
-	if n := t.Differing - len(t.Lines); n > 0 {
-		w.Printf("  ... %d more differing lines (--lines shows more)\n", n)
-	}
-}
-
-// diffPlural returns "1 line", "2 lines".
-func diffPlural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
-
-// diffLineNo returns a line number, or "-" for none.
-func diffLineNo(n int) string {
-	if n == 0 {
-		return "-"
-	}
-	return strconv.Itoa(n)
-}
-
-// diffQuoteLine shows a line of cleaned text: quoted with Go escapes for
-// anything not graphic (format characters that a keep policy let through
-// included), its LF dropped, with notes for an excerpt and for a last line
-// without LF.
-func diffQuoteLine(n int, s string, from int, trunc bool) string {
-	if n == 0 {
-		return "(no line)"
-	}
-	var b strings.Builder
-	if from > 0 {
-		b.WriteString("(from byte " + strconv.Itoa(from) + ") ")
-	}
-	body, nl := strings.CutSuffix(s, "\n")
-	b.WriteString(strconv.QuoteToGraphic(body))
-	switch {
-	case trunc:
-		b.WriteString("...")
-	case !nl:
-		b.WriteString(" (no newline at end)")
-	}
-	return b.String()
-}
-
 // diffCorpusCase is one case of --corpus in JSON.
 type diffCorpusCase struct {
 	Name    string               `json:"name"`
@@ -639,16 +447,20 @@ type diffCorpusJSON struct {
 // diffCorpus compares every capture of the --corpus directory.
 func diffCorpus(s *streams, f *diffFlags, base sanitize.Options) (int, error) {
 	dir := f.corpus
-	files, err := diffCorpusFiles(dir)
+	files, err := capture.CorpusFiles(dir)
 	if err != nil {
-		return 0, err
+		return 0, fileError(dir, err)
 	}
+	co := capture.CorpusOptions{Format: f.capture.format, Stream: f.capture.stream, Base: base, A: f.aPolicy, B: f.bPolicy, Lines: f.lines}
 	out := diffCorpusJSON{Schema: sanitize.DiffSchema, Corpus: dir, PolicyA: f.aPolicy, PolicyB: f.bPolicy, Cases: []diffCorpusCase{}}
 	for _, file := range files {
-		name, stem := diffCorpusName(file)
+		name, _ := capture.CorpusName(file)
 		out.Total++
-		cc, err := diffCorpusRun(f, base, filepath.Join(dir, file), stem)
-		cc.Name, cc.File = name, file
+		d, err := capture.CompareCase(filepath.Join(dir, file), co)
+		cc := diffCorpusCase{Name: name, File: file}
+		if err == nil {
+			cc.Equal, cc.Summary, cc.Diff = d.Equal(), d.Summary(), &d
+		}
 		if err != nil {
 			out.Failed++
 			cc.Error = err.Error()
@@ -693,96 +505,4 @@ func diffCorpus(s *streams, f *diffFlags, base sanitize.Options) (int, error) {
 		return 0, err
 	}
 	return code, nil
-}
-
-// diffCorpusFiles lists the captures of dir by name: *.bin, and other regular
-// files that sniff as a format other than raw, less diffCorpusSkip.
-func diffCorpusFiles(dir string) ([]string, error) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fileError(dir, err)
-	}
-	var files []string
-	for _, e := range ents {
-		name := e.Name()
-		if strings.HasPrefix(name, ".") || !e.Type().IsRegular() && e.Type()&os.ModeSymlink == 0 {
-			continue
-		}
-		if strings.HasSuffix(name, ".bin") {
-			files = append(files, name)
-			continue
-		}
-		skip := false
-		for _, suf := range diffCorpusSkip {
-			skip = skip || strings.HasSuffix(name, suf)
-		}
-		if !skip && diffSniffsAsCapture(filepath.Join(dir, name)) {
-			files = append(files, name)
-		}
-	}
-	return files, nil
-}
-
-// diffSniffsAsCapture reports whether the regular file at path sniffs as a
-// capture format other than raw.
-func diffSniffsAsCapture(path string) bool {
-	fh, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return false
-	}
-	format, err := capture.Sniff(fh, st.Size())
-	return err == nil && format != capture.FormatRaw
-}
-
-// diffCorpusName returns a case's name (the file name less .bin) and the stem
-// its .policy file is named after (the file name less its extension).
-func diffCorpusName(file string) (name, stem string) {
-	if n, ok := strings.CutSuffix(file, ".bin"); ok {
-		return n, n
-	}
-	return file, strings.TrimSuffix(file, filepath.Ext(file))
-}
-
-// diffCorpusRun compares one corpus capture under both sides' policies.
-func diffCorpusRun(f *diffFlags, base sanitize.Options, path, stem string) (diffCorpusCase, error) {
-	var cc diffCorpusCase
-	if p, err := os.ReadFile(filepath.Join(filepath.Dir(path), stem+".policy")); err == nil {
-		if base, err = applyPolicy(base, string(p), stem+".policy"); err != nil {
-			return cc, err
-		}
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return cc, fileError(stem+".policy", err)
-	}
-	aOpts, err := applyPolicy(base, f.aPolicy, "--a-policy")
-	if err != nil {
-		return cc, err
-	}
-	bOpts, err := applyPolicy(base, f.bPolicy, "--b-policy")
-	if err != nil {
-		return cc, err
-	}
-	c, err := capture.Open(path, capture.OpenOptions{Format: f.capture.format})
-	if err != nil {
-		return cc, fileError(path, err)
-	}
-	defer c.Close()
-	in := &diffInput{name: path, c: c}
-	a, err := cleanSide(in, f.capture.stream, aOpts, render.NewWriter(io.Discard))
-	if err != nil {
-		return cc, err
-	}
-	b, err := cleanSide(in, f.capture.stream, bOpts, render.NewWriter(io.Discard))
-	if err != nil {
-		return cc, err
-	}
-	d := sanitize.Compare(a.rep, b.rep)
-	t := sanitize.CompareText(a.text, b.text, max(f.lines, 1))
-	d.Text = &t
-	cc.Equal, cc.Summary, cc.Diff = d.Equal(), d.Summary(), &d
-	return cc, nil
 }

@@ -174,7 +174,7 @@ func TestDiffInputs(t *testing.T) {
 	_, one, _ := runCLI(t, "", "report", "--json", in)
 	var r sanitize.Report
 	json.Unmarshal([]byte(one), &r)
-	streamsJSON, _ := json.Marshal([]streamReport{{"stdout", sanitize.Report{Schema: sanitize.Schema}}, {"stderr", r}})
+	streamsJSON, _ := json.Marshal([]streamReport{{Stream: "stdout", Report: sanitize.Report{Schema: sanitize.Schema}}, {Stream: "stderr", Report: r}})
 	arr := filepath.Join(dir, "streams.json")
 	os.WriteFile(arr, streamsJSON, 0o644)
 	v2 := filepath.Join(dir, "v2.json")
@@ -245,25 +245,5 @@ func TestDiffInputs(t *testing.T) {
 			}
 			checkDiffSafe(t, errs, "U0VDUkVU", "TITLECANARY")
 		})
-	}
-}
-
-func TestDiffQuoteLine(t *testing.T) {
-	for _, tc := range []struct {
-		n     int
-		s     string
-		from  int
-		trunc bool
-		want  string
-	}{
-		{0, "", 0, false, "(no line)"},
-		{1, "ok\n", 0, false, `"ok"`},
-		{1, "last", 0, false, `"last" (no newline at end)`},
-		{1, "\ttab \u202e\u200d\n", 0, false, `"\ttab \u202e\u200d"`},
-		{7, "middle of a long line", 4000, true, `(from byte 4000) "middle of a long line"...`},
-	} {
-		if got := diffQuoteLine(tc.n, tc.s, tc.from, tc.trunc); got != tc.want {
-			t.Errorf("diffQuoteLine(%q) = %s, want %s", tc.s, got, tc.want)
-		}
 	}
 }

@@ -12,8 +12,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newExcerptCmd) }
-
 type excerptFlags struct {
 	lines, grep, stream string
 	context             int

@@ -12,19 +12,18 @@ import (
 
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 )
-
-func init() { subcommands = append(subcommands, newExtractCmd, newVerifyCmd) }
 
 // maxExtract is the most bytes one extract call shows as hex or text.
 const maxExtract = 4096
 
 type extractFlags struct {
 	rng, as, stream, output string
-	raw                     bool
+	raw, asJSON             bool
 	policy                  *policyFlags
 }
 
@@ -56,6 +55,7 @@ is. --stream artifact with --raw exports the whole framed artifact file.`,
 	fs.StringVar(&f.stream, "stream", "stdout", "the stream `NAME`: stdout or stderr (or artifact with --raw)")
 	fs.BoolVar(&f.raw, "raw", false, "export raw bytes to the file given by -o")
 	fs.StringVarP(&f.output, "output", "o", "", "with --raw, write to `FILE` (never a terminal)")
+	fs.BoolVar(&f.asJSON, "json", false, "print the range as a JSON object (schema bytelens.extract/v1): hex digits, or the cleaned text with --as text")
 	f.policy = addPolicyFlags(fs)
 	return cmd
 }
@@ -70,6 +70,9 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	}
 	if !f.raw && f.as != "hex" && f.as != "text" {
 		return usagef("--as must be hex or text")
+	}
+	if f.raw && f.asJSON {
+		return usagef("--json shows hex or cleaned text; raw bytes go only to a file with --raw -o FILE")
 	}
 	if f.stream == "artifact" && (!f.raw || f.rng != "") {
 		return usagef("--stream artifact exports the whole artifact: use it with --raw -o FILE and no --range")
@@ -94,7 +97,7 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	// from the file, never the whole stream into memory.
 	a, err := st.OpenArtifact(ref)
 	if err != nil {
-		return err
+		return keyError(err)
 	}
 	defer a.Close()
 	sm := a.Stream(f.stream)
@@ -113,6 +116,20 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	switch {
 	case f.raw:
 		return exportRaw(f.output, part)
+	case f.asJSON:
+		x := extractResult{Schema: extractSchema, Ref: ref.String(), Stream: sm.Name, Start: start, End: end, StreamBytes: sm.Len, As: f.as}
+		var b []byte
+		if f.as == "text" {
+			b, err = cleanRange(sm, int64(start), part, sopts)
+			x.Text = string(b)
+		} else {
+			b, err = io.ReadAll(part)
+			x.Hex = hex.EncodeToString(b)
+		}
+		if err != nil {
+			return err
+		}
+		return writeJSON(s.stdout, x)
 	case f.as == "text":
 		out, err := cleanRange(sm, int64(start), part, sopts)
 		if err != nil {
@@ -127,6 +144,33 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 		}
 		return writeHexRows(s.out, b, start)
 	}
+}
+
+// extractSchema is the version of extract --json.
+const extractSchema = "bytelens.extract/v1"
+
+// extractResult is extract --json: bytes [Start, End) of one stream of the
+// artifact Ref, as hex digits or as cleaned text, never as raw bytes.
+type extractResult struct {
+	Schema      string `json:"schema"`
+	Ref         string `json:"ref"`
+	Stream      string `json:"stream"`
+	Start       int    `json:"start"`
+	End         int    `json:"end"`
+	StreamBytes int64  `json:"stream_bytes"` // stored bytes of the stream
+	As          string `json:"as"`           // "hex" or "text"
+	Hex         string `json:"hex,omitempty"`
+	Text        string `json:"text,omitempty"`
+}
+
+// writeJSON writes v as indented JSON through safejson, with a final LF.
+func writeJSON(w io.Writer, v any) error {
+	b, err := safejson.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // parseRange parses "START:END" (decimal or 0x hex; START defaults to 0,
@@ -258,7 +302,8 @@ func exportRaw(path string, r io.Reader) error {
 }
 
 func newVerifyCmd(s *streams) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "verify REF FILE",
 		Short: "Check whether a file holds the same bytes as a raw artifact or one of its streams",
 		Long: `Verify checks the raw artifact REF in the store (its digest must match),
@@ -267,11 +312,40 @@ artifact file itself and with the digest of each stream's stored bytes.
 It prints what matched and exits 0, or prints "no match" and exits 1.
 A stream that passed the raw limit is matched by its stored prefix only.`,
 		Args: cobra.ExactArgs(2),
-		RunE: func(_ *cobra.Command, args []string) error { return runVerify(s, args[0], args[1]) },
+		RunE: func(_ *cobra.Command, args []string) error { return runVerify(s, args[0], args[1], asJSON) },
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON (schema bytelens.verify/v1)")
+	return cmd
 }
 
-func runVerify(s *streams, refArg, path string) error {
+// verifySchema is the version of verify --json.
+const verifySchema = "bytelens.verify/v1"
+
+// verifyResult is what verify found.
+type verifyResult struct {
+	Schema     string `json:"schema"`
+	Ref        string `json:"ref"`
+	FileSHA256 string `json:"file_sha256"`
+	FileBytes  int64  `json:"file_bytes"`
+	Match      bool   `json:"match"`
+	// Matches name what FILE holds: the artifact, or every stream whose
+	// stored bytes it holds (two empty streams both match an empty file).
+	Matches []verifyMatch `json:"matches"`
+}
+
+// verifyMatch is one thing a file matched.
+type verifyMatch struct {
+	// Name is "artifact" or a stream name.
+	Name string `json:"name"`
+	// StoredBytes and SeenBytes are a stream's stored and written byte
+	// counts; Prefix says it passed the raw limit, so that only its stored
+	// prefix was compared.
+	StoredBytes int64 `json:"stored_bytes"`
+	SeenBytes   int64 `json:"seen_bytes"`
+	Prefix      bool  `json:"prefix,omitempty"`
+}
+
+func runVerify(s *streams, refArg, path string, asJSON bool) error {
 	ref, err := store.ParseRef(refArg)
 	if err != nil {
 		return usageError{err}
@@ -280,11 +354,14 @@ func runVerify(s *streams, refArg, path string) error {
 	if err != nil {
 		return err
 	}
+	if done, err := verifySealed(s, st, ref, path); done { // keys.go
+		return err
+	}
 	// The artifact and each stream are checked by a streaming hash; no
 	// stream is read into memory.
 	a, err := st.OpenArtifact(ref)
 	if err != nil {
-		return err
+		return keyError(err)
 	}
 	defer a.Close()
 	var r io.Reader = s.stdin
@@ -303,34 +380,49 @@ func runVerify(s *streams, refArg, path string) error {
 	}
 	var sum [sha256.Size]byte
 	copy(sum[:], h.Sum(nil))
+	v := verifyResult{Schema: verifySchema, Ref: ref.String(), FileSHA256: hex.EncodeToString(sum[:]), FileBytes: n, Matches: []verifyMatch{}}
 	if sum == ref {
-		return s.out.Printf("match: artifact %s (%d bytes)\n", ref, n)
-	}
-	// Every stream with these bytes is named: two empty streams both
-	// match an empty file. A stream that passed the raw limit matches by
-	// its stored prefix, never by an empty one: that holds none of it.
-	matched := false
-	for i := range a.Streams {
-		sm := &a.Streams[i]
-		if sm.SHA256 != sum || sm.Truncated() && sm.Len == 0 {
-			continue
+		v.Matches = append(v.Matches, verifyMatch{Name: "artifact", StoredBytes: n, SeenBytes: n})
+	} else {
+		// A stream that passed the raw limit matches by its stored
+		// prefix, never by an empty one: that holds none of it.
+		for i := range a.Streams {
+			sm := &a.Streams[i]
+			if sm.SHA256 != sum || sm.Truncated() && sm.Len == 0 {
+				continue
+			}
+			v.Matches = append(v.Matches, verifyMatch{Name: sm.Name, StoredBytes: sm.Len, SeenBytes: sm.Seen, Prefix: sm.Truncated()})
 		}
-		matched = true
+	}
+	v.Match = len(v.Matches) > 0
+	if asJSON {
+		err = writeJSON(s.stdout, v)
+	} else {
+		writeVerify(s.out, v)
+		err = s.out.Err()
+	}
+	if err == nil && !v.Match {
+		return exitError{exitFailure}
+	}
+	return err
+}
+
+// writeVerify prints what verify found for a person; write errors are
+// kept in w.
+func writeVerify(w *render.Writer, v verifyResult) {
+	if !v.Match {
+		w.Printf("no match: sha256:%s (%d bytes) is neither the artifact nor any of its streams\n", v.FileSHA256, v.FileBytes)
+	}
+	for _, m := range v.Matches {
 		switch {
-		case sm.Truncated():
-			s.out.Printf("match: %s (the first %d of %d bytes; the stream passed the raw limit)\n", sm.Name, sm.Len, sm.Seen)
-		case sm.Len == 0:
-			s.out.Printf("match: %s (0 bytes: the command wrote nothing to it)\n", sm.Name)
+		case m.Name == "artifact":
+			w.Printf("match: artifact %s (%d bytes)\n", v.Ref, m.StoredBytes)
+		case m.Prefix:
+			w.Printf("match: %s (the first %d of %d bytes; the stream passed the raw limit)\n", m.Name, m.StoredBytes, m.SeenBytes)
+		case m.StoredBytes == 0:
+			w.Printf("match: %s (0 bytes: the command wrote nothing to it)\n", m.Name)
 		default:
-			s.out.Printf("match: %s (%d bytes)\n", sm.Name, sm.Len)
+			w.Printf("match: %s (%d bytes)\n", m.Name, m.StoredBytes)
 		}
 	}
-	if matched {
-		return s.out.Err()
-	}
-	s.out.Printf("no match: sha256:%s (%d bytes) is neither the artifact nor any of its streams\n", hex.EncodeToString(sum[:]), n)
-	if err := s.out.Err(); err != nil {
-		return err
-	}
-	return exitError{exitFailure}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -57,10 +58,14 @@ func TestExtract(t *testing.T) {
 		{"raw without -o", []string{"--raw"}, 2, "", "go together"},
 		{"raw to stdout", []string{"--raw", "-o", "-"}, 2, "", "never to standard output"},
 		{"no stream", []string{"--stream", "stdin"}, 2, "", "no stream"},
+		{"json hex", []string{"--json", "--range", "0:4"}, 0, "{\n  \"schema\": \"bytelens.extract/v1\",\n  \"ref\": \"REF\",\n  \"stream\": \"stdout\",\n  \"start\": 0,\n  \"end\": 4,\n  \"stream_bytes\": 35,\n  \"as\": \"hex\",\n  \"hex\": \"6f6b201b\"\n}\n", ""},
+		{"json text", []string{"--json", "--as", "text", "--range", "20:31"}, 0, "{\n  \"schema\": \"bytelens.extract/v1\",\n  \"ref\": \"REF\",\n  \"stream\": \"stdout\",\n  \"start\": 20,\n  \"end\": 31,\n  \"stream_bytes\": 35,\n  \"as\": \"text\",\n  \"text\": \"af\"\n}\n", ""},
+		{"json raw", []string{"--json", "--raw", "-o", "x"}, 2, "", "raw bytes go only to a file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errs := cli(t, "", append([]string{"extract", ref}, tt.args...)...)
+			tt.out = strings.ReplaceAll(tt.out, "REF", ref)
 			if code != tt.code || out != tt.out || !strings.Contains(errs, tt.err) {
 				t.Errorf("exit %d stdout %q stderr %q; want %d %q %q", code, out, errs, tt.code, tt.out, tt.err)
 			}
@@ -148,6 +153,24 @@ func TestExportAndVerify(t *testing.T) {
 		code, got, errs := cli(t, tt.stdin, "verify", ref, tt.file)
 		if code != tt.code || !strings.HasPrefix(got, tt.out) || errs != "" {
 			t.Errorf("verify %s: exit %d stdout %q stderr %q; want %d %q", tt.file, code, got, errs, tt.code, tt.out)
+		}
+	}
+	for _, tt := range []struct {
+		file, want string
+		code       int
+	}{
+		{out, `"file_bytes":35,"match":true,"matches":[{"name":"stdout","stored_bytes":35,"seen_bytes":35}]}`, 0},
+		{whole, `"match":true,"matches":[{"name":"artifact","stored_bytes":`, 0},
+		{other, `"file_bytes":14,"match":false,"matches":[]}`, 1},
+	} {
+		code, got, _ := cli(t, "", "verify", "--json", ref, tt.file)
+		var v verifyResult
+		if err := json.Unmarshal([]byte(got), &v); err != nil || v.Schema != verifySchema || v.Ref != ref {
+			t.Errorf("verify --json %s: %v %q", tt.file, err, got)
+		}
+		compact, _ := json.Marshal(v)
+		if code != tt.code || !strings.Contains(string(compact), tt.want) {
+			t.Errorf("verify --json %s: exit %d %s; want %d …%s", tt.file, code, compact, tt.code, tt.want)
 		}
 	}
 }

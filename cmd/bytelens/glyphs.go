@@ -3,17 +3,18 @@ package main
 import (
 	"io"
 
+	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/safejson"
+
 	"github.com/bytelens/bytelens/render"
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newGlyphsCmd) }
-
 func newGlyphsCmd(s *streams) *cobra.Command {
 	var o render.StreamOptions
-	var g grammarFlags
-	var describe bool
+	var describe, asJSON bool
 	var cf *captureFlags
+	var g *policyFlags
 	cmd := &cobra.Command{
 		Use:   "glyphs [FILE]",
 		Short: "Show every byte as a visible glyph, or list every sequence with --describe",
@@ -31,9 +32,13 @@ as <3C>9B>), so it cannot pass for a control.
 --describe lists instead every control, sequence, string, invalid unit and
 format character, one per line, with its offset in hex and decimal, its
 length in bytes, its name and what it does (payload sizes, never payloads).
+With --json each is one JSON object per line (JSON Lines, schema
+bytelens.describe/v1, docs/json.md): stream, offset, length, count, name,
+description.
 
 A file is loaded by format as clean loads it (asciinema casts, ttyrec,
-script typescripts, CI logs; --format overrides sniffing): a recording
+script typescripts, CI, container and journal logs; --format overrides
+sniffing): a recording
 shows the terminal bytes it holds, offsets counted in the stream, not its
 JSON text or frame headers; --format raw shows the file as it is. A
 capture with several streams is shown stream by stream, each after a
@@ -46,6 +51,9 @@ unless --format names a format.`,
 				return err
 			}
 			o.Policy = pol
+			if asJSON && !describe {
+				return usagef("--json goes with --describe")
+			}
 			// Glyphs end with exactly one line feed.
 			endLine := func(write func(w io.Writer) error) error {
 				lw := &lastByteWriter{w: s.stdout, last: '\n'}
@@ -57,8 +65,23 @@ unless --format names a format.`,
 				}
 				return nil
 			}
+			if asJSON {
+				return withStreams(s, args, cf, streamFuncs{
+					at: func(name string, r io.ReaderAt, size int64) error {
+						return writeDescriptionsJSON(s.stdout, name, func(fn func(*render.Description) error) error {
+							return render.Descriptions(r, size, o, fn)
+						})
+					},
+					stream: func(r io.Reader) error {
+						return writeDescriptionsJSON(s.stdout, capture.StreamOutput, func(fn func(*render.Description) error) error {
+							return render.DescriptionsReader(r, o, fn)
+						})
+					},
+					noHeadings: true,
+				})
+			}
 			return withStreams(s, args, cf, streamFuncs{
-				at: func(r io.ReaderAt, size int64) error {
+				at: func(_ string, r io.ReaderAt, size int64) error {
 					if describe {
 						return render.WriteDescriptions(s.stdout, r, size, o)
 					}
@@ -74,10 +97,11 @@ unless --format names a format.`,
 		},
 	}
 	f := cmd.Flags()
+	g = addPolicyFlags(f, "c1", "apc-bel")
 	f.BoolVar(&describe, "describe", false, "list each sequence with offset, length, name and description")
+	f.BoolVar(&asJSON, "json", false, "with --describe, one JSON object per line (schema bytelens.describe/v1)")
 	f.BoolVar(&o.Payloads, "payloads", false, "show control-string payload bytes escaped instead of their size")
 	f.BoolVar(&o.Chips, "chips", false, "show each sequence as one labelled chip")
-	g.add(f)
 	cf = addCaptureFlags(f)
 	return cmd
 }
@@ -94,4 +118,44 @@ func (l *lastByteWriter) Write(p []byte) (int, error) {
 		l.last = p[len(p)-1]
 	}
 	return l.w.Write(p)
+}
+
+// describeSchema is the version of glyphs --describe --json lines.
+const describeSchema = "bytelens.describe/v1"
+
+// describeLine is one line of glyphs --describe --json.
+type describeLine struct {
+	Schema      string `json:"schema"`
+	Stream      string `json:"stream"`
+	Offset      int64  `json:"offset"`
+	Length      int64  `json:"length,omitempty"`
+	Count       int64  `json:"count,omitempty"`
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Unlisted counts controls executed inside the sequence at Offset
+	// that are not listed; such a line has no length, name or description.
+	Unlisted int64 `json:"unlisted,omitempty"`
+}
+
+// writeDescriptionsJSON writes the descriptions that each yields as JSON
+// Lines through safejson, in blocks to a regular file and a line at a
+// time to a pipe or terminal, so that its reader sees them as they come.
+func writeDescriptionsJSON(w io.Writer, stream string, each func(fn func(*render.Description) error) error) error {
+	bw := newDataWriter(w)
+	enc := safejson.NewEncoder(bw)
+	name := render.TextString(stream).String()
+	err := each(func(d *render.Description) error {
+		err := enc.Encode(describeLine{
+			Schema: describeSchema, Stream: name, Offset: d.Off, Length: d.Len, Count: d.Count,
+			Name: d.Name.String(), Description: d.Text.String(), Unlisted: d.Unlisted,
+		})
+		if err != nil {
+			return err
+		}
+		return bw.EndChunk()
+	})
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
 }

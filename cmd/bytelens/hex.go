@@ -2,21 +2,18 @@ package main
 
 import (
 	"errors"
+	"github.com/bytelens/bytelens/capture"
 	"io"
 	"os"
 
 	"github.com/bytelens/bytelens/render"
-	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
-
-func init() { subcommands = append(subcommands, newHexCmd) }
 
 func newHexCmd(s *streams) *cobra.Command {
 	var o render.HexOptions
-	var g grammarFlags
 	var cf *captureFlags
+	var g *policyFlags
 	cmd := &cobra.Command{
 		Use:   "hex [FILE]",
 		Short: "Hex dump with a safe glyph column, classed by the parser",
@@ -52,49 +49,31 @@ dumped stream by stream, each after a "‹stream NAME, N bytes›" line
 				return usagef("--skip and --length must not be negative")
 			}
 			return withStreams(s, args, cf, streamFuncs{
-				at:     func(r io.ReaderAt, size int64) error { return render.HexDump(s.stdout, r, size, o) },
+				at:     func(_ string, r io.ReaderAt, size int64) error { return render.HexDump(s.stdout, r, size, o) },
 				stream: func(r io.Reader) error { return render.HexDumpReader(s.stdout, r, o) },
 			})
 		},
 	}
 	f := cmd.Flags()
+	g = addPolicyFlags(f, "c1", "apc-bel")
 	f.IntVarP(&o.Width, "width", "w", 16, "bytes per row")
 	f.BoolVar(&o.Payloads, "payloads", false, "show control-string payload bytes escaped in the glyph column")
 	f.BoolVar(&o.ASCII, "ascii", false, "ASCII-only glyphs, for fonts without Control Pictures")
 	f.BoolVarP(&o.NoSqueeze, "no-squeeze", "v", false, "print every row, even identical ones")
 	f.Int64VarP(&o.Skip, "skip", "s", 0, "first byte offset to show (earlier bytes are still decoded for context)")
 	f.Int64VarP(&o.Length, "length", "n", 0, "number of bytes to show (0: to the end)")
-	g.add(f)
 	cf = addCaptureFlags(f)
 	return cmd
 }
 
-// grammarFlags are the sanitizer options that change how bytes decode:
-// what a raw C1 byte means and whether BEL ends APC.
-type grammarFlags struct {
-	c1     string
-	apcBEL bool
-}
-
-func (g *grammarFlags) add(f *pflag.FlagSet) {
-	f.StringVar(&g.c1, "c1", "introducers", "raw 8-bit C1 bytes: introducers or lone")
-	f.BoolVar(&g.apcBEL, "apc-bel", false, "BEL ends APC strings")
-}
-
-func (g *grammarFlags) options() (sanitize.Options, error) {
-	var o sanitize.Options
-	if err := o.Set("c1", g.c1); err != nil {
-		return o, usageError{err}
-	}
-	o.APCBEL = g.apcBEL
-	return o, nil
-}
-
 // streamFuncs show one stream: at from an io.ReaderAt of known size (a
-// file, a capture's stream), stream from a pipe read as it arrives.
+// file, a capture's stream, named), stream from a pipe read as it arrives
+// (stdin, the output stream). noHeadings leaves out the heading line
+// before each of several streams (for JSON Lines, which name the stream).
 type streamFuncs struct {
-	at     func(r io.ReaderAt, size int64) error
-	stream func(r io.Reader) error
+	at         func(name string, r io.ReaderAt, size int64) error
+	stream     func(r io.Reader) error
+	noHeadings bool
 }
 
 // withStreams calls fn with the bytes of each stream of the FILE argument
@@ -134,7 +113,7 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn streamFuncs) er
 		return err
 	}
 	for i, st := range sts {
-		if len(sts) > 1 {
+		if len(sts) > 1 && !fn.noHeadings {
 			if i > 0 {
 				s.out.Println()
 			}
@@ -142,7 +121,7 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn streamFuncs) er
 				return err
 			}
 		}
-		if err := fn.at(st.Data, st.Len); err != nil {
+		if err := fn.at(st.Name, st.Data, st.Len); err != nil {
 			return err
 		}
 	}
@@ -157,7 +136,7 @@ func withStdin(r io.Reader, stdout io.Writer, fn streamFuncs) error {
 	if f, ok := r.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 			if pos, err := f.Seek(0, io.SeekCurrent); err == nil {
-				return fn.at(io.NewSectionReader(f, pos, st.Size()-pos), st.Size()-pos)
+				return fn.at(capture.StreamOutput, io.NewSectionReader(f, pos, st.Size()-pos), st.Size()-pos)
 			}
 		}
 	}

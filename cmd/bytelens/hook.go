@@ -8,8 +8,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newHookCmd) }
-
 func newHookCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hook AGENT",

@@ -28,9 +28,16 @@ func addCaptureFlags(fs *pflag.FlagSet) *captureFlags {
 	return c
 }
 
-// maxStdinCapture is how many bytes of stdin are read to load a capture
-// with an explicit --format; raw stdin streams without limit.
-const maxStdinCapture = 256 << 20
+// readStdin reads stdin whole (capture.ReadInput, at most
+// capture.MaxInput bytes) for a loader that needs random access; raw
+// stdin is streamed instead, in constant memory.
+func readStdin(r io.Reader) ([]byte, error) {
+	b, err := capture.ReadInput(r, 0)
+	if errors.Is(err, capture.ErrInputTooLarge) {
+		return nil, hintError{render.Errorf("stdin: %w", err), "save it to a file and pass the file"}
+	}
+	return b, err
+}
 
 // openCapture loads the FILE argument ("-" or none is stdin) as a capture.
 // Raw stdin is not loaded: it returns a nil capture and the reader, so
@@ -41,12 +48,9 @@ func openCapture(s *streams, args []string, cf *captureFlags) (*capture.Capture,
 		if cf.format == "" || cf.format == "raw" {
 			return nil, s.stdin, "stdin", rawStdinFlags(cf)
 		}
-		b, err := io.ReadAll(io.LimitReader(s.stdin, maxStdinCapture+1))
+		b, err := readStdin(s.stdin)
 		if err != nil {
-			return nil, nil, "stdin", fmt.Errorf("reading stdin: %w", err)
-		}
-		if len(b) > maxStdinCapture {
-			return nil, nil, "stdin", hintError{fmt.Errorf("stdin holds more than %d bytes", maxStdinCapture), "save it to a file and pass the file"}
+			return nil, nil, "stdin", err
 		}
 		c, err := capture.Load(bytes.NewReader(b), int64(len(b)), opts)
 		return c, nil, "stdin", err
@@ -97,7 +101,11 @@ func openRef(ref string) (*capture.Capture, error) {
 	if err != nil {
 		return nil, err
 	}
-	return capture.OpenArtifact(st, r)
+	if err := useKeys(st); err != nil {
+		return nil, err
+	}
+	c, err := capture.OpenArtifact(st, r)
+	return c, keyError(err)
 }
 
 // refuseLossySniff fails closed when a format that was sniffed, not asked

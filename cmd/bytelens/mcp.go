@@ -12,8 +12,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newMCPCmd) }
-
 func newMCPCmd(s *streams) *cobra.Command {
 	var maxOutput, maxRaw byteSize
 	cmd := &cobra.Command{
@@ -44,6 +42,11 @@ logs go to standard error, escaped.`,
 		}
 		o := mcpserver.Options{Sanitize: sopts, MaxOutput: int64(maxOutput), MaxRaw: int64(maxRaw), Log: s.stderr}
 		o.Store, o.StoreErr = store.OpenDefault()
+		if o.Store != nil {
+			if err := useKeys(o.Store); err != nil {
+				return err
+			}
+		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		return mcpserver.Serve(ctx, io.NopCloser(s.stdin), nopWriteCloser{s.stdout}, o)

@@ -1,28 +1,52 @@
 package main
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/pflag"
 )
 
-// policyFlags are the sanitizer policy flags shared by clean, report, run,
-// view and diff.
-type policyFlags struct {
-	cr, bs, links, formatChars, c1 string
-	apcBEL                         bool
-	maxPayload                     int64
+// policyHelp describes each sanitizer policy key for its flag; the values
+// and the default come from sanitize (PolicyValues), and every value,
+// from a flag or from a key=value list, is parsed by sanitize.Options.Set.
+var policyHelp = map[string]string{
+	"cr":           "carriage returns (screen: each line as the terminal screen finally showed it)",
+	"bs":           "backspaces (overstrike: x BS y keeps y, like col -b)",
+	"links":        "OSC 8 hyperlinks (drop keeps the label; append adds the URI in angle brackets)",
+	"format-chars": "bidi, zero-width and tag characters",
+	"c1":           "raw 8-bit C1 bytes (introducers: 9B opens a CSI; lone: each is one control, for CP1252 text)",
+	"apc-bel":      "BEL ends APC strings",
+	"max-payload":  "control strings longer than this many payload bytes are reported overlong",
 }
 
-// addPolicyFlags registers the policy flags on fs with their defaults.
-func addPolicyFlags(fs *pflag.FlagSet) *policyFlags {
-	p := &policyFlags{}
-	fs.StringVar(&p.cr, "cr", "lines", "carriage returns: lines, overwrite or drop")
-	fs.StringVar(&p.bs, "bs", "drop", "backspaces: drop or overstrike")
-	fs.StringVar(&p.links, "links", "drop", "OSC 8 hyperlinks: drop (keep the label) or append (label <URI>)")
-	fs.StringVar(&p.formatChars, "format-chars", "strip", "bidi, zero-width and tag characters: strip, keep or escape")
-	fs.StringVar(&p.c1, "c1", "introducers", "raw 8-bit C1 bytes: introducers or lone")
-	fs.BoolVar(&p.apcBEL, "apc-bel", false, "BEL ends APC strings")
-	fs.Int64Var(&p.maxPayload, "max-payload", 4096, "control strings longer than this many payload bytes are reported overlong")
+// policyFlags are sanitizer policy flags, one per sanitize.PolicyKeys key.
+type policyFlags struct {
+	keys   []string
+	values map[string]*string
+	apcBEL bool
+	maxPay int64
+}
+
+// addPolicyFlags registers the policy flags named by keys (all of
+// sanitize.PolicyKeys when none) on fs, with sanitize's defaults.
+func addPolicyFlags(fs *pflag.FlagSet, keys ...string) *policyFlags {
+	if len(keys) == 0 {
+		keys = sanitize.PolicyKeys
+	}
+	p := &policyFlags{keys: keys, values: map[string]*string{}}
+	for _, k := range keys {
+		switch k {
+		case "apc-bel":
+			fs.BoolVar(&p.apcBEL, k, false, policyHelp[k])
+		case "max-payload":
+			fs.Int64Var(&p.maxPay, k, sanitize.DefaultMaxPayload, policyHelp[k])
+		default:
+			vals := sanitize.PolicyValues(k)
+			p.values[k] = fs.String(k, vals[0], policyHelp[k]+": "+strings.Join(vals, ", "))
+		}
+	}
 	return p
 }
 
@@ -30,15 +54,28 @@ func addPolicyFlags(fs *pflag.FlagSet) *policyFlags {
 // error naming the bad value.
 func (p *policyFlags) options() (sanitize.Options, error) {
 	var o sanitize.Options
-	for _, kv := range [][2]string{{"cr", p.cr}, {"bs", p.bs}, {"links", p.links}, {"format-chars", p.formatChars}, {"c1", p.c1}} {
-		if err := o.Set(kv[0], kv[1]); err != nil {
-			return o, usageError{err}
+	for _, k := range p.keys {
+		var v string
+		switch k {
+		case "apc-bel":
+			v = strconv.FormatBool(p.apcBEL)
+		case "max-payload":
+			v = strconv.FormatInt(p.maxPay, 10)
+		default:
+			v = *p.values[k]
+		}
+		if err := o.Set(k, v); err != nil {
+			return o, usagef("--%s: %v", k, err)
 		}
 	}
-	o.APCBEL = p.apcBEL
-	if p.maxPayload < 0 {
-		return o, usagef("--max-payload must be a byte count, not %d", p.maxPayload)
+	return o, nil
+}
+
+// applyPolicy applies key=value settings (comma- or line-separated) given
+// by what (a flag or a file) to o.
+func applyPolicy(o sanitize.Options, settings, what string) (sanitize.Options, error) {
+	if err := o.Apply(settings); err != nil {
+		return o, usagef("%s: %v", what, err)
 	}
-	o.MaxPayload = p.maxPayload
 	return o, nil
 }

@@ -57,11 +57,24 @@ type streams struct {
 	stdout io.Writer
 	out    *render.Writer
 	stderr *render.Writer
+	// tty is stderr when it is a terminal, for progress bars; else nil.
+	tty io.Writer
 }
 
-// subcommands lists the constructors of every subcommand; each file of this
-// package adds its own in an init function.
-var subcommands []func(s *streams) *cobra.Command
+// withStdin returns a copy of s that reads r as standard input.
+func (s *streams) withStdin(r io.Reader) *streams {
+	c := *s
+	c.stdin = r
+	return &c
+}
+
+// subcommands are the constructors of bytelens's commands, in the order
+// of the README. A new command is added here, not from an init function.
+var subcommands = []func(s *streams) *cobra.Command{
+	newCleanCmd, newReportCmd, newRunCmd, newViewCmd, newHexCmd, newGlyphsCmd,
+	newDiffCmd, newScreenCmd, newExtractCmd, newVerifyCmd, newStoreCmd,
+	newExcerptCmd, newMCPCmd, newHookCmd, newVersionCmd,
+}
 
 func newRoot(s *streams) *cobra.Command {
 	root := &cobra.Command{
@@ -69,19 +82,67 @@ func newRoot(s *streams) *cobra.Command {
 		Short:         "Clean, collect and inspect untrusted terminal output",
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		Version:       currentVersion().Safe().String(),
+		// Man pages carry no generation date, so that docs/man changes
+		// only when the commands do.
+		DisableAutoGenTag: true,
 	}
+	root.SetVersionTemplate("bytelens {{.Version}}\n")
 	root.SetIn(s.stdin)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	addKeyFlags(root.PersistentFlags()) // keys.go
 	for _, mk := range subcommands {
 		root.AddCommand(mk(s))
 	}
+	typedArgErrors(root)
+	registerCompletions(root)
 	return root
+}
+
+// typedArgErrors makes cobra's argument errors usage errors (exit 2):
+// each command's Args check is wrapped, and a command with subcommands
+// and no action of its own (the root, store) rejects an unknown one itself
+// (cobra reports that as a plain error) and shows its help when called
+// alone.
+func typedArgErrors(c *cobra.Command) {
+	switch {
+	case c.HasSubCommands() && !c.Runnable():
+		c.Args = unknownCommand
+		c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	case c.Args != nil:
+		check := c.Args
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return usageError{err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		typedArgErrors(sub)
+	}
+}
+
+// unknownCommand rejects arguments to a command that has only
+// subcommands, suggesting the nearest names.
+func unknownCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	err := usagef("unknown command %q for %q", args[0], cmd.CommandPath())
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2
+	}
+	if near := cmd.SuggestionsFor(args[0]); len(near) > 0 {
+		return hintError{err, "did you mean " + strings.Join(near, " or ") + "?"}
+	}
+	return err
 }
 
 // run executes bytelens with args and returns the process exit code:
 // 0 ok, 1 the command's own failure, 2 usage.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	s := &streams{stdin: stdin, stdout: stdout, out: render.NewWriter(stdout), stderr: render.NewWriter(stderr)}
+	s := &streams{stdin: stdin, stdout: stdout, out: render.NewWriter(stdout), stderr: render.NewWriter(stderr), tty: terminal(stderr)}
 	root := newRoot(s)
 	// cobra writes help and usage itself, quoting arguments in them.
 	root.SetOut(render.InertWriter(stdout))
@@ -101,20 +162,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		s.stderr.Printf("hint: %s\n", he.hint)
 	}
 	var ue usageError
-	if errors.As(err, &ue) || isCobraUsage(err) {
+	if errors.As(err, &ue) {
 		return exitUsage
 	}
 	return exitFailure
-}
-
-// isCobraUsage reports whether err is one of cobra's own argument errors,
-// which it returns as plain errors.
-func isCobraUsage(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires at least", "requires at most", "invalid argument"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
 }

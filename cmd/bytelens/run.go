@@ -22,8 +22,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newRunCmd) }
-
 // maxDecision is the largest --decision file accepted, in bytes.
 const maxDecision = 1 << 20
 
@@ -123,6 +121,9 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 	if !f.noStore {
 		if opts.Store, storeErr = store.OpenDefault(); storeErr == nil {
 			opts.Store.SetSidecar(excerpt.Sidecar(sopts)) // the cleaned text for bytelens excerpt
+			if err := useKeys(opts.Store); err != nil {
+				return err
+			}
 		}
 	}
 	if ctx == nil {

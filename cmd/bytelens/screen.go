@@ -16,8 +16,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func init() { subcommands = append(subcommands, newScreenCmd) }
-
 // screenFlags are the flags of the screen model shared by screen and
 // report --screen.
 type screenFlags struct {
@@ -80,19 +78,16 @@ func (sf *screenFlags) play(c *capture.Capture, st *capture.Stream, end int64, f
 }
 
 // loadInput opens the FILE argument as a capture; raw stdin is read (up to
-// maxStdinCapture bytes) and loaded as a raw capture, since the model
+// capture.MaxInput bytes) and loaded as a raw capture, since the model
 // needs the bytes again for the hidden text.
 func loadInput(s *streams, args []string, cf *captureFlags) (*capture.Capture, error) {
 	c, raw, _, err := openCapture(s, args, cf)
 	if err != nil || c != nil {
 		return c, err
 	}
-	b, err := io.ReadAll(io.LimitReader(raw, maxStdinCapture+1))
+	b, err := readStdin(raw)
 	if err != nil {
-		return nil, fmt.Errorf("reading stdin: %w", err)
-	}
-	if len(b) > maxStdinCapture {
-		return nil, hintError{fmt.Errorf("stdin holds more than %d bytes", maxStdinCapture), "save it to a file and pass the file"}
+		return nil, err
 	}
 	return capture.Load(bytes.NewReader(b), int64(len(b)), capture.OpenOptions{Format: "raw"})
 }
@@ -271,15 +266,12 @@ func reportInput(s *streams, args []string, cf *captureFlags, opts sanitize.Opti
 	var stdin []byte
 	if sf.on && (len(args) == 0 || args[0] == "-") {
 		// The model reads the bytes again: keep stdin.
-		b, err := io.ReadAll(io.LimitReader(s.stdin, maxStdinCapture+1))
+		b, err := readStdin(s.stdin)
 		if err != nil {
-			return nil, nil, fmt.Errorf("reading stdin: %w", err)
-		}
-		if len(b) > maxStdinCapture {
-			return nil, nil, hintError{fmt.Errorf("stdin holds more than %d bytes", maxStdinCapture), "save it to a file and pass the file"}
+			return nil, nil, err
 		}
 		stdin = b
-		s = &streams{stdin: bytes.NewReader(b), stdout: s.stdout, stderr: s.stderr}
+		s = s.withStdin(bytes.NewReader(b))
 	}
 	reps, err := cleanInput(s, args, cf, io.Discard, opts)
 	if err != nil || !sf.on {
@@ -372,7 +364,7 @@ func preview(text string, cut bool) render.Safe {
 // display when --screen made one.
 func reportJSON(reps []streamReport, disp []*screenDisplay) any {
 	type withDisplay struct {
-		sanitize.Report
+		soloReport
 		Display *screenDisplay `json:"display,omitempty"`
 	}
 	type streamWithDisplay struct {
@@ -381,9 +373,9 @@ func reportJSON(reps []streamReport, disp []*screenDisplay) any {
 	}
 	if len(reps) == 1 {
 		if disp[0] == nil {
-			return reps[0].Report
+			return reps[0].alone()
 		}
-		return withDisplay{reps[0].Report, disp[0]}
+		return withDisplay{reps[0].alone(), disp[0]}
 	}
 	out := make([]streamWithDisplay, len(reps))
 	for i := range reps {

@@ -12,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newStoreCmd) }
+// tempMaxAge is the age past which prune removes temporary files left by a
+// crashed writer.
+const tempMaxAge = time.Hour
 
 func newStoreCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
@@ -25,7 +27,7 @@ $XDG_STATE_HOME/bytelens/store, else ~/.local/state/bytelens/store, with
 directories 0700 and files 0600.`,
 		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(newStoreLsCmd(s), newStorePruneCmd(s))
+	cmd.AddCommand(newStoreLsCmd(s), newStorePruneCmd(s), newKeygenCmd(s)) // keygen: keys.go
 	return cmd
 }
 
@@ -177,7 +179,7 @@ func openStore() (*store.Store, error) {
 	if err != nil {
 		return nil, hintError{err, "set BYTELENS_STORE to a private directory (mode 0700)"}
 	}
-	return st, nil
+	return st, useKeys(st)
 }
 
 // age is a flag value: a non-negative Go duration or a whole number of

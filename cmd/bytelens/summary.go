@@ -1,14 +1,15 @@
 package main
 
 import (
+	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 )
 
 // writeSummary prints a report for a person: totals, the non-zero counts
-// of each group, then the findings with offsets in hex and decimal. Write
-// errors are kept in w.
-func writeSummary(w *render.Writer, name render.Safe, r *sanitize.Report) {
+// of each group, what the loader removed before cleaning, then the
+// findings with offsets in hex and decimal. Write errors are kept in w.
+func writeSummary(w *render.Writer, name render.Safe, r *sanitize.Report, loader []capture.Removal) {
 	p := w.Columns(2, 8, 2)
 	p.Printf("%s: %d bytes in, %d bytes of text out", name, r.BytesIn, r.BytesOut)
 	if r.BytesSwallowed > 0 {
@@ -40,6 +41,12 @@ func writeSummary(w *render.Writer, name render.Safe, r *sanitize.Report) {
 				title = true
 			}
 			p.Printf("  %s\t%d\n", c.Name, c.Count)
+		}
+	}
+	if len(loader) > 0 {
+		p.Printf("removed by the loader (recorder annotations, not terminal output):\n")
+		for _, l := range loader {
+			p.Printf("  %s\t%d\t%d bytes\n", l.Class, l.Count, l.Bytes)
 		}
 	}
 	if len(r.Findings) > 0 {

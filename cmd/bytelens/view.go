@@ -16,8 +16,6 @@ import (
 	"github.com/bytelens/bytelens/viewer"
 )
 
-func init() { subcommands = append(subcommands, newViewCmd) }
-
 // defaultStdinLimit is how many bytes of stdin bytelens view spools to a
 // temporary file before it gives up.
 const defaultStdinLimit = 1 << 30

@@ -46,6 +46,7 @@ var cases = []tc{
 	{"csi-device-queries", "\x1b[c\x1b[0c\x1b[>c\x1b[=c\x1b[5n\x1b[6n\x1b[?6n\n", ""},
 	{"csi-xtwinops", "\x1b[14t\x1b[18t\x1b[21t\x1b[8;24;80t\x1b[22;0t\n", ""},
 	{"csi-decrqm-xtversion", "\x1b[?2004$p\x1b[>q\x1b[?u\n", ""},
+	{"csi-queries-reports", "\x1b[x\x1b[1$w\x1b[1;1;1;1;1;1*y\x1b[1'|\x1b[1;1;2;2#|\x1bZ\xc2\x9a\x1b[1;1;5;5$z\x1b[1;1;5;5${x\n", ""},
 	{"csi-esc-inside", "a\x1b[31\x1b[32mb\n", ""},
 	{"csi-can-inside", "a\x1b[31\x18b\n", ""},
 	{"csi-sub-inside", "a\x1b[31\x1ab\n", ""},

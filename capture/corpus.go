@@ -1,0 +1,133 @@
+package capture
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+// corpusSkip lists the file name endings that CorpusFiles never takes as
+// captures: the sidecars of corpus cases and source files.
+var corpusSkip = []string{".policy", ".clean.txt", ".report.json", ".golden", ".go", ".md", ".timing"}
+
+// CorpusFiles lists the captures of a corpus directory by name: *.bin,
+// and other regular files (or symbolic links) that sniff as a format other
+// than raw, less the sidecars (.policy, .clean.txt, .report.json, …) and
+// names starting with a dot. The error is from reading dir.
+func CorpusFiles(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range ents {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || !e.Type().IsRegular() && e.Type()&fs.ModeSymlink == 0 {
+			continue
+		}
+		if strings.HasSuffix(name, ".bin") {
+			files = append(files, name)
+			continue
+		}
+		skip := false
+		for _, suf := range corpusSkip {
+			skip = skip || strings.HasSuffix(name, suf)
+		}
+		if !skip && sniffsAsCapture(filepath.Join(dir, name)) {
+			files = append(files, name)
+		}
+	}
+	return files, nil
+}
+
+// sniffsAsCapture reports whether the regular file at path sniffs as a
+// capture format other than raw.
+func sniffsAsCapture(path string) bool {
+	fh, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	format, err := Sniff(fh, st.Size())
+	return err == nil && format != FormatRaw
+}
+
+// CorpusName returns a case's name (the file name less .bin) and the stem
+// its .policy file is named after (the file name less its extension).
+func CorpusName(file string) (name, stem string) {
+	if n, ok := strings.CutSuffix(file, ".bin"); ok {
+		return n, n
+	}
+	return file, strings.TrimSuffix(file, filepath.Ext(file))
+}
+
+// CorpusOptions say how CompareCase compares a corpus capture.
+type CorpusOptions struct {
+	// Format and Stream are as for OpenOptions.Format and the stream to
+	// compare; "" sniffs and takes the first stream.
+	Format, Stream string
+	// Base is the policy both sides start from; a STEM.policy file beside
+	// the capture applies its key=value settings on top, then A and B
+	// (key=value lists, sanitize.Options.Apply) make the two sides.
+	Base sanitize.Options
+	A, B string
+	// Lines is how many differing lines of cleaned text the diff keeps
+	// (at least 1).
+	Lines int
+}
+
+// CompareCase cleans the capture at path under both sides' policies and
+// compares the reports and texts. Errors name the file at fault.
+func CompareCase(path string, o CorpusOptions) (sanitize.ReportDiff, error) {
+	_, stem := CorpusName(filepath.Base(path))
+	base := o.Base
+	policy := filepath.Join(filepath.Dir(path), stem+".policy")
+	if p, err := os.ReadFile(policy); err == nil {
+		if err := base.Apply(string(p)); err != nil {
+			return sanitize.ReportDiff{}, fmt.Errorf("%s: %w", stem+".policy", err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return sanitize.ReportDiff{}, fmt.Errorf("%s: %w", stem+".policy", unwrapPath(err))
+	}
+	a, b := base, base
+	if err := a.Apply(o.A); err != nil {
+		return sanitize.ReportDiff{}, fmt.Errorf("A policy: %w", err)
+	}
+	if err := b.Apply(o.B); err != nil {
+		return sanitize.ReportDiff{}, fmt.Errorf("B policy: %w", err)
+	}
+	c, err := Open(path, OpenOptions{Format: o.Format})
+	if err != nil {
+		return sanitize.ReportDiff{}, err
+	}
+	defer c.Close()
+	st := &c.Streams[0]
+	if o.Stream != "" {
+		if st = c.Stream(o.Stream); st == nil {
+			return sanitize.ReportDiff{}, fmt.Errorf("%s: capture has no stream %q", path, o.Stream)
+		}
+	}
+	var ta, tb bytes.Buffer
+	ra, err := Clean(&ta, st, a)
+	if err != nil {
+		return sanitize.ReportDiff{}, err
+	}
+	rb, err := Clean(&tb, st, b)
+	if err != nil {
+		return sanitize.ReportDiff{}, err
+	}
+	d := sanitize.Compare(ra, rb)
+	t := sanitize.CompareText(ta.Bytes(), tb.Bytes(), max(o.Lines, 1))
+	d.Text = &t
+	return d, nil
+}

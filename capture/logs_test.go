@@ -1,0 +1,165 @@
+package capture
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// jenkinsNote encodes a ConsoleNote as Jenkins does: base64 of
+// [int32 -mac, mac, int32 len(gzip), gzip] between ESC[8mha: and ESC[0m.
+func jenkinsNote(mac int) []byte {
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte("\xac\xed\x00\x05note"))
+	zw.Close()
+	var body []byte
+	if mac > 0 {
+		body = binary.BigEndian.AppendUint32(body, uint32(-int32(mac)))
+		body = append(body, make([]byte, mac)...)
+	}
+	body = binary.BigEndian.AppendUint32(body, uint32(z.Len()))
+	body = append(body, z.Bytes()...)
+	return []byte("\x1b[8mha:" + base64.StdEncoding.EncodeToString(body) + "\x1b[0m")
+}
+
+// journalBinary is one binary-safe field of the journal export format.
+func journalBinary(key string, v []byte) []byte {
+	b := append([]byte(key+"\n"), binary.LittleEndian.AppendUint64(nil, uint64(len(v)))...)
+	return append(append(b, v...), '\n')
+}
+
+func TestLogLoaders(t *testing.T) {
+	note := jenkinsNote(32)
+	tests := []struct {
+		name, format string
+		data         []byte
+		want         map[string]string // stream name → bytes
+		warn         string            // a substring of some warning, or ""
+		removed      []Removal
+	}{
+		{
+			name: "docker streams and partial message", data: []byte(
+				`{"log":"red \u001b[31mx","stream":"stdout","time":"2026-11-29T11:47:47Z"}` + "\n" +
+					`{"log":"y\n","stream":"stdout","time":"2026-11-29T11:47:48Z"}` + "\n" +
+					`{"log":"err\n","stream":"stderr","time":"2026-11-29T11:47:48Z"}` + "\n" +
+					`{"stream":"stdout","time":"2026-11-29T11:47:49Z"}` + "\n"),
+			want: map[string]string{"stdout": "red \x1b[31mxy\n", "stderr": "err\n"},
+		},
+		{
+			name: "docker truncated last line", format: "docker", data: []byte(
+				`{"log":"a\n","stream":"stdout","time":"2026-11-29T11:47:47Z"}` + "\n" + `{"log":"b\n","stream":"std`),
+			want: map[string]string{"stdout": "a\n"}, warn: "capture line 2: not a docker json-file entry (malformed or truncated JSON)",
+		},
+		{
+			name: "docker unknown member", format: "docker", data: []byte(
+				`{"log":"a\n","stream":"stdout","time":"2026-11-29T11:47:47Z","secret":"zz"}` + "\n"),
+			want: map[string]string{"output": ""}, warn: "line 1: not a docker json-file entry (not the expected JSON object)",
+		},
+		{
+			name: "docker other stream", format: "docker", data: []byte(`{"log":"a","stream":"stdin","time":"2026-11-29T11:47:47Z"}`),
+			want: map[string]string{"output": ""}, warn: "line 1: entry names a stream other than stdout and stderr",
+		},
+		{
+			name: "docker bad time", format: "docker", data: []byte(`{"log":"a","stream":"stdout","time":"yesterday"}`),
+			want: map[string]string{"stdout": "a"}, warn: "line 1: entry time is not RFC 3339",
+		},
+		{
+			name: "timestamps stripped",
+			data: []byte("2026-11-29T11:47:47.1Z a\n2026-11-29T11:47:47.2Z b \x1b[31mc\n2026-11-29T11:47:48Z "),
+			want: map[string]string{"output": "a\nb \x1b[31mc\n"}, removed: []Removal{{RemovedTimestamp, 3, 23 + 23 + 21}},
+		},
+		{
+			name: "timestamps and a bare line", format: "timestamped",
+			data: []byte("2026-11-29T11:47:47Z a\nbare\n2026-11-29T11:47:48Z b\n"),
+			want: map[string]string{"output": "a\nbare\nb\n"}, warn: "line 2: line does not start with an RFC 3339 timestamp",
+			removed: []Removal{{RemovedTimestamp, 2, 42}},
+		},
+		{
+			name: "jenkins notes removed", data: cat([]byte("a"), note, []byte("b\n"), note, jenkinsNote(0), []byte("c\n")),
+			want: map[string]string{"output": "ab\nc\n"}, removed: []Removal{{RemovedJenkinsNote, 3, int64(2*len(note) + len(jenkinsNote(0)))}},
+		},
+		{
+			name: "jenkins forged note kept", format: "jenkins", data: cat(note, []byte("\x1b[8mha:////4AAA\x1b[0mhidden\n")),
+			want: map[string]string{"output": "\x1b[8mha:////4AAA\x1b[0mhidden\n"}, warn: "capture offset " + strconv.Itoa(len(note)) + ": Jenkins ConsoleNote preamble without a well-formed note",
+			removed: []Removal{{RemovedJenkinsNote, 1, int64(len(note))}},
+		},
+		{
+			name: "journald json string, bytes, null and several values", data: []byte(
+				`{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1795952867100444","MESSAGE":"plain"}` + "\n" +
+					`{"__REALTIME_TIMESTAMP":"1795952867200444","MESSAGE":[27,91,51,49,109,255]}` + "\n" +
+					`{"__REALTIME_TIMESTAMP":"1795952867300444","MESSAGE":["one",[7],null]}` + "\n" +
+					`{"__REALTIME_TIMESTAMP":"1795952867400444","_PID":"1"}` + "\n"),
+			want: map[string]string{"output": "plain\n\x1b[31m\xff\none\n\a\n"},
+		},
+		{
+			name: "journald byte out of range", format: "journald-json", data: []byte(
+				`{"__REALTIME_TIMESTAMP":"1795952867100444","MESSAGE":[104,256]}` + "\n" +
+					`{"__REALTIME_TIMESTAMP":"1795952867100444","MESSAGE":"ok"}` + "\n"),
+			want: map[string]string{"output": "ok\n"}, warn: "capture line 1: MESSAGE byte array holds a value that is not an integer from 0 to 255",
+		},
+		{
+			name: "journald negative and fractional bytes", format: "journald-json", data: []byte(
+				`{"MESSAGE":[-1]}` + "\n" + `{"MESSAGE":[1.5]}` + "\n" + `{"MESSAGE":[1e1]}` + "\n"),
+			want: map[string]string{"output": ""}, warn: "line 3: MESSAGE byte array",
+		},
+		{
+			name: "journald truncated line", format: "journald-json", data: []byte(`{"__CURSOR":"s=1","MESSAGE":"abc`),
+			want: map[string]string{"output": ""}, warn: "line 1: not a journal entry (malformed or truncated JSON)",
+		},
+		{
+			name: "journald export text and binary", data: cat(
+				[]byte("__CURSOR=s=1\n__REALTIME_TIMESTAMP=1795952867100444\nMESSAGE=plain\nPRIORITY=6\n\n"),
+				[]byte("__CURSOR=s=2\n__REALTIME_TIMESTAMP=1795952867200444\n"), journalBinary("MESSAGE", []byte("two\nlines \x1b[31m\xff")), []byte("\n")),
+			want: map[string]string{"output": "plain\ntwo\nlines \x1b[31m\xff\n"},
+		},
+		{
+			name: "journald export binary past the end", format: "journald-export", data: cat(
+				[]byte("__CURSOR=s=1\nMESSAGE=a\n\nMESSAGE\n"), binary.LittleEndian.AppendUint64(nil, 1<<40), []byte("x\n")),
+			want: map[string]string{"output": "a\n"}, warn: "capture offset 24: binary field of 1099511627776 bytes runs past the end",
+		},
+		{
+			name: "journald export not a field", format: "journald-export", data: []byte("__CURSOR=s=1\nnot a field\nMESSAGE=a\n"),
+			want: map[string]string{"output": "a\n"}, warn: "capture offset 13: not a journal export field",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := loadBytes(t, tt.data, tt.format, nil, OpenOptions{})
+			got := map[string]string{}
+			var removed []Removal
+			for i := range c.Streams {
+				got[c.Streams[i].Name] = string(streamBytes(t, &c.Streams[i]))
+				removed = append(removed, c.Streams[i].Removed...)
+			}
+			if len(got) != len(tt.want) {
+				t.Errorf("streams %q, want %q", got, tt.want)
+			}
+			for k, v := range tt.want {
+				if got[k] != v {
+					t.Errorf("stream %s = %q, want %q", k, got[k], v)
+				}
+			}
+			if tt.warn == "" && len(c.Warnings) > 0 || tt.warn != "" && !warned(c, tt.warn) {
+				t.Errorf("warnings %v, want one with %q", c.Warnings, tt.warn)
+			}
+			if len(removed) != len(tt.removed) || len(removed) > 0 && removed[0] != tt.removed[0] {
+				t.Errorf("removed %+v, want %+v", removed, tt.removed)
+			}
+		})
+	}
+}
+
+func TestReadInput(t *testing.T) {
+	if b, err := ReadInput(strings.NewReader("abcd"), 4); err != nil || string(b) != "abcd" {
+		t.Errorf("at the cap: %q %v", b, err)
+	}
+	if _, err := ReadInput(strings.NewReader("abcde"), 4); !errors.Is(err, ErrInputTooLarge) || !strings.Contains(err.Error(), "more than 4 bytes") {
+		t.Errorf("over the cap: %v", err)
+	}
+}

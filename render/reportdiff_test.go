@@ -1,0 +1,23 @@
+package render
+
+import "testing"
+
+func TestDiffQuoteLine(t *testing.T) {
+	for _, tc := range []struct {
+		n     int
+		s     string
+		from  int
+		trunc bool
+		want  string
+	}{
+		{0, "", 0, false, "(no line)"},
+		{1, "ok\n", 0, false, `"ok"`},
+		{1, "last", 0, false, `"last" (no newline at end)`},
+		{1, "\ttab \u202e\u200d\n", 0, false, `"\ttab \u202e\u200d"`},
+		{7, "middle of a long line", 4000, true, `(from byte 4000) "middle of a long line"...`},
+	} {
+		if got := quoteLine(tc.n, tc.s, tc.from, tc.trunc); got != tc.want {
+			t.Errorf("quoteLine(%q) = %s, want %s", tc.s, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,448 @@
+package viewer
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/screen"
+)
+
+// screenPane shows the terminal screen as it was just after the byte
+// under the cursor (package screen's model): the cells drawn by the token
+// under the cursor in the cursor-token style, concealed and invisible
+// text revealed in the sequence-start style, cells whose text a finding
+// says will be hidden later in the warning style. S shows it in the place
+// of the cleaned-text pane; a click on a cell moves the cursor to the byte
+// that drew it; f/F and r/R step through the findings.
+type screenPane struct{ noKeys }
+
+// Checkpoints of the screen pass: one every screenStep bytes at first;
+// when they would take more than screenBudget bytes, every other one is
+// dropped and the step doubles, so that memory stays under the budget on
+// any capture while a jump replays at most one step.
+const (
+	screenStep   = 512 << 10
+	screenBudget = 128 << 20
+	// screenChunk is how many bytes one step of the pass feeds.
+	screenChunk = 4 << 20
+)
+
+// screenCache is a stream's screen models: the background pass (a model
+// with findings, and checkpoints taken on its way), and the model at the
+// cursor, fed on from the nearest checkpoint.
+type screenCache struct {
+	set capture.ScreenSetup
+	st  *capture.Stream
+
+	mu      sync.Mutex
+	step    int64           // bytes between checkpoints
+	cps     []*screen.Model // cps[i] has been fed i*step bytes
+	pass    *screen.Model   // the pass's model, with findings; owned by its step
+	done    bool
+	started bool             // the pass has been started (UI goroutine only)
+	finds   []screen.Finding // when done: by offset
+	rank    []int            // indices into finds, highest rank first
+	union   []span64         // the findings' spans merged, by offset
+
+	cur *screen.Model // the model at the cursor (UI goroutine only)
+}
+
+// span64 is a byte span [off, end).
+type span64 struct{ off, end int64 }
+
+// screenMsg reports a finished step of the screen pass of stream id.
+type screenMsg struct {
+	id  int
+	err error
+}
+
+// newScreenCache returns the cache of stream st of capture c.
+func newScreenCache(c *capture.Capture, st *capture.Stream) (*screenCache, error) {
+	set := capture.SetupScreen(c, st, 0, 0)
+	first, err := screen.New(screen.Options{Cols: set.Cols, Rows: set.Rows, NewlineCRLF: set.NewlineCRLF})
+	if err != nil {
+		return nil, err
+	}
+	pass, _ := screen.New(screen.Options{Cols: set.Cols, Rows: set.Rows, NewlineCRLF: set.NewlineCRLF, Findings: true, Timed: c != nil && c.Timed})
+	return &screenCache{set: set, st: st, step: screenStep, cps: []*screen.Model{first}, pass: pass}, nil
+}
+
+// cpCost is the memory of one checkpoint in bytes: its two grids.
+func (c *screenCache) cpCost() int64 {
+	return int64(c.set.Cols) * int64(c.set.Rows) * 2 * int64(unsafe.Sizeof(screen.Cell{}))
+}
+
+// passStep feeds the pass the next screenChunk bytes, taking checkpoints
+// on the way, and, at the end, its findings. It runs off the UI goroutine.
+func (c *screenCache) passStep(id int) tea.Cmd {
+	return func() tea.Msg {
+		p := c.pass
+		end := min(c.st.Len, p.Offset()+screenChunk)
+		for p.Offset() < end {
+			c.mu.Lock()
+			next := int64(len(c.cps)) * c.step
+			c.mu.Unlock()
+			if err := capture.PlayScreen(p, c.st, min(end, next)); err != nil {
+				return screenMsg{id, err}
+			}
+			if p.Offset() == next {
+				c.addCheckpoint(p.Checkpoint())
+			}
+		}
+		if end < c.st.Len {
+			return screenMsg{id: id}
+		}
+		p.End()
+		fs := p.Findings()
+		rank := make([]int, len(fs)) // Findings is in rank order
+		for i := range rank {
+			rank[i] = i
+		}
+		byOff := slices.Clone(rank)
+		slices.SortStableFunc(byOff, func(a, b int) int { return int(fs[a].Off - fs[b].Off) })
+		pos := make([]int, len(fs)) // rank order index -> offset order index
+		sorted := make([]screen.Finding, len(fs))
+		for j, i := range byOff {
+			sorted[j], pos[i] = fs[i], j
+		}
+		for i := range rank {
+			rank[i] = pos[i]
+		}
+		c.mu.Lock()
+		c.finds, c.rank, c.union, c.done, c.pass = sorted, rank, unionOf(sorted), true, nil
+		c.mu.Unlock()
+		return screenMsg{id: id}
+	}
+}
+
+// addCheckpoint appends cp, thinning the checkpoints when they pass the
+// memory budget.
+func (c *screenCache) addCheckpoint(cp *screen.Model) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cps = append(c.cps, cp)
+	if int64(len(c.cps))*c.cpCost() <= screenBudget {
+		return
+	}
+	kept := c.cps[:0]
+	for i := 0; i < len(c.cps); i += 2 {
+		kept = append(kept, c.cps[i])
+	}
+	clear(c.cps[len(kept):])
+	c.cps, c.step = kept, c.step*2
+}
+
+// unionOf merges the spans of findings fs (by offset).
+func unionOf(fs []screen.Finding) []span64 {
+	var out []span64
+	for _, f := range fs {
+		if n := len(out); n > 0 && f.Off <= out[n-1].end {
+			out[n-1].end = max(out[n-1].end, f.Off+f.Len)
+			continue
+		}
+		out = append(out, span64{f.Off, f.Off + f.Len})
+	}
+	return out
+}
+
+// hidden reports whether byte off lies in a finding's span.
+func (c *screenCache) hidden(off int64) bool {
+	u := c.union
+	i := sort.Search(len(u), func(i int) bool { return u[i].end > off })
+	return i < len(u) && u[i].off <= off
+}
+
+// modelAt returns the model fed the first end bytes of the stream: the
+// model at the cursor fed on when it is before end by less than a step,
+// else a copy of the nearest checkpoint fed on.
+func (c *screenCache) modelAt(end int64) (*screen.Model, error) {
+	c.mu.Lock()
+	step, cp := c.step, c.cps[min(end/c.step, int64(len(c.cps))-1)]
+	c.mu.Unlock()
+	if c.cur == nil || c.cur.Offset() > end || end-c.cur.Offset() >= step && cp.Offset() > c.cur.Offset() {
+		c.cur = cp.Clone()
+	}
+	return c.cur, capture.PlayScreen(c.cur, c.st, end)
+}
+
+// findingAt returns the index (by offset) of a finding whose span holds
+// off, the one of highest rank when several do, or -1.
+func (c *screenCache) findingAt(off int64) int {
+	if !c.done {
+		return -1
+	}
+	best := -1
+	// Destruction spans tile without overlap, and so do draw-time ones:
+	// at most one of each holds off, and it is the last of its family
+	// that starts at or before off.
+	seen := [2]bool{}
+	for i := sort.Search(len(c.finds), func(i int) bool { return c.finds[i].Off > off }) - 1; i >= 0 && !(seen[0] && seen[1]); i-- {
+		f := &c.finds[i]
+		fam := 0
+		if f.Cause >= screen.CauseConcealed {
+			fam = 1
+		}
+		if seen[fam] {
+			continue
+		}
+		seen[fam] = true
+		if off < f.Off+f.Len && (best < 0 || f.Rank > c.finds[best].Rank) {
+			best = i
+		}
+	}
+	return best
+}
+
+// screenCache returns the current stream's screen cache, made the first
+// time the screen pane is shown.
+func (m *model) screenCache() (*screenCache, error) {
+	sv := m.sv()
+	if sv.scr != nil {
+		return sv.scr, nil
+	}
+	c, err := newScreenCache(m.c, sv.s)
+	if err != nil {
+		return nil, err
+	}
+	sv.scr = c
+	return c, nil
+}
+
+// startScreenPass returns the command that starts the screen pass of the
+// current stream, once, when its screen pane is first shown.
+func (m *model) startScreenPass() tea.Cmd {
+	if !m.lay.shown[paneScreen] {
+		return nil
+	}
+	c, err := m.screenCache()
+	if err != nil || c.started {
+		return nil // the pane shows the error
+	}
+	c.started = true
+	return c.passStep(m.cur)
+}
+
+// screenModel returns the model just after the byte under the cursor.
+func (m *model) screenModel() (*screen.Model, error) {
+	c, err := m.screenCache()
+	if err != nil {
+		return nil, err
+	}
+	sv := m.sv()
+	return c.modelAt(min(sv.src.n, sv.cursor+1))
+}
+
+// screenStepped handles a finished step of a screen pass: the next one.
+func (m *model) screenStepped(msg screenMsg) tea.Cmd {
+	c := m.streamView(msg.id).scr
+	if msg.err != nil {
+		m.err = msg.err
+		return nil
+	}
+	c.mu.Lock()
+	done := c.done
+	c.mu.Unlock()
+	if done {
+		return nil
+	}
+	return c.passStep(msg.id)
+}
+
+// stepFinding moves the cursor to the next finding (d 1) or the previous
+// one (d -1), by offset or by rank.
+func (m *model) stepFinding(d int, byRank bool) {
+	c, err := m.screenCache()
+	if err != nil {
+		m.err = err
+		return
+	}
+	c.mu.Lock()
+	done := c.done
+	c.mu.Unlock()
+	switch {
+	case !done:
+		m.setMsg(true, "findings come when the screen pass has read the stream")
+		return
+	case len(c.finds) == 0:
+		m.setMsg(true, "no hidden-text findings in this stream")
+		return
+	}
+	cur := m.sv().cursor
+	var i int
+	if byRank {
+		// From the finding under the cursor, else from the top (or bottom).
+		j := slices.Index(c.rank, c.findingAt(cur))
+		switch {
+		case j < 0 && d > 0:
+			j = 0
+		case j < 0:
+			j = len(c.rank) - 1
+		default:
+			j = (j + d + len(c.rank)) % len(c.rank)
+		}
+		i = c.rank[j]
+	} else {
+		i = sort.Search(len(c.finds), func(i int) bool { return c.finds[i].Off > cur })
+		if d < 0 {
+			i = sort.Search(len(c.finds), func(i int) bool { return c.finds[i].Off >= cur }) - 1
+		}
+		if i < 0 || i >= len(c.finds) {
+			m.setMsg(true, "no finding %s", map[bool]string{true: "after the cursor", false: "before the cursor"}[d > 0])
+			return
+		}
+	}
+	m.jump(c.finds[i].Off)
+}
+
+// findingNote names the finding under the cursor for the status line:
+// its cause, rank, the token that hid it and what replaced it, escaped.
+func (m *model) findingNote() (render.Safe, bool) {
+	c := m.sv().scr
+	if !m.screenOn || c == nil {
+		return render.Safe{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i := c.findingAt(m.sv().cursor)
+	if i < 0 {
+		return render.Safe{}, false
+	}
+	f := &c.finds[i]
+	r := slices.Index(c.rank, i)
+	s := fmt.Sprintf("finding %d of %d by rank: %s, rank %d, by %s", r+1, len(c.finds), f.Cause, f.Rank, f.By.Name)
+	if f.Via != "" {
+		s += " via " + f.Via
+	}
+	s += ", text "
+	parts := []render.Safe{render.Line([]byte(s)), render.Line([]byte(f.Text))}
+	if f.ReplacedBy != "" {
+		parts = append(parts, render.Line([]byte(", replaced by ")), render.Line([]byte(f.ReplacedBy)))
+	}
+	return render.Concat(parts...), true
+}
+
+func (screenPane) title(m *model) string {
+	sm, err := m.screenModel()
+	if err != nil {
+		return "screen"
+	}
+	cols, rows := sm.Size()
+	which := "main"
+	if sm.Alternate() {
+		which = "alternate"
+	}
+	c := m.sv().scr
+	nl := "LF as LF"
+	if c.set.NewlineCRLF {
+		nl = "LF as CR LF"
+	}
+	t := fmt.Sprintf("screen %dx%d (%s), %s, %s", cols, rows, c.set.SizeSource, which, nl)
+	if n := m.sv().frameAt(m.sv().cursor); n >= 0 && n < len(m.sv().frames) && m.c.Timed {
+		t += ", " + m.sv().frames[n].Time.String()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done {
+		t += fmt.Sprintf(", %d findings", len(c.finds))
+	} else {
+		t += fmt.Sprintf(", finding hidden text %d%%", percent(int64(len(c.cps)-1)*c.step, m.sv().src.n))
+	}
+	return t
+}
+
+// screenLook is how the pane draws a cell.
+type screenLook uint8
+
+const (
+	lookPlain    screenLook = iota
+	lookToken               // drawn by the token under the cursor
+	lookRevealed            // concealed text, shown
+	lookHidden              // its text is in a finding: hidden later
+)
+
+// screenLookOf returns how cell c is drawn: tokOff, tokEnd is the span of
+// the token under the cursor; hidden reports whether a byte lies in a
+// finding's span.
+func screenLookOf(c *screen.Cell, tokOff, tokEnd int64, hidden func(int64) bool) screenLook {
+	switch {
+	case c.Off >= tokOff && c.Off < tokEnd:
+		return lookToken
+	case c.Rune != 0 && (c.Pen.Attr&screen.AttrConceal != 0):
+		return lookRevealed
+	case c.Rune != 0 && c.Off >= 0 && hidden(c.Off):
+		return lookHidden
+	}
+	return lookPlain
+}
+
+func (screenPane) lines(m *model, width, height int) []string {
+	sm, err := m.screenModel()
+	if err != nil {
+		return []string{pad(m.st.warn, render.Line([]byte(err.Error())), width)}
+	}
+	var tokOff, tokEnd int64 = -1, -1
+	if t := m.f.cursorToken(); t != nil {
+		tokOff, tokEnd = t.Off, t.End()
+	}
+	sc := m.sv().scr
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	looks := [...]span{
+		lookPlain: m.st.cell(render.ClassText, stNormal), lookToken: m.st.cell(render.ClassText, stToken),
+		lookRevealed: m.st.cell(render.ClassText, stStart), lookHidden: m.st.warn,
+	}
+	_, rows := sm.Size()
+	out := make([]string, 0, min(rows, height))
+	var text []byte
+	for y := range min(rows, height) {
+		line, w := "", 0
+		row := sm.Row(y)
+		for x := 0; x < len(row) && w < width; x++ {
+			c := &row[x]
+			if c.WideTail() {
+				continue
+			}
+			text = text[:0]
+			switch {
+			case c.Rune == 0:
+				text = append(text, ' ')
+			default:
+				text = utf8.AppendRune(text, c.Rune)
+				if c.Mark != 0 {
+					text = utf8.AppendRune(text, c.Mark)
+				}
+			}
+			s := render.Line(text)
+			if w+s.Width() > width {
+				break
+			}
+			line += looks[screenLookOf(c, tokOff, tokEnd, sc.hidden)].wrap(s)
+			w += s.Width()
+		}
+		out = append(out, line+pad(m.st.cell(render.ClassText, stNormal), render.Safe{}, width-w))
+	}
+	return out
+}
+
+// click moves the cursor to the byte that drew the cell clicked.
+func (screenPane) click(m *model, row, col int) {
+	sm, err := m.screenModel()
+	if err != nil {
+		return
+	}
+	cols, rows := sm.Size()
+	if row < 0 || row >= rows || col < 0 || col >= cols {
+		return
+	}
+	if c := sm.Cell(col, row); c.Off >= 0 {
+		m.jump(c.Off)
+	}
+}

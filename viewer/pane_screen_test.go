@@ -1,0 +1,149 @@
+package viewer
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
+
+	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/screen"
+)
+
+// TestScreenPane: S puts the screen pane in the cleaned text's place; it
+// shows the screen just after the byte under the cursor, escaped, every
+// View safe; a click on a cell moves the cursor to the byte that drew it.
+func TestScreenPane(t *testing.T) {
+	in := []byte("rm -rf ~/ \r\x1b[Kreport.txt\n\x1b[8mhidden\x1b[0m\n" + string(hostile(3, 2000)))
+	var last string
+	ready := false
+	d := newDriver(t, load(t, in), Options{}, testStyles(termenv.Ascii, false), 160, 40, func(m *model, view string) {
+		if probs := viewProblems(view, 160, 40); ready && len(probs) > 0 {
+			t.Fatalf("unsafe view: %q", probs)
+		}
+		last = view
+	})
+	ready = true
+	d.press("S")
+	if !d.m.lay.shown[paneScreen] || d.m.lay.shown[paneText] {
+		t.Fatalf("S did not put the screen pane in the cleaned text's place")
+	}
+	if !strings.Contains(last, "screen 80x24 (default), main, LF as CR LF") {
+		t.Errorf("title missing:\n%s", last)
+	}
+	row0 := func() string {
+		return strings.TrimRight(screenPane{}.lines(d.m, 40, 3)[0], " ")
+	}
+	// At offset 0 the screen shows the first byte only.
+	if got := row0(); got != "r" {
+		t.Errorf("screen at offset 0: %q, want \"r\"", got)
+	}
+	// After the erase and the rewrite, the hidden command is gone.
+	d.m.jump(25)
+	d.send(tea.KeyMsg{Type: tea.KeyRight})
+	if got := row0(); got != "report.txt" {
+		t.Errorf("screen after the rewrite: %q", got)
+	}
+	// A click on the "p" of report.txt (byte 16) moves the cursor there.
+	l := &d.m.lay
+	d.send(tea.MouseMsg{X: l.x[paneScreen] + l.borderLeft + 2, Y: l.y[paneScreen] + l.borderTop, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if got := d.m.sv().cursor; got != 16 {
+		t.Errorf("click: cursor %d, want 16", got)
+	}
+	d.walk(int64(len(in)), 3, true)
+	d.press("S")
+	if d.m.lay.shown[paneScreen] || !d.m.lay.shown[paneText] {
+		t.Errorf("second S did not bring the cleaned text back")
+	}
+}
+
+// TestScreenFindings: with the screen pane shown, the background pass
+// finds the command hidden behind CR and EL; its cells are marked before
+// they are hidden; f and r jump to it; the status line names it, its text
+// escaped.
+func TestScreenFindings(t *testing.T) {
+	in := []byte("files: a.txt\r\n\x1b[31mrm -rf ~/\x1b[0m\r\x1b[Kb.txt\r\nok \x1b[8mhid\x1b[m\r\n")
+	d := newDriver(t, load(t, in), Options{}, testStyles(termenv.Ascii, false), 160, 40, nil)
+	d.press("S")
+	c := d.m.sv().scr
+	if c == nil || !c.done {
+		t.Fatalf("screen pass not done")
+	}
+	if !d.m.keys.NextFinding.Enabled() || !d.m.keys.NextRanked.Enabled() {
+		t.Errorf("finding keys not enabled with the screen pane shown")
+	}
+	rm := int64(bytes.Index(in, []byte("rm -rf")))
+	// Before the erase, the cells of "rm -rf ~/" are marked as hidden later.
+	d.m.jump(rm + 8)
+	d.send(tea.KeyMsg{Type: tea.KeyRight})
+	sm, _ := d.m.screenModel()
+	for x, want := range []screenLook{lookHidden, lookHidden} {
+		if cell := sm.Cell(x, 1); screenLookOf(&cell, -1, -1, c.hidden) != want {
+			got := screenLookOf(&cell, -1, -1, c.hidden)
+			t.Errorf("cell %d,1: look %d, want %d", x, got, want)
+		}
+	}
+	if cell := sm.Cell(0, 0); screenLookOf(&cell, -1, -1, c.hidden) != lookPlain {
+		got := screenLookOf(&cell, -1, -1, c.hidden)
+		t.Errorf("cell 0,0 (files:): look %d, want plain", got)
+	}
+	// f from the start goes to the first finding by offset: the command.
+	d.press("<home>f")
+	if got := d.m.sv().cursor; got != rm {
+		t.Errorf("f: cursor %d, want %d", got, rm)
+	}
+	note, ok := d.m.findingNote()
+	if !ok || !strings.Contains(note.String(), "erased, rank") || !strings.Contains(note.String(), "by EL") || !strings.Contains(note.String(), "text rm -rf ~/") {
+		t.Errorf("status note %q", note.String())
+	}
+	if view := d.m.View(); !strings.Contains(view, "text rm -rf ~/") {
+		t.Errorf("status line does not name the finding:\n%s", view)
+	}
+	// f again: the concealed text; F back to the command.
+	d.press("f")
+	if got, want := d.m.sv().cursor, int64(bytes.Index(in, []byte("hid"))); got != want {
+		t.Errorf("second f: cursor %d, want %d", got, want)
+	}
+	d.press("F")
+	if got := d.m.sv().cursor; got != rm {
+		t.Errorf("F: cursor %d, want %d", got, rm)
+	}
+	// r from the start goes to the highest-ranked finding, R cycles back.
+	d.press("<home>r")
+	top := c.finds[c.rank[0]].Off
+	if got := d.m.sv().cursor; got != top {
+		t.Errorf("r: cursor %d, want %d", got, top)
+	}
+	if len(c.rank) > 1 {
+		d.press("r")
+		if got := d.m.sv().cursor; got != c.finds[c.rank[1]].Off {
+			t.Errorf("second r: cursor %d, want %d", got, c.finds[c.rank[1]].Off)
+		}
+		d.press("R")
+		if got := d.m.sv().cursor; got != top {
+			t.Errorf("R: cursor %d, want %d", got, top)
+		}
+	}
+}
+
+// TestScreenCheckpointBudget: checkpoints stay under the memory budget
+// by thinning, which keeps at least half of it in use.
+func TestScreenCheckpointBudget(t *testing.T) {
+	c := &screenCache{set: capture.ScreenSetup{Cols: 80, Rows: 24}, step: screenStep}
+	m, _ := screen.New(screen.Options{})
+	n := int(2*screenBudget/c.cpCost()) + 3
+	for range n {
+		c.addCheckpoint(m)
+	}
+	if got := int64(len(c.cps)) * c.cpCost(); got > screenBudget {
+		t.Errorf("%d checkpoints take %d bytes, over the budget %d", len(c.cps), got, screenBudget)
+	}
+	if kept := int64(len(c.cps)) * c.cpCost(); kept < screenBudget/2 {
+		t.Errorf("thinning kept %d bytes of checkpoints, under half the budget", kept)
+	}
+	if c.step <= screenStep {
+		t.Errorf("step %d did not grow", c.step)
+	}
+}
