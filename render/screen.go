@@ -96,6 +96,9 @@ type ScreenDisplay struct {
 	AboveThreshold int              `json:"findings_at_deception_rank"`
 	Counts         map[string]int   `json:"counts"`
 	Findings       []DisplayFinding `json:"findings"`
+	// Omitted counts the findings of lowest rank left out past
+	// screen.MaxFindings; Counts includes them.
+	Omitted int `json:"findings_omitted"`
 }
 
 // DisplayFinding is one finding of a ScreenDisplay, its hidden text and
@@ -118,6 +121,7 @@ func NewScreenDisplay(m *screen.Model, in ScreenInfo, hidden string, data io.Rea
 		Model: "bytelens screen model (xterm semantics)", Cols: cols, Rows: rows, SizeSource: in.SizeSource,
 		Newline: in.newline(), Timing: "none: visible for is in bytes", Unknown: m.Stats().Unknown,
 		HiddenText: hidden, Threshold: screen.Deception, Counts: map[string]int{}, Findings: []DisplayFinding{},
+		Omitted: m.Omitted(),
 	}
 	if in.Timed {
 		d.Timing = "frame times: visible for is in milliseconds"
@@ -172,7 +176,11 @@ func WriteScreenDisplay(w *Writer, d *ScreenDisplay) error {
 	if d.Unknown > 0 {
 		w.Printf(", %d unknown sequences ignored", d.Unknown)
 	}
-	w.Printf("\nhidden text: %d findings, %d at or above the deception rank %d\n", len(d.Findings), d.AboveThreshold, d.Threshold)
+	w.Printf("\nhidden text: %d findings, %d at or above the deception rank %d", len(d.Findings)+d.Omitted, d.AboveThreshold, d.Threshold)
+	if d.Omitted > 0 {
+		w.Printf(", %d of lowest rank not listed", d.Omitted)
+	}
+	w.Printf("\n")
 	var counts []string
 	for _, c := range screen.Causes() {
 		if n := d.Counts[c.String()]; n > 0 {
