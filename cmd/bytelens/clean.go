@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/render"
@@ -50,7 +49,7 @@ with its offset on stderr (see bytelens report).`,
 			return fmt.Errorf("writing cleaned text: %w", err)
 		}
 		for _, r := range reps {
-			warnSwallowed(s.stderr, r)
+			render.WriteSwallowed(s.stderr, r.Stream, &r.Report)
 		}
 		if reportPath != "" {
 			var v any = reps
@@ -64,33 +63,6 @@ with its offset on stderr (see bytelens report).`,
 		return fo.check(s.stderr, reps)
 	}
 	return cmd
-}
-
-// warnSwallowed says on stderr when a control string left open at the end
-// of a stream swallowed bytes: they were dropped from the text, as a
-// terminal would have hidden them, and the reader should know.
-func warnSwallowed(w *render.Writer, r streamReport) {
-	if r.BytesSwallowed == 0 {
-		return
-	}
-	// Only what is open at the end swallows, so it starts where the
-	// swallowed bytes do; its name is in the findings unless they were
-	// capped before it.
-	where := render.Sprintf(" from offset 0x%x", r.BytesIn-r.BytesSwallowed)
-	for _, f := range r.Findings {
-		if f.Kind == "unterminated" {
-			where = render.Sprintf(" by the %s at offset 0x%x", f.Sequence, f.Offset)
-			break
-		}
-	}
-	amount := render.Sprintf("%d bytes up to the end were", r.BytesSwallowed)
-	if r.BytesSwallowed == 1 {
-		amount = render.Sprintf("1 byte at the end was")
-	}
-	w.Printf("bytelens: warning: stream %s: %s swallowed%s, left open; a terminal would not have shown them\n", r.Stream, amount, where)
-	if !strings.Contains(r.Policy, "c1=lone") {
-		w.Printf("hint: if a raw 0x80-0x9F byte opened it and the input is 8-bit text (Latin-1, CP1252), --c1 lone keeps such bytes from opening strings\n")
-	}
 }
 
 // streamReport is the report of one stream of a capture: the sanitizer's,

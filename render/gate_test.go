@@ -1,0 +1,46 @@
+package render
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+func TestWriteGate(t *testing.T) {
+	_, r := sanitize.String("a\x1b]52;c;eA==\x07b\x1b]52;c;eA==\x07\x1b[6n", sanitize.Options{})
+	var b bytes.Buffer
+	if !WriteGate(NewWriter(&b), "stdout", &r, []string{"clipboard", "title"}) {
+		t.Error("clipboard: no failure")
+	}
+	if got := b.String(); strings.Count(got, "bytelens: fail-on: stream stdout: clipboard at offset 0x") != 2 || strings.Contains(got, "title") {
+		t.Errorf("WriteGate = %q", got)
+	}
+	b.Reset()
+	if WriteGate(NewWriter(&b), "stdout", &r, []string{"title"}) || b.Len() != 0 {
+		t.Errorf("title: failed, wrote %q", b.String())
+	}
+	// Past MaxGateListed, occurrences are counted.
+	_, r = sanitize.String(strings.Repeat("\x1b]52;c;eA==\x07", MaxGateListed+3), sanitize.Options{})
+	b.Reset()
+	WriteGate(NewWriter(&b), "out\x1b", &r, []string{"clipboard"})
+	if got := b.String(); strings.Count(got, " at offset ") != MaxGateListed || !strings.Contains(got, "stream out␛: clipboard: 3 more without offsets listed\n") {
+		t.Errorf("WriteGate capped = %q", got)
+	}
+}
+
+func TestWriteSwallowed(t *testing.T) {
+	var b bytes.Buffer
+	_, r := sanitize.String("ok", sanitize.Options{})
+	WriteSwallowed(NewWriter(&b), "stdout", &r)
+	if b.Len() != 0 {
+		t.Errorf("nothing swallowed: %q", b.String())
+	}
+	_, r = sanitize.String("ok\x1b]0;open title", sanitize.Options{})
+	WriteSwallowed(NewWriter(&b), "stdout", &r)
+	if got := b.String(); !strings.HasPrefix(got, "bytelens: warning: stream stdout: ") || !strings.Contains(got, " swallowed by the ") ||
+		!strings.Contains(got, "at offset 0x2, left open") || !strings.Contains(got, "--c1 lone") {
+		t.Errorf("WriteSwallowed = %q", got)
+	}
+}

@@ -1,0 +1,41 @@
+package sanitize
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ClassAny, in a class list, stands for every class ReportClasses gives.
+const ClassAny = "any"
+
+// ReportClasses returns the classes of a report that a CI gate can fail
+// on: the advisory flags and the anomalies, by their JSON names.
+func ReportClasses() []string {
+	var names []string
+	for _, c := range append(Flags{}.ByName(), Anomalies{}.ByName()...) {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+// ParseClasses parses a comma-separated list of ReportClasses names, or
+// ClassAny for all of them; empty items are skipped. An unknown name is
+// an error naming the known ones.
+func ParseClasses(list string) ([]string, error) {
+	var out []string
+	known := ReportClasses()
+	for item := range strings.SplitSeq(list, ",") {
+		item = strings.TrimSpace(item)
+		switch {
+		case item == "":
+		case item == ClassAny:
+			return known, nil
+		case slices.Contains(known, item):
+			out = append(out, item)
+		default:
+			return nil, fmt.Errorf("unknown class %q (want any or some of %s)", item, strings.Join(known, ", "))
+		}
+	}
+	return out, nil
+}
