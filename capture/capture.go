@@ -29,6 +29,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bytelens/bytelens/sanitize"
 )
 
 // Names of the streams that loaders create.
@@ -142,15 +144,8 @@ type Stream struct {
 }
 
 // Removal counts one class of recorder annotations that a loader removed
-// from a stream. It names the class, never the removed bytes.
-type Removal struct {
-	// Class is RemovedJenkinsNote or RemovedTimestamp.
-	Class string `json:"class"`
-	// Count is the number of annotations removed.
-	Count int64 `json:"count"`
-	// Bytes is their total length in bytes.
-	Bytes int64 `json:"bytes"`
-}
+// from a stream (sanitize.LoaderRemoval, so that render can print it).
+type Removal = sanitize.LoaderRemoval
 
 // Classes of [Removal].
 const (

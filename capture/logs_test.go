@@ -72,22 +72,22 @@ func TestLogLoaders(t *testing.T) {
 		{
 			name: "timestamps stripped",
 			data: []byte("2026-11-29T11:47:47.1Z a\n2026-11-29T11:47:47.2Z b \x1b[31mc\n2026-11-29T11:47:48Z "),
-			want: map[string]string{"output": "a\nb \x1b[31mc\n"}, removed: []Removal{{RemovedTimestamp, 3, 23 + 23 + 21}},
+			want: map[string]string{"output": "a\nb \x1b[31mc\n"}, removed: []Removal{{Class: RemovedTimestamp, Count: 3, Bytes: 23 + 23 + 21}},
 		},
 		{
 			name: "timestamps and a bare line", format: "timestamped",
 			data: []byte("2026-11-29T11:47:47Z a\nbare\n2026-11-29T11:47:48Z b\n"),
 			want: map[string]string{"output": "a\nbare\nb\n"}, warn: "line 2: line does not start with an RFC 3339 timestamp",
-			removed: []Removal{{RemovedTimestamp, 2, 42}},
+			removed: []Removal{{Class: RemovedTimestamp, Count: 2, Bytes: 42}},
 		},
 		{
 			name: "jenkins notes removed", data: cat([]byte("a"), note, []byte("b\n"), note, jenkinsNote(0), []byte("c\n")),
-			want: map[string]string{"output": "ab\nc\n"}, removed: []Removal{{RemovedJenkinsNote, 3, int64(2*len(note) + len(jenkinsNote(0)))}},
+			want: map[string]string{"output": "ab\nc\n"}, removed: []Removal{{Class: RemovedJenkinsNote, Count: 3, Bytes: int64(2*len(note) + len(jenkinsNote(0)))}},
 		},
 		{
 			name: "jenkins forged note kept", format: "jenkins", data: cat(note, []byte("\x1b[8mha:////4AAA\x1b[0mhidden\n")),
 			want: map[string]string{"output": "\x1b[8mha:////4AAA\x1b[0mhidden\n"}, warn: "capture offset " + strconv.Itoa(len(note)) + ": Jenkins ConsoleNote preamble without a well-formed note",
-			removed: []Removal{{RemovedJenkinsNote, 1, int64(len(note))}},
+			removed: []Removal{{Class: RemovedJenkinsNote, Count: 1, Bytes: int64(len(note))}},
 		},
 		{
 			name: "journald json string, bytes, null and several values", data: []byte(

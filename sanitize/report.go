@@ -385,3 +385,16 @@ func (r *Report) SortedCSI() []NamedCount {
 	}
 	return out
 }
+
+// LoaderRemoval counts one class of recorder annotations that a capture
+// loader removed from a stream before cleaning (Jenkins ConsoleNotes,
+// timestamp prefixes): not terminal output, so not in the Report. It
+// names the class, never the removed bytes.
+type LoaderRemoval struct {
+	// Class names the annotation, such as "jenkins_note" or "timestamp".
+	Class string `json:"class"`
+	// Count is the number of annotations removed.
+	Count int64 `json:"count"`
+	// Bytes is their total length in bytes.
+	Bytes int64 `json:"bytes"`
+}

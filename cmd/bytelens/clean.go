@@ -218,7 +218,7 @@ is shown escaped and cut short (--hidden-text preview), or not at all
 			if len(reps) > 1 {
 				label = render.Sprintf("%s [%s]", label, r.Stream)
 			}
-			writeSummary(s.out, label, &r.Report, r.LoaderRemoved)
+			render.WriteSummary(s.out, label, &r.Report, r.LoaderRemoved)
 			render.WriteScreenDisplay(s.out, disp[i])
 		}
 		if err := s.out.Err(); err != nil {

@@ -1,15 +1,12 @@
-package main
+package render
 
-import (
-	"github.com/bytelens/bytelens/capture"
-	"github.com/bytelens/bytelens/render"
-	"github.com/bytelens/bytelens/sanitize"
-)
+import "github.com/bytelens/bytelens/sanitize"
 
-// writeSummary prints a report for a person: totals, the non-zero counts
-// of each group, what the loader removed before cleaning, then the
-// findings with offsets in hex and decimal. Write errors are kept in w.
-func writeSummary(w *render.Writer, name render.Safe, r *sanitize.Report, loader []capture.Removal) {
+// WriteSummary writes report r of the input name for a person: totals,
+// the non-zero counts of each group, what the loader removed before
+// cleaning, then the findings with offsets in hex and decimal. It returns
+// the first error from w.
+func WriteSummary(w *Writer, name Safe, r *sanitize.Report, loader []sanitize.LoaderRemoval) error {
 	p := w.Columns(2, 8, 2)
 	p.Printf("%s: %d bytes in, %d bytes of text out", name, r.BytesIn, r.BytesOut)
 	if r.BytesSwallowed > 0 {
@@ -20,7 +17,7 @@ func writeSummary(w *render.Writer, name render.Safe, r *sanitize.Report, loader
 		p.Printf("nothing removed: the input was plain text\n")
 	}
 	groups := []struct {
-		title  render.Format
+		title  Format
 		counts []sanitize.NamedCount
 	}{
 		{"removed", r.Removed.ByName()},
@@ -58,5 +55,5 @@ func writeSummary(w *render.Writer, name render.Safe, r *sanitize.Report, loader
 			p.Printf("  … %d more findings not listed\n", r.FindingsOmitted)
 		}
 	}
-	p.Flush()
+	return p.Flush()
 }
