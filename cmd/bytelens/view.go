@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -145,12 +144,10 @@ func openView(s *streams, args []string, cf *captureFlags, stdinLimit int64) (c 
 		c, err = viewer.Demo()
 		return c, "demo (bytelens view with no FILE)", nil, cleanup, err
 	case args[0] == "-":
-		path, err := spool(s.stdin, stdinLimit)
-		if err != nil {
-			return nil, "stdin", nil, cleanup, err
+		c, err = capture.OpenSpooled(s.stdin, stdinLimit, capture.OpenOptions{Format: cf.format, Timing: cf.timing})
+		if errors.Is(err, capture.ErrInputTooLarge) {
+			err = hintError{render.Errorf("stdin: %w", err), "save it to a file and view the file, or raise --stdin-limit"}
 		}
-		c, err = capture.Open(path, capture.OpenOptions{Format: cf.format, Timing: cf.timing})
-		os.Remove(path) // the open file stays readable
 		if err != nil {
 			return nil, "stdin", nil, cleanup, err
 		}
@@ -180,26 +177,4 @@ func openView(s *streams, args []string, cf *captureFlags, stdinLimit int64) (c 
 	}
 	cleanup = func() { c.Close() }
 	return c, name, check, cleanup, nil
-}
-
-// spool copies r into a new temporary file of at most limit bytes and
-// returns its path.
-func spool(r io.Reader, limit int64) (string, error) {
-	f, err := os.CreateTemp("", "bytelens-view-*.bin")
-	if err != nil {
-		return "", fmt.Errorf("spooling stdin: %w", err)
-	}
-	n, err := io.Copy(f, io.LimitReader(r, limit+1))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	switch {
-	case err != nil:
-		os.Remove(f.Name())
-		return "", fmt.Errorf("spooling stdin: %w", err)
-	case n > limit:
-		os.Remove(f.Name())
-		return "", hintError{fmt.Errorf("stdin holds more than %d bytes", limit), "save it to a file and view the file, or raise --stdin-limit"}
-	}
-	return f.Name(), nil
 }
