@@ -131,3 +131,39 @@ func CompareCase(path string, o CorpusOptions) (sanitize.ReportDiff, error) {
 	d.Text = &t
 	return d, nil
 }
+
+// CompareCorpus compares every capture of the corpus directory dir
+// (CorpusFiles) with CompareCase under o. Cases that differ or fail are
+// listed, and with all every case; onError, when not nil, is called for
+// each case that fails, which is counted and does not stop the others.
+// The error is for a directory that cannot be listed.
+func CompareCorpus(dir string, o CorpusOptions, all bool, onError func(name string, err error)) (sanitize.CorpusDiff, error) {
+	out := sanitize.CorpusDiff{Schema: sanitize.DiffSchema, Corpus: dir, PolicyA: o.A, PolicyB: o.B, Cases: []sanitize.CorpusCase{}}
+	files, err := CorpusFiles(dir)
+	if err != nil {
+		return out, err
+	}
+	for _, file := range files {
+		name, _ := CorpusName(file)
+		out.Total++
+		cc := sanitize.CorpusCase{Name: name, File: file}
+		d, err := CompareCase(filepath.Join(dir, file), o)
+		switch {
+		case err != nil:
+			out.Failed++
+			cc.Error = err.Error()
+			if onError != nil {
+				onError(name, err)
+			}
+		default:
+			cc.Equal, cc.Summary, cc.Diff = d.Equal(), d.Summary(), &d
+			if !cc.Equal {
+				out.Changed++
+			}
+		}
+		if err != nil || !cc.Equal || all {
+			out.Cases = append(out.Cases, cc)
+		}
+	}
+	return out, nil
+}

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -25,5 +26,36 @@ func TestCompareCase(t *testing.T) {
 	files, err := CorpusFiles(filepath.Join("testdata", "logs"))
 	if err != nil || !slices.Contains(files, "docker-json.log") || slices.Contains(files, "README.md") {
 		t.Errorf("CorpusFiles(testdata/logs) = %q, %v", files, err)
+	}
+}
+
+func TestCompareCorpus(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"cr.bin": "a\rb\n", "plain.bin": "ok\n", "cr.clean.txt": "b\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "broken.bin")); err != nil {
+		t.Fatal(err)
+	}
+	var failed []string
+	d, err := CompareCorpus(dir, CorpusOptions{B: "cr=overwrite"}, false, func(name string, err error) { failed = append(failed, name) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Total != 3 || d.Changed != 1 || d.Failed != 1 || len(d.Cases) != 2 || !slices.Equal(failed, []string{"broken"}) {
+		t.Errorf("CompareCorpus = %+v, failed %q", d, failed)
+	}
+	for _, c := range d.Cases {
+		if c.Name == "cr" && (c.Equal || c.Diff == nil || c.Summary == "") || c.Name == "broken" && c.Error == "" {
+			t.Errorf("case %+v", c)
+		}
+	}
+	if d, _ := CompareCorpus(dir, CorpusOptions{}, true, nil); d.Changed != 0 || len(d.Cases) != 3 {
+		t.Errorf("all, same policies: %+v", d)
+	}
+	if _, err := CompareCorpus(filepath.Join(dir, "none"), CorpusOptions{}, false, nil); err == nil {
+		t.Error("missing directory: no error")
 	}
 }

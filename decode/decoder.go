@@ -1,6 +1,28 @@
 package decode
 
-import "iter"
+import (
+	"encoding/binary"
+	"iter"
+	"math/bits"
+)
+
+// state is a DEC parser state (Williams), reduced to what bytelens needs:
+// DCS is parsed as a control string whose parameters are read back from
+// the payload prefix when it is named, and CSI entry and CSI param are one
+// state because the private marker is recognised by position.
+type state uint8
+
+const (
+	stateGround             state = iota // ground
+	stateEscape                          // escape
+	stateEscapeIntermediate              // escape intermediate
+	stateCSIParam                        // CSI entry and CSI param
+	stateCSIIntermediate                 // CSI intermediate
+	stateCSIIgnore                       // CSI ignore: malformed, consumed to its final byte
+	stateCSIAbortChar                    // a non-ASCII character aborting a CSI, split across Feed calls
+	stateString                          // OSC string, DCS passthrough, SOS/PM/APC string, ESC k string
+	stateStringEsc                       // an ESC inside a control string: ST or an abort
+)
 
 // Decoder is a streaming decoder of terminal byte streams. Its zero value
 // is ready to use with the default grammar; the exported fields select the
@@ -23,35 +45,30 @@ type Decoder struct {
 	// payload is never buffered, whatever its length.
 	MaxPayload int64
 
-	off int64  // offset of the next byte to be fed
-	st  uint32 // the machine's state, premultiplied (table.go)
-	pos int64  // where the text not yet emitted begins, or the open token
-	tok Token  // the escape, sequence or string in progress
-	one Token  // the last single token emitted (text, controls, invalid, format)
+	off   int64 // offset of the next byte to be fed
+	state state
+	tok   Token // the escape, sequence or string in progress
+	one   Token // the last single token emitted (text, controls, invalid, format)
 
-	// Reading the open token's bytes (the detail pass).
-	body      int64    // offset of the first byte after the introducer
-	done      int64    // offset up to which its bytes have been read
-	cs        csiState // CSI: where the reading stands
-	np        uint16   // CSI: index of the current parameter, saturating
-	anyParam  bool     // CSI: a parameter byte was read
-	cmdDone   bool     // OSC: the number has been read
-	pendingC2 bool     // a C2 ending the last Feed, payload unless U+009C follows
-	overlong  int64    // MaxPayload, resolved when the string begins
-
-	// The scanner's records, kept here rather than on the stack of each
-	// Feed, which would clear them on every call; between calls they
-	// mean nothing.
-	recs [batchLen]uint64
-
-	// A UTF-8 unit in ground split across Feed calls.
+	// A UTF-8 unit split across Feed calls.
 	u8     [4]byte
 	u8n    uint8
 	u8need uint8
 	u8off  int64
-}
 
-func (d *Decoder) options() options { return options{loneC1: d.LoneC1, apcBEL: d.APCBEL} }
+	// CSI parameters.
+	np       uint16 // index of the current parameter, saturating
+	anyParam bool
+
+	// Control strings.
+	cmdDone  bool  // the OSC number has been read
+	strRem   uint8 // continuation bytes still expected by a UTF-8 unit in the payload
+	strLead  byte  // that unit's lead byte
+	strLo    byte  // accepted range of the next continuation byte
+	strHi    byte
+	escOff   int64 // offset of an ESC seen inside a string
+	overlong int64 // MaxPayload, resolved when the string begins
+}
 
 // Offset returns the stream offset in bytes of the next byte to be fed.
 func (d *Decoder) Offset() int64 { return d.off }
@@ -59,239 +76,60 @@ func (d *Decoder) Offset() int64 { return d.off }
 // InGround reports whether the decoder is between tokens, with no
 // sequence, string or UTF-8 unit open. Checkpoints taken in ground resume
 // without replaying anything.
-func (d *Decoder) InGround() bool { return d.st == 0 && d.u8n == 0 }
+func (d *Decoder) InGround() bool { return d.state == stateGround && d.u8n == 0 }
 
-// batchLen is how many token boundaries the scanner records before the
-// builder runs over them.
-const batchLen = 64
-
-// Feed decodes p, which continues the stream, and calls out for each
+// Feed decodes p, which continues the stream, and calls emit for each
 // token that ends inside p, in stream order. It consumes all of p and never
 // fails. A text run is emitted in pieces at Feed boundaries; a sequence,
 // string or UTF-8 unit open at the end of p is carried to the next Feed.
-// The *Token passed to out belongs to the decoder and is valid only
-// during the call: out must not modify or retain it (copy the value to
+// The *Token passed to emit belongs to the decoder and is valid only
+// during the call: emit must not modify or retain it (copy the value to
 // keep it), nor retain p. Feed does not allocate.
 func (d *Decoder) Feed(p []byte, emit func(*Token)) {
-	d.feed(p, &sink{emit: emit})
-}
-
-// FeedBatch is Feed for a consumer that takes tokens in batches, without a
-// call per token: it writes the tokens of p into buf (which must hold at
-// least one) and calls flush with them whenever buf is full, and with what
-// is left at the end of p. The tokens belong to the caller only during
-// flush, which must not modify them: buf must hold zero tokens or those
-// FeedBatch left there. With a buf kept across calls FeedBatch does not
-// allocate.
-func (d *Decoder) FeedBatch(p []byte, buf []Token, flush func([]Token)) {
-	out := sink{buf: buf, flush: flush}
-	d.feed(p, &out)
-	out.drain()
-}
-
-func (d *Decoder) feed(p []byte, out *sink) {
-	m := tables(variant(d.options()))
 	base := d.off
 	i := 0
 	if d.u8n > 0 {
-		i = d.resumeUTF8(m, p, out)
+		i = d.resumeUTF8(p, emit)
 	}
 	for i < len(p) {
-		var n int
-		d.st, n, i = scan(m, p, d.st, i, &d.recs)
-		d.apply(m, d.recs[:n], p, base, out)
+		switch d.state {
+		case stateGround:
+			i = d.ground(p, i, base, emit)
+		case stateEscape, stateEscapeIntermediate:
+			i = d.escape(p, i, base, emit)
+		case stateCSIParam, stateCSIIntermediate, stateCSIIgnore:
+			i = d.csi(p, i, base, emit)
+		case stateString:
+			i = d.str(p, i, base, emit)
+		case stateStringEsc:
+			i = d.stringEsc(p, i, base, emit)
+		}
 	}
 	d.off = base + int64(len(p))
-	d.endFeed(m, p, base, out)
-}
-
-// scan runs the machine over p from i until p ends or recs is nearly
-// full, and returns the state, the number of records and where it stopped.
-// A record is the byte index << 16 | the action taken there. The step has
-// no branch: every byte's record is written, and counted only when it has
-// an action. Between blocks of steps, a run of bytes that the state keeps
-// to itself without an action is skipped in bulk (machine.skip): text in
-// ground, printable payload in a control string, parameter and
-// intermediate bytes in a CSI.
-func scan(m *machine, p []byte, st uint32, i int, recs *[batchLen]uint64) (uint32, int, int) {
-	tab, class := &m.trans, &m.class
-	n := 0
-	for i < len(p) && n <= batchLen-scanBlock {
-		if k := m.skip[st&(transLen-1)]; k != skipNone {
-			var j int
-			switch k {
-			case skipGround:
-				j = skipText(p, i)
-			case skipPayload:
-				j = skipPrintable(p, i)
-			default:
-				j = skipParams(p, i)
-			}
-			if j > i {
-				i = j
-				continue
-			}
-		}
-		for end := min(i+scanBlock, len(p)); i < end; i++ {
-			e := tab[(st+uint32(class[p[i]]))&(transLen-1)]
-			st = e & 0xFFFF
-			a := e >> 16
-			recs[n&(batchLen-1)] = uint64(i)<<16 | uint64(a)
-			n += int((a + 0xFFFF) >> 16) // a != 0
-		}
-	}
-	return st, n, i
-}
-
-// scanBlock is how many bytes scan steps between two looks for a run of
-// text.
-const scanBlock = 16
-
-// apply runs the ops of the recorded actions: the token builder.
-func (d *Decoder) apply(m *machine, recs []uint64, p []byte, base int64, out *sink) {
-	for _, r := range recs {
-		i := int(r >> 16)
-		at := base + int64(i)
-		a := &m.actions[r&0xFFFF]
-		for _, o := range a.ops[:a.n] {
-			switch o.code {
-			case opC0:
-				d.unitToken(out, KindC0, at, 1, p[i], IntroNone, 0)
-			case opDEL:
-				d.unitToken(out, KindDEL, at, 1, 0x7F, IntroNone, 0)
-			case opC1:
-				d.unitToken(out, KindC1, at, 1, p[i], Intro8Bit, 0)
-			case opC1UTF8:
-				d.unitToken(out, KindC1, at-1, 2, p[i], IntroUTF8, 0)
-			case opInvalid:
-				d.unitToken(out, KindInvalid, at, 1, 0, IntroNone, 0)
-			case opInvalidBefore:
-				d.unitToken(out, KindInvalid, at-int64(o.n), int64(o.n), 0, IntroNone, 0)
-			case opCheck:
-				n := int(o.n)
-				if r, _, cls := decodeUTF8(p[i+1-n : i+1]); cls == utfFormat {
-					d.unitToken(out, KindFormat, at+1-int64(n), int64(n), 0, IntroNone, r)
-				}
-			case opEmbedded:
-				kind := KindC0
-				if p[i] == '\t' || p[i] == '\n' {
-					kind = KindText
-				}
-				d.single(out, kind, at, 1, p[i], IntroNone, FlagEmbedded, 0)
-			case opBeginESC:
-				d.text(at, out)
-				d.begin(KindESC, Intro7Bit, at, 1)
-			case opBeginESCPrev:
-				d.begin(KindESC, Intro7Bit, at-1, 1)
-			case opIntro:
-				d.tok.Kind = escIntroduces(p[i])
-				d.body, d.done = at+1, at+1
-				d.cmdDone = d.tok.Kind != KindOSC
-			case opBeginC1:
-				d.text(at, out)
-				d.begin(c1Kind(p[i]), Intro8Bit, at, 1)
-			case opBeginC1UTF8:
-				d.text(at-1, out)
-				d.begin(c1Kind(p[i]), IntroUTF8, at-1, 2)
-			case opEndFinal:
-				d.read(p, base, at)
-				d.tok.Final = p[i]
-				if d.tok.Kind == KindESC && (d.tok.NInter > 0 || d.tok.Flags&FlagOverflow != 0) {
-					d.tok.Kind = KindNF
-				}
-				d.finish(at, at+1, out)
-			case opAbort:
-				d.abort(p, base, Abort(o.n), at, out)
-			case opAbortPrev:
-				d.abort(p, base, Abort(o.n), at-1, out)
-			case opAbortAt:
-				d.read(p, base, at)
-				d.tok.Flags |= FlagAborted
-				d.tok.Abort = AbortNonASCII
-				d.finish(at, at+1, out)
-			case opEndBEL:
-				d.terminate(p, base, TermBEL, at, at+1, out)
-			case opEndST:
-				d.terminate(p, base, TermST, at-1, at+1, out)
-			case opEndC1:
-				d.terminate(p, base, TermC1, at, at+1, out)
-			case opEndC1UTF8:
-				d.terminate(p, base, TermC1, at-1, at+1, out)
-			case opAmbiguous:
-				d.tok.Flags |= FlagAmbiguous
-			}
-		}
-	}
-}
-
-// endFeed settles what the end of a Feed leaves: a UTF-8 unit in ground
-// is saved for the next Feed, the pending text is emitted, and the bytes
-// of an open token read so far.
-func (d *Decoder) endFeed(m *machine, p []byte, base int64, out *sink) {
-	if d.st == 0 { // ground, the common case
-		if d.u8n == 0 {
-			d.text(d.off, out)
-		}
-		return
-	}
-	s := m.desc(d.st)
-	switch s.fam {
-	case famGround:
-		if d.u8n == 0 {
-			d.text(d.off, out)
-		}
-		return
-	case famGroundUnit:
-		lead := len(p) - int(s.u.have)
-		d.text(base+int64(lead), out)
-		d.saveUTF8(p[lead:], base+int64(lead))
-		d.st = 0
-		return
-	}
-	end := d.off
-	if s.fam == famStringEsc || s.fam == famStringUnit && s.u.c2 && s.u.have == 1 {
-		end-- // an ESC or C2 whose meaning the next byte decides
-	}
-	d.read(p, base, end)
-	d.pendingC2 = end < d.off && s.fam == famStringUnit
 }
 
 // End reports what is still open at the end of the stream: a cut UTF-8
 // unit as KindInvalid, an open escape, CSI or control string with
 // FlagUnterminated (its Len is the bytes it swallowed). The decoder is
 // then back in ground at the same offset, its options kept.
-func (d *Decoder) End(emit func(*Token)) { d.end(&sink{emit: emit}) }
-
-// EndBatch is End for a consumer of FeedBatch.
-func (d *Decoder) EndBatch(buf []Token, flush func([]Token)) {
-	out := sink{buf: buf, flush: flush}
-	d.end(&out)
-	out.drain()
-}
-
-func (d *Decoder) end(out *sink) {
-	m := tables(variant(d.options()))
+func (d *Decoder) End(emit func(*Token)) {
 	if d.u8n > 0 {
-		d.unitToken(out, KindInvalid, d.u8off, int64(d.u8n), 0, IntroNone, 0)
+		if d.state == stateCSIAbortChar {
+			d.tok.Flags |= FlagAborted
+			d.tok.Abort = AbortNonASCII
+			d.finish(d.off, emit)
+		} else {
+			d.single(emit, KindInvalid, d.u8off, int64(d.u8n), 0, IntroNone, 0, 0)
+		}
 		d.u8n = 0
 	}
-	s := m.desc(d.st)
-	d.st = 0
-	switch s.fam {
-	case famGround:
-		return
-	case famCSIUnit:
-		d.tok.Flags |= FlagAborted
-		d.tok.Abort = AbortNonASCII
-	default:
+	if d.state == stateString && d.strRem > 0 && d.strLead == 0xC2 && !d.cmdDone {
+		d.endCommand() // the C2 that might have begun U+009C is payload
+	}
+	if d.state != stateGround {
 		d.tok.Flags |= FlagUnterminated
+		d.finish(d.off, emit)
 	}
-	bodyEnd := d.off
-	if s.fam == famStringEsc {
-		bodyEnd--
-	}
-	d.read(nil, d.off, bodyEnd)
-	d.finish(bodyEnd, d.off, out)
 }
 
 // Tokens returns the tokens of p decoded as a whole stream from d's
@@ -322,162 +160,226 @@ func (d Decoder) Tokens(p []byte) iter.Seq[Token] {
 // grammar.
 func Tokens(p []byte) iter.Seq[Token] { return Decoder{}.Tokens(p) }
 
-// text emits the pending text, up to end, as one token.
-func (d *Decoder) text(end int64, out *sink) {
-	if end > d.pos {
-		d.single(out, KindText, d.pos, end-d.pos, 0, IntroNone, 0, 0)
-		d.pos = end
+// isText marks the ASCII bytes that are text: printable ASCII, TAB and LF.
+var isText = [128]bool{'\t': true, '\n': true}
+
+func init() {
+	for b := 0x20; b < 0x7F; b++ {
+		isText[b] = true
 	}
 }
 
-// unitToken emits a single token of n bytes at off after the pending text.
-func (d *Decoder) unitToken(out *sink, kind Kind, off, n int64, final byte, intro Intro, r rune) {
-	d.text(off, out)
-	d.single(out, kind, off, n, final, intro, 0, r)
-	d.pos = off + n
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// skipPrintable returns the index of the first byte of p at or after i
+// that is not printable ASCII (0x20–0x7E), scanning eight bytes at a time;
+// fewer than eight bytes before the end of p it returns without looking.
+// The loop carries no dependency on the bytes it scans (the mask is only
+// tested), so the scans overlap.
+func skipPrintable(p []byte, i int) int {
+	for i+8 <= len(p) {
+		w := binary.LittleEndian.Uint64(p[i:])
+		below := (w - ones*0x20) &^ w // high bit set in the first byte < 0x20
+		x := w ^ (ones * 0x7F)
+		del := (x - ones) &^ x // high bit set in the first byte == 0x7F
+		// Borrows only run upwards, so the lowest flagged byte is exact.
+		if m := (w | below | del) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	return i
+}
+
+// ground scans text from p[i:] and handles the first byte that is not text.
+// DEC parser state: ground; ECMA-48 5.1 (C0), 5.2 (C1).
+func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
+	start := i
+	n := len(p)
+	for i < n {
+		b := p[i]
+		if b < 0x80 {
+			if !isText[b] {
+				d.text(start, i, base, emit)
+				i = d.control(p, i, base, emit)
+				if d.state != stateGround {
+					return i
+				}
+				start = i
+				continue
+			}
+			i = skipPrintable(p, i+1)
+			continue
+		}
+		// Fast path for characters whose lead byte rules out controls and
+		// format characters (plainLead): check the continuation bytes
+		// only, for as many such characters as follow. Written out here
+		// because the compiler does not inline it; TestPlainUTF8 checks it
+		// against decodeUTF8.
+		if j := i; plainLead[b] != 0 {
+			for i < n {
+				c := p[i]
+				if w := plainLead[c]; w == 2 && i+1 < n && p[i+1]&0xC0 == 0x80 {
+					i += 2
+				} else if w == 3 && i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && (c != 0xE0 || p[i+1] >= 0xA0) {
+					i += 3
+				} else {
+					break
+				}
+			}
+			if i > j {
+				continue
+			}
+		}
+		if b >= 0xA0 && b < 0xC2 || b > 0xF4 {
+			// A byte that can neither start a character nor be a C1
+			// control is an invalid unit by itself.
+			d.text(start, i, base, emit)
+			d.single(emit, KindInvalid, base+int64(i), 1, 0, IntroNone, 0, 0)
+			i++
+			start = i
+			continue
+		}
+		r, size, cls := decodeUTF8(p[i:])
+		if cls == utfText {
+			i += size
+			continue
+		}
+		d.text(start, i, base, emit)
+		if cls == utfShort {
+			d.saveUTF8(p[i:], base+int64(i))
+			return n
+		}
+		i += d.unit(r, size, cls, base+int64(i), emit)
+		if d.state != stateGround {
+			return i
+		}
+		start = i
+	}
+	d.text(start, i, base, emit)
+	return i
+}
+
+// plainLead gives the length in bytes of the characters that a lead byte
+// starts when none of them can be a C1 control, a surrogate or a format
+// character (leadMayStartFormat): 2 for C3–DF, 3 for E0 (whose second byte
+// must be A0–BF) to EE but ED, except the leads of format characters; 0
+// for every other byte.
+var plainLead = func() (t [256]uint8) {
+	for b := 0xC3; b <= 0xEE; b++ {
+		switch {
+		case b == 0xED || leadMayStartFormat(byte(b)):
+		case b <= 0xDF:
+			t[b] = 2
+		default:
+			t[b] = 3
+		}
+	}
+	return t
+}()
+
+// text emits p[start:end] as one text token.
+func (d *Decoder) text(start, end int, base int64, emit func(*Token)) {
+	if end > start {
+		d.single(emit, KindText, base+int64(start), int64(end-start), 0, IntroNone, 0, 0)
+	}
+}
+
+// control handles the ASCII control byte p[i] in ground and returns the
+// index of the next byte to read. ESC goes straight on to the byte after
+// it when p holds one.
+func (d *Decoder) control(p []byte, i int, base int64, emit func(*Token)) int {
+	off := base + int64(i)
+	switch b := p[i]; b {
+	case 0x1B:
+		d.begin(KindESC, Intro7Bit, off)
+		d.state = stateEscape
+		if i+1 < len(p) {
+			return d.escape(p, i+1, base, emit)
+		}
+	case 0x7F:
+		d.single(emit, KindDEL, off, 1, b, IntroNone, 0, 0)
+	default:
+		d.single(emit, KindC0, off, 1, b, IntroNone, 0, 0)
+	}
+	return i + 1
+}
+
+// unit handles one non-text unit of size bytes at off that decodeUTF8
+// classified as cls: in ground it becomes a token or opens a sequence; in
+// stateCSIAbortChar it ends the aborted CSI. It returns size.
+func (d *Decoder) unit(r rune, size int, cls utfClass, off int64, emit func(*Token)) int {
+	if d.state == stateCSIAbortChar {
+		if cls != utfC1 {
+			d.tok.Flags |= FlagAborted
+			d.tok.Abort = AbortNonASCII
+			d.finish(off+int64(size), emit)
+			return size
+		}
+		d.abort(AbortC1, off, emit) // a C1 introducer completed across Feed calls
+	}
+	switch cls {
+	case utfText:
+		d.single(emit, KindText, off, int64(size), 0, IntroNone, 0, r)
+	case utfInvalid:
+		d.single(emit, KindInvalid, off, int64(size), 0, IntroNone, 0, 0)
+	case utfFormat:
+		d.single(emit, KindFormat, off, int64(size), 0, IntroNone, 0, r)
+	case utfRawC1:
+		d.c1(byte(r), Intro8Bit, off, 1, emit)
+	case utfC1:
+		d.c1(byte(r), IntroUTF8, off, 2, emit)
+	}
+	return size
+}
+
+// c1 handles the C1 control code c (0x80–0x9F) spelled intro, size bytes
+// at off: an introducer opens its sequence or string, any other code is a
+// single control. ECMA-48 5.2, 8.3.
+func (d *Decoder) c1(c byte, intro Intro, off int64, size int, emit func(*Token)) {
+	kind := KindC1
+	if intro != Intro8Bit || !d.LoneC1 {
+		kind = c1Kind(c)
+	}
+	if kind == KindC1 {
+		d.single(emit, KindC1, off, int64(size), c, intro, 0, 0)
+		return
+	}
+	d.begin(kind, intro, off)
+	if kind == KindCSI {
+		d.state = stateCSIParam
+	} else {
+		d.beginString()
+	}
+}
+
+// c1Kind returns what the C1 code c introduces, or KindC1 for a single
+// control.
+func c1Kind(c byte) Kind {
+	switch c {
+	case 0x9B:
+		return KindCSI
+	case 0x9D:
+		return KindOSC
+	case 0x90:
+		return KindDCS
+	case 0x98:
+		return KindSOS
+	case 0x9E:
+		return KindPM
+	case 0x9F:
+		return KindAPC
+	}
+	return KindC1
 }
 
 // single emits a token that has no parameters and no payload, reusing
 // d.one: only the fields such tokens use are set, the rest stay zero.
-func (d *Decoder) single(out *sink, kind Kind, off, n int64, final byte, intro Intro, flags Flags, r rune) {
-	if out.emit == nil {
-		// Into the batch directly: a slot that held a single token has
-		// every other field zero already.
-		t := &out.buf[out.n]
-		if t.Kind >= KindESC && t.Kind <= KindScreenTitle {
-			*t = Token{}
-		}
-		t.Off, t.Len, t.Kind, t.Final, t.Intro, t.Flags, t.Rune, t.Command = off, n, kind, final, intro, flags, r, -1
-		if out.n++; out.n == len(out.buf) {
-			out.drain()
-		}
-		return
-	}
+func (d *Decoder) single(emit func(*Token), kind Kind, off, n int64, final byte, intro Intro, flags Flags, r rune) {
 	t := &d.one
 	t.Off, t.Len, t.Kind, t.Final, t.Intro, t.Flags, t.Rune, t.Command = off, n, kind, final, intro, flags, r, -1
-	out.emit(t)
-}
-
-// begin starts a token of kind at off whose body starts after its
-// introducer of introLen bytes.
-func (d *Decoder) begin(kind Kind, intro Intro, off, introLen int64) {
-	// Reset the previous token's fields, the arrays only as far as it
-	// wrote them: clearing the whole Token is most of the cost of a short
-	// sequence.
-	t := &d.tok
-	if t.Kind == KindCSI {
-		clear(t.Param[:min(int(d.np)+1, MaxParams)])
-	}
-	if t.NPrefix > 0 || t.Payload > 0 {
-		clear(t.Prefix[:])
-	}
-	t.Off, t.Len, t.Kind, t.Intro, t.Flags, t.Abort, t.Term = off, 0, kind, intro, 0, AbortNone, TermNone
-	t.Final, t.Private, t.Inter, t.NInter = 0, 0, [MaxIntermediate]byte{}, 0
-	t.NParam, t.ParamCount, t.Sub = 0, 0, 0
-	t.Command, t.Payload, t.NPrefix, t.Rune = -1, 0, 0, 0
-	d.pos = off
-	d.body, d.done = off+introLen, off+introLen
-	d.cs, d.np, d.anyParam = csiEntry, 0, false
-	d.cmdDone = kind != KindOSC
-	d.pendingC2 = false
-	d.overlong = d.MaxPayload
-	if d.overlong <= 0 {
-		d.overlong = DefaultMaxPayload
-	}
-}
-
-// read reads the open token's bytes up to offset to (exclusive) that are
-// not read yet; p holds the bytes from offset base.
-func (d *Decoder) read(p []byte, base, to int64) {
-	from := d.done
-	if from >= to {
-		return
-	}
-	d.done = to
-	if d.pendingC2 {
-		// The C2 that ended the last Feed is payload after all.
-		d.pendingC2 = false
-		d.payloadBytes([]byte{0xC2}, from-d.body)
-		from++
-	}
-	if from >= to {
-		return
-	}
-	b := p[from-base : to-base]
-	switch k := d.tok.Kind; {
-	case k == KindESC:
-		d.escapeBytes(b)
-	case k == KindCSI:
-		d.csiBytes(b)
-	default:
-		d.payloadBytes(b, from-d.body)
-	}
-}
-
-// abort ends the open token at end, cut short by a.
-func (d *Decoder) abort(p []byte, base int64, a Abort, end int64, out *sink) {
-	d.read(p, base, end)
-	d.tok.Flags |= FlagAborted
-	d.tok.Abort = a
-	d.finish(end, end, out)
-}
-
-// terminate ends the open control string with term, which runs from
-// termOff to end.
-func (d *Decoder) terminate(p []byte, base int64, term Term, termOff, end int64, out *sink) {
-	d.read(p, base, termOff)
-	d.tok.Term = term
-	d.finish(termOff, end, out)
-}
-
-// finish ends the token in progress at end (exclusive), its body at
-// bodyEnd, and emits it.
-func (d *Decoder) finish(bodyEnd, end int64, out *sink) {
-	t := &d.tok
-	t.Len = end - t.Off
-	switch {
-	case t.Kind == KindCSI && d.anyParam:
-		t.ParamCount = d.np + 1
-		if d.np == 0xFFFF {
-			t.ParamCount = 0xFFFF
-		}
-		t.NParam = uint8(min(int(t.ParamCount), MaxParams))
-	case t.Kind.IsString():
-		t.Payload = max(bodyEnd-d.body, 0)
-		t.NPrefix = uint8(min(int64(t.NPrefix), t.Payload))
-		if t.Payload > d.overlong {
-			t.Flags |= FlagOverlong
-		}
-	}
-	d.pos = end
-	out.put(t)
-}
-
-// sink is where the builder puts tokens: a callback (Feed), or a batch
-// that is handed over when full (FeedBatch).
-type sink struct {
-	emit  func(*Token)
-	buf   []Token
-	n     int
-	flush func([]Token)
-}
-
-// put passes on t, or a copy of it in the batch.
-func (s *sink) put(t *Token) {
-	if s.emit != nil {
-		s.emit(t)
-		return
-	}
-	s.buf[s.n] = *t
-	if s.n++; s.n == len(s.buf) {
-		s.drain()
-	}
-}
-
-// drain hands over the batch.
-func (s *sink) drain() {
-	if s.n > 0 {
-		s.flush(s.buf[:s.n])
-		s.n = 0
-	}
+	emit(t)
 }

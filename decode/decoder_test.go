@@ -431,104 +431,16 @@ func TestPlainUTF8(t *testing.T) {
 	}
 }
 
-// TestCheckLead checks that every format character (ClassifyFormat) starts
-// with a lead byte in checkLead, so that none passes as plain text.
-func TestCheckLead(t *testing.T) {
+// TestPlainLead checks that every format character (ClassifyFormat) starts
+// with a lead byte that ground's fast path does not take as plain text
+// (plainLead 0), so that none is skipped over as text.
+func TestPlainLead(t *testing.T) {
 	for r := rune(0x80); r <= utf8.MaxRune; r++ {
 		if r >= 0xD800 && r <= 0xDFFF || ClassifyFormat(r) == FormatNone {
 			continue
 		}
-		if lead := string(r)[0]; !checkLead[lead] {
-			t.Fatalf("U+%04X is a format character, but its lead byte %02X is not in checkLead", r, lead)
-		}
-	}
-}
-
-// TestFeedBatch checks that FeedBatch hands over the tokens Feed emits, in
-// order, whatever the batch size and the chunking.
-func TestFeedBatch(t *testing.T) {
-	r := rand.New(rand.NewPCG(13, 14))
-	for k := range 500 {
-		p := hostile.Bytes(r, r.IntN(300))
-		d := Decoder{LoneC1: k%2 == 1}
-		want := feedSplit(d, p, []int{len(p) / 3, len(p) / 2})
-		buf := make([]Token, 1+r.IntN(5))
-		var got []Token
-		flush := func(ts []Token) {
-			if len(ts) == 0 || len(ts) > len(buf) {
-				t.Fatalf("batch of %d tokens, buf holds %d", len(ts), len(buf))
-			}
-			got = append(got, ts...)
-		}
-		d.FeedBatch(p[:len(p)/3], buf, flush)
-		d.FeedBatch(p[len(p)/3:len(p)/2], buf, flush)
-		d.FeedBatch(p[len(p)/2:], buf, flush)
-		d.EndBatch(buf, flush)
-		if !slices.Equal(got, want) {
-			t.Fatalf("%q:\n batch %q\n  feed %q", p, sigs(got), sigs(want))
-		}
-	}
-	var d Decoder
-	buf := make([]Token, 16)
-	p := []byte(strings.Repeat("a\x1b[1mb\x1b]0;t\x07\r\n", 20))
-	flush := func([]Token) {}
-	if n := testing.AllocsPerRun(100, func() { d.FeedBatch(p, buf, flush) }); n != 0 {
-		t.Errorf("FeedBatch allocates %.1f times per call", n)
-	}
-}
-
-// TestSkip checks each bulk skip of the scanner against the table: every
-// byte (and every plain character, in ground) that the skip passes over
-// leaves the state where it was, with no action.
-func TestSkip(t *testing.T) {
-	for v := range numVariants {
-		m := tables(v)
-		step := func(st uint32, b byte) (uint32, uint32) {
-			e := m.trans[st+uint32(m.class[b])]
-			return e & 0xFFFF, e >> 16
-		}
-		for s, desc := range m.states {
-			st := uint32(s * m.nclass)
-			k := m.skip[st]
-			if k != skipOf(desc) {
-				t.Fatalf("state %+v: skip %d, want %d", desc, k, skipOf(desc))
-			}
-			for b := range 256 {
-				p := []byte{byte(b), 0}
-				var skipped bool
-				switch k {
-				case skipGround:
-					skipped = skipText(p, 0) > 0
-				case skipPayload:
-					skipped = b >= 0x20 && b < 0x7F
-				case skipCSI:
-					skipped = skipParams(p, 0) > 0
-				}
-				if next, a := step(st, byte(b)); skipped && (next != st || a != 0) {
-					t.Fatalf("state %+v, byte %02X: skipped, but the table goes to %+v with action %d", desc, b, m.desc(next), a)
-				}
-			}
-		}
-		// Plain characters in ground.
-		for b0 := range 256 {
-			for b1 := 0x80; b1 < 0xC0; b1++ {
-				for b2 := 0x80; b2 < 0xC0; b2++ {
-					p := []byte{byte(b0), byte(b1), byte(b2)}
-					n := skipPlainUTF8(p, 0)
-					if n == 0 {
-						continue
-					}
-					st, acts := uint32(0), uint32(0)
-					for _, b := range p[:n] {
-						var a uint32
-						st, a = step(st, b)
-						acts |= a
-					}
-					if st != 0 || acts != 0 {
-						t.Fatalf("% x: skipPlainUTF8 takes %d bytes, the table ends in %+v with actions", p, n, m.desc(st))
-					}
-				}
-			}
+		if lead := string(r)[0]; plainLead[lead] != 0 {
+			t.Fatalf("U+%04X is a format character, but its lead byte %02X is in plainLead", r, lead)
 		}
 	}
 }

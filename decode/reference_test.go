@@ -23,8 +23,23 @@ type refDecoder struct {
 	pendingC2 bool // a C2 in the payload, waiting for the next byte
 	// a UTF-8 unit: its start and what it still expects
 	uStart int64
-	u      unit
+	u      refUnit
 	inUnit bool
+}
+
+// refUnit is a UTF-8 unit in progress (Unicode 15 Table 3-7): need
+// continuation bytes still expected, the next one in lo–hi.
+type refUnit struct {
+	need   uint8
+	lo, hi byte
+	c2     bool // the lead is C2: U+0080–U+009F are C1 controls
+}
+
+// advance returns u after one more continuation byte.
+func (u refUnit) advance() refUnit {
+	u.need--
+	u.lo, u.hi = 0x80, 0xBF
+	return u
 }
 
 type refState uint8
@@ -184,7 +199,7 @@ func (r *refDecoder) c1(c byte, intro Intro, off, size int64) {
 
 func (r *refDecoder) startUnit(i int64, b byte) {
 	n, lo, hi := utf8Lead(b)
-	r.uStart, r.u, r.inUnit = i, unit{have: 1, need: n, lo: lo, hi: hi, c2: b == 0xC2}, true
+	r.uStart, r.u, r.inUnit = i, refUnit{need: n, lo: lo, hi: hi, c2: b == 0xC2}, true
 }
 
 func (r *refDecoder) ground(i int64, b byte) bool {

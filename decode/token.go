@@ -12,15 +12,15 @@
 // kept for naming.
 //
 // The grammar is the one in DESIGN.md ("decode: the shared parser"). It is
-// written as one function per state of the DEC diagram, a switch over byte
-// ranges, one file per family: ground.go, escape.go, csi.go, strings.go,
-// and utf8.go for the UTF-8 additions (a unit in ground, a character
-// aborting a CSI, a unit in a string payload). table.go runs them over
-// every byte to build a byte→class table and a transition table; the
-// decoder steps that table once per byte, records where tokens end, and
-// reads each token's parts from its own bytes afterwards (decoder.go).
-// reference_test.go holds a plain byte-at-a-time transcription of the
-// grammar that FuzzReference compares with it token for token.
+// written by hand: one method per state of the DEC diagram (states.go),
+// whose doc comment names the DEC parser state and the ECMA-48 clause it
+// implements, and ground's fast paths (decoder.go), which skip printable
+// ASCII eight bytes at a time and pass over whole UTF-8 characters whose
+// lead byte can start neither a C1 control nor a format character
+// (plainLead, derived from the format table). Control string payloads are
+// skipped in bulk the same way. reference_test.go holds a plain
+// byte-at-a-time transcription of the grammar, without fast paths, that
+// FuzzReference compares with the decoder token for token.
 package decode
 
 // Kind classifies a token.

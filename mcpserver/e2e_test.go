@@ -389,3 +389,75 @@ func TestHookRewriteRuns(t *testing.T) {
 		t.Fatalf("output %q", out)
 	}
 }
+
+// TestSchemasAreObjects lists the tools and checks that the property and
+// item schemas of their input and output schemas are JSON objects: the
+// TypeScript SDK (Claude Code, the MCP inspector) rejects a boolean schema
+// such as `true` there, which an empty jsonschema.Schema marshals to, and
+// with it the whole tools/list answer (additionalProperties: false it
+// accepts).
+func TestSchemasAreObjects(t *testing.T) {
+	s := start(t, t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	res, err := s.cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) != 4 {
+		t.Fatalf("%d tools, want 4", len(res.Tools))
+	}
+	for _, tool := range res.Tools {
+		for kind, schema := range map[string]any{"input": tool.InputSchema, "output": tool.OutputSchema} {
+			js, err := json.Marshal(schema)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v any
+			if err := json.Unmarshal(js, &v); err != nil {
+				t.Fatal(err)
+			}
+			if path := boolSchema(v, "", false); path != "" {
+				t.Errorf("%s %s schema: boolean schema at %s", tool.Name, kind, path)
+			}
+			if tool.Name == "run" && kind == "input" {
+				// A client that converts --tool-arg values by the
+				// property's type parses argv as JSON only for "array".
+				argv := v.(map[string]any)["properties"].(map[string]any)["argv"].(map[string]any)
+				if argv["type"] != "array" || argv["minItems"] != 1.0 {
+					t.Errorf("run argv schema: type %v, minItems %v, want array, 1", argv["type"], argv["minItems"])
+				}
+			}
+		}
+	}
+}
+
+// boolSchema returns the path of the first boolean subschema of the JSON
+// value v (schema says whether v itself is in a schema position), or "".
+func boolSchema(v any, path string, schema bool) string {
+	switch v := v.(type) {
+	case bool:
+		if schema {
+			return path
+		}
+	case map[string]any:
+		for k, sub := range v {
+			// The values of properties and $defs are schemas; so is
+			// items.
+			if k == "properties" || k == "$defs" {
+				if m, ok := sub.(map[string]any); ok {
+					for name, p := range m {
+						if got := boolSchema(p, path+"/"+k+"/"+name, true); got != "" {
+							return got
+						}
+					}
+				}
+				continue
+			}
+			if got := boolSchema(sub, path+"/"+k, k == "items"); got != "" {
+				return got
+			}
+		}
+	}
+	return ""
+}

@@ -79,7 +79,7 @@ func New(o Options) *mcp.Server {
 		&mcp.ServerOptions{Logger: logger, Capabilities: &mcp.ServerCapabilities{},
 			Instructions: "Run commands through bytelens to read their output as cleaned text: terminal control traffic removed and reported, never replayed. Ask for more of a long output with excerpt (by line range or search); each line carries the raw byte span it came from."})
 	t := &tools{o: o}
-	mcp.AddTool(s, &mcp.Tool{Name: "run", OutputSchema: runSchema, Description: "Run a command (argv, no shell) with pipes and a time limit (default 120 s). Returns the compact envelope (schema bytelens.envelope, zero counters and empty fields left out): the cleaned stdout and stderr, head and tail when long, with the lines left out; what was removed; the exit status; and raw_artifact, the ref to pass to excerpt, report and verify."}, t.run)
+	mcp.AddTool(s, &mcp.Tool{Name: "run", InputSchema: runInSchema, OutputSchema: runSchema, Description: "Run a command (argv, no shell) with pipes and a time limit (default 120 s). Returns the compact envelope (schema bytelens.envelope, zero counters and empty fields left out): the cleaned stdout and stderr, head and tail when long, with the lines left out; what was removed; the exit status; and raw_artifact, the ref to pass to excerpt, report and verify."}, t.run)
 	mcp.AddTool(s, &mcp.Tool{Name: "excerpt", Description: "Cleaned lines of a record: lines from..to (1-based, at most 200 lines or 16 KiB per call), or with pattern the lines matching it (literal, or RE2 with regex) with context lines, at most 50 matches per call; next continues. Each line has its number and raw byte span."}, t.excerpt)
 	mcp.AddTool(s, &mcp.Tool{Name: "report", OutputSchema: reportSchema, Description: "The removal report of a record (every stream), or with stream, from and to, of one line range: its raw span, byte counts and findings."}, t.report)
 	mcp.AddTool(s, &mcp.Tool{Name: "verify", Description: "Does the file at path hold the same bytes as the record (the raw artifact) or one of its raw streams? Compares SHA-256 digests; returns no bytes."}, t.verify)
@@ -89,14 +89,27 @@ func New(o Options) *mcp.Server {
 // typeSchemas are the schemas of types jsonschema cannot infer:
 // sanitize.Report counts OSC strings in a map keyed by command number,
 // which JSON writes as an object with numeric names, and the envelope's
-// decision is any JSON value.
+// decision is any JSON value. That one is written as an object with a
+// description, not as the empty schema: jsonschema marshals an empty
+// Schema as `true`, which the TypeScript SDK's clients reject.
 var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[map[int32]int64](): {Type: "object", AdditionalProperties: &jsonschema.Schema{Type: "integer"}},
-	reflect.TypeFor[json.RawMessage](): {},
+	reflect.TypeFor[json.RawMessage](): {Description: "any JSON value"},
 }
 
 // reportSchema is ReportOut's schema.
 var reportSchema = schemaFor[ReportOut](false)
+
+// runInSchema is RunIn's, with argv an array of at least one string:
+// jsonschema gives a Go slice the type ["null", "array"], with which
+// clients that convert arguments by the schema's type (the MCP inspector
+// CLI's --tool-arg) pass argv as a string.
+var runInSchema = func() *jsonschema.Schema {
+	s := schemaFor[RunIn](false)
+	argv := s.Properties["argv"]
+	argv.Types, argv.Type, argv.MinItems = nil, "array", jsonschema.Ptr(1)
+	return s
+}()
 
 // runSchema is the compact envelope's: capture.Envelope's with no
 // property required, since compaction leaves out zero and empty ones.

@@ -190,3 +190,24 @@ func quoteLine(n int, s string, from int, trunc bool) string {
 	}
 	return b.String()
 }
+
+// WriteCorpusDiff writes a corpus comparison: one line per listed case
+// that could be read, its name and summary in columns, then
+// "N cases, M changed" (and ", K failed" when some failed). Names and
+// summaries are escaped. It returns the first error from bw.
+func WriteCorpusDiff(bw *Writer, d *sanitize.CorpusDiff) error {
+	tw := bw.Columns(2, 8, 2)
+	for _, cc := range d.Cases {
+		if cc.Error == "" {
+			tw.Printf("%s\t%s\n", cc.Name, cc.Summary)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	bw.Printf("%d cases, %d changed", d.Total, d.Changed)
+	if d.Failed > 0 {
+		bw.Printf(", %d failed", d.Failed)
+	}
+	return bw.Printf("\n")
+}

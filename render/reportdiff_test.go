@@ -1,6 +1,11 @@
 package render
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+
+	"github.com/bytelens/bytelens/sanitize"
+)
 
 func TestDiffQuoteLine(t *testing.T) {
 	for _, tc := range []struct {
@@ -19,5 +24,19 @@ func TestDiffQuoteLine(t *testing.T) {
 		if got := quoteLine(tc.n, tc.s, tc.from, tc.trunc); got != tc.want {
 			t.Errorf("quoteLine(%q) = %s, want %s", tc.s, got, tc.want)
 		}
+	}
+}
+
+func TestWriteCorpusDiff(t *testing.T) {
+	d := sanitize.CorpusDiff{Total: 3, Changed: 1, Failed: 1, Cases: []sanitize.CorpusCase{
+		{Name: "cr\x1b[31m", Summary: "removed.cr +1"},
+		{Name: "broken", Error: "no such file"},
+	}}
+	var b bytes.Buffer
+	if err := WriteCorpusDiff(NewWriter(&b), &d); err != nil {
+		t.Fatal(err)
+	}
+	if want := "cr␛[31m  removed.cr +1\n3 cases, 1 changed, 1 failed\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }

@@ -54,16 +54,12 @@ type cleaner struct {
 	frame int64 // offset of the latest frame boundary, 0 for none
 	at    int64 // end offset of the token being handled
 
-	toks    []decode.Token       // the decoder's batch
-	batchFn func([]decode.Token) // c.batch, made once
+	tokenFn func(*decode.Token) // c.each, made once
 	// plainText is set when text tokens need nothing but copying, as far
 	// as the options decide: no line emulation, no offset map, format
 	// characters not escaped.
 	plainText bool
 }
-
-// tokBatch is how many tokens the decoder hands to the policy at a time.
-const tokBatch = 64
 
 func newCleaner(o Options) *cleaner {
 	c := &cleaner{
@@ -72,9 +68,8 @@ func newCleaner(o Options) *cleaner {
 		rep:      newReport(o),
 		lineMode: o.CR == CROverwrite || o.BS == BSOverstrike,
 		scr:      newScreen(o),
-		toks:     make([]decode.Token, tokBatch),
 	}
-	c.batchFn = c.batch
+	c.tokenFn = c.each
 	c.plainText = !c.lineMode && o.FormatChars != FormatEscape
 	return c
 }
@@ -83,7 +78,7 @@ func newCleaner(o Options) *cleaner {
 func (c *cleaner) feed(p []byte) {
 	c.chunk, c.base = p, c.dec.Offset()
 	held := len(c.out)
-	c.dec.FeedBatch(p, c.toks, c.batchFn)
+	c.dec.Feed(p, c.tokenFn)
 	c.screenFeed(p, held)
 	c.rep.BytesIn += int64(len(p))
 	c.keepHistory(p)
@@ -93,7 +88,7 @@ func (c *cleaner) feed(p []byte) {
 // end finishes the stream.
 func (c *cleaner) end() {
 	held := len(c.out)
-	c.dec.EndBatch(c.toks, c.batchFn)
+	c.dec.End(c.tokenFn)
 	c.endFormat()
 	c.endLink() // a link left open still gets its target appended
 	if c.crRun != 0 {
@@ -144,22 +139,18 @@ func (c *cleaner) bytesAt(off, n int64) []byte {
 	return append(joined, c.chunk[:off+n-c.base]...)
 }
 
-// batch runs the policy over a batch of tokens from the decoder. Text that
-// needs nothing but copying (the options allow it, no CR, format run or
-// offset map waits on it) is copied here; every other token goes through
-// token.
-func (c *cleaner) batch(ts []decode.Token) {
-	for i := range ts {
-		t := &ts[i]
-		if t.Kind == decode.KindText && c.plainText && c.m == nil && c.crRun == 0 &&
-			!c.fmt.pending() && t.Off >= c.base {
-			end := t.End()
-			c.at, c.fmt.prevEnd, c.fmt.prevRune = end, end, -1
-			c.out = append(c.out, c.chunk[t.Off-c.base:end-c.base]...)
-			continue
-		}
-		c.token(t)
+// each runs the policy over one token from the decoder. Text that needs
+// nothing but copying (the options allow it, no CR, format run or offset
+// map waits on it) is copied here; every other token goes through token.
+func (c *cleaner) each(t *decode.Token) {
+	if t.Kind == decode.KindText && c.plainText && c.m == nil && c.crRun == 0 &&
+		!c.fmt.pending() && t.Off >= c.base {
+		end := t.End()
+		c.at, c.fmt.prevEnd, c.fmt.prevRune = end, end, -1
+		c.out = append(c.out, c.chunk[t.Off-c.base:end-c.base]...)
+		return
 	}
+	c.token(t)
 }
 
 // token is the policy for one token. Text, single controls and format

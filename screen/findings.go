@@ -130,8 +130,8 @@ type record struct {
 	frame       int32
 	byOff       int64
 	byLen       int64
-	byName      string
-	textAt      int // where the text starts in its arena, Model.delText or Model.drawText
+	byName      int32 // index into Model.names: records hold no pointer, so the collector skips them
+	textAt      int   // where the text starts in its arena, Model.delText or Model.drawText
 	ntext       uint8
 	nrepl       uint8
 	cut         bool
@@ -207,14 +207,15 @@ func (m *Model) newRecord(c *Cell, cause Cause, text rune) int {
 	t := m.tok
 	rec := record{
 		off: c.Off, end: c.Off + int64(c.Len), cause: cause, via: m.via, alt: m.alt,
-		row: int32(m.cur.y), col: int32(m.cur.x), cells: 1, drawFrame: c.Frame, frame: m.frame,
+		row: int32(m.cur.y), col: int32(m.cur.x), cells: 1, drawFrame: c.Frame, frame: m.frame, byName: -1,
 	}
 	if t != nil {
 		rec.visOff, rec.byOff, rec.byLen = t.Off, t.Off, t.Len
 		if t.Off != m.nameTok || cause != m.nameCause {
-			m.name, m.nameTok, m.nameCause, m.nameRow = tokenName(t, cause), t.Off, cause, -1
+			m.names = append(m.names, tokenName(t, cause))
+			m.nameTok, m.nameCause, m.nameRow = t.Off, cause, -1
 		}
-		rec.byName = m.name
+		rec.byName = int32(len(m.names) - 1)
 	}
 	if cause >= CauseConcealed {
 		rec.visOff = c.Off
@@ -563,7 +564,7 @@ func (m *Model) ranked() ([]Finding, []int32) {
 		at += int(r.ntext) + int(r.nrepl)
 		*f = Finding{
 			Off: r.off, Len: r.end - r.off, Cause: r.cause,
-			By: Ref{r.byOff, r.byLen, r.byName}, Via: moveNames[r.via],
+			By: Ref{r.byOff, r.byLen, m.nameOf(r)}, Via: moveNames[r.via],
 			Text: t, TextCut: r.cut, ReplacedBy: repl,
 			Alternate: r.alt, Row: int(r.row), Col: int(r.col), Cells: int(r.cells),
 			VisibleBytes: max(0, r.visOff-r.off), VisibleMs: -1, Shown: "unknown",
@@ -600,6 +601,14 @@ func (m *Model) ranked() ([]Finding, []int32) {
 		return int(a.Cause) - int(b.Cause)
 	})
 	return tmp, order
+}
+
+// nameOf returns the name of the token that made r, "" when none did.
+func (m *Model) nameOf(r *record) string {
+	if r.byName < 0 {
+		return ""
+	}
+	return m.names[r.byName]
 }
 
 // reasonsCap is the room for reasons each finding gets in the shared

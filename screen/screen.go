@@ -37,6 +37,7 @@ package screen
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/bytelens/bytelens/decode"
@@ -244,7 +245,7 @@ type Model struct {
 
 	// The last destroying token's name and row, so one token that hides
 	// many runs is named and its row read once.
-	name        string
+	names       []string // names of the tokens that made findings; the last is the current one
 	nameTok     int64
 	nameCause   Cause
 	nameRow     int32
@@ -340,6 +341,7 @@ func (m *Model) Clone() *Model {
 	c.finds = append([]record(nil), m.finds...)
 	c.delText = append([]byte(nil), m.delText...)
 	c.drawText = append([]byte(nil), m.drawText...)
+	c.names = slices.Clip(m.names)
 	c.p, c.tok, c.lineBuf = nil, nil, nil
 	c.scrolled = append([]byte(nil), m.scrolled...)
 	c.emit = c.token
@@ -350,10 +352,11 @@ func (m *Model) Clone() *Model {
 // findings off: what feeding the rest of the stream draws is what m would
 // draw, and the copy costs the grids alone (no finding record or text).
 func (m *Model) Checkpoint() *Model {
-	finds, del, drw := m.finds, m.delText, m.drawText
-	m.finds, m.delText, m.drawText = nil, nil, nil
+	finds, del, drw, names := m.finds, m.delText, m.drawText, m.names
+	m.finds, m.delText, m.drawText, m.names = nil, nil, nil, nil
 	c := m.Clone()
-	m.finds, m.delText, m.drawText = finds, del, drw
+	m.finds, m.delText, m.drawText, m.names = finds, del, drw, names
+	c.nameTok = -1
 	c.opts.Findings = false
 	c.pendDel, c.pendDrw = -1, -1
 	return c

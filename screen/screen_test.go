@@ -239,8 +239,9 @@ func TestSize(t *testing.T) {
 	}
 }
 
-// TestCheckpoint: a clone fed the rest of the stream ends where the
-// original does, and feeding the clone leaves the original alone.
+// TestCheckpoint: a clone (and a Checkpoint, without findings) fed the
+// rest of the stream ends where the original does, and feeding it leaves
+// the original alone.
 func TestCheckpoint(t *testing.T) {
 	in := []byte("one\r\n\x1b[31mtwo\x1b[?1049hthree\x1b[2;3r\nfour\x1b[?1049l five\x1b[1;1H\x1b[2K")
 	whole := feed(t, Options{Cols: 10, Rows: 4, Findings: true}, string(in))
@@ -259,6 +260,18 @@ func TestCheckpoint(t *testing.T) {
 		}
 		if len(c.Findings()) != len(whole.Findings()) {
 			t.Fatalf("cut %d: clone has %d findings, want %d", cut, len(c.Findings()), len(whole.Findings()))
+		}
+		// Checkpoint: the same screen, without findings, and the original
+		// keeps its own.
+		n := len(m.Findings())
+		k := m.Checkpoint()
+		k.Feed(in[cut:])
+		k.End()
+		if got, want := strings.Join(lines(k), "|"), strings.Join(lines(whole), "|"); got != want {
+			t.Fatalf("cut %d: checkpoint gives %q, want %q", cut, got, want)
+		}
+		if len(k.Findings()) != 0 || len(m.Findings()) != n {
+			t.Fatalf("cut %d: checkpoint has %d findings, original %d of %d", cut, len(k.Findings()), len(m.Findings()), n)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -140,11 +141,15 @@ func (s *Sealer) Unseal(r io.Reader) (io.Reader, error) {
 
 // Keygen writes a new X25519 identity to path, which must not exist,
 // with mode 0600, in age-keygen's format, and returns its recipient (the
-// public key to give to --encrypt-to).
+// public key to give to --encrypt-to). Missing parent directories are
+// created with mode 0700.
 func Keygen(path string) (string, error) {
 	id, err := age.GenerateX25519Identity()
 	if err != nil {
 		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", fmt.Errorf("keygen: %w", err)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {

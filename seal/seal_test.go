@@ -40,13 +40,18 @@ func write(t *testing.T, st *store.Store, out string) store.Ref {
 
 func TestSealedStore(t *testing.T) {
 	dir := t.TempDir()
-	key := filepath.Join(dir, "key.txt")
+	// The README's path, ~/.config/bytelens/identity.txt, names
+	// directories that may not exist yet.
+	key := filepath.Join(dir, "config", "bytelens", "key.txt")
 	recipient, err := Keygen(key)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fi, _ := os.Stat(key); fi.Mode().Perm() != 0o600 {
 		t.Fatalf("identity mode %v", fi.Mode().Perm())
+	}
+	if fi, _ := os.Stat(filepath.Dir(key)); fi.Mode().Perm() != 0o700 {
+		t.Fatalf("identity directory mode %v", fi.Mode().Perm())
 	}
 	if _, err := Keygen(key); err == nil {
 		t.Fatal("keygen overwrote an identity")

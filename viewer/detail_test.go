@@ -114,3 +114,12 @@ func TestTooSmall(t *testing.T) {
 		t.Errorf("26x7, the size asked for, is too small:\n%s", d.m.View())
 	}
 }
+
+// TestEmptyCapture checks that an empty capture opens and says so.
+func TestEmptyCapture(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, load(t, nil), Options{}, testStyles(termenv.Ascii, false), 100, 30, nil)
+	if v := d.m.View(); !strings.Contains(v, "the capture is empty") || !strings.Contains(v, "(empty stream)") {
+		t.Errorf("an empty capture does not say so:\n%s", v)
+	}
+}

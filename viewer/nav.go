@@ -45,7 +45,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		}
 		if p == "m" {
 			sv.marks[r[0]] = sv.cursor
-			m.setMsg(false, "mark %c set at %d", r[0], sv.cursor)
+			m.setMsg(false, "mark %c set at %s", r[0], offsetText(sv.cursor))
 		} else if off, ok := sv.marks[r[0]]; ok {
 			m.jump(off)
 		} else {

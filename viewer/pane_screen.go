@@ -1,6 +1,7 @@
 package viewer
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -163,15 +164,30 @@ func (c *screenCache) hidden(off int64) bool {
 // modelAt returns the model fed the first end bytes of the stream: the
 // model at the cursor fed on when it is before end by less than a step,
 // else a copy of the nearest checkpoint fed on.
+//
+// Past where the pass has been, it replays at most screenChunk bytes, so
+// that the viewer stays responsive on any capture; beyond that it returns
+// errScreenBehind until the pass gets there.
 func (c *screenCache) modelAt(end int64) (*screen.Model, error) {
 	c.mu.Lock()
-	step, cp := c.step, c.cps[min(end/c.step, int64(len(c.cps))-1)]
+	step, done, cp := c.step, c.done, c.cps[min(end/c.step, int64(len(c.cps))-1)]
 	c.mu.Unlock()
-	if c.cur == nil || c.cur.Offset() > end || end-c.cur.Offset() >= step && cp.Offset() > c.cur.Offset() {
+	near := c.cur != nil && c.cur.Offset() <= end && (end-c.cur.Offset() < step || cp.Offset() <= c.cur.Offset())
+	from := cp.Offset()
+	if near {
+		from = c.cur.Offset()
+	}
+	if !done && end-from > screenChunk {
+		return nil, errScreenBehind
+	}
+	if !near {
 		c.cur = cp.Clone()
 	}
 	return c.cur, capture.PlayScreen(c.cur, c.st, end)
 }
+
+// errScreenBehind says the cursor is past where the screen pass has been.
+var errScreenBehind = errors.New("the screen pass has not reached the cursor yet: the screen comes when it gets here")
 
 // findingAt returns the index (by offset) of a finding whose span holds
 // off, the one of highest rank when several do, or -1.
@@ -331,15 +347,18 @@ func (m *model) findingNote() (render.Safe, bool) {
 
 func (screenPane) title(m *model) string {
 	sm, err := m.screenModel()
-	if err != nil {
+	c := m.sv().scr
+	if c == nil {
 		return "screen"
 	}
-	cols, rows := sm.Size()
-	which := "main"
-	if sm.Alternate() {
-		which = "alternate"
+	cols, rows, which := c.set.Cols, c.set.Rows, "screen not yet known"
+	if err == nil {
+		cols, rows = sm.Size()
+		which = "main"
+		if sm.Alternate() {
+			which = "alternate"
+		}
 	}
-	c := m.sv().scr
 	nl := "LF as LF"
 	if c.set.NewlineCRLF {
 		nl = "LF as CR LF"

@@ -147,3 +147,28 @@ func TestScreenCheckpointBudget(t *testing.T) {
 		t.Errorf("step %d did not grow", c.step)
 	}
 }
+
+// TestScreenBehind: past where the screen pass has been, the pane does
+// not replay the capture on the UI goroutine; once the pass is there, the
+// screen comes from its checkpoints.
+func TestScreenBehind(t *testing.T) {
+	line := []byte("2026-12-01 build step ok\r\n")
+	st := &capture.Stream{Name: capture.StreamOutput, Data: repeated{line, screenChunk + 2048}, Len: screenChunk + 2048}
+	c, err := newScreenCache(nil, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.modelAt(st.Len); err != errScreenBehind {
+		t.Fatalf("before the pass: err %v, want errScreenBehind", err)
+	}
+	if msg := c.passStep(0)().(screenMsg); msg.err != nil {
+		t.Fatal(msg.err)
+	}
+	m, err := c.modelAt(st.Len)
+	if err != nil {
+		t.Fatalf("after a step of the pass: %v", err)
+	}
+	if got := m.Offset(); got != st.Len {
+		t.Errorf("model at %d, want %d", got, st.Len)
+	}
+}

@@ -214,6 +214,13 @@ func newModel(c *capture.Capture, o Options, st Styles) *model {
 		}
 		m.setMsg(true, "loading as %s skipped or changed input (--format raw shows the file as it is): %s%s", c.Format, w[0], more)
 	}
+	var total int64
+	for _, s := range c.Streams {
+		total += s.Len
+	}
+	if total == 0 { // said instead of the loader's "empty file"
+		m.setMsg(true, "the capture is empty: 0 bytes, nothing was recorded")
+	}
 	return m
 }
 

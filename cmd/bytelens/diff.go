@@ -2,16 +2,12 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/render"
-	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
@@ -178,7 +174,7 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if in.rep != nil {
+		if in.reps != nil {
 			return 0, usagef("%s is a report: policies apply to captures only", args[0])
 		}
 		defer in.c.Close()
@@ -203,7 +199,7 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 			if err != nil {
 				return 0, err
 			}
-			if in.rep != nil {
+			if in.reps != nil {
 				if given[i] != "" {
 					return 0, usagef("--%c-policy applies to captures, and %s is a report", 'a'+i, name)
 				}
@@ -235,14 +231,7 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 		code = exitFailure
 	}
 	if f.asJSON {
-		js, err := safejson.MarshalIndent(diffJSON{sanitize.DiffSchema, d.Equal(), *a, *b, d}, "", "  ")
-		if err != nil {
-			return 0, err
-		}
-		if _, err := s.stdout.Write(append(js, '\n')); err != nil {
-			return 0, err
-		}
-		return code, nil
+		return code, writeJSON(s.stdout, diffJSON{sanitize.DiffSchema, d.Equal(), *a, *b, d})
 	}
 	if err := render.WriteReportDiff(s.out, a.view(), b.view(), &d, f.all); err != nil {
 		return 0, err
@@ -254,8 +243,7 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 type diffInput struct {
 	name string
 	c    *capture.Capture
-	rep  *sanitize.Report // set for a single report
-	reps []streamReport   // set for an array of stream reports
+	reps []sanitize.StreamReport // set for report JSON
 }
 
 // loadDiffInput loads name ("-" is stdin) as report JSON or as a capture.
@@ -320,73 +308,28 @@ func diffLooksLikeJSON(name string) bool {
 	return len(head) > 0 && (head[0] == '{' || head[0] == '[')
 }
 
-// readReport takes b as report JSON when it is one: an object with
-// "schema": "bytelens.report/v1", or an array of such objects with a
-// "stream" each (report --json on a capture with several streams). It
-// returns false for anything else, and an error for a bytelens report of
-// another schema version.
+// readReport takes b as report JSON when it is one (sanitize.ReadReports):
+// it returns false for anything else, and an error for a bad report.
 func (in *diffInput) readReport(b []byte) (bool, error) {
-	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	var probe struct {
-		Schema string `json:"schema"`
-	}
-	var probes []struct {
-		Schema string `json:"schema"`
-	}
-	var schema string
-	if json.Unmarshal(b, &probe) == nil {
-		schema = probe.Schema
-	} else if json.Unmarshal(b, &probes) == nil && len(probes) > 0 {
-		schema = probes[0].Schema
-	}
-	switch {
-	case schema == sanitize.Schema:
-	case strings.HasPrefix(schema, "bytelens.report/"):
-		return false, render.Errorf("%s: report schema %s is not supported (want %s)", in.name, schema, sanitize.Schema)
-	default:
+	reps, err := sanitize.ReadReports(b)
+	if errors.Is(err, sanitize.ErrNotReport) {
 		return false, nil
 	}
-	if probes == nil {
-		in.rep = new(sanitize.Report)
-		if err := json.Unmarshal(b, in.rep); err != nil {
-			return false, render.Errorf("%s: bad report: %v", in.name, err)
-		}
-		return true, nil
+	if err != nil {
+		return false, render.Errorf("%s: %v", in.name, err)
 	}
-	if err := json.Unmarshal(b, &in.reps); err != nil {
-		return false, render.Errorf("%s: bad report: %v", in.name, err)
-	}
-	for _, r := range in.reps {
-		if r.Schema != sanitize.Schema {
-			return false, render.Errorf("%s: stream %s: report schema %s is not supported", in.name, r.Stream, r.Schema)
-		}
-	}
-	in.rep = &in.reps[0].Report
+	in.reps = reps
 	return true, nil
 }
 
-// reportSide returns the side of a report input: the report, or the
-// stream's report of an array (the first unless stream names one); nil
-// when stream names none of them.
+// reportSide returns the side of a report input: the stream's report (the
+// first unless stream names one); nil when stream names none of them.
 func reportSide(in *diffInput, stream string) *diffSide {
-	side := &diffSide{Name: in.name, Kind: "report"}
-	switch {
-	case in.reps == nil:
-		side.rep = *in.rep
-	case stream == "":
-		side.rep, side.Stream = in.reps[0].Report, in.reps[0].Stream
-	default:
-		for _, r := range in.reps {
-			if r.Stream == stream {
-				side.rep, side.Stream = r.Report, r.Stream
-			}
-		}
-		if side.Stream == "" {
-			return nil
-		}
+	r, ok := sanitize.PickReport(in.reps, stream)
+	if !ok {
+		return nil
 	}
-	side.Policy = side.rep.Policy
-	return side
+	return &diffSide{Name: in.name, Kind: "report", Stream: r.Stream, Policy: r.Policy, rep: r.Report}
 }
 
 // cleanSide cleans one stream of the capture under opts: the one stream
@@ -421,56 +364,14 @@ func cleanSide(in *diffInput, stream string, opts sanitize.Options, notes *rende
 	}, nil
 }
 
-// diffCorpusCase is one case of --corpus in JSON.
-type diffCorpusCase struct {
-	Name    string               `json:"name"`
-	File    string               `json:"file"`
-	Equal   bool                 `json:"equal"`
-	Summary string               `json:"summary"`
-	Diff    *sanitize.ReportDiff `json:"diff,omitempty"`
-	Error   string               `json:"error,omitempty"`
-}
-
-// diffCorpusJSON is the --json form of --corpus.
-type diffCorpusJSON struct {
-	Schema  string `json:"schema"`
-	Corpus  string `json:"corpus"`
-	PolicyA string `json:"a_policy"`
-	PolicyB string `json:"b_policy"`
-	Total   int    `json:"total"`
-	Changed int    `json:"changed"`
-	Failed  int    `json:"failed"`
-	// Cases lists the changed and failed cases (with --all, every case).
-	Cases []diffCorpusCase `json:"cases"`
-}
-
 // diffCorpus compares every capture of the --corpus directory.
 func diffCorpus(s *streams, f *diffFlags, base sanitize.Options) (int, error) {
-	dir := f.corpus
-	files, err := capture.CorpusFiles(dir)
-	if err != nil {
-		return 0, fileError(dir, err)
-	}
 	co := capture.CorpusOptions{Format: f.capture.format, Stream: f.capture.stream, Base: base, A: f.aPolicy, B: f.bPolicy, Lines: f.lines}
-	out := diffCorpusJSON{Schema: sanitize.DiffSchema, Corpus: dir, PolicyA: f.aPolicy, PolicyB: f.bPolicy, Cases: []diffCorpusCase{}}
-	for _, file := range files {
-		name, _ := capture.CorpusName(file)
-		out.Total++
-		d, err := capture.CompareCase(filepath.Join(dir, file), co)
-		cc := diffCorpusCase{Name: name, File: file}
-		if err == nil {
-			cc.Equal, cc.Summary, cc.Diff = d.Equal(), d.Summary(), &d
-		}
-		if err != nil {
-			out.Failed++
-			cc.Error = err.Error()
-			s.stderr.Printf("bytelens: error: %s: %v\n", name, err)
-		} else if !cc.Equal {
-			out.Changed++
-		}
-		if err != nil || !cc.Equal || f.all {
-			out.Cases = append(out.Cases, cc)
-		}
+	out, err := capture.CompareCorpus(f.corpus, co, f.all, func(name string, err error) {
+		s.stderr.Printf("bytelens: error: %s: %v\n", name, err)
+	})
+	if err != nil {
+		return 0, fileError(f.corpus, err)
 	}
 	code := exitOK
 	switch {
@@ -480,29 +381,7 @@ func diffCorpus(s *streams, f *diffFlags, base sanitize.Options) (int, error) {
 		code = exitFailure
 	}
 	if f.asJSON {
-		js, err := safejson.MarshalIndent(out, "", "  ")
-		if err != nil {
-			return 0, err
-		}
-		_, err = s.stdout.Write(append(js, '\n'))
-		return code, err
+		return code, writeJSON(s.stdout, out)
 	}
-	tw := s.out.Columns(2, 8, 2)
-	for _, cc := range out.Cases {
-		if cc.Error != "" {
-			continue
-		}
-		tw.Printf("%s\t%s\n", cc.Name, cc.Summary)
-	}
-	if err := tw.Flush(); err != nil {
-		return 0, err
-	}
-	s.out.Printf("%d cases, %d changed", out.Total, out.Changed)
-	if out.Failed > 0 {
-		s.out.Printf(", %d failed", out.Failed)
-	}
-	if err := s.out.Printf("\n"); err != nil {
-		return 0, err
-	}
-	return code, nil
+	return code, render.WriteCorpusDiff(s.out, &out)
 }

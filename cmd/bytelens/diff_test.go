@@ -133,7 +133,7 @@ func TestDiffCorpus(t *testing.T) {
 		t.Errorf("--all: exit %d\n%s", code, out)
 	}
 	code, out, _ = runCLI(t, "", "diff", "--corpus", dir, "--json", "--b-policy", "cr=overwrite")
-	var js diffCorpusJSON
+	var js sanitize.CorpusDiff
 	if err := json.Unmarshal([]byte(out), &js); err != nil || code != 1 {
 		t.Fatalf("--json: exit %d, %v\n%s", code, err, out)
 	}

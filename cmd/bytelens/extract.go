@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
-	"strings"
 
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/render"
@@ -108,9 +106,9 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	if f.raw {
 		limit = -1
 	}
-	start, end, err := parseRange(f.rng, int(sm.Len), limit)
+	start, end, err := store.ParseSpan(f.rng, int(sm.Len), limit)
 	if err != nil {
-		return err
+		return usagef("--range: %v", err)
 	}
 	part := io.NewSectionReader(sm, int64(start), int64(end-start))
 	switch {
@@ -120,7 +118,7 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 		x := extractResult{Schema: extractSchema, Ref: ref.String(), Stream: sm.Name, Start: start, End: end, StreamBytes: sm.Len, As: f.as}
 		var b []byte
 		if f.as == "text" {
-			b, err = cleanRange(sm, int64(start), part, sopts)
+			b, err = sanitize.CleanSpan(sm, int64(start), int64(end), sopts)
 			x.Text = string(b)
 		} else {
 			b, err = io.ReadAll(part)
@@ -131,7 +129,7 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 		}
 		return writeJSON(s.stdout, x)
 	case f.as == "text":
-		out, err := cleanRange(sm, int64(start), part, sopts)
+		out, err := sanitize.CleanSpan(sm, int64(start), int64(end), sopts)
 		if err != nil {
 			return err
 		}
@@ -142,7 +140,7 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 		if err != nil {
 			return err
 		}
-		return writeHexRows(s.out, b, start)
+		return render.WriteHexRows(s.stdout, b, int64(start))
 	}
 }
 
@@ -171,99 +169,6 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
-}
-
-// parseRange parses "START:END" (decimal or 0x hex; START defaults to 0,
-// END to START+limit or the end of the stream) for a stream of n bytes.
-// A range over limit bytes (limit >= 0), or that starts or explicitly
-// ends past the stream, is a usage error that gives the stream's length;
-// the default END is cut to n.
-func parseRange(s string, n, limit int) (start, end int, err error) {
-	bad := usagef("--range wants START:END byte offsets, such as 0:4096 or 0x100:0x200")
-	if s == "" {
-		s = ":"
-	}
-	a, b, ok := strings.Cut(s, ":")
-	if !ok {
-		return 0, 0, bad
-	}
-	num := func(x string) (int, bool) {
-		v, err := strconv.ParseInt(x, 0, 64)
-		return int(v), err == nil && v >= 0 && v <= 1<<40
-	}
-	if a != "" {
-		if start, ok = num(a); !ok {
-			return 0, 0, bad
-		}
-	}
-	switch {
-	case b != "":
-		if end, ok = num(b); !ok {
-			return 0, 0, bad
-		}
-	case limit >= 0:
-		end = start + limit
-	default:
-		end = n
-	}
-	if end < start {
-		return 0, 0, usagef("--range: END %d is before START %d", end, start)
-	}
-	if limit >= 0 && end-start > limit {
-		return 0, 0, usagef("--range: %d bytes asked, at most %d per call", end-start, limit)
-	}
-	switch {
-	case start > n || start == n && n > 0:
-		return 0, 0, usagef("--range: START %d is past the end of the stream, which holds %d bytes", start, n)
-	case b != "" && end > n:
-		return 0, 0, usagef("--range: END %d is past the end of the stream, which holds %d bytes", end, n)
-	}
-	return start, min(end, n), nil
-}
-
-// cleanRange returns the cleaned text that part, the bytes of stream from
-// start on, produces when the stream is cleaned from its beginning, so the
-// parser is in the right state at start (a range inside a control string
-// shows none of its payload). The bytes before start are streamed through
-// the cleaner, not held.
-func cleanRange(stream io.ReaderAt, start int64, part io.Reader, opts sanitize.Options) ([]byte, error) {
-	var out bytes.Buffer
-	sw := &switchWriter{}
-	w := sanitize.NewWriter(sw, opts)
-	if _, err := io.Copy(w, io.NewSectionReader(stream, 0, start)); err != nil {
-		return nil, err
-	}
-	sw.w = &out
-	if _, err := io.Copy(w, part); err != nil {
-		return nil, err
-	}
-	w.Close()
-	return out.Bytes(), nil
-}
-
-// switchWriter discards until w is set.
-type switchWriter struct{ w io.Writer }
-
-func (s *switchWriter) Write(p []byte) (int, error) {
-	if s.w == nil {
-		return len(p), nil
-	}
-	return s.w.Write(p)
-}
-
-// writeHexRows writes p as rows of an offset and up to 16 hex bytes, with
-// no text column: nothing of p is written as characters.
-func writeHexRows(w *render.Writer, p []byte, base int) error {
-	for off := 0; off < len(p); off += 16 {
-		row := p[off:min(off+16, len(p))]
-		half := row[:min(8, len(row))]
-		w.Printf("%08x  % x", base+off, half)
-		if len(row) > 8 {
-			w.Printf("  % x", row[8:])
-		}
-		w.Printf("\n")
-	}
-	return w.Err()
 }
 
 // exportRaw copies raw bytes from r to path, refusing a terminal. A new

@@ -179,14 +179,6 @@ func openView(s *streams, args []string, cf *captureFlags, stdinLimit int64) (c 
 		}
 	}
 	cleanup = func() { c.Close() }
-	var total int64
-	for _, st := range c.Streams {
-		total += st.Len
-	}
-	if total == 0 {
-		cleanup()
-		return nil, name, nil, func() {}, render.Errorf("%s is empty: nothing to view", name)
-	}
 	return c, name, check, cleanup, nil
 }
 

@@ -1,0 +1,81 @@
+package sanitize
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrNotReport is returned by ReadReports for JSON (or other bytes) that
+// is not a bytelens report.
+var ErrNotReport = errors.New("not a bytelens report")
+
+// StreamReport is the report of one named stream of a capture, as an
+// element of the array that report --json writes for a capture with
+// several streams.
+type StreamReport struct {
+	Stream string `json:"stream"`
+	Report
+}
+
+// ReadReports parses b (a UTF-8 byte order mark is skipped) as report
+// JSON: an object with "schema": Schema, returned as one StreamReport
+// with Stream "", or a non-empty array of such objects with a "stream"
+// each. It returns ErrNotReport for anything else, and an error for a
+// bytelens report of another schema version or a malformed one.
+func ReadReports(b []byte) ([]StreamReport, error) {
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	var probe struct {
+		Schema string `json:"schema"`
+	}
+	var probes []struct {
+		Schema string `json:"schema"`
+	}
+	var schema string
+	if json.Unmarshal(b, &probe) == nil {
+		schema = probe.Schema
+	} else if json.Unmarshal(b, &probes) == nil && len(probes) > 0 {
+		schema = probes[0].Schema
+	}
+	switch {
+	case schema == Schema:
+	case strings.HasPrefix(schema, "bytelens.report/"):
+		return nil, fmt.Errorf("report schema %s is not supported (want %s)", schema, Schema)
+	default:
+		return nil, ErrNotReport
+	}
+	if probes == nil {
+		reps := make([]StreamReport, 1)
+		if err := json.Unmarshal(b, &reps[0].Report); err != nil {
+			return nil, fmt.Errorf("bad report: %v", err)
+		}
+		return reps, nil
+	}
+	var reps []StreamReport
+	if err := json.Unmarshal(b, &reps); err != nil {
+		return nil, fmt.Errorf("bad report: %v", err)
+	}
+	for _, r := range reps {
+		if r.Schema != Schema {
+			return nil, fmt.Errorf("stream %s: report schema %s is not supported", r.Stream, r.Schema)
+		}
+	}
+	return reps, nil
+}
+
+// PickReport returns the report of stream among reps, or the first when
+// stream is "" or reps is a single report without a stream name; false
+// when stream names none of them.
+func PickReport(reps []StreamReport, stream string) (StreamReport, bool) {
+	if stream == "" || len(reps) == 1 && reps[0].Stream == "" {
+		return reps[0], true
+	}
+	for _, r := range reps {
+		if r.Stream == stream {
+			return r, true
+		}
+	}
+	return StreamReport{}, false
+}
