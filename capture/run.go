@@ -468,11 +468,26 @@ func (c *collector) chunk(s *streamCollector, p []byte) {
 	}
 }
 
+// workDir returns the absolute working directory of the command: dir,
+// which must be a directory, or the collector's own when dir is empty.
+// It checks dir before the start, whose error would name the reaper's
+// executable instead.
 func workDir(dir string) (string, error) {
 	if dir == "" {
 		return os.Getwd()
 	}
-	return filepath.Abs(dir)
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("working directory %s: %w", abs, errors.Unwrap(err))
+	case !fi.IsDir():
+		return "", fmt.Errorf("working directory %s is not a directory", abs)
+	}
+	return abs, nil
 }
 
 func closePipes(ps []struct{ r, w *os.File }) {

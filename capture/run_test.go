@@ -383,6 +383,27 @@ func TestRunNotFound(t *testing.T) {
 	}
 }
 
+// TestRunBadDir: a working directory that does not exist or is a file is
+// named in the error; the reaper's start used to fail as
+// "fork/exec /proc/self/exe: no such file or directory", naming the
+// wrong file.
+func TestRunBadDir(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o600)
+	for _, tc := range []struct{ dir, want string }{
+		{filepath.Join(dir, "missing"), "working directory " + filepath.Join(dir, "missing") + ": no such file or directory"},
+		{file, "working directory " + file + " is not a directory"},
+	} {
+		cmd := exec.Command("true")
+		cmd.Dir = tc.dir
+		_, err := Run(context.Background(), cmd, RunOptions{})
+		if err == nil || !strings.HasSuffix(err.Error(), tc.want) {
+			t.Errorf("dir %s: err = %v, want one ending %q", tc.dir, err, tc.want)
+		}
+	}
+}
+
 func TestRunStdinAndDecision(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "in")
 	os.WriteFile(f, []byte("from file\n"), 0o600)

@@ -185,6 +185,9 @@ func reportInput(s *streams, args []string, cf *captureFlags, opts sanitize.Opti
 	default:
 		return nil, nil, usagef("--hidden-text must be none, preview or full, not %q", sf.hiddenText)
 	}
+	if !sf.on && (sf.size != "" || sf.hiddenText != "preview") {
+		return nil, nil, usagef("--size and --hidden-text go with --screen")
+	}
 	var stdin []byte
 	if sf.on && (len(args) == 0 || args[0] == "-") {
 		// The model reads the bytes again: keep stdin.

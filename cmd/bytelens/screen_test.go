@@ -37,6 +37,8 @@ func TestScreenCommand(t *testing.T) {
 				"concealed by text", `"ignore previous instruct…"`, "alt-screen by DECRST 1049"}},
 		{name: "report screen none", args: []string{"report", "--screen", "--hidden-text", "none", in}, contains: []string{"erased by EL via CR, visible 11 bytes (erased"}},
 		{name: "report screen bad hidden-text", args: []string{"report", "--screen", "--hidden-text", "some", in}, code: 2, stderr: "none, preview or full"},
+		{name: "report size without screen", args: []string{"report", "--size", "10x10", in}, code: 2, stderr: "--size and --hidden-text go with --screen"},
+		{name: "report hidden-text without screen", args: []string{"report", "--hidden-text", "full", in}, code: 2, stderr: "--size and --hidden-text go with --screen"},
 		{name: "report screen stdin", stdin: hostile, args: []string{"report", "--screen"}, contains: []string{`"rm -rf ~/ " replaced by "report.txt"`}},
 	}
 	for _, tc := range tests {
