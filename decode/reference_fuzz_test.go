@@ -50,7 +50,7 @@ func checkReference(t *testing.T, p []byte, d Decoder) {
 	}
 }
 
-// FuzzReference holds the table-driven Decoder to the byte-at-a-time
+// FuzzReference holds the Decoder, with its fast paths, to the byte-at-a-time
 // reference decoder, under every option.
 func FuzzReference(f *testing.F) {
 	f.Fuzz(func(t *testing.T, p []byte, lone, apcBEL bool) {

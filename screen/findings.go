@@ -111,6 +111,10 @@ const (
 	// deception: every crafted deception of the test corpus reaches it and
 	// no finding of the real recordings does.
 	Deception = 50
+	// MaxFindings is the most findings a Model keeps: past it, those of
+	// lowest rank are dropped and counted (Model.Omitted), so that memory
+	// is bounded whatever the input.
+	MaxFindings = 4096
 )
 
 // record is a finding while it is built.
@@ -215,6 +219,9 @@ func (m *Model) newRecord(c *Cell, cause Cause, text rune) int {
 	}
 	if cause >= CauseConcealed {
 		rec.visOff = c.Off
+	}
+	if len(m.finds) >= 2*MaxFindings {
+		m.compact()
 	}
 	m.finds = append(m.finds, rec)
 	i := len(m.finds) - 1
@@ -462,13 +469,70 @@ type Finding struct {
 	Reasons []string `json:"reasons"`
 }
 
-// Findings returns every finding so far, highest rank first, then by
-// offset. It needs Options.Findings; the slice is the caller's.
+// Findings returns the findings so far, highest rank first, then by
+// offset: all of them up to MaxFindings, past it the MaxFindings of
+// highest rank (Omitted counts the others). It needs Options.Findings;
+// the slice is the caller's.
+func (m *Model) Findings() []Finding {
+	tmp, order := m.ranked()
+	out := make([]Finding, min(len(order), MaxFindings))
+	for j := range out {
+		out[j] = tmp[order[j]]
+	}
+	return out
+}
+
+// Omitted returns how many findings the model dropped to stay within
+// MaxFindings; Counts still counts them.
+func (m *Model) Omitted() int {
+	n := max(0, len(m.finds)-MaxFindings)
+	for _, c := range m.omitted {
+		n += c
+	}
+	return n
+}
+
+// compact keeps the MaxFindings records of highest rank, in stream order,
+// with their texts, and counts the others by cause in m.omitted, so that
+// memory does not grow with the input whatever it holds. Findings still
+// growing are closed and erased cells forget their finding, since indices
+// change. Ranking at every MaxFindings new records keeps the cost per
+// finding logarithmic.
+func (m *Model) compact() {
+	_, order := m.ranked()
+	for _, i := range order[MaxFindings:] {
+		m.omitted[m.finds[i].cause]++
+	}
+	keep := order[:MaxFindings]
+	slices.Sort(keep)
+	var del, drw []byte
+	for j, i := range keep {
+		r := m.finds[i]
+		t := m.textOf(&r)
+		a := &del
+		if r.cause >= CauseConcealed {
+			a = &drw
+		}
+		r.textAt = len(*a)
+		*a = append(*a, t...)
+		m.finds[j] = r
+	}
+	m.finds, m.delText, m.drawText = m.finds[:MaxFindings], del, drw
+	m.pendDel, m.pendDrw = -1, -1
+	for g := range m.grids {
+		for i := range m.grids[g].cells {
+			m.grids[g].cells[i].hole = 0
+		}
+	}
+}
+
+// ranked returns a finding for each record, by record index, and the
+// record indices highest rank first, then by offset and cause.
 //
 // The work of a finding that the stream does not need is done here, once:
 // texts are copied into one string, reasons share one array, and an index
 // is sorted rather than the findings.
-func (m *Model) Findings() []Finding {
+func (m *Model) ranked() ([]Finding, []int32) {
 	var rows [2]int32 // rows seen on each screen, for the per-row counts
 	total := 0
 	for i := range m.finds {
@@ -536,11 +600,7 @@ func (m *Model) Findings() []Finding {
 		}
 		return int(a.Cause) - int(b.Cause)
 	})
-	out := make([]Finding, len(tmp))
-	for j, i := range order {
-		out[j] = tmp[i]
-	}
-	return out
+	return tmp, order
 }
 
 // nameOf returns the name of the token that made r, "" when none did.
@@ -555,9 +615,10 @@ func (m *Model) nameOf(r *record) string {
 // array; a finding with more grows its own.
 const reasonsCap = 8
 
-// Counts returns the number of findings of each cause so far.
+// Counts returns the number of findings of each cause so far, those
+// Omitted included.
 func (m *Model) Counts() [numCauses]int {
-	var n [numCauses]int
+	n := m.omitted
 	for i := range m.finds {
 		n[m.finds[i].cause]++
 	}

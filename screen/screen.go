@@ -26,11 +26,12 @@
 // text (overwritten, erased, alternate screen left, scrolled away, clipped
 // at the margin) and every piece of text drawn in a way that misleads
 // (concealed, invisible colours, DEC graphics letters, REP), merged into
-// [Finding]s and ranked by [Model.Findings]; none is dropped.
+// [Finding]s and ranked by [Model.Findings]; past [MaxFindings] those of
+// lowest rank are dropped and counted ([Model.Omitted]).
 //
 // Memory is the two grids (at most [MaxSize]×[MaxSize] cells each), plus
-// one record per finding and one time per frame: nothing else grows with
-// the input. Feed does not allocate in steady state.
+// at most 2×[MaxFindings] finding records and one time per frame: nothing
+// else grows with the input. Feed does not allocate in steady state.
 package screen
 
 import (
@@ -232,6 +233,8 @@ type Model struct {
 	times []time.Duration
 	stats Stats
 	finds []record
+	// Findings dropped by compact, by cause.
+	omitted [numCauses]int
 	// Arenas of the findings' text: destruction and draw-time records.
 	delText, drawText []byte
 	pendDel           int // index of the destruction finding that may still grow, or -1

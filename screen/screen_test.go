@@ -299,3 +299,42 @@ func TestText(t *testing.T) {
 		t.Errorf("TakeScrolled kept %q", rest)
 	}
 }
+
+// TestFindingsBounded feeds far more findings than MaxFindings: ordinary
+// redraws (each line's text erased by ED) and then one concealed command.
+// The model keeps at most 2×MaxFindings records, Findings returns
+// MaxFindings with the concealed one first, and Counts and Omitted still
+// account for every finding.
+func TestFindingsBounded(t *testing.T) {
+	m, err := New(Options{Cols: 20, Rows: 4, Findings: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3*MaxFindings + 17
+	p := []byte("ok\x1b[2J\x1b[H")
+	for range n {
+		m.Feed(p)
+		if len(m.finds) > 2*MaxFindings {
+			t.Fatalf("%d records kept, want at most %d", len(m.finds), 2*MaxFindings)
+		}
+	}
+	m.Feed([]byte("\x1b[8mrm -rf ~\x1b[0m\n"))
+	m.End()
+	fs := m.Findings()
+	if len(fs) != MaxFindings {
+		t.Fatalf("%d findings, want %d", len(fs), MaxFindings)
+	}
+	if fs[0].Cause != CauseConcealed || fs[0].Text != "rm -rf ~" {
+		t.Errorf("first finding %v %q, want the concealed command", fs[0].Cause, fs[0].Text)
+	}
+	if f := fs[len(fs)-1]; f.Cause != CauseErased || f.Text != "ok" {
+		t.Errorf("last finding %v %q, want an erased \"ok\"", f.Cause, f.Text)
+	}
+	counts := m.Counts()
+	if counts[CauseErased] != n || counts[CauseConcealed] != 1 {
+		t.Errorf("counts erased %d concealed %d, want %d and 1", counts[CauseErased], counts[CauseConcealed], n)
+	}
+	if got := m.Omitted(); got != n+1-MaxFindings {
+		t.Errorf("Omitted() = %d, want %d", got, n+1-MaxFindings)
+	}
+}

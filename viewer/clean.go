@@ -29,7 +29,8 @@ type cleanWin struct {
 	text  []byte
 	m     *sanitize.OffsetMap
 	runs  []removedRun
-	exact bool // a is a checkpoint in ground; otherwise a guess
+	exact bool            // a is a checkpoint in ground; otherwise a guess
+	lines map[string]bool // the lines of text, for holdsLine; built on first use
 }
 
 // cleanAround returns the cleaned text of a window around off, or nil with
@@ -116,10 +117,29 @@ func (c *cleanWin) lineDiffers(ls int64, other *cleanWin, content bool) bool {
 	}
 	le := min(int64(len(c.text)), lineEnd(c.text, ls)+1)
 	if content {
-		return !hasLine(other.text, c.text[ls:le])
+		return !other.holdsLine(c.text[ls:le])
 	}
 	theirs, ok := other.spanText(c.lineSpan(ls))
 	return !ok || !hasLine(theirs, c.text[ls:le])
+}
+
+// holdsLine reports whether the window's text holds line as a whole
+// line, as hasLine does, from a set of its lines built once.
+func (c *cleanWin) holdsLine(line []byte) bool {
+	if c.lines == nil {
+		c.lines = map[string]bool{}
+		for ls := 0; ls < len(c.text); {
+			le := bytes.IndexByte(c.text[ls:], '\n')
+			if le < 0 {
+				c.lines[string(c.text[ls:])] = true
+				break
+			}
+			c.lines[string(c.text[ls:ls+le])] = true   // as an open last line
+			c.lines[string(c.text[ls:ls+le+1])] = true // with its LF
+			ls += le + 1
+		}
+	}
+	return c.lines[string(line)]
 }
 
 // hasLine reports whether text holds line, which ends with its LF or is

@@ -241,6 +241,9 @@ type screenDisplay struct {
 	AboveThreshold int            `json:"findings_at_deception_rank"`
 	Counts         map[string]int `json:"counts"`
 	Findings       []displayFind  `json:"findings"`
+	// Omitted counts the findings of lowest rank left out past
+	// screen.MaxFindings; Counts includes them.
+	Omitted int `json:"findings_omitted"`
 }
 
 // displayFind is one finding as report --screen gives it.
@@ -313,6 +316,7 @@ func (sf *screenFlags) display(m *screen.Model, set capture.ScreenSetup, st *cap
 		Model: "bytelens screen model (xterm semantics)", Cols: cols, Rows: rows, SizeSource: set.SizeSource,
 		Newline: newlineMode(set), Timing: "none: visible for is in bytes", Unknown: m.Stats().Unknown,
 		HiddenText: sf.hiddenText, Threshold: screen.Deception, Counts: map[string]int{}, Findings: []displayFind{},
+		Omitted: m.Omitted(),
 	}
 	if timed {
 		d.Timing = "frame times: visible for is in milliseconds"
@@ -389,7 +393,11 @@ func writeDisplay(w *render.Writer, d *screenDisplay) {
 	if d.Unknown > 0 {
 		w.Printf(", %d unknown sequences ignored", d.Unknown)
 	}
-	w.Printf("\nhidden text: %d findings, %d at or above the deception rank %d\n", len(d.Findings), d.AboveThreshold, d.Threshold)
+	w.Printf("\nhidden text: %d findings, %d at or above the deception rank %d", len(d.Findings)+d.Omitted, d.AboveThreshold, d.Threshold)
+	if d.Omitted > 0 {
+		w.Printf(", %d of lowest rank not listed", d.Omitted)
+	}
+	w.Printf("\n")
 	var counts []string
 	for _, c := range screen.Causes() {
 		if n := d.Counts[c.String()]; n > 0 {
