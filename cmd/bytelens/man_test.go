@@ -3,6 +3,7 @@ package main
 //go:generate go test -run TestManPages -update
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -45,6 +46,9 @@ func TestManPages(t *testing.T) {
 			t.Fatal(err)
 		}
 		names = append(names, filepath.Base(p))
+		if bytes.Contains(b, []byte("`")) {
+			t.Errorf("%s: a backquote, pflag's quoting of a value name, reaches the page", filepath.Base(p))
+		}
 		golden.Check(t, filepath.Join(manDir, filepath.Base(p)), b)
 	}
 	if golden.Updating() {
@@ -73,7 +77,12 @@ func TestManPages(t *testing.T) {
 // (the --as table of extract) as a paragraph.
 func forMan(c *cobra.Command) {
 	c.Long = manMarkdown(c.Long)
-	c.Flags().VisitAll(func(f *pflag.Flag) { f.Usage = manEscaper.Replace(f.Usage) })
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		// pflag's backquotes name the flag's value (`FILE`) in --help;
+		// the man page shows the usage without them.
+		_, usage := pflag.UnquoteUsage(f)
+		f.Usage = manEscaper.Replace(usage)
+	})
 	for _, sub := range c.Commands() {
 		forMan(sub)
 	}
