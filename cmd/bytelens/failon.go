@@ -31,7 +31,7 @@ type failOnFlag struct{ list string }
 
 func addFailOnFlag(fs *pflag.FlagSet) *failOnFlag {
 	f := &failOnFlag{}
-	fs.StringVar(&f.list, "fail-on", "", "exit 1, naming each occurrence with its offset, when the report has one of these comma-separated `CLASSES`: advisory flags and anomalies ("+strings.Join(failOnClasses(), ", ")+") or any")
+	fs.StringVar(&f.list, "fail-on", "", "exit 1, naming each occurrence with its offset, when the report has one of these comma-separated classes: advisory flags and anomalies ("+strings.Join(failOnClasses(), ", ")+") or any")
 	return f
 }
 
