@@ -19,9 +19,10 @@ const module = "github.com/bytelens/bytelens/"
 // always allowed.
 var allowed = map[string][]string{
 	"decode":                  {},
+	"ctlfunc":                 {"decode"},
 	"safejson":                {"decode"},
-	"sanitize":                {"decode", "screen", "golang.org/x/text/transform"},
-	"render":                  {"decode", "sanitize", "internal/cellwidth", "golang.org/x/text/unicode/runenames"},
+	"sanitize":                {"decode", "ctlfunc", "screen", "golang.org/x/text/transform"},
+	"render":                  {"decode", "ctlfunc", "sanitize", "internal/cellwidth", "golang.org/x/text/unicode/runenames"},
 	"internal/cellwidth":      {},
 	"screen":                  {"decode", "internal/cellwidth"},
 	"capture/store":           {"safejson"},
@@ -33,7 +34,7 @@ var allowed = map[string][]string{
 	"internal/golden":         {},
 	"capture":                 {"decode", "sanitize", "screen", "capture/store", "golang.org/x/sys/unix"},
 	"viewer/internal/noquery": {"github.com/charmbracelet/lipgloss"},
-	"viewer": {"decode", "sanitize", "render", "capture", "capture/store", "screen", "viewer/internal/noquery", "golang.org/x/text/unicode/runenames",
+	"viewer": {"decode", "ctlfunc", "sanitize", "render", "capture", "capture/store", "screen", "viewer/internal/noquery", "golang.org/x/text/unicode/runenames",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",
 		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
 	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "safejson", "excerpt", "mcpserver", "hook", "seal", "screen",

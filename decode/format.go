@@ -1,7 +1,5 @@
 package decode
 
-import "slices"
-
 // FormatClass groups the Unicode format and invisible characters the
 // sanitizer has a policy for. The decoder emits each such character as
 // one KindFormat token; the class says which rule of the sanitizer's
@@ -91,22 +89,19 @@ func ClassifyFormat(r rune) FormatClass {
 	if r < 0xAD || r > 0x10FFFF || formatBlocks[r>>12]&(1<<(r>>6&63)) == 0 {
 		return FormatNone
 	}
-	i, found := slices.BinarySearchFunc(formatRanges, r, func(e struct {
-		lo, hi rune
-		class  FormatClass
-	}, r rune) int {
-		switch {
+	lo, hi := 0, len(formatRanges)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		switch e := &formatRanges[m]; {
 		case e.hi < r:
-			return -1
+			lo = m + 1
 		case e.lo > r:
-			return 1
+			hi = m
+		default:
+			return e.class
 		}
-		return 0
-	})
-	if !found {
-		return FormatNone
 	}
-	return formatRanges[i].class
+	return FormatNone
 }
 
 // IsBidiControl reports whether r is one of the bidi embeddings,
@@ -124,7 +119,9 @@ func leadMayStartFormat(b byte) bool {
 	switch {
 	case b >= 0xC2 && b <= 0xDF:
 		first, blocks = rune(b&0x1F)<<6, 1
-	case b >= 0xE0 && b <= 0xEF:
+	case b == 0xE0: // U+0800–U+0FFF: the second byte is A0–BF
+		first, blocks = 0x800, 32
+	case b >= 0xE1 && b <= 0xEF:
 		first, blocks = rune(b&0x0F)<<12, 64
 	default:
 		return true

@@ -54,3 +54,23 @@ func TestClassifyFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestLeadMayStartFormat: a lead byte is checked only when a well-formed
+// character it starts has a format class, so that whole scripts (E0:
+// Devanagari to Thai, U+0800–U+0FFF) keep the fast path.
+func TestLeadMayStartFormat(t *testing.T) {
+	want := map[byte]bool{}
+	for r := rune(0x80); r < 0x10000; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		if ClassifyFormat(r) != FormatNone {
+			want[string(r)[0]] = true
+		}
+	}
+	for b := 0xC2; b <= 0xEF; b++ {
+		if got := leadMayStartFormat(byte(b)); got != want[byte(b)] {
+			t.Errorf("leadMayStartFormat(%02X) = %v, want %v", b, got, want[byte(b)])
+		}
+	}
+}

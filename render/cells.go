@@ -3,6 +3,7 @@ package render
 import (
 	"unicode/utf8"
 
+	"github.com/bytelens/bytelens/ctlfunc"
 	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/sanitize"
 )
@@ -112,13 +113,13 @@ func (r Removal) Mark(ascii bool) Safe {
 func RemovalOf(t *decode.Token) Removal {
 	adv := sanitize.Advisories(t)
 	switch {
-	case adv&sanitize.AdvQuery != 0:
+	case adv&ctlfunc.Query != 0:
 		return RemovalQuery
 	case t.Kind.IsString():
 		return RemovalString
 	case t.Kind == decode.KindFormat:
 		return RemovalInvisible
-	case t.Kind == decode.KindCSI && t.Final == 'm' && t.Private == 0 && t.NInter == 0 && adv&^sanitize.AdvSGRConceal == 0:
+	case t.Kind == decode.KindCSI && t.Final == 'm' && t.Private == 0 && t.NInter == 0 && adv&^ctlfunc.SGRConceal == 0:
 		return RemovalStyle
 	}
 	return RemovalCursor

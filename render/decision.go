@@ -1,8 +1,7 @@
 package render
 
 import (
-	"math/bits"
-
+	"github.com/bytelens/bytelens/ctlfunc"
 	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/sanitize"
 )
@@ -151,19 +150,6 @@ func (d *describer) c0Decision(t *decode.Token, o sanitize.Options, next int) {
 	}
 }
 
-// advisoryWhy explains each advisory flag, in sanitize.Advisory bit order.
-var advisoryWhy = [...]string{
-	"a terminal would have replied",
-	"text painted over",
-	"text may be painted over",
-	"a terminal would have hidden the text",
-	"the window title would have changed",
-	"the clipboard would have been used",
-	"the label would have been a link",
-	"the alternate screen would have hidden the scrollback",
-	"the text would have been shown in another order than it is read",
-}
-
 // advisories appends the advisory flags sanitize raises for the token.
 func (d *describer) advisories(a sanitize.Advisory) {
 	for i, name := range a.Names() {
@@ -175,7 +161,7 @@ func (d *describer) advisories(a sanitize.Advisory) {
 		d.s(name)
 	}
 	if a != 0 {
-		d.s(": ", advisoryWhy[bits.TrailingZeros16(uint16(a))])
+		d.s(": ", a.Why())
 	}
 }
 
@@ -241,18 +227,10 @@ func (d *describer) anomalyDecision(t *decode.Token) {
 		d.bytesCount(t.Len)
 		d.s(" swallowed to the end of input")
 	}
-	for _, a := range []struct {
-		f    decode.Flags
-		name string
-	}{
-		{decode.FlagMalformed, "malformed"},
-		{decode.FlagAborted, "aborted"},
-		{decode.FlagOverlong, "overlong"},
-		{decode.FlagAmbiguous, "ambiguous"},
-		{decode.FlagOverflow, "overflow"},
-	} {
-		if t.Is(a.f) && (t.Kind.IsString() || t.Kind == decode.KindCSI || t.Kind == decode.KindESC || t.Kind == decode.KindNF) {
-			d.s("; reported ", a.name)
+	for _, a := range ctlfunc.Anomalies {
+		if a.Flag != decode.FlagUnterminated && t.Is(a.Flag) &&
+			(t.Kind.IsString() || t.Kind == decode.KindCSI || t.Kind == decode.KindESC || t.Kind == decode.KindNF) {
+			d.s("; reported ", a.Name)
 		}
 	}
 }

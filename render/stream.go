@@ -501,7 +501,7 @@ func (g *glyphWriter) chip(t *decode.Token) {
 // East Asian ambiguous).
 func chipName(t *decode.Token) string {
 	if t.Kind == decode.KindText && t.Is(decode.FlagEmbedded) {
-		return c0Labels[t.Final&0x1F][:2] // "LF", "HT"
+		return sanitize.Name(&decode.Token{Kind: decode.KindC0, Final: t.Final}) // "LF", "HT"
 	}
 	return strings.TrimSpace(strings.ReplaceAll(sanitize.Name(t), "…", "..."))
 }

@@ -1,8 +1,9 @@
 // Package safejson is bytelens's one JSON encoder. It encodes like
 // encoding/json and then writes, inside string literals, every character
 // that some terminal would act on or that hides text as a \uXXXX escape:
-// the C1 controls U+0080–U+009F (VTE, PuTTY and Windows Terminal act on
-// C1 encoded in UTF-8), LINE SEPARATOR U+2028 and PARAGRAPH SEPARATOR
+// DEL U+007F (which encoding/json leaves raw), the C1 controls
+// U+0080–U+009F (VTE, PuTTY and Windows Terminal act on C1 encoded in
+// UTF-8), LINE SEPARATOR U+2028 and PARAGRAPH SEPARATOR
 // U+2029, every Unicode format character (general category Cf), the
 // variation selectors and other default-ignorable code points, and every
 // character decode.ClassifyFormat has a policy for. Characters above
@@ -97,7 +98,7 @@ func Escape(js []byte) []byte {
 	out = append(out, js[:i]...)
 	for i < len(js) {
 		b := js[i]
-		if b < utf8.RuneSelf {
+		if b < utf8.RuneSelf && b != 0x7F {
 			out = append(out, b)
 			i++
 			continue
@@ -120,7 +121,7 @@ func Escape(js []byte) []byte {
 // rewrites, or -1.
 func firstUnsafe(js []byte) int {
 	for i := 0; i < len(js); {
-		if js[i] < utf8.RuneSelf {
+		if js[i] < utf8.RuneSelf && js[i] != 0x7F {
 			i++
 			continue
 		}
@@ -133,13 +134,13 @@ func firstUnsafe(js []byte) int {
 	return -1
 }
 
-// needsEscape reports whether the non-ASCII rune r must be written as an
-// escape: C1, U+2028, U+2029, a format character (Cf), a variation
+// needsEscape reports whether r, DEL or a non-ASCII rune, must be written
+// as an escape: DEL, C1, U+2028, U+2029, a format character (Cf), a variation
 // selector or other default-ignorable code point, or a character with a
 // format policy in decode.
 func needsEscape(r rune) bool {
 	switch {
-	case r <= 0x9F, r == 0x2028, r == 0x2029:
+	case r == 0x7F, r >= 0x80 && r <= 0x9F, r == 0x2028, r == 0x2029:
 		return true
 	case r < 0xAD:
 		return false

@@ -30,6 +30,7 @@ func TestMarshalEscapes(t *testing.T) {
 		{"cyrillic and cjk kept", "рћक终", `"рћक终"`},
 		{"emoji kept", "\U0001F600", "\"\U0001F600\""},
 		{"c0 as encoding/json", "\x1b]52;c;x\x07", `"\u001b]52;c;x\u0007"`},
+		{"del", "a\x7fb", `"a\u007fb"`},
 		{"invalid utf-8", "\xff\xc2", `"\ufffd\ufffd"`},
 		{"html", "<a&b>", `"\u003ca\u0026b\u003e"`},
 	} {
@@ -111,7 +112,7 @@ func TestEscapeUnchangedSharesInput(t *testing.T) {
 // package doc independently of needsEscape: what may not appear as a raw
 // character in the output.
 func actionable(r rune) bool {
-	return r >= 0x80 && r <= 0x9F || r == 0x2028 || r == 0x2029 ||
+	return r == 0x7F || r >= 0x80 && r <= 0x9F || r == 0x2028 || r == 0x2029 ||
 		unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point) ||
 		decode.ClassifyFormat(r) != decode.FormatNone
 }
@@ -125,7 +126,7 @@ func short(s string) string {
 }
 
 // checkInert fails t when out holds a byte >= 0x80 that is not part of a
-// valid UTF-8 character, or a character that is actionable.
+// valid UTF-8 character, or a character that is actionable (DEL included).
 func checkInert(t *testing.T, in string, out []byte) {
 	t.Helper()
 	for i := 0; i < len(out); {

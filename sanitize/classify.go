@@ -2,254 +2,64 @@ package sanitize
 
 import (
 	"bytes"
-	"math/bits"
+	"reflect"
 	"strconv"
 
+	"github.com/bytelens/bytelens/ctlfunc"
 	"github.com/bytelens/bytelens/decode"
 )
 
 // Advisory is a set of the advisory flags one token raises by itself: what
-// a person at a terminal would have been shown differently. The overwrite
-// flag of CR and BS depends on what follows, so it is not part of it.
-type Advisory uint16
+// a person at a terminal would have been shown differently. The classes,
+// their names and their order are the catalogue's (ctlfunc.Classes). The
+// overwrite and invisible flags depend on what surrounds a token, so they
+// are not part of it.
+type Advisory = ctlfunc.Class
 
-// Advisory flags, named as Flags' JSON fields.
-const (
-	AdvQuery Advisory = 1 << iota
-	AdvErase
-	AdvCursorMove
-	AdvSGRConceal
-	AdvTitle
-	AdvClipboard
-	AdvHyperlink
-	AdvAltScreen
-	AdvReorder
+// flagCounters gives, for each class in ctlfunc.Classes order, the index
+// of the Flags field whose JSON name is the class's name, and
+// anomalyCounters the same for ctlfunc.Anomalies and Anomalies: the
+// cleaner counts in arrays in catalogue order and the report's snapshot
+// fills the fields. TestCountersNamed checks that every name has a field.
+var (
+	flagCounters    = fieldsByJSON(reflect.TypeFor[Flags](), len(ctlfunc.Classes), func(i int) string { return ctlfunc.Classes[i].Name })
+	anomalyCounters = fieldsByJSON(reflect.TypeFor[Anomalies](), len(ctlfunc.Anomalies), func(i int) string { return ctlfunc.Anomalies[i].Name })
 )
 
-// advisoryNames are the flags' names, in bit order.
-var advisoryNames = [...]string{"query", "erase", "cursor_move", "sgr_conceal", "title", "clipboard", "hyperlink", "alt_screen", "reorder"}
-
-// Names returns the names of the flags in a, in bit order.
-func (a Advisory) Names() []string {
-	var out []string
-	for i, n := range advisoryNames {
-		if a&(1<<i) != 0 {
-			out = append(out, n)
+// fieldsByJSON returns, for names 0 to n-1, the index of the int64 field
+// of struct type t with that JSON name, or -1.
+func fieldsByJSON(t reflect.Type, n int, name func(int) string) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = -1
+		for j := range t.NumField() {
+			if t.Field(j).Tag.Get("json") == name(i) {
+				idx[i] = j
+			}
 		}
 	}
-	return out
+	return idx
 }
 
-// counter returns the Flags field that counts the single flag a.
-func (f *Flags) counter(a Advisory) *int64 {
-	return [...]*int64{&f.Query, &f.Erase, &f.CursorMove, &f.SGRConceal, &f.Title, &f.Clipboard, &f.Hyperlink, &f.AltScreen, &f.Reorder}[bits.TrailingZeros16(uint16(a))]
-}
-
-// Advisories returns the flags t raises (ECMA-48 8.3; xterm ctlseqs for the
-// private, reporting and OSC functions; the OSC 8 hyperlink spec). A token
-// cut short (aborted, unterminated) or a malformed CSI raises none: no
+// Advisories returns the flags t raises: its function's classes in the
+// catalogue (package ctlfunc, which cites ECMA-48 8.3, xterm ctlseqs and
+// the OSC 8 hyperlink spec), and reorder for a bidi control. A token cut
+// short (aborted, unterminated) or a malformed CSI raises none: no
 // terminal would have carried it out.
-//
-//   - query: DA1/DA2/DA3 (CSI c), DSR and CPR (5n, 6n, private n), XTWINOPS
-//     reports (CSI t with 11, 13–21), DECRQM ($p), XTVERSION (>q), kitty
-//     keyboard flags (?u), DECRQSS and XTGETTCAP (DCS $q, +q), OSC 52 and
-//     OSC 4/5/10–19/50 with a "?" field;
-//   - erase: ED, EL, ECH, DCH, DL, DECSED, DECSEL, RIS;
-//   - cursor_move: CUU…CHA, CUP, CHT, CBT, HVP, VPA, HPA, HPR, VPR, SCORC,
-//     DECRC (ESC 8), RI (ESC M and C1 8D);
-//   - sgr_conceal: SGR 8; title: OSC 0/1/2, ESC k; clipboard: OSC 52;
-//   - hyperlink: an OSC 8 that opens a link; alt_screen: DECSET 47/1047/1049.
 func Advisories(t *decode.Token) Advisory {
 	if t.Flags&(decode.FlagAborted|decode.FlagUnterminated|decode.FlagMalformed) != 0 {
 		return 0
 	}
-	switch t.Kind {
-	case decode.KindC1:
-		if t.Final == 0x8D {
-			return AdvCursorMove
-		}
-	case decode.KindESC:
-		switch t.Final {
-		case '8', 'M':
-			return AdvCursorMove
-		case 'c':
-			return AdvErase
-		}
-	case decode.KindCSI:
-		return csiAdvisories(t)
-	case decode.KindOSC:
-		return oscAdvisories(t)
-	case decode.KindDCS:
-		if q := t.PayloadPrefix(); bytes.HasPrefix(q, []byte("$q")) || bytes.HasPrefix(q, []byte("+q")) {
-			return AdvQuery
-		}
-	case decode.KindScreenTitle:
-		return AdvTitle
-	case decode.KindFormat:
-		if decode.IsBidiControl(t.Rune) {
-			return AdvReorder
-		}
-	}
-	return 0
+	return ctlfunc.ClassesOf(t)
 }
 
-// csiAdvisories classifies a well-formed CSI.
-func csiAdvisories(t *decode.Token) Advisory {
-	switch {
-	case isQuery(t, param(t, 0)):
-		return AdvQuery
-	case t.NInter != 0:
-	case t.Private == 0 && t.Final == 'm':
-		if sgrConceals(t) {
-			return AdvSGRConceal
-		}
-	case t.Private == 0 && csiFinals[t.Final] == csiErase,
-		t.Private == '?' && (t.Final == 'J' || t.Final == 'K'):
-		return AdvErase
-	case t.Private == 0 && csiFinals[t.Final] == csiMove:
-		return AdvCursorMove
-	case t.Private == '?' && t.Final == 'h':
-		for _, p := range t.Params() {
-			if p == 47 || p == 1047 || p == 1049 {
-				return AdvAltScreen
-			}
-		}
-	}
-	return 0
-}
+// LinkCloses reports whether an OSC 8 closes a hyperlink (ctlfunc.LinkCloses).
+func LinkCloses(t *decode.Token) bool { return ctlfunc.LinkCloses(t) }
 
-// oscAdvisories classifies a complete OSC.
-func oscAdvisories(t *decode.Token) Advisory {
-	switch t.Command {
-	case 0, 1, 2:
-		return AdvTitle
-	case 52:
-		if OSCRead(t, 2) {
-			return AdvClipboard | AdvQuery
-		}
-		return AdvClipboard
-	case 8:
-		if !LinkCloses(t) {
-			return AdvHyperlink
-		}
-	case 4, 5, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 50:
-		if OSCRead(t, -1) {
-			return AdvQuery
-		}
-	}
-	return 0
-}
-
-// LinkCloses reports whether an OSC 8 has an empty URI ("8;params;"),
-// which closes a hyperlink. It is judged on the stored payload prefix: a
-// payload longer than the prefix is taken as an open.
-func LinkCloses(t *decode.Token) bool {
-	q := t.PayloadPrefix()
-	if t.Payload != int64(len(q)) {
-		return false
-	}
-	if len(q) <= 2 {
-		return true
-	}
-	semi := bytes.IndexByte(q[2:], ';')
-	return semi < 0 || 2+semi+1 == len(q)
-}
-
-// CSI final bytes that erase or move the cursor (ECMA-48 8.3: ED, EL,
-// ECH, DCH, DL; CUU, CUD, CUF, CUB, CNL, CPL, CHA, CUP, CHT, CBT, HVP, VPA,
-// HPA, HPR, VPR; SCORC).
-const (
-	csiErase = 1 + iota
-	csiMove
-)
-
-var csiFinals = func() (t [256]uint8) {
-	for _, b := range []byte("JKXPM") {
-		t[b] = csiErase
-	}
-	for _, b := range []byte("ABCDEFGHIZfd`aeu") {
-		t[b] = csiMove
-	}
-	return t
-}()
-
-// param returns CSI parameter i, or 0 when it is absent.
-func param(t *decode.Token, i int) uint16 {
-	if i < int(t.NParam) {
-		return t.Param[i]
-	}
-	return 0
-}
-
-// isQuery reports whether a CSI makes the terminal reply: DA1/DA2/DA3
-// (c), DSR and CPR (5n, 6n, ?6n and other private n), XTWINOPS reports
-// (t with 11, 13–21), DECRQM ($p), XTVERSION (>q), kitty keyboard flags
-// (?u).
-func isQuery(t *decode.Token, p0 uint16) bool {
-	switch t.Final {
-	case 'c':
-		return t.NInter == 0 && p0 == 0
-	case 'n':
-		return t.NInter == 0 && (p0 == 5 || p0 == 6 || t.Private == '?')
-	case 't':
-		return t.NInter == 0 && t.Private == 0 && (p0 == 11 || p0 >= 13 && p0 <= 21)
-	case 'p':
-		return t.NInter == 1 && t.Inter[0] == '$'
-	case 'q':
-		return t.Private == '>' && t.NInter == 0
-	case 'u':
-		return t.Private == '?'
-	}
-	return false
-}
-
-// sgrConceals reports whether an SGR sets attribute 8 (conceal), skipping
-// the arguments of extended colours (38/48/58;5;n and ;2;r;g;b).
-func sgrConceals(t *decode.Token) bool {
-	ps := t.Params()
-	for i := 0; i < len(ps); i++ {
-		if t.Sub&(1<<i) != 0 {
-			continue
-		}
-		switch ps[i] {
-		case 8:
-			return true
-		case 38, 48, 58:
-			if i+1 < len(ps) && t.Sub&(1<<(i+1)) == 0 {
-				switch ps[i+1] {
-				case 5:
-					i += 2
-				case 2:
-					i += 4
-				}
-			}
-		}
-	}
-	return false
-}
-
-// OSCRead reports whether an OSC asks the terminal for a value: field
-// number field (0 is the command number) is exactly "?", or, with field
-// -1, any field is. It is judged on the stored payload prefix.
-func OSCRead(t *decode.Token, field int) bool {
-	q := t.PayloadPrefix()
-	i := 0
-	for start := 0; start <= len(q); i++ {
-		end := bytes.IndexByte(q[start:], ';')
-		last := end < 0
-		if last {
-			end = len(q)
-		} else {
-			end += start
-		}
-		if (field < 0 || i == field) && end-start == 1 && q[start] == '?' &&
-			(!last || t.Payload == int64(len(q))) {
-			return true
-		}
-		start = end + 1
-	}
-	return false
-}
+// OSCRead reports whether an OSC asks the terminal for a value
+// (ctlfunc.OSCRead): field number field (0 is the command number) is
+// exactly "?", or, with field -1, any field is.
+func OSCRead(t *decode.Token, field int) bool { return ctlfunc.OSCRead(t, field) }
 
 // link handles an OSC 8 hyperlink "8;params;URI": a non-empty URI opens a
 // link, an empty one closes it (LinkCloses). The label between is
@@ -312,12 +122,11 @@ func printableHTTP(uri []byte) bool {
 // "U+202E". CSI parameters are listed up to four.
 func Name(t *decode.Token) string {
 	switch t.Kind {
-	case decode.KindC0:
-		return c0Names[t.Final]
+	case decode.KindC0, decode.KindC1:
+		f, _ := ctlfunc.Lookup(t)
+		return f.Mnemonic
 	case decode.KindDEL:
 		return "DEL"
-	case decode.KindC1:
-		return c1Names[t.Final&0x1F]
 	case decode.KindESC, decode.KindNF:
 		if t.Final == 0 {
 			return "ESC"
@@ -387,17 +196,4 @@ func Name(t *decode.Token) string {
 		return string(appendCodePoint(nil, t.Rune))
 	}
 	return "text"
-}
-
-// c1Names are the ECMA-48 acronyms of the C1 controls (PAD, HOP and SGCI
-// from ISO 6429 drafts, as xterm ctlseqs lists them).
-var c1Names = [32]string{
-	"PAD", "HOP", "BPH", "NBH", "IND", "NEL", "SSA", "ESA", "HTS", "HTJ", "VTS", "PLD", "PLU", "RI", "SS2", "SS3",
-	"DCS", "PU1", "PU2", "STS", "CCH", "MW", "SPA", "EPA", "SOS", "SGCI", "SCI", "CSI", "ST", "OSC", "PM", "APC",
-}
-
-// c0Names are the ECMA-48 acronyms of the C0 controls.
-var c0Names = [32]string{
-	"NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI",
-	"DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
 }

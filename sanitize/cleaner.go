@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"unicode/utf8"
 
+	"github.com/bytelens/bytelens/ctlfunc"
 	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/screen"
 )
@@ -235,7 +236,8 @@ func (c *cleaner) sequence(t *decode.Token) {
 func (c *cleaner) advise(t *decode.Token) {
 	for a := Advisories(t); a != 0; a &= a - 1 {
 		one := a & -a
-		c.flag(t, c.rep.Flags.counter(one), advisoryNames[bits.TrailingZeros16(uint16(one))])
+		i := bits.TrailingZeros16(uint16(one))
+		c.flag(t, &c.rep.classes[i], ctlfunc.Classes[i].Name)
 	}
 }
 
@@ -437,21 +439,9 @@ func (c *cleaner) anomalies(t *decode.Token) {
 	if t.Flags&^decode.FlagEmbedded == 0 {
 		return
 	}
-	a := &c.rep.Anomalies
-	for _, x := range []struct {
-		f    decode.Flags
-		n    *int64
-		name string
-	}{
-		{decode.FlagMalformed, &a.Malformed, "malformed"},
-		{decode.FlagAborted, &a.Aborted, "aborted"},
-		{decode.FlagUnterminated, &a.Unterminated, "unterminated"},
-		{decode.FlagOverlong, &a.Overlong, "overlong"},
-		{decode.FlagAmbiguous, &a.Ambiguous, "ambiguous"},
-		{decode.FlagOverflow, &a.Overflow, "overflow"},
-	} {
-		if t.Flags&x.f != 0 {
-			c.flag(t, x.n, x.name)
+	for i, x := range ctlfunc.Anomalies {
+		if t.Flags&x.Flag != 0 {
+			c.flag(t, &c.rep.anomalies[i], x.Name)
 		}
 	}
 	if t.Is(decode.FlagUnterminated) {

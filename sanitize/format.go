@@ -212,17 +212,35 @@ func (c *cleaner) prevChar(off int64) rune {
 }
 
 // isBase reports whether r can be the base of a variation sequence with
-// the selector vs (Unicode 15 23.4): for U+FE00–U+FE0F a letter, number,
-// punctuation or symbol, never a mark, space or control; for the
-// ideographic variation selectors U+E0100–U+E01EF an ideograph (UTS #37).
+// the selector vs. The ideographic variation selectors U+E0100–U+E01EF
+// follow an ideograph (UTS #37). U+FE00–U+FE0F follow the bases that
+// StandardizedVariants.txt and emoji-variation-sequences.txt name: of
+// ASCII only the keycap bases '#', '*' and the digits; of letters only
+// those of the scripts with standardized variants (selectorScripts) and
+// U+2139 INFORMATION SOURCE; any other number, punctuation or symbol. A
+// selector after any other letter is no sequence a font draws, and one
+// per letter would carry four bits of hidden text in every character of
+// ordinary prose.
 func isBase(r, vs rune) bool {
-	if r < 0 {
+	switch {
+	case r < 0:
 		return false
-	}
-	if vs >= 0xE0100 {
+	case vs >= 0xE0100:
 		return unicode.Is(unicode.Ideographic, r)
+	case r < utf8.RuneSelf:
+		return r == '#' || r == '*' || '0' <= r && r <= '9'
+	case unicode.IsLetter(r):
+		return r == 0x2139 || unicode.In(r, selectorScripts...)
 	}
-	return unicode.In(r, unicode.L, unicode.N, unicode.P, unicode.S)
+	return unicode.In(r, unicode.N, unicode.P, unicode.S)
+}
+
+// selectorScripts are the scripts whose letters have standardized
+// variation sequences with U+FE00–U+FE0F (StandardizedVariants.txt: CJK
+// compatibility ideographs, Myanmar, Phags-pa, Manichaean, Egyptian
+// hieroglyphs).
+var selectorScripts = []*unicode.RangeTable{
+	unicode.Han, unicode.Myanmar, unicode.Phags_Pa, unicode.Manichaean, unicode.Egyptian_Hieroglyphs,
 }
 
 // Conjoining jamo by Hangul_Syllable_Type (Unicode HangulSyllableType.txt):

@@ -31,6 +31,7 @@ func FuzzSanitize(f *testing.F) {
 		"plain text\n", "\x1b[1;31mred\x1b[0m\r\n", "\x1b]8;;http://x/\x1b\\l\x1b]8;;\x1b\\",
 		"\x1b]52;c;QUFBQUFBQUE=\x07", "\x9b31m\xc2\x9b0m", "\x1b]0;a\x9cbcdefghijk\x07", "\xe6\x9bh\xc0\x9b",
 		"\x1bPtmux;\x1b\x1b]0;xxxxxxxxxx\x07\x1b\\", "ab\bc\rd\r\r\n", "a\u202eb\U000E0041\u200d",
+		"\U0001F600\ufe0f\ufe0f\U000E0100", "\u115f\u1161\u115f", "\u1820\u180b\u180b", "<U+202E>\u202e<U+20\x1b[m2E>", "a\u2028b",
 	} {
 		f.Add([]byte(s), uint8(0), uint16(1))
 	}

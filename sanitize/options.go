@@ -20,7 +20,10 @@
 //	ZWNJ, ZWJ U+200C–U+200D, LRM, RLM            always                                 —                —
 //	  U+200E–U+200F, ALM U+061C, SHY U+00AD
 //	variation selectors U+FE00–U+FE0F            the one selector directly after a      removed          invisible
-//	                                               letter, number, punctuation or symbol
+//	                                               number, punctuation or symbol (of
+//	                                               ASCII only # * 0-9), or a letter of
+//	                                               Han, Myanmar, Phags-pa, Manichaean,
+//	                                               Egyptian hieroglyphs, or U+2139
 //	ideographic selectors U+E0100–U+E01EF        the one selector directly after an     removed          invisible
 //	                                               ideograph
 //	Mongolian FVS1–FVS4, MVS U+180B–U+180F       the one directly after a Mongolian     removed          invisible

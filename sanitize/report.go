@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strconv"
 
@@ -116,10 +117,13 @@ type Anomalies struct {
 // differently, though nothing leaked.
 type Flags struct {
 	// Query: the terminal would have typed a reply (DA, DSR/CPR, XTWINOPS
-	// reports, DECRQM, XTVERSION, DECRQSS, XTGETTCAP, OSC 4/10–19/50/52
-	// reads).
+	// reports, DECRQM, XTVERSION, DECREQTPARM, DECRQPSR, DECRQCRA,
+	// DECRQLP, XTREPORTSGR, DECID, DECRQSS, XTGETTCAP, OSC 4/10–19/50/52
+	// reads). Which function raises which flag is package ctlfunc's
+	// catalogue.
 	Query int64 `json:"query"`
-	// Erase: text erased (ED, EL, ECH, DCH, DL, RIS).
+	// Erase: text erased (ED, EL, ECH, DCH, DL, DECSED, DECSEL, DECERA,
+	// DECSERA, RIS).
 	Erase int64 `json:"erase"`
 	// CursorMove: the cursor moved so that text could be painted over.
 	CursorMove int64 `json:"cursor_move"`
@@ -150,8 +154,9 @@ type Flags struct {
 type Finding struct {
 	// Offset is the byte offset of the token from the start of the stream.
 	Offset int64 `json:"offset"`
-	// Kind is an advisory flag ("query", "title"…) or an anomaly
-	// ("unterminated", "ambiguous"…).
+	// Kind is an advisory flag ("query", "title", "invisible"…), an
+	// anomaly ("unterminated", "ambiguous"…), or "report_capped" where the
+	// report began to count OSC numbers or CSI keys as other.
 	Kind string `json:"kind"`
 	// Sequence names the token without its payload: "CSI 6n", "OSC 52
 	// write", "DCS $q", "BS".
@@ -183,6 +188,12 @@ type report struct {
 	osc      [128]int64
 
 	namedCSI, namedOSC int // distinct keys counted by name, up to MaxNamed
+
+	// Advisory classes and anomalies in the catalogue's order
+	// (ctlfunc.Classes, ctlfunc.Anomalies); snapshot fills Flags and
+	// Anomalies from them.
+	classes   [16]int64
+	anomalies [8]int64
 }
 
 func newReport(o Options) report {
@@ -260,6 +271,13 @@ func (r *report) find(off int64, kind, seq string, n int64) {
 // snapshot returns the public report.
 func (r *report) snapshot() Report {
 	out := r.Report
+	flags, anomalies := reflect.ValueOf(&out.Flags).Elem(), reflect.ValueOf(&out.Anomalies).Elem()
+	for i, f := range flagCounters {
+		flags.Field(f).SetInt(r.classes[i])
+	}
+	for i, f := range anomalyCounters {
+		anomalies.Field(f).SetInt(r.anomalies[i])
+	}
 	out.CSIFinals = make(map[string]int64, len(r.csi))
 	for k, n := range r.csi {
 		out.CSIFinals[k.String()] += n

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/bytelens/bytelens/ctlfunc"
 )
 
 // TestReportBounded: however many distinct OSC numbers and CSI keys the
@@ -56,5 +58,20 @@ func TestReportBounded(t *testing.T) {
 	j2, _ := json.Marshal(big)
 	if len(big.Findings) != MaxFindings || big.FindingsOmitted == 0 || len(j2) > 2*len(j1)+MaxFindings*100 {
 		t.Errorf("big report: %d findings, %d omitted, %d JSON bytes (small one %d)", len(big.Findings), big.FindingsOmitted, len(j2), len(j1))
+	}
+}
+
+// TestCountersNamed: every advisory class and anomaly of the catalogue
+// has the report field of its name.
+func TestCountersNamed(t *testing.T) {
+	for i, idx := range flagCounters {
+		if idx < 0 {
+			t.Errorf("class %q has no Flags field", ctlfunc.Classes[i].Name)
+		}
+	}
+	for i, idx := range anomalyCounters {
+		if idx < 0 {
+			t.Errorf("anomaly %q has no Anomalies field", ctlfunc.Anomalies[i].Name)
+		}
 	}
 }

@@ -106,12 +106,18 @@ func (c *cleanWin) spanText(s, e int64) ([]byte, bool) {
 // end), so text that one side splits or joins differs, while a line that
 // both sides make from the same bytes is equal even where the offset map
 // lumps neighbouring lines into one span. A line whose input other does
-// not hold differs; the empty line after a last LF does not.
-func (c *cleanWin) lineDiffers(ls int64, other *cleanWin) bool {
+// not hold differs; the empty line after a last LF does not. With
+// content set (two captures, whose bytes need not line up) the line
+// differs only when other's text nowhere holds it as a whole line: a
+// link target 8 bytes shorter shifts every later offset, not the text.
+func (c *cleanWin) lineDiffers(ls int64, other *cleanWin, content bool) bool {
 	if ls >= int64(len(c.text)) {
 		return false
 	}
 	le := min(int64(len(c.text)), lineEnd(c.text, ls)+1)
+	if content {
+		return !hasLine(other.text, c.text[ls:le])
+	}
 	theirs, ok := other.spanText(c.lineSpan(ls))
 	return !ok || !hasLine(theirs, c.text[ls:le])
 }
@@ -216,7 +222,7 @@ func (m *model) cleanRows() error {
 		f.textNote = approxNote
 	}
 	want := len(f.rows)
-	above, below := c.rowsAround(sv.cursor, f.cursorToken(), m.lay.inner[paneText], f.curRow, want-f.curRow, nil)
+	above, below := c.rowsAround(sv.cursor, f.cursorToken(), m.lay.inner[paneText], f.curRow, want-f.curRow, nil, false)
 	f.text, f.textCur = stack(above, below, want, f.curRow), f.curRow
 	return nil
 }
@@ -229,8 +235,8 @@ var approxNote = render.TextString("approximate until indexed")
 // when the window has them, and the rows from it down, at least nBelow.
 // tok, if not nil, is the token under the cursor, highlighted too. With
 // other set (compare mode) each row says whether its line differs from
-// the text its input became in other.
-func (c *cleanWin) rowsAround(cursor int64, tok *decode.Token, width, nAbove, nBelow int, other *cleanWin) (above, below []textRow) {
+// other (lineDiffers, by content when content is set).
+func (c *cleanWin) rowsAround(cursor int64, tok *decode.Token, width, nAbove, nBelow int, other *cleanWin, content bool) (above, below []textRow) {
 	h := c.highlightFor(cursor, tok)
 	anchor := h.cs
 	if h.run >= 0 {
@@ -238,7 +244,7 @@ func (c *cleanWin) rowsAround(cursor int64, tok *decode.Token, width, nAbove, nB
 	}
 	line := func(ls int64) []textRow {
 		rows := c.lineRows(ls, width, h)
-		if other != nil && c.lineDiffers(ls, other) {
+		if other != nil && c.lineDiffers(ls, other, content) {
 			for i := range rows {
 				rows[i].differs = true
 			}

@@ -106,11 +106,36 @@ func (c *compare) update(a *streamView) {
 			side, x = "B", p.B
 		}
 		c.rows = append(c.rows, diffRow{
-			name:    render.Concat(render.Offset(x.Offset), render.Line(fmt.Appendf(nil, " %s %s %s", side, x.Kind, x.Sequence))),
+			name:    render.Concat(render.Offset(x.Offset), render.Line(fmt.Appendf(nil, " %s %s %s%s", side, x.Kind, x.Sequence, findingChange(p.A, p.B)))),
 			differs: true, off: x.Offset,
 		})
 	}
 	c.sel = max(0, min(c.sel, len(c.rows)-1))
+}
+
+// findingChange says what changed between a finding in A and its
+// counterpart in B: their lengths ("193 -> 185 bytes, 8 shorter"), or ""
+// when one side has none or they are as long.
+func findingChange(a, b *sanitize.Finding) string {
+	if a == nil || b == nil || a.Bytes == b.Bytes {
+		return ""
+	}
+	d, how := b.Bytes-a.Bytes, "longer"
+	if d < 0 {
+		d, how = -d, "shorter"
+	}
+	return fmt.Sprintf(": %d -> %d bytes, %d %s in B", a.Bytes, b.Bytes, d, how)
+}
+
+// findingAt returns the compare report row of the finding at off, if
+// there is one.
+func (c *compare) findingAt(off int64) (*diffRow, bool) {
+	for i := range c.rows {
+		if c.rows[i].off == off {
+			return &c.rows[i], true
+		}
+	}
+	return nil, false
 }
 
 // done reports whether both reports cover their streams.
@@ -160,10 +185,10 @@ func (m *model) compareRows() error {
 	third := k / 3
 	var upA, downA, upB, downB []textRow
 	if ca != nil {
-		upA, downA = ca.rowsAround(a.cursor, tok, m.lay.inner[paneText]-gutterWidth, third, k, orNone(cb))
+		upA, downA = ca.rowsAround(a.cursor, tok, m.lay.inner[paneText]-gutterWidth, third, k, orNone(cb), !m.cmp.shared)
 	}
 	if cb != nil {
-		upB, downB = cb.rowsAround(b.cursor, tokB, m.lay.inner[paneTextB]-gutterWidth, third, k, orNone(ca))
+		upB, downB = cb.rowsAround(b.cursor, tokB, m.lay.inner[paneTextB]-gutterWidth, third, k, orNone(ca), !m.cmp.shared)
 	}
 	cur := min(third, max(len(upA), len(upB)))
 	f.text, f.textB, f.textCur = stack(upA, downA, k, cur), stack(upB, downB, k, cur), cur
@@ -319,13 +344,20 @@ type diffSide struct {
 type diffSeek struct {
 	sides [2]diffSide
 	finds []int64 // offsets of differing findings, in order
-	n     int64   // A's length: the cursor's range
-	from  int64
-	dir   int64
-	b     int64 // forward: the first block of the next piece; backward: the block after it
-	nb    int64
-	b0    int64
+	// content compares lines by text (two captures), each side's piece
+	// against the other's piece widened by contentMargin.
+	content bool
+	n       int64 // A's length: the cursor's range
+	from    int64
+	dir     int64
+	b       int64 // forward: the first block of the next piece; backward: the block after it
+	nb      int64
+	b0      int64
 }
+
+// contentMargin is how far past a piece diffSeek looks on the other side
+// for a line, when it compares two captures by content.
+const contentMargin = 16 << 10
 
 // diffPiece is how many blocks diffSeek cleans at a time.
 const diffPiece = textPiece / checkpointEvery
@@ -335,7 +367,7 @@ const diffPiece = textPiece / checkpointEvery
 func newDiffSeek(a *streamView, opts sanitize.Options, c *compare, from, dir int64) *diffSeek {
 	j := &diffSeek{
 		sides: [2]diffSide{{newScanner(a.idx), opts}, {newScanner(c.sv.idx), c.opts}},
-		finds: c.findingOffsets(), n: a.src.n, from: from, dir: dir, nb: int64(a.idx.blocks()),
+		finds: c.findingOffsets(), n: a.src.n, from: from, dir: dir, nb: int64(a.idx.blocks()), content: !c.shared,
 	}
 	b := from / checkpointEvery
 	if dir > 0 {
@@ -438,20 +470,35 @@ func (j *diffSeek) step() (done, found bool, off int64, err error) {
 // places returns the differences that start in A's input [lo, hi): the
 // starts of differing lines of either side, and differing findings.
 func (j *diffSeek) places(lo, hi int64) ([]int64, error) {
-	var wins [2]*cleanWin
+	var wins, wide [2]*cleanWin
 	for i, s := range j.sides {
 		src := s.sc.x.src
-		l, h := min(lo, src.n), min(hi, src.n)
-		in, err := src.read(l, h-l)
-		if err != nil {
+		clean := func(lo, hi int64) (*cleanWin, error) {
+			l, h := max(0, min(lo, src.n)), min(hi, src.n)
+			in, err := src.read(l, h-l)
+			if err != nil {
+				return nil, err
+			}
+			return newCleanWin(l, in, s.opts, true), nil
+		}
+		var err error
+		if wins[i], err = clean(lo, hi); err != nil {
 			return nil, err
 		}
-		wins[i] = newCleanWin(l, in, s.opts, true)
+		wide[i] = wins[i]
+		if j.content {
+			if wide[i], err = clean(lo-contentMargin, hi+contentMargin); err != nil {
+				return nil, err
+			}
+		}
 	}
 	var out []int64
 	for i, c := range wins {
+		if i == 1 && j.content {
+			break // B's offsets are not A's: its lines are marked in its pane only
+		}
 		for ls := int64(0); ls < int64(len(c.text)); ls = lineEnd(c.text, ls) + 1 {
-			if c.lineDiffers(ls, wins[1-i]) {
+			if c.lineDiffers(ls, wide[1-i], j.content) {
 				if s, _ := c.lineSpan(ls); s >= lo && s < hi {
 					out = append(out, s)
 				}

@@ -63,6 +63,9 @@ func TestCompareViewSafe(t *testing.T) {
 			if !mode.color && strings.Contains(p.name, "corpus/") {
 				continue // the text panes draw alike in mono: the corpus runs once
 			}
+			if strings.HasSuffix(p.name, "/zeros") && !exhaustive() {
+				continue // its run of identical rows is squeezed in the byte panes, which compare mode has not
+			}
 			t.Run(mode.name+"/"+p.name, func(t *testing.T) {
 				t.Parallel()
 				o := mode.o
@@ -159,5 +162,37 @@ func TestCompareMarksWithoutColour(t *testing.T) {
 	}
 	if bytes.Contains([]byte(v), []byte("\x1b[")) {
 		t.Error("View has SGR with the Ascii profile")
+	}
+}
+
+// TestCompareByContent checks that two captures whose bytes shift (B's
+// link target is 8 bytes shorter, and one later line differs) are
+// compared by their cleaned text: only the line whose text differs is
+// marked, and d goes to it, not to every line after the shift.
+func TestCompareByContent(t *testing.T) {
+	t.Parallel()
+	a := []byte("head\n\x1b]8;;https://evil.example/long/\x1b\\docs\x1b]8;;\x1b\\\nsame one\nsame two\nchanged A\nsame three\n")
+	b := []byte("head\n\x1b]8;;https://evil.example/\x1b\\docs\x1b]8;;\x1b\\\nsame one\nsame two\nchanged B\nsame three\n")
+	d := newDriver(t, load(t, a), Options{Compare: &Compare{Capture: load(t, b), Name: "b"}}, testStyles(termenv.Ascii, false), 120, 30, nil)
+	var marked []string
+	for _, r := range d.m.f.text {
+		if r.differs && r.ok {
+			var s strings.Builder
+			for _, pc := range r.pieces {
+				s.WriteString(pc.s.String())
+			}
+			marked = append(marked, s.String())
+		}
+	}
+	if strings.Join(marked, "|") != "changed A" {
+		t.Errorf("A's marked lines %q, want only \"changed A\"", marked)
+	}
+	d.press("d")
+	if d.m.sv().cursor != 5 || !strings.Contains(d.m.msg.String(), "hyperlink OSC 8 link: 33 -> 28 bytes, 5 shorter in B") {
+		t.Errorf("first d at %d, message %q; want the link at 5 and what changed", d.m.sv().cursor, d.m.msg)
+	}
+	d.press("d")
+	if want := int64(bytes.Index(a, []byte("changed A"))); d.m.sv().cursor != want {
+		t.Errorf("second d went to %d, want %d (changed A)", d.m.sv().cursor, want)
 	}
 }

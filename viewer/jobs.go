@@ -2,11 +2,13 @@ package viewer
 
 import (
 	"bytes"
+	"fmt"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 )
 
@@ -90,6 +92,12 @@ func (m *model) jobDone(msg jobMsg) tea.Cmd {
 			}
 			m.setMsg(true, "%s", hazardMessage(&t))
 			return nil
+		}
+		if _, ok := j.(*diffSeek); ok {
+			if r, ok := m.cmp.findingAt(msg.off); ok {
+				m.msg, m.warn = render.Concat(render.Line(fmt.Appendf(nil, "%s at %s: finding ", j.name(), offsetText(msg.off))), r.name), false
+				return nil
+			}
 		}
 		m.setMsg(false, "%s at %s", j.name(), offsetText(msg.off))
 	default:

@@ -588,13 +588,13 @@ func TestLoaderWarningShown(t *testing.T) {
 }
 
 // cursorsPerInput is how many cursors TestSeek starts from in each input:
-// 40 under CI, 12 otherwise, 4 with -short.
+// 40 under CI, 6 otherwise, 3 with -short.
 func cursorsPerInput() int64 {
 	switch {
 	case exhaustive():
 		return 40
 	case testing.Short():
-		return 4
+		return 3
 	}
-	return 12
+	return 6
 }
