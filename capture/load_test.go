@@ -554,29 +554,6 @@ func TestSniff(t *testing.T) {
 	}
 }
 
-func TestSegReader(t *testing.T) {
-	src := []byte("0123456789abcdefghij")
-	segs := []segment{{0, 2, 3}, {3, 10, 4}, {7, 0, 1}, {8, 19, 1}}
-	want := []byte("234abcd0j")
-	r := &segReader{src: bytes.NewReader(src), segs: segs, size: 9}
-	for off := 0; off <= len(want); off++ {
-		for n := 0; n <= len(want)-off+2; n++ {
-			p := make([]byte, n)
-			k, err := r.ReadAt(p, int64(off))
-			wantN := min(n, len(want)-off)
-			if k != wantN || !bytes.Equal(p[:k], want[off:off+wantN]) {
-				t.Fatalf("ReadAt(%d bytes, %d) = %d %q, want %q", n, off, k, p[:k], want[off:off+wantN])
-			}
-			if n > 0 && ((wantN < n) != (err == io.EOF) || (err != nil && err != io.EOF)) {
-				t.Fatalf("ReadAt(%d bytes, %d) error %v", n, off, err)
-			}
-		}
-	}
-	if _, err := r.ReadAt(make([]byte, 1), -1); err == nil {
-		t.Error("negative offset accepted")
-	}
-}
-
 func TestParseFormat(t *testing.T) {
 	for f := Format(0); f < numFormats; f++ {
 		got, err := ParseFormat(f.String())

@@ -2,13 +2,13 @@ package capture
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"time"
 	"unicode/utf8"
+
+	"github.com/bytelens/bytelens/capture/store"
 )
 
 // loader holds the state shared by the built-in loaders: the source, the
@@ -44,16 +44,13 @@ type streamBuilder struct {
 	name    string
 	mem     []byte
 	inMem   bool
-	segs    []segment
+	segs    store.Splice
 	n       int64 // stream length so far
 	events  []Event
 	dropped int // events over the limit
 	removed []Removal
 	last    time.Duration // time of the last frame, for frameAt
 }
-
-// segment maps stream bytes [off, off+n) to source bytes [src, src+n).
-type segment struct{ off, src, n int64 }
 
 // stream returns the builder for name, creating it; StreamOutput sorts first.
 func (l *loader) stream(name string) *streamBuilder {
@@ -85,15 +82,7 @@ func (l *loader) addSource(s *streamBuilder, src, n int64) {
 		return
 	}
 	l.usesSource = true
-	if k := len(s.segs); k > 0 {
-		last := &s.segs[k-1]
-		if last.src+last.n == src {
-			last.n += n
-			s.n += n
-			return
-		}
-	}
-	s.segs = append(s.segs, segment{off: s.n, src: src, n: n})
+	s.segs.Add(src, n)
 	s.n += n
 }
 
@@ -151,7 +140,9 @@ func (l *loader) finish() *Capture {
 		case s.inMem:
 			st.Data = bytes.NewReader(s.mem)
 		default:
-			st.Data = &segReader{src: l.r, segs: s.segs, size: s.n}
+			seg := s.segs
+			seg.Src = l.r
+			st.Data = &seg
 		}
 		if s.dropped > 0 {
 			l.warnf(0, -1, "stream %s: %d events beyond the limit of %d were dropped", s.name, s.dropped, l.maxEvents)
@@ -162,46 +153,6 @@ func (l *loader) finish() *Capture {
 		l.c.Warnings = append(l.c.Warnings, Warning{Source: "capture", Off: -1, Msg: fmt.Sprintf("%d more warnings not shown", l.suppressed)})
 	}
 	return l.c
-}
-
-// segReader is an io.ReaderAt over a list of source segments.
-type segReader struct {
-	src  io.ReaderAt
-	segs []segment
-	size int64
-}
-
-var errNegativeOffset = errors.New("capture: negative offset")
-
-// ReadAt implements io.ReaderAt.
-func (r *segReader) ReadAt(p []byte, off int64) (int, error) {
-	if off < 0 {
-		return 0, errNegativeOffset
-	}
-	if off >= r.size {
-		return 0, io.EOF
-	}
-	i := sort.Search(len(r.segs), func(i int) bool { return r.segs[i].off+r.segs[i].n > off })
-	n := 0
-	for n < len(p) && i < len(r.segs) {
-		s := r.segs[i]
-		within := off - s.off
-		m := int(min(int64(len(p)-n), s.n-within))
-		k, err := r.src.ReadAt(p[n:n+m], s.src+within)
-		n += k
-		off += int64(k)
-		if k < m {
-			if err == nil || err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
-			return n, err
-		}
-		i++
-	}
-	if n < len(p) {
-		return n, io.EOF
-	}
-	return n, nil
 }
 
 // maxSeconds is the largest time, in seconds, that a capture reports

@@ -92,11 +92,11 @@ func cutPoint(b []byte) int {
 	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
 		return i + 1
 	}
-	return len(trimPartialRune(b))
+	return len(TrimPartialRune(b))
 }
 
 // trimPartialRune drops an incomplete UTF-8 sequence at the end of b.
-func trimPartialRune(b []byte) []byte {
+func TrimPartialRune(b []byte) []byte {
 	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
 		if utf8.RuneStart(b[i]) {
 			if !utf8.FullRune(b[i:]) {

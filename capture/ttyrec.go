@@ -87,7 +87,7 @@ func (l *loader) loadTTYRec() error {
 			l.warnf(0, off, "%d trailing bytes are too short for a frame header; ignored", rest)
 			break
 		}
-		if len(out.segs) >= maxSegs {
+		if out.segs.Runs() >= maxSegs {
 			l.c.Truncated = true
 			l.warnf(0, off, "more than %d frames; the rest of the recording is not loaded", maxSegs)
 			break

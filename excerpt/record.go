@@ -11,8 +11,8 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/sanitize"
 )
@@ -179,7 +179,7 @@ func (ix *index) lines(out []Line, from, to int64, b *budget) ([]Line, int64, er
 		if show == size && show > 0 && buf[show-1] == '\n' {
 			buf = buf[:show-1]
 		} else if show < size {
-			buf = trimPartialRune(buf)
+			buf = capture.TrimPartialRune(buf)
 			ln.Cut, ln.CutBytes = true, size-int64(len(buf))
 		}
 		b.bytes -= len(buf)
@@ -192,19 +192,6 @@ func (ix *index) lines(out []Line, from, to int64, b *budget) ([]Line, int64, er
 		out = append(out, ln)
 	}
 	return out, 0, nil
-}
-
-// trimPartialRune drops an incomplete UTF-8 sequence at the end of b.
-func trimPartialRune(b []byte) []byte {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			if !utf8.FullRune(b[i:]) {
-				return b[:i]
-			}
-			break
-		}
-	}
-	return b
 }
 
 // Lines returns lines from..to (1-based, to included) of stream, at most

@@ -3,12 +3,10 @@ package store
 import (
 	"bufio"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"hash"
 	"io"
 	"os"
-	"sort"
 )
 
 // Index is a raw artifact read once from start to end and checked as
@@ -46,12 +44,8 @@ type IndexStream struct {
 	// SHA256 is the digest of the stored bytes, checked against them.
 	SHA256 [sha256.Size]byte
 
-	src  io.ReaderAt
-	segs []span
+	data Splice
 }
-
-// span maps stream bytes [off, off+n) to artifact bytes [src, src+n).
-type span struct{ off, src, n int64 }
 
 // Truncated reports whether the stream passed the raw limit, so it holds
 // only a prefix of what the command wrote.
@@ -60,43 +54,11 @@ func (s *IndexStream) Truncated() bool { return s.Seen > s.Len }
 // Segments calls f for each run of the stream's bytes in the artifact, in
 // stream order: stream offset off, artifact offset src, length n, in
 // bytes.
-func (s *IndexStream) Segments(f func(off, src, n int64)) {
-	for _, g := range s.segs {
-		f(g.off, g.src, g.n)
-	}
-}
+func (s *IndexStream) Segments(f func(off, src, n int64)) { s.data.Each(f) }
 
 // ReadAt implements [io.ReaderAt] over the stream's stored bytes, reading
 // from the artifact.
-func (s *IndexStream) ReadAt(p []byte, off int64) (int, error) {
-	if off < 0 {
-		return 0, errors.New("store: negative offset")
-	}
-	if off >= s.Len {
-		return 0, io.EOF
-	}
-	i := sort.Search(len(s.segs), func(i int) bool { return s.segs[i].off+s.segs[i].n > off })
-	n := 0
-	for n < len(p) && i < len(s.segs) {
-		g := s.segs[i]
-		within := off - g.off
-		m := int(min(int64(len(p)-n), g.n-within))
-		k, err := s.src.ReadAt(p[n:n+m], g.src+within)
-		n += k
-		off += int64(k)
-		if k < m {
-			if err == nil || err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
-			return n, err
-		}
-		i++
-	}
-	if n < len(p) {
-		return n, io.EOF
-	}
-	return n, nil
-}
+func (s *IndexStream) ReadAt(p []byte, off int64) (int, error) { return s.data.ReadAt(p, off) }
 
 // Reader returns a reader over the stream's stored bytes.
 func (s *IndexStream) Reader() *io.SectionReader { return io.NewSectionReader(s, 0, s.Len) }
@@ -128,7 +90,7 @@ func ReadIndex(r io.ReaderAt, size int64) (*Index, error) {
 	hashes := make([]hash.Hash, len(m.Streams))
 	for i, s := range m.Streams {
 		hashes[i] = sha256.New()
-		x.Streams = append(x.Streams, IndexStream{ID: s.ID, Name: s.Name, src: r})
+		x.Streams = append(x.Streams, IndexStream{ID: s.ID, Name: s.Name, data: Splice{Src: r}})
 	}
 	pos := func() int64 { return cr.n - int64(br.Buffered()) }
 	err = readRecords(br, m, &x.Trailer, func(i int, c Chunk) error {
@@ -137,11 +99,7 @@ func ReadIndex(r io.ReaderAt, size int64) (*Index, error) {
 		if k, _ := io.CopyN(hashes[i], br, n); k != n {
 			return fmt.Errorf("%w: chunk %d cut short", ErrFormat, c.Seq)
 		}
-		if k := len(s.segs); k > 0 && s.segs[k-1].src+s.segs[k-1].n == src {
-			s.segs[k-1].n += n
-		} else {
-			s.segs = append(s.segs, span{off: s.Len, src: src, n: n})
-		}
+		s.data.Add(src, n)
 		c.Offset = s.Len
 		x.Chunks = append(x.Chunks, c)
 		s.Len += n
