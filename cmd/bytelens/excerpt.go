@@ -61,6 +61,9 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 	if (f.lines == "") == (f.grep == "") || f.report && f.lines == "" {
 		return usagef("give --lines FROM:TO or --grep PATTERN (--report goes with --lines)")
 	}
+	if f.lines != "" && (f.regex || f.context != 0 || f.cursor != 0) {
+		return usagef("--regex, -C and --cursor go with --grep, not --lines")
+	}
 	st, err := openStore()
 	if err != nil {
 		return err

@@ -25,6 +25,9 @@ func TestExcerptCommand(t *testing.T) {
 		{[]string{"--grep", "(", "--regex"}, 2, "invalid RE2 pattern"},
 		{[]string{"--lines", "1", "--grep", "x"}, 2, "give --lines"},
 		{[]string{"--lines", "1", "--stream", "stdin"}, 2, "no such stream"},
+		{[]string{"--lines", "1", "-C", "2"}, 2, "go with --grep"},
+		{[]string{"--lines", "1", "--regex"}, 2, "go with --grep"},
+		{[]string{"--lines", "1", "--cursor", "3"}, 2, "go with --grep"},
 	} {
 		code, out, errs := cli(t, "", append([]string{"excerpt", ref}, c.args...)...)
 		got := out

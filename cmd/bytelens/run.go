@@ -116,6 +116,9 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 	if f.text && f.compact {
 		return usagef("--compact shapes the JSON envelope; drop it or --text")
 	}
+	if f.agent && (f.text || f.compact) {
+		return usagef("--agent is its own output form; drop --text and --compact")
+	}
 	// A store that cannot be opened costs the raw artifact, not the run.
 	var storeErr error
 	if !f.noStore {

@@ -333,6 +333,11 @@ func TestRunCompactAndExitCode(t *testing.T) {
 	if code, _, _ := cli(t, "", "run", "--compact", "--text", "--", "true"); code != 2 {
 		t.Errorf("--compact --text: exit %d, want 2", code)
 	}
+	for _, other := range []string{"--text", "--compact"} {
+		if code, _, errs := cli(t, "", "run", "--agent", other, "--", "true"); code != 2 || !strings.Contains(errs, "--agent") {
+			t.Errorf("--agent %s: exit %d, %q; want 2", other, code, errs)
+		}
+	}
 }
 
 // TestRunAgentHeadTail: run --agent shows the head and the tail of a long
