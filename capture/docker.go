@@ -48,25 +48,15 @@ func (l *loader) loadDocker() error {
 	var badTime repeated
 	defer badTime.flush(l, "capture", "entry time is not RFC 3339; timed like the entry before it")
 	lr := newLineReader(io.NewSectionReader(l.r, 0, l.size))
-	for {
-		line, _, long, err := lr.next()
-		switch {
-		case err == io.EOF:
-			return nil
-		case err != nil:
-			return err
-		case long:
-			l.warnf(lr.line, -1, "line longer than %d bytes skipped", MaxLine)
-			continue
-		}
+	return l.readLines(lr, func(line []byte) error {
 		var e dockerEntry
 		if err := decodeObject(line, &e, true); err != nil {
 			l.warnf(lr.line, -1, "not a docker json-file entry (%v); line skipped", err)
-			continue
+			return nil
 		}
 		if e.Stream != StreamStdout && e.Stream != StreamStderr {
 			l.warnf(lr.line, -1, "entry names a stream other than stdout and stderr; line skipped")
-			continue
+			return nil
 		}
 		t, err := time.Parse(time.RFC3339Nano, e.Time)
 		if err != nil {
@@ -78,7 +68,8 @@ func (l *loader) loadDocker() error {
 		ok := l.appendMem(s, []byte(e.Log), lr.line)
 		l.frameAt(s, off, s.n-off, t)
 		if !ok {
-			return nil
+			return errStopLines
 		}
-	}
+		return nil
+	})
 }

@@ -118,21 +118,11 @@ func (l *loader) loadJournalJSON() error {
 			c.LossyReason = fmt.Sprintf("journalctl left out MESSAGE values over 4096 bytes (%d null in the file); journalctl --all keeps them", nulls)
 		}
 	}()
-	for {
-		line, _, long, err := lr.next()
-		switch {
-		case err == io.EOF:
-			return nil
-		case err != nil:
-			return err
-		case long:
-			l.warnf(lr.line, -1, "line longer than %d bytes skipped", MaxLine)
-			continue
-		}
+	return l.readLines(lr, func(line []byte) error {
 		var e map[string]json.RawMessage
 		if err := decodeObject(line, &e, false); err != nil {
 			l.warnf(lr.line, -1, "not a journal entry (%v); line skipped", err)
-			continue
+			return nil
 		}
 		var t time.Time
 		if raw, ok := e[journalRealtime]; ok {
@@ -143,17 +133,17 @@ func (l *loader) loadJournalJSON() error {
 			}
 			if !ok {
 				l.warnf(lr.line, -1, "%s is not a count of microseconds; line skipped", journalRealtime)
-				continue
+				return nil
 			}
 		}
 		raw, ok := e[journalMessage]
 		if !ok {
-			continue
+			return nil
 		}
 		vals, n, err := journalValues(raw, false)
 		if err != nil {
 			l.warnf(lr.line, -1, "%v; line skipped", err)
-			continue
+			return nil
 		}
 		nulls += n
 		for _, v := range vals {
@@ -161,10 +151,11 @@ func (l *loader) loadJournalJSON() error {
 			ok := l.appendMem(out, v, lr.line) && l.appendMem(out, []byte{'\n'}, lr.line)
 			l.frameAt(out, off, out.n-off, t)
 			if !ok {
-				return nil
+				return errStopLines
 			}
 		}
-	}
+		return nil
+	})
 }
 
 // sniffJournalExport reports whether b starts as journalctl -o export

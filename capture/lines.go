@@ -2,6 +2,7 @@ package capture
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -89,4 +90,33 @@ func (r *repeated) flush(l *loader, source, msg string) {
 		off = -1
 	}
 	l.warn(Warning{Source: source, Line: r.line, Off: off, Msg: msg})
+}
+
+// errStopLines, returned by a readLines callback, ends the walk early
+// without an error.
+var errStopLines = errors.New("capture: stop reading lines")
+
+// readLines calls f with each line of lr (lr.line numbers it), skipping
+// with a warning a line longer than lr.maxLine, until the end of the
+// input, an error of lr or f, or errStopLines from f, which ends the walk
+// with no error.
+func (l *loader) readLines(lr *lineReader, f func(line []byte) error) error {
+	for {
+		line, _, long, err := lr.next()
+		switch {
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			return err
+		case long:
+			l.warnf(lr.line, -1, "line longer than %d bytes skipped", lr.maxLine)
+			continue
+		}
+		if err := f(line); err != nil {
+			if err == errStopLines {
+				return nil
+			}
+			return err
+		}
+	}
 }
