@@ -73,7 +73,12 @@ func (d *Decoder) csiBytes(p []byte) {
 		case csiEntry:
 			d.csiEntry(b)
 		case csiParam:
-			if b >= '0' && b <= '9' && d.np < MaxParams {
+			if d.np >= MaxParams {
+				// Past the stored parameters only separators count.
+				i = d.countSeparators(p, i)
+				continue
+			}
+			if b >= '0' && b <= '9' {
 				i = d.digits(p, i)
 				continue
 			}
@@ -136,6 +141,24 @@ func (d *Decoder) digits(p []byte, i int) int {
 	}
 	t.Param[d.np] = uint16(v)
 	return i - 1
+}
+
+// countSeparators counts the separators of the run of parameter bytes
+// 0x30–0x3B at p[i] (past MaxParams, where nothing else is kept); a byte
+// that starts no such run goes to csiParam. It returns the index of the
+// last byte it read.
+func (d *Decoder) countSeparators(p []byte, i int) int {
+	j := i
+	for ; j < len(p) && p[j] >= '0' && p[j] <= ';'; j++ {
+		if p[j] >= ':' && d.np < 0xFFFF {
+			d.np++
+		}
+	}
+	if j == i {
+		d.csiParam(p[i])
+		return i
+	}
+	return j - 1
 }
 
 // addDigit returns v*10 plus the digit b, saturating at MaxParamValue.
