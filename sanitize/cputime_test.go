@@ -1,0 +1,94 @@
+//go:build linux
+
+package sanitize
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bytelens/bytelens/decode"
+	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/sys/unix"
+)
+
+// threadCPU returns the CPU time the calling thread has used.
+func threadCPU() time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		panic(err)
+	}
+	return time.Duration(ts.Nano())
+}
+
+// TestCPUTime measures BenchmarkClean's rows in thread CPU time rather
+// than wall time, the rows of each input interleaved round by round, so
+// that other work on a shared machine neither stretches one row nor
+// drifts between rows. It prints a Markdown table of medians (MB of
+// input per CPU second) and ratios. Run with BYTELENS_CPUTIME=1 (see
+// BENCHMARKS.md).
+func TestCPUTime(t *testing.T) {
+	if os.Getenv("BYTELENS_CPUTIME") == "" {
+		t.Skip("set BYTELENS_CPUTIME=1 to measure")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	const rounds, minCPU = 7, 60 * time.Millisecond
+	var out strings.Builder
+	out.WriteString("| input | sanitize.Bytes | Writer 64 KiB | Writer 7 B | decode only | ansi.Strip | utf8.Valid + copy | Bytes ÷ Strip | Writer ÷ Strip | decode ÷ Strip | Bytes ÷ utf8.Valid+copy | 7 B ÷ 64 KiB per byte |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, in := range benchInputs() {
+		dst := make([]byte, 0, 2*len(in.data))
+		valid := utf8.Valid(in.data)
+		var dec decode.Decoder
+		w64, w7 := NewWriter(discard{}, Options{}), NewWriter(discard{}, Options{})
+		writeAll := func(w *Writer, size int) {
+			for p := in.data; len(p) > 0; {
+				n := min(size, len(p))
+				w.Write(p[:n])
+				p = p[n:]
+			}
+		}
+		rows := []func(){
+			func() { Bytes(in.data, Options{}) },
+			func() { writeAll(w64, 64<<10) },
+			func() { writeAll(w7, 7) },
+			func() { dec.Feed(in.data, func(*decode.Token) {}) },
+			func() { _ = ansi.Strip(string(in.data)) },
+			func() {
+				dst = dst[:0]
+				if utf8.Valid(in.data) {
+					dst = append(dst, in.data...)
+				}
+			},
+		}
+		mbs := make([][]float64, len(rows))
+		for range rounds {
+			for k, f := range rows {
+				n := 0
+				start := threadCPU()
+				for threadCPU()-start < minCPU {
+					f()
+					n++
+				}
+				mbs[k] = append(mbs[k], float64(n*len(in.data))/(threadCPU()-start).Seconds()/1e6)
+			}
+		}
+		med := make([]float64, len(rows))
+		for k := range rows {
+			slices.Sort(mbs[k])
+			med[k] = mbs[k][rounds/2]
+		}
+		uv, uvr := fmt.Sprintf("%.0f", med[5]), fmt.Sprintf("%.2f", med[0]/med[5])
+		if !valid {
+			uv, uvr = "(invalid)", "—"
+		}
+		fmt.Fprintf(&out, "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %s | **%.2f×** | %.2f× | %.2f× | %s | %.2f |\n",
+			in.name, med[0], med[1], med[2], med[3], med[4], uv, med[0]/med[4], med[1]/med[4], med[3]/med[4], uvr, med[1]/med[2])
+	}
+	t.Log("\n" + out.String())
+}
