@@ -18,7 +18,7 @@ import (
 
 // EnvelopeSchema is the schema name of the envelopes [Run] produces
 // (docs/envelope.md, docs/envelope.schema.json).
-const EnvelopeSchema = "bytelens.envelope/v1"
+const EnvelopeSchema = "bytelens.envelope/v2"
 
 // Envelope is the result of one collected command: what ran, how it ended,
 // and its cleaned output, as one JSON object. Metadata lives only in its
@@ -34,6 +34,9 @@ type Envelope struct {
 	// Argv is the command line as run, each element cleaned by
 	// [CleanField].
 	Argv []string `json:"argv"`
+	// Executable is the absolute path of the program that ran, as found
+	// in $PATH, cleaned by [CleanField].
+	Executable string `json:"executable"`
 	// Cwd is the absolute working directory of the command, cleaned by
 	// [CleanField].
 	Cwd string `json:"cwd"`
@@ -41,7 +44,8 @@ type Envelope struct {
 	// (cleaned by [CleanField]), or "caller".
 	Stdin string `json:"stdin"`
 	// MetadataCleaned names the fields whose value [CleanField] changed,
-	// in field order: "command", "argv[N]", "cwd", "stdin", "signal".
+	// in field order: "command", "argv[N]", "executable", "cwd", "stdin",
+	// "signal".
 	// The exact values are kept only in the raw artifact's manifest. Run
 	// sets it to an empty list when nothing changed.
 	MetadataCleaned []string `json:"metadata_cleaned"`
@@ -61,14 +65,28 @@ type Envelope struct {
 	// Canceled reports that the caller's context ended and the collector
 	// killed the command's process group.
 	Canceled bool `json:"canceled"`
+	// Limits are the limits and the cleaning policy in force.
+	Limits Limits `json:"limits"`
 	// WaitDelayExpired reports that the collector stopped reading because a
 	// pipe stayed open (held by a grandchild) longer than the wait delay
 	// after the command exited; output written after that is lost.
 	WaitDelayExpired bool `json:"wait_delay_expired"`
-	// Stdout is the cleaned standard output, cut to the output limit.
+	// Stdout is the cleaned standard output: all of it when it fits the
+	// output limit, else its head, at most half the limit, cut at a line
+	// boundary.
 	Stdout string `json:"stdout"`
-	// Stderr is the cleaned standard error, cut to the output limit.
-	Stderr string `json:"stderr"`
+	// StdoutOmitted says what lies between Stdout and StdoutTail when the
+	// output passed the limit; nil otherwise.
+	StdoutOmitted *Omitted `json:"stdout_omitted,omitempty"`
+	// StdoutTail is the end of the cleaned standard output when it passed
+	// the limit, starting at a line boundary where the tail holds one;
+	// empty otherwise.
+	StdoutTail string `json:"stdout_tail,omitempty"`
+	// Stderr, StderrOmitted and StderrTail are the same for standard
+	// error.
+	Stderr        string   `json:"stderr"`
+	StderrOmitted *Omitted `json:"stderr_omitted,omitempty"`
+	StderrTail    string   `json:"stderr_tail,omitempty"`
 	// Streams holds the report, limits and byte counts of each stream.
 	Streams EnvelopeStreams `json:"streams"`
 	// Chunks lists the collector's reads across both streams in the order
@@ -79,6 +97,11 @@ type Envelope struct {
 	// RawArtifact is the reference "restricted:sha256:<hex>" of the raw
 	// artifact in the restricted store, or empty if none was kept.
 	RawArtifact string `json:"raw_artifact"`
+	// StoreError says why the raw artifact (or, with run
+	// --save-envelope, the envelope) could not be kept: the store could
+	// not be opened, was full, read-only or broken. The rest of the
+	// envelope is complete. Empty when the store worked or none was used.
+	StoreError string `json:"store_error,omitempty"`
 	// Decision is the caller's approval record, attached verbatim (as
 	// compact JSON) apart from the untrusted output; absent if none. Run
 	// accepts only a record that passes [CheckDecision].
@@ -93,13 +116,55 @@ type EnvelopeStreams struct {
 	Stderr EnvelopeStream `json:"stderr"`
 }
 
+// Omitted describes the cleaned text left out between the head and the
+// tail of a stream. Lines are numbered from 1 in the stream's cleaned
+// text; a line partly kept counts as omitted.
+type Omitted struct {
+	// Bytes is the number of cleaned bytes left out.
+	Bytes int64 `json:"bytes"`
+	// Lines is the number of lines with bytes left out, ToLine-FromLine+1.
+	Lines int64 `json:"lines"`
+	// FromLine and ToLine are the first and last line with bytes left
+	// out.
+	FromLine int64 `json:"from_line"`
+	ToLine   int64 `json:"to_line"`
+	// Excerpt is the command that prints those lines from the store,
+	// "bytelens excerpt REF --lines FROM:TO --stream NAME"; empty when no
+	// raw artifact was kept.
+	Excerpt string `json:"excerpt,omitempty"`
+}
+
+// Limits are the limits a collection ran with (see [RunOptions]).
+type Limits struct {
+	// MaxOutput is the cleaned bytes kept per stream; -1 means no limit.
+	MaxOutput int64 `json:"max_output"`
+	// MaxRaw is the raw bytes stored per stream; -1 means no limit.
+	MaxRaw int64 `json:"max_raw"`
+	// MaxChunks is the chunk entries listed; -1 means no limit.
+	MaxChunks int `json:"max_chunks"`
+	// TimeoutMS is the time limit in milliseconds; 0 means none.
+	TimeoutMS int64 `json:"timeout_ms"`
+	// KillGraceMS is the time between SIGTERM and SIGKILL in
+	// milliseconds; 0 sends SIGKILL at once.
+	KillGraceMS int64 `json:"kill_grace_ms"`
+	// WaitDelayMS is how long output is read after the command ends, in
+	// milliseconds.
+	WaitDelayMS int64 `json:"wait_delay_ms"`
+	// Policy is the cleaning policy in sanitize.ParsePolicy's form.
+	Policy string `json:"policy"`
+}
+
 // EnvelopeStream gives one stream's removal report, truncation and byte
 // counts.
 type EnvelopeStream struct {
+	// Removed reports that the cleaned text differs from the raw bytes:
+	// something was removed or replaced (the report says what).
+	Removed bool `json:"removed"`
 	// Report is the sanitizer's removal report for the whole stream, the
 	// part past the output limit included.
 	Report sanitize.Report `json:"report"`
-	// Truncated reports that the cleaned text was cut at the output limit.
+	// Truncated reports that the cleaned text passed the output limit, so
+	// the envelope holds its head and tail only.
 	Truncated bool `json:"truncated"`
 	// RawTruncated reports that the raw artifact holds only the first
 	// BytesRawStored bytes of the stream.
@@ -110,8 +175,25 @@ type EnvelopeStream struct {
 	BytesRawStored int64 `json:"bytes_raw_stored"`
 	// BytesCleaned is the number of bytes the sanitizer produced.
 	BytesCleaned int64 `json:"bytes_cleaned"`
-	// BytesKept is the number of cleaned bytes in the envelope's text.
+	// BytesKept is the number of cleaned bytes in the envelope's text,
+	// head and tail.
 	BytesKept int64 `json:"bytes_kept"`
+	// Lines is the number of lines of the cleaned text (LFs, plus one for
+	// a last line without LF).
+	Lines int64 `json:"lines"`
+}
+
+// setExcerpts fills in the excerpt command of each stream's Omitted once
+// the raw artifact is known.
+func (e *Envelope) setExcerpts() {
+	for _, s := range []struct {
+		name string
+		o    *Omitted
+	}{{"stdout", e.StdoutOmitted}, {"stderr", e.StderrOmitted}} {
+		if s.o != nil && e.RawArtifact != "" {
+			s.o.Excerpt = fmt.Sprintf("bytelens excerpt %s --lines %d:%d --stream %s", e.RawArtifact, s.o.FromLine, s.o.ToLine, s.name)
+		}
+	}
 }
 
 // EnvelopeChunk is one read by the collector.
@@ -136,6 +218,7 @@ func (e *Envelope) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	field := func(name, value string) { fmt.Fprintf(bw, "%-13s %s\n", name+":", value) }
 	field("command", e.Command)
+	field("executable", quoteIfNeeded(e.Executable))
 	field("cwd", quoteIfNeeded(e.Cwd))
 	field("stdin", quoteIfNeeded(e.Stdin))
 	if len(e.MetadataCleaned) > 0 {
@@ -163,21 +246,33 @@ func (e *Envelope) WriteText(w io.Writer) error {
 	if e.RawArtifact != "" {
 		field("raw_artifact", quoteIfNeeded(e.RawArtifact))
 	}
+	if e.StoreError != "" {
+		field("store_error", quoteIfNeeded(e.StoreError))
+	}
 	if len(e.Decision) > 0 {
 		field("decision", quoteIfNeeded(string(e.Decision)))
 	}
 	for _, s := range []struct {
-		name string
-		text string
-		info *EnvelopeStream
-	}{{"stdout", e.Stdout, &e.Streams.Stdout}, {"stderr", e.Stderr, &e.Streams.Stderr}} {
+		name       string
+		head, tail string
+		omitted    *Omitted
+		info       *EnvelopeStream
+	}{{"stdout", e.Stdout, e.StdoutTail, e.StdoutOmitted, &e.Streams.Stdout}, {"stderr", e.Stderr, e.StderrTail, e.StderrOmitted, &e.Streams.Stderr}} {
 		summary := fmt.Sprintf("%d bytes raw, %d cleaned, %d shown", s.info.BytesRaw, s.info.BytesCleaned, s.info.BytesKept)
 		if s.info.Truncated {
-			summary += ", truncated"
+			summary += ", head and tail only"
 		}
 		field(s.name, summary)
 		field(s.name+"_report", reportSummary(&s.info.Report))
-		writeQuoted(bw, s.text)
+		writeQuoted(bw, s.head)
+		if o := s.omitted; o != nil {
+			fmt.Fprintf(bw, "%-13s lines %d-%d (%d lines, %d bytes)", "omitted:", o.FromLine, o.ToLine, o.Lines, o.Bytes)
+			if o.Excerpt != "" {
+				bw.WriteString("; " + sanitizeLine(o.Excerpt))
+			}
+			bw.WriteByte('\n')
+			writeQuoted(bw, s.tail)
+		}
 	}
 	return bw.Flush()
 }
@@ -367,4 +462,20 @@ func quoteIfNeeded(s string) string {
 	}
 	b.WriteByte('\'')
 	return b.String()
+}
+
+// ExitStatus returns the command's status as a shell reports it: the exit
+// code, or 128+N when signal N ended it (137 for SIGKILL), or 1 when the
+// signal is not known by name or the command's end is unknown.
+func (e *Envelope) ExitStatus() int {
+	switch {
+	case e.Signal != "":
+		if n := signalNumber(e.Signal); n > 0 {
+			return 128 + n
+		}
+		return 1
+	case e.ExitCode < 0:
+		return 1
+	}
+	return e.ExitCode
 }

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/sanitize"
@@ -100,26 +99,42 @@ var errTimeout = errors.New("timeout")
 // Run runs cmd, an unstarted command, and collects its output into an
 // [Envelope]. It connects stdout and stderr to pipes (never a
 // pseudo-terminal), each read concurrently and cleaned by its own streaming
-// sanitizer; stdin is the null device unless cmd.Stdin is set. The command
-// runs in its own process group (on Unix), which Run kills whole when ctx
-// ends or opts.Timeout passes. Both pipes are drained to the end whatever
-// the limits, so the command never blocks on a full pipe. Run numbers the
-// reads across both streams in the order it made them and records their
-// time offsets; with opts.Store set it writes the raw bytes, stream by
-// stream in that order, as a raw artifact and references it.
+// sanitizer; stdin is the null device unless cmd.Stdin is set. Both pipes
+// are drained to the end whatever the limits, so the command never blocks
+// on a full pipe. Run numbers the reads across both streams in the order it
+// made them and records their time offsets; with opts.Store set it writes
+// the raw bytes, stream by stream in that order, as a raw artifact and
+// references it.
 //
-// cmd.Stdout and cmd.Stderr must be nil; Run sets them, and sets
-// cmd.SysProcAttr's process group and cmd.WaitDelay. A non-zero exit, a
-// signal, a timeout or a cancelled ctx is reported in the envelope with a
-// nil error. The error is non-nil when the command could not be started
-// (it wraps the exec error, such as exec.ErrNotFound), when opts is
-// invalid, or when the raw artifact could not be written; the envelope is
-// then the zero value, or, for a store failure, complete but without
-// RawArtifact.
+// The command has no controlling terminal and does not outlive Run. It
+// runs in a new session (setsid), so opening /dev/tty fails with ENXIO
+// and no signal from the user's terminal reaches it. On Linux it runs
+// under a reaper process, a child subreaper (PR_SET_CHILD_SUBREAPER) that
+// adopts every orphaned descendant, those that start their own session
+// included; when the command has ended and its output has been read (or
+// opts.WaitDelay has passed), when opts.Timeout passes, or when ctx ends,
+// every process the command started is killed (SIGTERM, then SIGKILL
+// after opts.KillGrace) and reaped before Run returns. If the collecting
+// process dies, even by SIGKILL, the reaper kills them too
+// (PR_SET_PDEATHSIG and the end of a control pipe). Elsewhere on Unix the
+// command's session is killed as a process group; descendants that leave
+// it may survive.
+//
+// cmd.Stdout and cmd.Stderr must be nil; Run uses cmd's Path, Args, Env,
+// Dir and Stdin and ignores the rest. A non-zero exit, a signal, a timeout
+// or a cancelled ctx is reported in the envelope with a nil error, and so
+// is a failure of the store: the envelope then has no RawArtifact and
+// says why in StoreError. The error is non-nil only when the command
+// could not be started (it wraps the exec error, such as
+// exec.ErrNotFound) or opts is invalid, and the envelope is then the zero
+// value.
 func Run(ctx context.Context, cmd *exec.Cmd, opts RunOptions) (Envelope, error) {
 	opts.defaults()
 	if cmd.Stdout != nil || cmd.Stderr != nil || cmd.Process != nil {
 		return Envelope{}, errors.New("capture: Run needs an unstarted exec.Cmd with nil Stdout and Stderr")
+	}
+	if cmd.Err != nil {
+		return Envelope{}, fmt.Errorf("capture: %w", cmd.Err)
 	}
 	var decision json.RawMessage
 	if len(opts.Decision) > 0 {
@@ -147,14 +162,18 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts RunOptions) (Envelope, error) 
 	if len(argv) == 0 {
 		argv = []string{cmd.Path}
 	}
-	env := Envelope{Schema: EnvelopeSchema, Decision: decision}
-	env.setMetadata(argv, cwd, stdinName)
+	exe := cmd.Path
+	if !filepath.IsAbs(exe) {
+		exe = filepath.Join(cwd, exe)
+	}
+	env := Envelope{Schema: EnvelopeSchema, Decision: decision, Limits: opts.limits()}
+	env.setMetadata(argv, exe, cwd, stdinName)
 
 	c := &collector{maxChunks: opts.MaxChunks, maxRaw: opts.MaxRaw}
 	for i, name := range [2]string{"stdout", "stderr"} {
 		s := &c.streams[i]
 		s.id, s.name = uint8(i+1), name
-		s.text = &capBuffer{limit: opts.MaxOutput}
+		s.text = &textKeeper{limit: opts.MaxOutput}
 		s.san = sanitize.NewWriter(s.text, opts.Sanitize)
 	}
 
@@ -165,39 +184,42 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts RunOptions) (Envelope, error) 
 			return Envelope{}, fmt.Errorf("capture: %w", err)
 		}
 	}
-	cmd.Stdout, cmd.Stderr = pipes[0].w, pipes[1].w
-	cmd.WaitDelay = opts.WaitDelay
-	setProcessGroup(cmd)
+	p, err := newProc(cmd, exe, pipes[0].w, pipes[1].w, opts.KillGrace, opts.WaitDelay)
+	if err != nil {
+		closePipes(pipes[:])
+		return Envelope{}, fmt.Errorf("capture: %w", err)
+	}
 
 	env.Started = time.Now().UTC()
 	c.start = time.Now()
 	var blob *store.Writer
 	if opts.Store != nil {
-		if blob, err = opts.Store.NewWriter(); err != nil {
-			closePipes(pipes[:])
-			return Envelope{}, fmt.Errorf("capture: %w", err)
-		}
+		// A store that fails costs the raw artifact, never the output.
 		m := store.Manifest{
 			Started: env.Started, MaxRaw: opts.MaxRaw,
 			Streams: []store.StreamDesc{{ID: store.StreamStdout, Name: "stdout"}, {ID: store.StreamStderr, Name: "stderr"}},
 		}
 		m.SetExact(argv, cwd, stdinName) // the only place the exact values are kept
-		c.art, err = store.NewArtifactWriter(blob, m)
+		m.Executable = exe
+		if blob, err = opts.Store.NewWriter(); err == nil {
+			if c.art, err = store.NewArtifactWriter(blob, m); err != nil {
+				blob.Abort()
+				blob = nil
+			}
+		}
 		if err != nil {
-			blob.Abort()
-			closePipes(pipes[:])
-			return Envelope{}, fmt.Errorf("capture: %w", err)
+			env.setStoreError("raw artifact not kept", err)
 		}
 	}
 
-	if err := cmd.Start(); err != nil {
+	if err := p.start(); err != nil {
 		if blob != nil {
 			blob.Abort()
 		}
 		closePipes(pipes[:])
 		return Envelope{}, fmt.Errorf("capture: %w", err)
 	}
-	// The child holds the write ends now; the collector must not, or the
+	// The command holds the write ends now; the collector must not, or the
 	// pipes would never reach end of file.
 	pipes[0].w.Close()
 	pipes[1].w.Close()
@@ -209,76 +231,70 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts RunOptions) (Envelope, error) 
 	readersDone := make(chan struct{})
 	go func() { readers.Wait(); close(readersDone) }()
 
-	// The killer ends the process group when ctx ends or the timeout
-	// passes, until collection is over.
-	kctx, cancel := context.WithCancelCause(ctx)
+	kctx := ctx
 	if opts.Timeout > 0 {
-		var cancelT context.CancelFunc
-		kctx, cancelT = context.WithTimeoutCause(kctx, opts.Timeout, errTimeout)
-		defer cancelT()
+		var cancel context.CancelFunc
+		kctx, cancel = context.WithTimeoutCause(ctx, opts.Timeout, errTimeout)
+		defer cancel()
 	}
-	defer cancel(nil)
-	stop := make(chan struct{})
-	var timedOut, canceled bool
-	var killer sync.WaitGroup
-	killer.Go(func() {
-		select {
-		case <-kctx.Done():
-			timedOut = errors.Is(context.Cause(kctx), errTimeout)
-			canceled = !timedOut
-			killGroup(cmd.Process, opts.KillGrace, stop)
-		case <-stop:
-		}
-	})
-
-	werr := cmd.Wait()
+	select {
+	case <-p.done():
+	case <-kctx.Done():
+		env.TimedOut = errors.Is(context.Cause(kctx), errTimeout)
+		env.Canceled = !env.TimedOut
+		p.teardown()
+		<-p.done()
+	}
+	// The command has ended; what its descendants still write is read
+	// for at most the wait delay.
 	select {
 	case <-readersDone:
 	case <-time.After(opts.WaitDelay):
-		// A grandchild holds a pipe open: stop reading.
 		env.WaitDelayExpired = true
 		for i := range pipes {
 			pipes[i].r.SetReadDeadline(time.Now())
 		}
 		<-readersDone
 	}
-	close(stop)
-	killer.Wait()
+	end := time.Now()
+	// Nothing the command started outlives the collection.
+	p.teardown()
+	st, werr := p.wait()
 	for i := range pipes {
 		pipes[i].r.Close()
 	}
-	end := time.Now()
-
-	var ee *exec.ExitError
-	if werr != nil && !errors.As(werr, &ee) && !errors.Is(werr, exec.ErrWaitDelay) {
+	if werr != nil {
 		if blob != nil {
 			blob.Abort()
 		}
 		return Envelope{}, fmt.Errorf("capture: %w", werr)
 	}
 	env.DurationMS = end.Sub(c.start).Milliseconds()
-	env.ExitCode = cmd.ProcessState.ExitCode()
-	env.Signal = env.cleanField("signal", signalName(cmd.ProcessState))
-	env.TimedOut, env.Canceled = timedOut, canceled
+	env.ExitCode = st.code
+	env.Signal = env.cleanField("signal", st.signal)
 
 	for i := range c.streams {
 		s := &c.streams[i]
 		s.san.Close()
+		text := s.text.finish()
+		rep := s.san.Report()
 		es := EnvelopeStream{
-			Report:       s.san.Report(),
-			Truncated:    s.text.truncated,
+			Removed:      rep.Removed != (sanitize.Counts{}) || rep.Kept.VTFF != 0 || rep.BytesSwallowed != 0,
+			Report:       rep,
+			Truncated:    text.omitted != nil,
 			BytesRaw:     s.raw,
 			BytesCleaned: s.text.total,
-			BytesKept:    int64(len(s.text.buf)),
+			BytesKept:    int64(len(text.head) + len(text.tail)),
+			Lines:        s.text.lines(),
 		}
 		if c.art != nil {
 			es.BytesRawStored = c.art.Stored(s.id)
 			es.RawTruncated = es.BytesRawStored < s.raw
 		}
 		if i == 0 {
-			env.Stdout, env.Streams.Stdout = string(s.text.buf), es
+			env.Stdout, env.StdoutOmitted, env.StdoutTail, env.Streams.Stdout = text.head, text.omitted, text.tail, es
 		} else {
-			env.Stderr, env.Streams.Stderr = string(s.text.buf), es
+			env.Stderr, env.StderrOmitted, env.StderrTail, env.Streams.Stderr = text.head, text.omitted, text.tail, es
 		}
 	}
 	env.Chunks, env.ChunksOmitted = c.chunks, c.omitted
@@ -291,23 +307,67 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts RunOptions) (Envelope, error) 
 		if serr == nil {
 			serr = c.art.Finish(store.Trailer{ExitCode: env.ExitCode, Signal: env.Signal, TimedOut: env.TimedOut, DurationNS: int64(end.Sub(c.start))})
 		}
-		if serr != nil {
+		var ref store.Ref
+		if serr == nil {
+			ref, serr = blob.Commit()
+		} else {
 			blob.Abort()
-			return env, fmt.Errorf("capture: writing raw artifact: %w", serr)
 		}
-		ref, err := blob.Commit()
-		if err != nil {
-			return env, fmt.Errorf("capture: writing raw artifact: %w", err)
+		if serr != nil {
+			env.setStoreError("raw artifact not kept", serr)
+		} else {
+			env.RawArtifact = ref.String()
 		}
-		env.RawArtifact = ref.String()
 	}
+	env.setExcerpts()
 	return env, nil
 }
 
-// setMetadata sets Command, Argv, Cwd and Stdin from the exact values,
+// limits returns the limits in force, for the envelope.
+func (o *RunOptions) limits() Limits {
+	return Limits{
+		MaxOutput:   o.MaxOutput,
+		MaxRaw:      o.MaxRaw,
+		MaxChunks:   o.MaxChunks,
+		TimeoutMS:   o.Timeout.Milliseconds(),
+		KillGraceMS: o.KillGrace.Milliseconds(),
+		WaitDelayMS: o.WaitDelay.Milliseconds(),
+		Policy:      o.Sanitize.String(),
+	}
+}
+
+// setStoreError records why the store failed, cleaned like metadata (the
+// message may name the store's path).
+func (e *Envelope) setStoreError(what string, err error) {
+	e.StoreError, _ = CleanField(what + ": " + err.Error())
+}
+
+// proc is a started command as the collector sees it.
+type proc interface {
+	// start starts the command; an error means it did not run.
+	start() error
+	// done is closed when the command itself has ended.
+	done() <-chan struct{}
+	// teardown kills whatever the command started that is still
+	// running: SIGTERM, then SIGKILL after the grace period. It may be
+	// called more than once.
+	teardown()
+	// wait waits until every process is gone and returns how the
+	// command ended.
+	wait() (procStatus, error)
+}
+
+// procStatus is how a command ended.
+type procStatus struct {
+	known  bool   // the status was reported
+	code   int    // exit code, or -1 for a signal or an unknown end
+	signal string // the signal's name, or ""
+}
+
+// setMetadata sets Command, Argv, Executable, Cwd and Stdin from the exact values,
 // each cleaned by CleanField, and lists in MetadataCleaned those that
 // changed.
-func (e *Envelope) setMetadata(argv []string, cwd, stdin string) {
+func (e *Envelope) setMetadata(argv []string, exe, cwd, stdin string) {
 	e.MetadataCleaned = []string{}
 	e.Argv = make([]string, len(argv))
 	changed := false
@@ -328,6 +388,7 @@ func (e *Envelope) setMetadata(argv []string, cwd, stdin string) {
 			e.MetadataCleaned = append(e.MetadataCleaned, fmt.Sprintf("argv[%d]", i))
 		}
 	}
+	e.Executable = e.cleanField("executable", exe)
 	e.Cwd = e.cleanField("cwd", cwd)
 	e.Stdin = e.cleanField("stdin", stdin)
 }
@@ -364,7 +425,7 @@ type streamCollector struct {
 	name string
 	raw  int64
 	san  *sanitize.Writer
-	text *capBuffer
+	text *textKeeper
 }
 
 // drain reads r to its end (or to the deadline set when the wait delay
@@ -405,48 +466,6 @@ func (c *collector) chunk(s *streamCollector, p []byte) {
 	} else {
 		c.omitted++
 	}
-}
-
-// capBuffer keeps the first limit bytes of cleaned text, cut back to a line
-// boundary when more arrives, and counts everything written.
-type capBuffer struct {
-	limit     int64 // negative: no limit
-	buf       []byte
-	total     int64
-	truncated bool
-}
-
-// Write never fails.
-func (b *capBuffer) Write(p []byte) (int, error) {
-	b.total += int64(len(p))
-	switch {
-	case b.truncated:
-	case b.limit < 0 || int64(len(b.buf)+len(p)) <= b.limit:
-		b.buf = append(b.buf, p...)
-	default:
-		b.buf = append(b.buf, p[:b.limit-int64(len(b.buf))]...)
-		b.truncated = true
-		if i := bytes.LastIndexByte(b.buf, '\n'); i >= 0 {
-			b.buf = b.buf[:i+1]
-		} else {
-			// One line longer than the limit: keep whole characters.
-			b.buf = trimPartialRune(b.buf)
-		}
-	}
-	return len(p), nil
-}
-
-// trimPartialRune drops an incomplete UTF-8 sequence at the end of b.
-func trimPartialRune(b []byte) []byte {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			if !utf8.FullRune(b[i:]) {
-				return b[:i]
-			}
-			break
-		}
-	}
-	return b
 }
 
 func workDir(dir string) (string, error) {

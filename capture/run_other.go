@@ -8,12 +8,21 @@ import (
 	"time"
 )
 
-// setProcessGroup does nothing where process groups are not available.
-func setProcessGroup(*exec.Cmd) {}
+// newSession does nothing where sessions are not available.
+func newSession(*exec.Cmd) {}
 
 // killGroup kills the process itself where process groups are not
 // available; its children may survive.
-func killGroup(p *os.Process, _ time.Duration, _ <-chan struct{}) { p.Kill() }
+func killGroup(pid int, _ time.Duration, _ <-chan struct{}) {
+	if p, err := os.FindProcess(pid); err == nil {
+		p.Kill()
+	}
+}
 
-// signalName returns "": signals are a Unix notion.
-func signalName(*os.ProcessState) string { return "" }
+// statusOf returns how a process ended.
+func statusOf(ps *os.ProcessState) procStatus {
+	return procStatus{known: true, code: ps.ExitCode()}
+}
+
+// signalNumber returns 0: signals are a Unix notion.
+func signalNumber(string) int { return 0 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -184,12 +185,21 @@ func TestRunOverLimits(t *testing.T) {
 			t.Errorf("%s: %+v", name, st)
 		}
 	}
-	// The text is cut at a line boundary within the limit.
-	if len(env.Stdout) != 986 || !strings.HasSuffix(env.Stdout, "0123456789abcdef\n") {
-		t.Errorf("stdout cut: %d bytes ending %q", len(env.Stdout), env.Stdout[max(len(env.Stdout)-20, 0):])
+	// The head is cut at a line boundary within half the limit; the tail
+	// starts at a line boundary and ends where the stream ended (head -c
+	// cut its last line).
+	line := "0123456789abcdef\n"
+	if env.Stdout != strings.Repeat(line, 29) || env.StdoutTail != strings.Repeat(line, 28)+line[:16] {
+		t.Errorf("stdout head %d bytes, tail %d bytes ending %q", len(env.Stdout), len(env.StdoutTail), env.StdoutTail[max(len(env.StdoutTail)-20, 0):])
 	}
-	if len(env.Stderr) != 1000 || env.Streams.Stderr.BytesKept != 1000 {
-		t.Errorf("stderr cut: %d bytes", len(env.Stderr))
+	wantOmitted := Omitted{Bytes: n - 493 - 492, Lines: 61652 - 30 + 1, FromLine: 30, ToLine: 61652,
+		Excerpt: "bytelens excerpt " + env.RawArtifact + " --lines 30:61652 --stream stdout"}
+	if env.StdoutOmitted == nil || *env.StdoutOmitted != wantOmitted || env.Streams.Stdout.Lines != 61681 || env.Streams.Stdout.BytesKept != 985 {
+		t.Errorf("stdout omitted %+v lines %d kept %d, want %+v", env.StdoutOmitted, env.Streams.Stdout.Lines, env.Streams.Stdout.BytesKept, wantOmitted)
+	}
+	if env.Stderr != strings.Repeat("err\n", 125) || env.StderrTail != env.Stderr || env.Streams.Stderr.BytesKept != 1000 ||
+		env.StderrOmitted == nil || env.StderrOmitted.FromLine != 126 || env.StderrOmitted.ToLine != n/4-125 {
+		t.Errorf("stderr: head %d bytes, tail %d, omitted %+v", len(env.Stderr), len(env.StderrTail), env.StderrOmitted)
 	}
 	// The raw artifact is complete up to the raw limit.
 	a := loadArtifact(t, s, env)
@@ -202,36 +212,86 @@ func TestRunOverLimits(t *testing.T) {
 	}
 }
 
-func TestCapBuffer(t *testing.T) {
+func TestTextKeeper(t *testing.T) {
 	tests := []struct {
-		name   string
-		limit  int64
-		writes []string
-		want   string
-		trunc  bool
+		name       string
+		limit      int64
+		writes     []string
+		head, tail string
+		omitted    *Omitted
 	}{
-		{"under", 10, []string{"ab\n", "cd"}, "ab\ncd", false},
-		{"exact", 5, []string{"ab\n", "cd"}, "ab\ncd", false},
-		{"line cut", 8, []string{"ab\ncd\nef", "gh\n"}, "ab\ncd\n", true},
-		{"long line", 5, []string{"abcdefgh"}, "abcde", true},
-		{"rune cut", 5, []string{"abcд", "ef"}, "abcд", true},
-		{"rune split", 4, []string{"abcд"}, "abc", true},
-		{"cjk", 7, []string{"终终终"}, "终终", true},
-		{"unlimited", -1, []string{"abc", "def"}, "abcdef", false},
-		{"after full", 3, []string{"a\nbc", "\nd\n"}, "a\n", true},
+		{"under", 10, []string{"ab\n", "cd"}, "ab\ncd", "", nil},
+		{"exact", 5, []string{"ab\n", "cd"}, "ab\ncd", "", nil},
+		{"unlimited", -1, []string{"abc", "def"}, "abcdef", "", nil},
+		{"lines", 8, []string{"ab\ncd\nef\ngh\n"}, "ab\n", "gh\n", &Omitted{Bytes: 6, Lines: 2, FromLine: 2, ToLine: 3}},
+		{"line by line", 8, []string{"1\n", "2\n", "3\n", "4\n", "5\n", "6\n"}, "1\n2\n", "5\n6\n", &Omitted{Bytes: 4, Lines: 2, FromLine: 3, ToLine: 4}},
+		{"long line", 5, []string{"abcdefgh"}, "ab", "fgh", &Omitted{Bytes: 3, Lines: 1, FromLine: 1, ToLine: 1}},
+		{"tail right after head", 8, []string{"ab\ncdefgh"}, "ab\n", "defgh", &Omitted{Bytes: 1, Lines: 1, FromLine: 2, ToLine: 2}},
+		{"cjk", 6, []string{"终终终"}, "终", "终", &Omitted{Bytes: 3, Lines: 1, FromLine: 1, ToLine: 1}},
+		{"rune split", 5, []string{"abcдe"}, "ab", "дe", &Omitted{Bytes: 1, Lines: 1, FromLine: 1, ToLine: 1}},
+		{"limit 1", 1, []string{"a\nb\n"}, "", "\n", &Omitted{Bytes: 3, Lines: 2, FromLine: 1, ToLine: 2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := &capBuffer{limit: tt.limit}
-			var total int64
+			k := &textKeeper{limit: tt.limit}
+			var all string
 			for _, w := range tt.writes {
-				b.Write([]byte(w))
-				total += int64(len(w))
+				k.Write([]byte(w))
+				all += w
 			}
-			if string(b.buf) != tt.want || b.truncated != tt.trunc || b.total != total {
-				t.Errorf("got %q truncated %v total %d, want %q %v %d", b.buf, b.truncated, b.total, tt.want, tt.trunc, total)
+			got := k.finish()
+			if got.head != tt.head || got.tail != tt.tail || k.total != int64(len(all)) {
+				t.Errorf("head %q tail %q total %d, want %q %q %d", got.head, got.tail, k.total, tt.head, tt.tail, len(all))
+			}
+			if (got.omitted == nil) != (tt.omitted == nil) || got.omitted != nil && *got.omitted != *tt.omitted {
+				t.Errorf("omitted %+v, want %+v", got.omitted, tt.omitted)
 			}
 		})
+	}
+}
+
+// TestTextKeeperProperty checks on random texts and writes that the head
+// is a prefix and the tail a suffix of the text, that both fit the limit
+// and the tail starts a line when it holds a line boundary, and that the
+// omitted counts say exactly what lies between them.
+func TestTextKeeperProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"a", "b", "\n", "д", "终"}
+	for range 2000 {
+		var text strings.Builder
+		for range rng.IntN(200) {
+			text.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		all := text.String()
+		limit := int64(rng.IntN(60))
+		k := &textKeeper{limit: limit}
+		for rest := all; rest != ""; {
+			n := min(1+rng.IntN(20), len(rest))
+			k.Write([]byte(rest[:n]))
+			rest = rest[n:]
+		}
+		got := k.finish()
+		if got.omitted == nil {
+			if got.head != all || int64(len(all)) > limit {
+				t.Fatalf("limit %d text %q: uncut head %q", limit, all, got.head)
+			}
+			continue
+		}
+		o := got.omitted
+		mid := all[len(got.head) : len(all)-len(got.tail)]
+		if !strings.HasPrefix(all, got.head) || !strings.HasSuffix(all, got.tail) || int64(len(got.head)+len(got.tail)) > limit ||
+			o.Bytes != int64(len(mid)) || o.Bytes == 0 || !utf8.ValidString(got.head) || !utf8.ValidString(got.tail) {
+			t.Fatalf("limit %d text %q: head %q tail %q omitted %+v", limit, all, got.head, got.tail, o)
+		}
+		// Lines with omitted bytes, counted from the whole text.
+		from := int64(strings.Count(all[:len(got.head)], "\n")) + 1
+		to := int64(strings.Count(all[:len(all)-len(got.tail)-1], "\n")) + 1
+		if o.FromLine != from || o.ToLine != to || o.Lines != to-from+1 {
+			t.Fatalf("limit %d text %q: head %q tail %q omitted %+v, want lines %d-%d", limit, all, got.head, got.tail, o, from, to)
+		}
+		if tailStart := len(all) - len(got.tail); got.tail != "" && tailStart > 0 && all[tailStart-1] != '\n' && strings.Contains(got.tail[:len(got.tail)-1], "\n") {
+			t.Fatalf("limit %d text %q: tail %q does not start a line", limit, all, got.tail)
+		}
 	}
 }
 
@@ -403,6 +463,17 @@ func TestWriteText(t *testing.T) {
 		}
 	}
 	checkCleanText(t, "text", strings.ReplaceAll(out, "\n", ""))
+
+	// Past the limit: head, the omitted label line, tail.
+	st := runTestStore(t)
+	env = runShell(t, `seq 1 100`, RunOptions{MaxOutput: 20, Store: st})
+	b.Reset()
+	env.WriteText(&b)
+	want := "  | 1\n  | 2\n  | 3\n  | 4\n  | 5\nomitted:      lines 6-97 (92 lines, 272 bytes); bytelens excerpt " + env.RawArtifact +
+		" --lines 6:97 --stream stdout\n  | 98\n  | 99\n  | 100\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("text form past the limit lacks %q:\n%s", want, b.String())
+	}
 }
 
 func TestQuote(t *testing.T) {
@@ -582,5 +653,39 @@ func TestCheckDecision(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), exec.Command("true"), RunOptions{Decision: json.RawMessage(`{"x":"\u001b[2J"}`)}); err == nil {
 		t.Error("Run accepted a decision with ESC")
+	}
+}
+
+// TestRunStoreFaults breaks the store under a run in the ways a disk
+// does: the output is never lost, raw_artifact is empty, store_error says
+// why, and no temp file is left.
+func TestRunStoreFaults(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		broken string // the store directory replaced by a plain file
+	}{
+		{"cannot create (read-only or full tmp)", "tmp"},
+		{"cannot commit (rename into raw fails, as across devices)", "raw"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := runTestStore(t)
+			d := filepath.Join(s.Dir(), tc.broken)
+			if err := os.RemoveAll(d); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(d, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			env := runShell(t, `printf 'out\033[31m!\n'; echo err >&2; exit 3`, RunOptions{Store: s})
+			if env.Stdout != "out!\n" || env.Stderr != "err\n" || env.ExitCode != 3 {
+				t.Errorf("output lost: stdout %q stderr %q exit %d", env.Stdout, env.Stderr, env.ExitCode)
+			}
+			if env.RawArtifact != "" || !strings.HasPrefix(env.StoreError, "raw artifact not kept: ") {
+				t.Errorf("raw_artifact %q store_error %q", env.RawArtifact, env.StoreError)
+			}
+			if tmps, _ := os.ReadDir(filepath.Join(s.Dir(), "tmp")); len(tmps) != 0 {
+				t.Errorf("%d temp files left", len(tmps))
+			}
+		})
 	}
 }

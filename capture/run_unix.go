@@ -4,51 +4,26 @@ package capture
 
 import (
 	"os"
-	"os/exec"
 	"strconv"
+	"strings"
 	"syscall"
-	"time"
 )
 
-// setProcessGroup makes the command the leader of a new process group, so
-// that a kill reaches its children and grandchildren too.
-func setProcessGroup(cmd *exec.Cmd) {
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	cmd.SysProcAttr.Setpgid = true
-	cmd.SysProcAttr.Pgid = 0
-}
-
-// killGroup kills the process group led by p: SIGTERM first and SIGKILL
-// after grace if grace is positive, else SIGKILL at once. A closed stop
-// ends the wait for grace. The group outlives its leader while members
-// remain, so its id is not reused while the kill can still reach anyone.
-func killGroup(p *os.Process, grace time.Duration, stop <-chan struct{}) {
-	pgid := -p.Pid
-	if grace > 0 {
-		syscall.Kill(pgid, syscall.SIGTERM)
-		t := time.NewTimer(grace)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-stop:
-			return
-		}
-	}
-	syscall.Kill(pgid, syscall.SIGKILL)
-}
-
-// signalName names the signal that ended the process, or returns "".
-func signalName(ps *os.ProcessState) string {
+// statusOf returns how a process ended.
+func statusOf(ps *os.ProcessState) procStatus {
 	ws, ok := ps.Sys().(syscall.WaitStatus)
-	if !ok || !ws.Signaled() {
-		return ""
+	if ok && ws.Signaled() {
+		return procStatus{known: true, code: -1, signal: sigName(ws.Signal())}
 	}
-	if n, ok := signalNames[ws.Signal()]; ok {
+	return procStatus{known: true, code: ps.ExitCode()}
+}
+
+// sigName names a signal as in signal.h ("SIGKILL"), or "signal N".
+func sigName(s syscall.Signal) string {
+	if n, ok := signalNames[s]; ok {
 		return n
 	}
-	return "signal " + strconv.Itoa(int(ws.Signal()))
+	return "signal " + strconv.Itoa(int(s))
 }
 
 var signalNames = map[syscall.Signal]string{
@@ -69,4 +44,18 @@ var signalNames = map[syscall.Signal]string{
 	syscall.SIGTERM: "SIGTERM",
 	syscall.SIGXCPU: "SIGXCPU",
 	syscall.SIGXFSZ: "SIGXFSZ",
+}
+
+// signalNumber returns the number of the signal sigName names, or 0.
+func signalNumber(name string) int {
+	for s, n := range signalNames {
+		if n == name {
+			return int(s)
+		}
+	}
+	if n, ok := strings.CutPrefix(name, "signal "); ok {
+		v, _ := strconv.Atoi(n)
+		return v
+	}
+	return 0
 }

@@ -240,7 +240,11 @@ func (s *streamIndex) Write(p []byte) (int, error) {
 				s.full, s.stop = true, s.piece
 				break
 			}
-			s.entry(s.out, s.piece)
+			start := s.piece
+			if s.lines == 0 {
+				start = 0 // what was removed before the first text belongs to line 1
+			}
+			s.entry(s.out, start)
 			s.lines++
 			s.lineStart = false
 		}

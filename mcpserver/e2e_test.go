@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,12 +17,17 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/excerpt"
 	"github.com/bytelens/bytelens/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 var bin string
+
+// callTimeout bounds each tool call, so that a session the server ended
+// fails the test instead of hanging it.
+const callTimeout = 2 * time.Minute
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "bytelens-mcp-test")
@@ -66,10 +72,10 @@ type server struct {
 
 // start runs bytelens mcp with the store at storeDir and connects the
 // SDK's client to it.
-func start(t *testing.T, storeDir string) *server {
+func start(t *testing.T, storeDir string, env ...string) *server {
 	t.Helper()
 	cmd := exec.Command(bin, "mcp")
-	cmd.Env = append(os.Environ(), "BYTELENS_STORE="+storeDir)
+	cmd.Env = append(append(os.Environ(), "BYTELENS_STORE="+storeDir), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +106,9 @@ func start(t *testing.T, storeDir string) *server {
 // call calls a tool and decodes its structured content into out.
 func (s *server) call(t *testing.T, name string, args any, out any) *mcp.CallToolResult {
 	t.Helper()
-	res, err := s.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -140,31 +148,31 @@ func checkWire(t *testing.T, w []byte) {
 func TestRunHostileCorpus(t *testing.T) {
 	corpus, _ := filepath.Abs("../testdata/corpus")
 	s := start(t, filepath.Join(t.TempDir(), "store"))
-	var out mcpserver.RunOut
+	var out capture.Envelope
 	res := s.call(t, "run", map[string]any{"argv": []string{"sh", "-c", "cat *.bin; cat *.bin >&2"}, "cwd": corpus}, &out)
-	if res.IsError || out.ExitCode != 0 || out.Ref == "" || out.Stdout.Removed["osc"] == 0 || len(out.Stdout.Text) == 0 {
+	if res.IsError || out.ExitCode != 0 || out.RawArtifact == "" || out.Streams.Stdout.Report.Removed.OSC == 0 || len(out.Stdout) == 0 {
 		t.Fatalf("run: %s %+v", resultText(res), out)
 	}
 	checkWire(t, s.wire.bytes())
-	if strings.ContainsAny(out.Stdout.Text+resultText(res), "\x1b\x07\u009b") {
+	if strings.ContainsAny(out.Stdout+resultText(res), "\x1b\x07\u009b") {
 		t.Fatal("control in result text")
 	}
 	// The record answers excerpt, report and verify.
 	var ex excerpt.Excerpt
-	res = s.call(t, "excerpt", map[string]any{"ref": out.Ref, "from": 5, "to": 15}, &ex)
+	res = s.call(t, "excerpt", map[string]any{"ref": out.RawArtifact, "from": 5, "to": 15}, &ex)
 	if res.IsError || len(ex.Lines) != 11 || ex.Lines[0].N != 5 || ex.Lines[10].RawEnd <= ex.Lines[0].RawStart {
 		t.Fatalf("excerpt: %s", resultText(res))
 	}
-	res = s.call(t, "excerpt", map[string]any{"ref": out.Ref, "stream": "stderr", "pattern": "e", "context": 1}, &ex)
+	res = s.call(t, "excerpt", map[string]any{"ref": out.RawArtifact, "stream": "stderr", "pattern": "e", "context": 1}, &ex)
 	if res.IsError || ex.Matches == 0 {
 		t.Fatalf("grep: %s", resultText(res))
 	}
 	var rep mcpserver.ReportOut
-	res = s.call(t, "report", map[string]any{"ref": out.Ref}, &rep)
+	res = s.call(t, "report", map[string]any{"ref": out.RawArtifact}, &rep)
 	if res.IsError || len(rep.Streams) != 2 || rep.Streams[0].Report.Removed.OSC == 0 {
 		t.Fatalf("report: %s", resultText(res))
 	}
-	res = s.call(t, "report", map[string]any{"ref": out.Ref, "from": 1, "to": 3}, &rep)
+	res = s.call(t, "report", map[string]any{"ref": out.RawArtifact, "from": 1, "to": 3}, &rep)
 	if res.IsError || rep.Range == nil || rep.Range.From != 1 {
 		t.Fatalf("range report: %s", resultText(res))
 	}
@@ -173,13 +181,18 @@ func TestRunHostileCorpus(t *testing.T) {
 
 func TestVerify(t *testing.T) {
 	s := start(t, filepath.Join(t.TempDir(), "store"))
-	var out mcpserver.RunOut
-	s.call(t, "run", map[string]any{"argv": []string{"printf", "ab\\033[31mc"}}, &out)
+	var out capture.Envelope
+	res := s.call(t, "run", map[string]any{"argv": []string{"printf", "ab\\033[31mc"}}, &out)
+	// The compact envelope: no zero counters, no empty fields.
+	js, _ := json.Marshal(res.StructuredContent)
+	if bytes.Contains(js, []byte(`"c0":0`)) || bytes.Contains(js, []byte(`"stderr":""`)) || !bytes.Contains(js, []byte(`"csi":1`)) {
+		t.Errorf("not compact: %s", js)
+	}
 	f := filepath.Join(t.TempDir(), "f")
 	for content, want := range map[string]string{"ab\x1b[31mc": "stdout", "abc": ""} {
 		os.WriteFile(f, []byte(content), 0o600)
 		var v mcpserver.VerifyOut
-		res := s.call(t, "verify", map[string]any{"ref": out.Ref, "path": f}, &v)
+		res := s.call(t, "verify", map[string]any{"ref": out.RawArtifact, "path": f}, &v)
 		if res.IsError || v.What != want || v.Match != (want != "") {
 			t.Errorf("verify %q: %s", content, resultText(res))
 		}
@@ -188,7 +201,7 @@ func TestVerify(t *testing.T) {
 
 func TestRunTimeoutAndLargeOutput(t *testing.T) {
 	s := start(t, filepath.Join(t.TempDir(), "store"))
-	var out mcpserver.RunOut
+	var out capture.Envelope
 	t0 := time.Now()
 	s.call(t, "run", map[string]any{"argv": []string{"sleep", "60"}, "timeout_seconds": 0.5}, &out)
 	if !out.TimedOut || time.Since(t0) > 20*time.Second {
@@ -197,11 +210,11 @@ func TestRunTimeoutAndLargeOutput(t *testing.T) {
 	// 1 MiB: 65536 lines of 16 bytes. The head is in the result, the rest
 	// in the record.
 	res := s.call(t, "run", map[string]any{"argv": []string{"sh", "-c", "yes 0123456789abcde | head -c 1048576"}}, &out)
-	if res.IsError || !out.Stdout.Truncated || out.Stdout.BytesRaw != 1<<20 || len(out.Stdout.Text) > 64<<10 {
-		t.Fatalf("1 MiB: truncated %v, raw %d, text %d", out.Stdout.Truncated, out.Stdout.BytesRaw, len(out.Stdout.Text))
+	if res.IsError || !out.Streams.Stdout.Truncated || out.Streams.Stdout.BytesRaw != 1<<20 || len(out.Stdout)+len(out.StdoutTail) > 64<<10 || out.StdoutOmitted == nil || !strings.HasSuffix(out.StdoutTail, "0123456789abcde\n") {
+		t.Fatalf("1 MiB: truncated %v, raw %d, head %d, tail %d", out.Streams.Stdout.Truncated, out.Streams.Stdout.BytesRaw, len(out.Stdout), len(out.StdoutTail))
 	}
 	var ex excerpt.Excerpt
-	s.call(t, "excerpt", map[string]any{"ref": out.Ref, "from": 65536}, &ex)
+	s.call(t, "excerpt", map[string]any{"ref": out.RawArtifact, "from": 65536}, &ex)
 	if ex.TotalLines != 65536 || len(ex.Lines) != 1 || ex.Lines[0].Text != "0123456789abcde" || ex.Lines[0].RawStart != 1<<20-16 {
 		t.Fatalf("last line: %+v", ex)
 	}
@@ -210,7 +223,7 @@ func TestRunTimeoutAndLargeOutput(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	s := start(t, filepath.Join(t.TempDir(), "store"))
-	var out mcpserver.RunOut
+	var out capture.Envelope
 	s.call(t, "run", map[string]any{"argv": []string{"printf", "a\\nb\\n"}}, &out)
 	missing := "restricted:sha256:" + strings.Repeat("0", 64)
 	for name, c := range map[string]struct {
@@ -222,14 +235,14 @@ func TestBadInput(t *testing.T) {
 		"missing argument": {"excerpt", map[string]any{"from": 1}, "ref"},
 		"bad ref":          {"excerpt", map[string]any{"ref": "../../etc/passwd", "from": 1}, "invalid reference"},
 		"missing ref":      {"excerpt", map[string]any{"ref": missing, "from": 1}, "not in store"},
-		"from > to":        {"excerpt", map[string]any{"ref": out.Ref, "from": 5, "to": 2}, "bad line range"},
-		"past the end":     {"excerpt", map[string]any{"ref": out.Ref, "from": 9}, "past the end"},
-		"invalid RE2":      {"excerpt", map[string]any{"ref": out.Ref, "pattern": "a(", "regex": true}, "invalid RE2"},
-		"no such stream":   {"excerpt", map[string]any{"ref": out.Ref, "stream": "stdin", "from": 1}, "no such stream"},
+		"from > to":        {"excerpt", map[string]any{"ref": out.RawArtifact, "from": 5, "to": 2}, "bad line range"},
+		"past the end":     {"excerpt", map[string]any{"ref": out.RawArtifact, "from": 9}, "past the end"},
+		"invalid RE2":      {"excerpt", map[string]any{"ref": out.RawArtifact, "pattern": "a(", "regex": true}, "invalid RE2"},
+		"no such stream":   {"excerpt", map[string]any{"ref": out.RawArtifact, "stream": "stdin", "from": 1}, "no such stream"},
 		"empty argv":       {"run", map[string]any{"argv": []string{}}, "argv"},
 		"not found":        {"run", map[string]any{"argv": []string{"no-such-command-\x1b]0;x\x07"}}, "executable file not found"},
 		"bad timeout":      {"run", map[string]any{"argv": []string{"true"}, "timeout_seconds": -1}, "timeout_seconds"},
-		"verify no file":   {"verify", map[string]any{"ref": out.Ref, "path": "/nonexistent"}, "no such file"},
+		"verify no file":   {"verify", map[string]any{"ref": out.RawArtifact, "path": "/nonexistent"}, "no such file"},
 	} {
 		res := s.call(t, c.tool, c.args, nil)
 		if !res.IsError || !strings.Contains(resultText(res), c.want) {
@@ -265,9 +278,9 @@ func TestUnwritableStore(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(file, nil, 0o600)
 	s := start(t, filepath.Join(file, "store"))
-	var out mcpserver.RunOut
+	var out capture.Envelope
 	res := s.call(t, "run", map[string]any{"argv": []string{"echo", "hi"}}, &out)
-	if res.IsError || out.Stdout.Text != "hi\n" || out.Ref != "" || out.StoreError == "" {
+	if res.IsError || out.Stdout != "hi\n" || out.RawArtifact != "" || out.StoreError == "" {
 		t.Fatalf("run without store: %s %+v", resultText(res), out)
 	}
 	res = s.call(t, "excerpt", map[string]any{"ref": "restricted:sha256:" + strings.Repeat("0", 64), "from": 1}, nil)
@@ -286,7 +299,7 @@ func TestMemory(t *testing.T) {
 		t.Skip("set BYTELENS_MEM_BYTES=10G to run")
 	}
 	s := start(t, filepath.Join(t.TempDir(), "store"))
-	var out mcpserver.RunOut
+	var out capture.Envelope
 	t0 := time.Now()
 	res := s.call(t, "run", map[string]any{"argv": []string{"sh", "-c", "yes 'line of output' | head -c " + size}, "timeout_seconds": 3600}, &out)
 	if res.IsError {
@@ -302,8 +315,77 @@ func TestMemory(t *testing.T) {
 			fmt.Sscanf(strings.TrimSpace(v), "%d", &hwm)
 		}
 	}
-	t.Logf("%d raw bytes in %v; peak resident %d KiB", out.Stdout.BytesRaw, time.Since(t0), hwm)
+	t.Logf("%d raw bytes in %v; peak resident %d KiB", out.Streams.Stdout.BytesRaw, time.Since(t0), hwm)
 	if hwm == 0 || hwm > 64<<10 {
 		t.Fatalf("peak resident %d KiB, want under 64 MiB", hwm)
+	}
+}
+
+// With only a recipient, the server writes raw artifacts it cannot read;
+// excerpt, report and verify still answer from the cleaned text and the
+// digests.
+func TestEncryptedStore(t *testing.T) {
+	dir := t.TempDir()
+	out, err := exec.Command(bin, "store", "keygen", filepath.Join(dir, "id")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	storeDir := filepath.Join(dir, "store")
+	s := start(t, storeDir, "BYTELENS_RECIPIENTS="+strings.TrimSpace(string(out)), "BYTELENS_IDENTITY=")
+	var run capture.Envelope
+	s.call(t, "run", map[string]any{"argv": []string{"printf", "top secret\\n"}}, &run)
+	raw, err := os.ReadFile(filepath.Join(storeDir, "raw", strings.TrimPrefix(run.RawArtifact, "restricted:sha256:")))
+	if err != nil || !bytes.HasPrefix(raw, []byte("age-encryption.org/v1\n")) || bytes.Contains(raw, []byte("top secret")) {
+		t.Fatalf("raw artifact not encrypted (%v)", err)
+	}
+	var ex excerpt.Excerpt
+	if res := s.call(t, "excerpt", map[string]any{"ref": run.RawArtifact, "from": 1}, &ex); res.IsError || ex.Lines[0].Text != "top secret" {
+		t.Fatalf("excerpt: %s", resultText(res))
+	}
+	f := filepath.Join(dir, "f")
+	os.WriteFile(f, []byte("top secret\n"), 0o600)
+	var v mcpserver.VerifyOut
+	if res := s.call(t, "verify", map[string]any{"ref": run.RawArtifact, "path": f}, &v); res.IsError || v.What != "stdout" {
+		t.Fatalf("verify: %s", resultText(res))
+	}
+	for id, want := range map[string]string{"": "encrypted", filepath.Join(dir, "id"): "top secret"} {
+		cmd := exec.Command(bin, "extract", run.RawArtifact, "--as", "text")
+		cmd.Env = append(os.Environ(), "BYTELENS_STORE="+storeDir, "BYTELENS_IDENTITY="+id)
+		got, _ := cmd.CombinedOutput()
+		if !strings.Contains(string(got), want) {
+			t.Errorf("extract with identity %q: %q, want %q", id, got, want)
+		}
+	}
+}
+
+// The Claude Code hook's rewritten command, run by bash as the Bash tool
+// would, prints the cleaned output and the footer and keeps the command's
+// exit status.
+func TestHookRewriteRuns(t *testing.T) {
+	in := `{"session_id":"s","transcript_path":"/t","cwd":"/","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"printf 'a \\033[31mred\\033[0m\\n'; exit 4","description":"d"},"tool_use_id":"toolu_1"}`
+	cmd := exec.Command(bin, "hook", "claude-code")
+	cmd.Stdin = strings.NewReader(in)
+	js, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a struct {
+		HookSpecificOutput struct {
+			UpdatedInput struct{ Command string } `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(js, &a); err != nil {
+		t.Fatal(err)
+	}
+	run := exec.Command("bash", "-c", a.HookSpecificOutput.UpdatedInput.Command)
+	run.Env = append(os.Environ(), "BYTELENS_STORE="+filepath.Join(t.TempDir(), "store"))
+	out, err := run.Output()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 4 {
+		t.Fatalf("exit: %v", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != 2 || lines[0] != "a red" || !strings.HasPrefix(lines[1], "[bytelens: exit 4; removed stdout csi 2; record restricted:sha256:") {
+		t.Fatalf("output %q", out)
 	}
 }

@@ -21,12 +21,14 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"reflect"
 	"sync"
 	"time"
 
+	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/excerpt"
 	"github.com/bytelens/bytelens/render"
@@ -77,25 +79,52 @@ func New(o Options) *mcp.Server {
 		&mcp.ServerOptions{Logger: logger, Capabilities: &mcp.ServerCapabilities{},
 			Instructions: "Run commands through bytelens to read their output as cleaned text: terminal control traffic removed and reported, never replayed. Ask for more of a long output with excerpt (by line range or search); each line carries the raw byte span it came from."})
 	t := &tools{o: o}
-	mcp.AddTool(s, &mcp.Tool{Name: "run", Description: "Run a command (argv, no shell) with pipes and a time limit (default 120 s). Returns the cleaned head and tail of stdout and stderr, what was removed, the exit status, and ref, the record to pass to excerpt, report and verify."}, t.run)
+	mcp.AddTool(s, &mcp.Tool{Name: "run", OutputSchema: runSchema, Description: "Run a command (argv, no shell) with pipes and a time limit (default 120 s). Returns the compact envelope (schema bytelens.envelope, zero counters and empty fields left out): the cleaned stdout and stderr, head and tail when long, with the lines left out; what was removed; the exit status; and raw_artifact, the ref to pass to excerpt, report and verify."}, t.run)
 	mcp.AddTool(s, &mcp.Tool{Name: "excerpt", Description: "Cleaned lines of a record: lines from..to (1-based, at most 200 lines or 16 KiB per call), or with pattern the lines matching it (literal, or RE2 with regex) with context lines, at most 50 matches per call; next continues. Each line has its number and raw byte span."}, t.excerpt)
 	mcp.AddTool(s, &mcp.Tool{Name: "report", OutputSchema: reportSchema, Description: "The removal report of a record (every stream), or with stream, from and to, of one line range: its raw span, byte counts and findings."}, t.report)
 	mcp.AddTool(s, &mcp.Tool{Name: "verify", Description: "Does the file at path hold the same bytes as the record (the raw artifact) or one of its raw streams? Compares SHA-256 digests; returns no bytes."}, t.verify)
 	return s
 }
 
-// reportSchema is ReportOut's schema. sanitize.Report counts OSC strings
-// in a map keyed by command number, which JSON writes as an object with
-// numeric names.
-var reportSchema = func() *jsonschema.Schema {
-	s, err := jsonschema.For[ReportOut](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[map[int32]int64](): {Type: "object", AdditionalProperties: &jsonschema.Schema{Type: "integer"}},
-	}})
+// typeSchemas are the schemas of types jsonschema cannot infer:
+// sanitize.Report counts OSC strings in a map keyed by command number,
+// which JSON writes as an object with numeric names, and the envelope's
+// decision is any JSON value.
+var typeSchemas = map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[map[int32]int64](): {Type: "object", AdditionalProperties: &jsonschema.Schema{Type: "integer"}},
+	reflect.TypeFor[json.RawMessage](): {},
+}
+
+// reportSchema is ReportOut's schema.
+var reportSchema = schemaFor[ReportOut](false)
+
+// runSchema is the compact envelope's: capture.Envelope's with no
+// property required, since compaction leaves out zero and empty ones.
+var runSchema = schemaFor[capture.Envelope](true)
+
+func schemaFor[T any](optional bool) *jsonschema.Schema {
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
 	if err != nil {
 		panic(err)
 	}
+	if optional {
+		unrequire(s)
+	}
 	return s
-}()
+}
+
+// unrequire drops the required properties of s and its subschemas.
+func unrequire(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	s.Required = nil
+	for _, p := range s.Properties {
+		unrequire(p)
+	}
+	unrequire(s.Items)
+	unrequire(s.AdditionalProperties)
+}
 
 // Serve runs the server on in and out (newline-delimited JSON-RPC, as on
 // stdio) until the client disconnects or ctx ends. out receives JSON-RPC

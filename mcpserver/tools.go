@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/excerpt"
 	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -39,46 +41,14 @@ type RunIn struct {
 	TimeoutSeconds float64  `json:"timeout_seconds,omitempty" jsonschema:"kill the command after this many seconds (default 120, at most 3600)"`
 }
 
-// RunOut is the run tool's result: the compact envelope.
-type RunOut struct {
-	// Ref names the record for excerpt, report and verify; empty when no
-	// store was available (StoreError says why).
-	Ref        string       `json:"ref,omitempty"`
-	StoreError string       `json:"store_error,omitempty"`
-	Command    string       `json:"command"`
-	Cwd        string       `json:"cwd"`
-	ExitCode   int          `json:"exit_code"`
-	Signal     string       `json:"signal,omitempty"`
-	TimedOut   bool         `json:"timed_out,omitempty"`
-	DurationMS int64        `json:"duration_ms"`
-	Stdout     StreamResult `json:"stdout"`
-	Stderr     StreamResult `json:"stderr"`
-}
-
-// StreamResult is one stream of a run, compact: zero counters left out.
-type StreamResult struct {
-	// Text is the cleaned text, or its head when Truncated.
-	Text string `json:"text"`
-	// Truncated says that the text passed the output limit; the rest is
-	// in the record (excerpt from the line after the head).
-	Truncated bool  `json:"truncated,omitempty"`
-	BytesRaw  int64 `json:"bytes_raw,omitempty"`
-	// BytesCleaned is the cleaned size of the whole stream.
-	BytesCleaned int64 `json:"bytes_cleaned,omitempty"`
-	// Removed counts what was removed, by class; Flags what a person at a
-	// terminal would have seen differently. Only non-zero entries.
-	Removed map[string]int64 `json:"removed,omitempty"`
-	Flags   map[string]int64 `json:"flags,omitempty"`
-}
-
-func (t *tools) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mcp.CallToolResult, RunOut, error) {
+func (t *tools) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mcp.CallToolResult, map[string]any, error) {
 	if len(in.Argv) == 0 || in.Argv[0] == "" {
-		return nil, RunOut{}, errors.New("argv must name a command")
+		return nil, nil, errors.New("argv must name a command")
 	}
 	timeout := DefaultTimeout
 	if in.TimeoutSeconds != 0 {
 		if in.TimeoutSeconds < 0 || in.TimeoutSeconds > MaxTimeout.Seconds() {
-			return nil, RunOut{}, fmt.Errorf("timeout_seconds must be between 0 and %d", int(MaxTimeout.Seconds()))
+			return nil, nil, fmt.Errorf("timeout_seconds must be between 0 and %d", int(MaxTimeout.Seconds()))
 		}
 		timeout = time.Duration(in.TimeoutSeconds * float64(time.Second))
 	}
@@ -86,25 +56,30 @@ func (t *tools) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mcp
 	cmd.Dir = in.Cwd
 	opts := capture.RunOptions{Sanitize: t.o.Sanitize, MaxOutput: t.o.MaxOutput, MaxRaw: t.o.MaxRaw, Timeout: timeout, Store: t.o.Store}
 	env, err := capture.Run(ctx, cmd, opts)
-	out := RunOut{}
-	switch {
-	case err != nil && env.Schema == "":
-		return nil, out, toolError(err)
-	case err != nil:
-		out.StoreError = render.Line([]byte(err.Error())).String()
-	case t.o.Store == nil && t.o.StoreErr != nil:
-		out.StoreError = render.Line([]byte(t.o.StoreErr.Error())).String()
+	if err != nil {
+		return nil, nil, toolError(err)
 	}
-	out.Ref, out.Command, out.Cwd = env.RawArtifact, env.Command, env.Cwd
-	out.ExitCode, out.Signal, out.TimedOut, out.DurationMS = env.ExitCode, env.Signal, env.TimedOut, env.DurationMS
-	out.Stdout = streamResult(env.Stdout, &env.Streams.Stdout)
-	out.Stderr = streamResult(env.Stderr, &env.Streams.Stderr)
-	return text(runText(&out)), out, nil
+	if t.o.Store == nil && t.o.StoreErr != nil {
+		env.StoreError, _ = capture.CleanField("no store: " + t.o.StoreErr.Error())
+	}
+	out, err := compact(&env)
+	if err != nil {
+		return nil, nil, err
+	}
+	return text(runText(&env)), out, nil
 }
 
-func streamResult(text string, s *capture.EnvelopeStream) StreamResult {
-	return StreamResult{Text: text, Truncated: s.Truncated, BytesRaw: s.BytesRaw, BytesCleaned: s.BytesCleaned,
-		Removed: nonZero(s.Report.Removed.ByName()), Flags: nonZero(s.Report.Flags.ByName())}
+// compact returns env as the compact envelope (capture.CompactEnvelope).
+func compact(env *capture.Envelope) (map[string]any, error) {
+	js, err := safejson.Marshal(env)
+	if err == nil {
+		js, err = capture.CompactEnvelope(js)
+	}
+	var m map[string]any
+	if err == nil {
+		err = json.Unmarshal(js, &m)
+	}
+	return m, err
 }
 
 // nonZero returns the non-zero counts of cs by name, or nil.
@@ -136,45 +111,54 @@ func summary(m map[string]int64) string {
 }
 
 // runText is the run result for a reader: a status line, then each
-// non-empty stream.
-func runText(o *RunOut) string {
+// stream's head, the lines left out, and its tail.
+func runText(e *capture.Envelope) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "exit %d", o.ExitCode)
-	if o.Signal != "" {
-		fmt.Fprintf(&b, " (%s)", o.Signal)
+	fmt.Fprintf(&b, "exit %d", e.ExitCode)
+	if e.Signal != "" {
+		fmt.Fprintf(&b, " (%s)", e.Signal)
 	}
-	if o.TimedOut {
+	if e.TimedOut {
 		b.WriteString(", timed out")
 	}
-	fmt.Fprintf(&b, ", %d ms", o.DurationMS)
-	if o.Ref != "" {
-		fmt.Fprintf(&b, ", ref %s", o.Ref)
+	fmt.Fprintf(&b, ", %d ms", e.DurationMS)
+	if e.RawArtifact != "" {
+		fmt.Fprintf(&b, ", ref %s", e.RawArtifact)
 	}
-	if o.StoreError != "" {
-		fmt.Fprintf(&b, ", no record: %s", o.StoreError)
+	if e.StoreError != "" {
+		fmt.Fprintf(&b, ", no record: %s", e.StoreError)
 	}
 	b.WriteString("\n")
 	for _, s := range []struct {
-		name string
-		r    *StreamResult
-	}{{"stdout", &o.Stdout}, {"stderr", &o.Stderr}} {
-		if s.r.Text == "" && s.r.Removed == nil {
+		name       string
+		head, tail string
+		omitted    *capture.Omitted
+		info       *capture.EnvelopeStream
+	}{{"stdout", e.Stdout, e.StdoutTail, e.StdoutOmitted, &e.Streams.Stdout}, {"stderr", e.Stderr, e.StderrTail, e.StderrOmitted, &e.Streams.Stderr}} {
+		removed := nonZero(s.info.Report.Removed.ByName())
+		if s.head == "" && removed == nil {
 			continue
 		}
-		fmt.Fprintf(&b, "[%s", s.name)
-		if s.r.Removed != nil {
-			fmt.Fprintf(&b, "; removed %s", summary(s.r.Removed))
-		}
-		if s.r.Truncated {
-			fmt.Fprintf(&b, "; head only, %d of %d bytes: excerpt for the rest", len(s.r.Text), s.r.BytesCleaned)
+		fmt.Fprintf(&b, "[%s, %d lines", s.name, s.info.Lines)
+		if removed != nil {
+			fmt.Fprintf(&b, "; removed %s", summary(removed))
 		}
 		b.WriteString("]\n")
-		b.WriteString(s.r.Text)
-		if !strings.HasSuffix(s.r.Text, "\n") && s.r.Text != "" {
-			b.WriteString("\n")
+		writeText(&b, s.head)
+		if o := s.omitted; o != nil {
+			fmt.Fprintf(&b, "[lines %d-%d (%d bytes) left out: excerpt with ref, stream %s, from %d, to %d]\n", o.FromLine, o.ToLine, o.Bytes, s.name, o.FromLine, o.ToLine)
+			writeText(&b, s.tail)
 		}
 	}
 	return b.String()
+}
+
+// writeText writes text ended by LF.
+func writeText(b *strings.Builder, text string) {
+	b.WriteString(text)
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		b.WriteString("\n")
+	}
 }
 
 // record opens the cleaned text of ref.

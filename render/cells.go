@@ -4,6 +4,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/sanitize"
 )
 
 // Cell is one piece of a pane row: a byte's hex digits or glyph, with the
@@ -28,11 +29,13 @@ type GlyphOptions struct {
 	// uniform marker ░ (ASCII: #) instead of escaping it.
 	HidePayloads bool
 	// ASCII uses only ASCII glyphs, for fonts without Control Pictures:
-	// '.' for NUL, C0 and DEL, '_' for TAB and LF, '^' for ESC, '!' for a
+	// '.' for NUL, C0 and DEL, '<' for CR, '$' for LF (as cat -A), '_' for
+	// TAB, '^' for ESC, '!' for a
 	// raw C1 byte, '?' for invalid UTF-8, '*' for the lead byte of a
 	// character not drawn, '~' for a continuation byte, '%' for a format
 	// character, '#' for a hidden payload byte. Characters of the text
-	// are still drawn.
+	// are still drawn, so a viewer tells these glyphs from text by their
+	// class's style.
 	ASCII bool
 	// WidePairs draws a wide character (CJK, 2 cells) on its lead byte's
 	// cell when the next byte of the same character is in the requested
@@ -60,17 +63,66 @@ const (
 	markClose = "›" // U+203A
 )
 
-// MarkRemoved returns ␥ (U+2425 SYMBOL FOR DELETE FORM TWO), one cell
-// wide in every width mode: the marker a caller draws in cleaned text
-// where the sanitizer removed something. It is none of the per-byte
-// glyphs (⋄ is a raw C1 byte), so each glyph has one meaning. Text and
-// Line escape a ␥ of the capture's text ("<U+2425>", the whole Control
-// Pictures block is render's own), so build this marker with
-// MarkRemoved, never with TextString.
-func MarkRemoved() Safe { return Safe{markRemoved} }
+// Removal is the class of what the sanitizer removed at one place of the
+// cleaned text, for the marker drawn there: what a reader of the cleaned
+// text would want to know was there.
+type Removal uint8
 
-// markRemoved is MarkRemoved's glyph.
-const markRemoved = "␥" // U+2425
+// Removal classes, least telling first: a place where several things
+// were removed takes the class of the most telling (RemovalOf).
+const (
+	RemovalStyle     Removal = iota // SGR colours and attributes
+	RemovalInvisible                // format characters: bidi controls, zero-width and tag characters
+	RemovalCursor                   // cursor moves, erases, CR and BS, other controls and escapes
+	RemovalString                   // control strings: OSC (titles, links, clipboard), DCS, APC, PM, SOS
+	RemovalQuery                    // queries: the terminal would have typed a reply
+	NumRemovals
+)
+
+// removalNames and removalGlyphs give each class its name and its marker
+// in the Unicode and the ASCII sets. The Unicode markers are Control
+// Pictures (one cell in every width mode) that the byte grid does not use
+// for anything else (␢ is a format character there too); the ASCII ones are text characters, which a viewer must also
+// tell apart by style (NO_COLOR: an attribute).
+var (
+	removalNames  = [NumRemovals]string{"colour/style", "invisible", "cursor/control", "string", "query"}
+	removalGlyphs = [2][NumRemovals]string{
+		{"␥", glyphFormat, "␤", "␣", "␠"},
+		{"=", "%", ">", "$", "?"},
+	}
+)
+
+// String names the class ("string").
+func (r Removal) String() string { return removalNames[r] }
+
+// Mark returns the marker a caller draws in cleaned text where the
+// sanitizer removed something of class r, from the ASCII set when ascii
+// is set. Build markers with Mark only: Text and Line escape the Unicode
+// ones when they come from a capture ("<U+2425>"), the whole Control
+// Pictures block being render's own.
+func (r Removal) Mark(ascii bool) Safe {
+	if ascii {
+		return Safe{removalGlyphs[1][r]}
+	}
+	return Safe{removalGlyphs[0][r]}
+}
+
+// RemovalOf returns the class of a removed token t (sanitize's
+// advisories for queries, cursor moves and erases; the kind otherwise).
+func RemovalOf(t *decode.Token) Removal {
+	adv := sanitize.Advisories(t)
+	switch {
+	case adv&sanitize.AdvQuery != 0:
+		return RemovalQuery
+	case t.Kind.IsString():
+		return RemovalString
+	case t.Kind == decode.KindFormat:
+		return RemovalInvisible
+	case t.Kind == decode.KindCSI && t.Final == 'm' && t.Private == 0 && t.NInter == 0 && adv&^sanitize.AdvSGRConceal == 0:
+		return RemovalStyle
+	}
+	return RemovalCursor
+}
 
 // glyphSet is one set of glyphs, built once: ascii is indexed by byte.
 type glyphSet struct {
@@ -109,7 +161,7 @@ func init() {
 			asc.ascii[b] = Safe{"."}
 		}
 	}
-	asc.ascii['\t'], asc.ascii['\n'], asc.ascii[0x1B] = Safe{"_"}, Safe{"_"}, Safe{"^"}
+	asc.ascii['\t'], asc.ascii['\n'], asc.ascii['\r'], asc.ascii[0x1B] = Safe{"_"}, Safe{"$"}, Safe{"<"}, Safe{"^"}
 	*uni = glyphSet{ascii: uni.ascii, c1: Safe{glyphC1}, invalid: Safe{glyphInvalid},
 		lead: Safe{glyphLead}, cont: Safe{glyphCont}, format: Safe{glyphFormat}, hidden: Safe{glyphHidden}}
 	*asc = glyphSet{ascii: asc.ascii, c1: Safe{"!"}, invalid: Safe{"?"},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/sanitize"
@@ -45,25 +46,39 @@ type HexOptions struct {
 // last byte squeezed). The last line is the offset just past the end.
 // It reads r in bounded pages and returns the first error from r or w.
 func HexDump(w io.Writer, r io.ReaderAt, size int64, o HexOptions) error {
+	return hexDump(w, &sizedPages{r: r, size: size}, o, false)
+}
+
+// hexDump writes the hex view of the stream src yields; with flushEach it
+// flushes w after each page.
+func hexDump(w io.Writer, src pageSource, o HexOptions, flushEach bool) error {
 	width := o.Width
 	if width <= 0 {
 		width = 16
-	}
-	start := min(max(o.Skip, 0), size)
-	end := size
-	if o.Length > 0 {
-		end = min(size, start+o.Length)
 	}
 	bw := bufio.NewWriter(w)
 	gopt := GlyphOptions{HidePayloads: !o.Payloads, ASCII: o.ASCII}
 	dec := decoderFor(o.Policy)
 
-	// Decode what comes before start, for context only.
-	if err := readPages(r, start, pageSize, func(_ int64, p []byte) error {
+	// Decode what comes before Skip, for context only.
+	var off int64
+	for start := max(o.Skip, 0); off < start; {
+		p, last, err := src.next(int(min(pageSize, start-off)))
+		if err != nil {
+			return err
+		}
 		dec.Feed(p, func(*decode.Token) {})
-		return nil
-	}); err != nil {
-		return err
+		off += int64(len(p))
+		if err := src.done(off); err != nil {
+			return err
+		}
+		if last {
+			break
+		}
+	}
+	end := int64(math.MaxInt64)
+	if o.Length > 0 {
+		end = off + o.Length
 	}
 
 	page := (pageSize / width) * width
@@ -87,21 +102,21 @@ func HexDump(w io.Writer, r io.ReaderAt, size int64, o HexOptions) error {
 			squeezed = 0
 		}
 	}
-	buf := make([]byte, 0, pageSize)
 	var win Window
 	var cells []Cell
 	var line []byte
-	for off := start; off < end; {
-		n := int(min(int64(page), end-off))
-		buf = buf[:n]
-		k, err := r.ReadAt(buf, off)
-		if k < n {
-			return readErr(off, k, err)
+	for off < end {
+		p, last, err := src.next(int(min(int64(page), end-off)))
+		if err != nil {
+			return err
 		}
-		win.decode(dec, buf, off+int64(n) >= size)
-		dec.Feed(buf, func(*decode.Token) {})
-		for row := off; row < off+int64(n); row += int64(width) {
-			m := int(min(int64(width), off+int64(n)-row))
+		if len(p) == 0 {
+			break
+		}
+		win.decode(dec, p, last)
+		dec.Feed(p, func(*decode.Token) {})
+		for row := off; row < off+int64(len(p)); row += int64(width) {
+			m := int(min(int64(width), off+int64(len(p))-row))
 			cur, cells = appendHexRow(cur[:0], cells[:0], &win, row, m, width, gopt)
 			if !o.NoSqueeze && prev != nil && bytes.Equal(cur, prev) {
 				if squeezed == 0 {
@@ -118,10 +133,21 @@ func HexDump(w io.Writer, r io.ReaderAt, size int64, o HexOptions) error {
 			bw.WriteByte('\n')
 			prev, cur = cur, prev
 		}
-		off += int64(n)
+		off += int64(len(p))
+		if err := src.done(off); err != nil { // nothing is read again
+			return err
+		}
+		if flushEach {
+			if err := bw.Flush(); err != nil {
+				return err
+			}
+		}
+		if last {
+			break
+		}
 	}
-	flush(end)
-	bw.Write(appendOffset(nil, end))
+	flush(off)
+	bw.Write(appendOffset(nil, off))
 	bw.WriteByte('\n')
 	return bw.Flush()
 }
@@ -158,6 +184,12 @@ func appendHexRow(dst []byte, cells []Cell, w *Window, off int64, m, width int, 
 // line ("; 100 in a row"). Payloads appear only as sizes. It reads r in
 // bounded pages and returns the first error from r or w.
 func WriteDescriptions(w io.Writer, r io.ReaderAt, size int64, o StreamOptions) error {
+	return writeDescriptions(w, &sizedPages{r: r, size: size}, o, false)
+}
+
+// writeDescriptions writes the descriptions of the stream src yields; with
+// flushEach it flushes w after each page.
+func writeDescriptions(w io.Writer, src pageSource, o StreamOptions, flushEach bool) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("OFFSET         DECIMAL   LENGTH  NAME                  DESCRIPTION\n")
 	var line []byte
@@ -232,11 +264,23 @@ func WriteDescriptions(w io.Writer, r io.ReaderAt, size int64, o StreamOptions) 
 		pending, unlisted = pending[:0], 0
 	}
 	dec := decoderFor(o.Policy)
-	if err := readPages(r, size, pageSize, func(_ int64, p []byte) error {
+	for {
+		p, last, err := src.next(pageSize)
+		if err != nil {
+			return err
+		}
 		dec.Feed(p, emit)
-		return nil
-	}); err != nil {
-		return err
+		if err := src.done(dec.Offset()); err != nil { // nothing is read again
+			return err
+		}
+		if flushEach {
+			if err := bw.Flush(); err != nil {
+				return err
+			}
+		}
+		if last || len(p) == 0 {
+			break
+		}
 	}
 	dec.End(emit)
 	flush()

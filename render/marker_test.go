@@ -163,23 +163,49 @@ func TestMarkerTableCoversGlyphs(t *testing.T) {
 	}
 }
 
-// TestMarkRemoved checks the marker for removed text: render's ␥, one
-// cell in every width mode, not one of the per-byte glyphs, where
-// TextString("␥") is escaped.
-func TestMarkRemoved(t *testing.T) {
-	if got := MarkRemoved(); got.String() != "␥" || got.Width() != 1 {
-		t.Errorf("MarkRemoved() = %q, width %d", got, got.Width())
-	}
-	if got := TextString("␥").String(); got != "<U+2425>" {
-		t.Errorf("TextString(␥) = %q", got)
-	}
-	for _, g := range []string{glyphC1, glyphInvalid, glyphLead, glyphCont, glyphFormat, glyphHidden, markOpen, markClose} {
-		if g == MarkRemoved().String() {
-			t.Errorf("MarkRemoved() is the glyph %q, which means something else", g)
+// TestRemovalMarks checks the markers for removed text: one per class,
+// all different in each set, one cell in every width mode (Control
+// Pictures), none a per-byte glyph of another meaning (␢ is a format
+// character in both), escaped when a capture's text holds them; and the
+// class of some removed tokens.
+func TestRemovalMarks(t *testing.T) {
+	for _, ascii := range []bool{false, true} {
+		seen := map[string]Removal{}
+		for r := range NumRemovals {
+			g := r.Mark(ascii).String()
+			if prev, ok := seen[g]; ok {
+				t.Errorf("ascii %v: %s and %s share the marker %q", ascii, prev, r, g)
+			}
+			seen[g] = r
+			if r.Mark(ascii).Width() != 1 {
+				t.Errorf("marker %q is %d cells wide", g, r.Mark(ascii).Width())
+			}
+			if ascii {
+				continue
+			}
+			if c := []rune(g)[0]; c < controlPicturesFirst || c > controlPicturesLast {
+				t.Errorf("marker %q (%U) is not a Control Picture: it may be wide in East Asian ambiguous-width mode", g, c)
+			}
+			if got := TextString(g).String(); got == g {
+				t.Errorf("TextString(%q) is not escaped", g)
+			}
+			for _, other := range []string{glyphC1, glyphInvalid, glyphLead, glyphCont, glyphHidden, markOpen, markClose} {
+				if g == other || g == glyphFormat && r != RemovalInvisible {
+					t.Errorf("marker of %s is the glyph %q, which means something else", r, g)
+				}
+			}
 		}
 	}
-	if r := []rune(MarkRemoved().String())[0]; r < controlPicturesFirst || r > controlPicturesLast {
-		t.Errorf("MarkRemoved() %U is not a Control Picture: it may be wide in East Asian ambiguous-width mode", r)
+	for in, want := range map[string]Removal{
+		"\x1b[31m": RemovalStyle, "\x1b[8m": RemovalStyle, "\x1b[2K": RemovalCursor, "\r": RemovalCursor,
+		"\x1b]8;;http://x/\x1b\\": RemovalString, "\x1b]52;c;?\x07": RemovalQuery, "\x1b[6n": RemovalQuery,
+		"\u202e": RemovalInvisible, "\x1bP$qm\x1b\\": RemovalQuery, "\x1b_G\x1b\\": RemovalString,
+	} {
+		for tk := range decode.Tokens([]byte(in)) {
+			if got := RemovalOf(&tk); got != want {
+				t.Errorf("RemovalOf(%q) = %s, want %s", in, got, want)
+			}
+		}
 	}
 	// Width measures rendered text as it is, markers one cell each.
 	if got := Width("⋄‹›░␛a中"); got != 8 {

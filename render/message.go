@@ -73,9 +73,10 @@ type Error interface {
 	SafeError() Safe
 }
 
-// Errorf returns an error whose message is Sprintf(format, args...). As
-// with fmt.Errorf, %w marks an argument as wrapped: errors.Is and
-// errors.As see it through the returned error.
+// Errorf returns an error whose message is Sprintf(format, args...), %w
+// written as %v. When the format holds %w, the error arguments are
+// wrapped, every one of them: errors.Is and errors.As see them through
+// the returned error (fmt.Errorf wraps only those of a %w).
 func Errorf(format Format, args ...any) error {
 	e := &safeError{msg: Sprintf(Format(strings.ReplaceAll(string(format), "%w", "%v")), args...)}
 	if strings.Contains(string(format), "%w") {

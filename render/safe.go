@@ -34,9 +34,11 @@ import (
 // Safe is display-safe text: only graphic runes, spaces and (where lines
 // are asked for) LF; no C0, C1, DEL, ESC, Unicode format characters (Cf),
 // other default-ignorable code points, line or paragraph separators,
-// private-use or unassigned code points, or invalid UTF-8. Only package
-// render can construct a non-empty Safe; the zero value is the empty
-// string.
+// private-use or unassigned code points, or invalid UTF-8. The one
+// exception is TAB written by bytelens itself in a Sprintf format, for
+// text/tabwriter columns (Writer.Columns turns it into spaces). Only
+// package render can construct a non-empty Safe; the zero value is the
+// empty string.
 type Safe struct{ s string }
 
 // String returns the text. It is safe to write to a terminal as is.

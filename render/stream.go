@@ -3,6 +3,7 @@ package render
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -53,15 +54,37 @@ func Glyphs(data []byte, o StreamOptions) Safe {
 // as Glyphs does, reading and decoding r in pages of 64 KiB: memory stays
 // bounded whatever size is. It returns the first error from r or w.
 func WriteGlyphs(w io.Writer, r io.ReaderAt, size int64, o StreamOptions) error {
-	g := &glyphWriter{bw: bufio.NewWriter(w), r: r, o: o, size: size}
+	return writeGlyphs(w, &sizedPages{r: r, size: size}, size, o, false)
+}
+
+// writeGlyphs writes the glyph stream of the size bytes src yields (size
+// math.MaxInt64 when unknown); with flushEach it flushes w after each
+// page.
+func writeGlyphs(w io.Writer, src pageSource, size int64, o StreamOptions, flushEach bool) error {
+	g := &glyphWriter{bw: bufio.NewWriter(w), r: src, o: o, size: size}
 	dec := decoderFor(o.Policy)
-	err := readPages(r, size, pageSize, func(off int64, p []byte) error {
+	for {
+		off := dec.Offset()
+		p, last, err := src.next(pageSize)
+		if err != nil {
+			return err
+		}
 		g.page, g.pageOff = p, off
 		dec.Feed(p, g.token)
-		return g.err
-	})
-	if err != nil {
-		return err
+		if g.err != nil {
+			return g.err
+		}
+		if err := src.done(g.open); err != nil {
+			return err
+		}
+		if flushEach {
+			if err := g.bw.Flush(); err != nil {
+				return err
+			}
+		}
+		if last || len(p) == 0 {
+			break
+		}
 	}
 	g.page = nil
 	dec.End(g.token)
@@ -76,24 +99,6 @@ func decoderFor(p sanitize.Options) decode.Decoder {
 	return decode.Decoder{LoneC1: p.C1 == sanitize.C1Lone, APCBEL: p.APCBEL, MaxPayload: p.MaxPayload}
 }
 
-// readPages calls fn with consecutive pages of at most n bytes of the
-// first size bytes of r. The page buffer is reused between calls.
-func readPages(r io.ReaderAt, size int64, n int, fn func(off int64, p []byte) error) error {
-	buf := make([]byte, min(int64(n), max(size, 0)))
-	for off := int64(0); off < size; {
-		m := int(min(int64(len(buf)), size-off))
-		k, err := r.ReadAt(buf[:m], off)
-		if k < m {
-			return readErr(off, k, err)
-		}
-		if err := fn(off, buf[:m]); err != nil {
-			return err
-		}
-		off += int64(m)
-	}
-	return nil
-}
-
 // glyphWriter renders tokens as WriteGlyphs describes.
 type glyphWriter struct {
 	bw      *bufio.Writer
@@ -104,6 +109,7 @@ type glyphWriter struct {
 	scratch []byte
 	ahead   [escapeMax - 1]byte // peek's buffer
 	size    int64               // bytes in the stream
+	open    int64               // offset of the token still open: the end of the last one emitted
 	out     []byte              // the line being built, reused
 	err     error
 }
@@ -157,6 +163,9 @@ func (g *glyphWriter) writeString(s string) {
 
 // token renders one token; it is the decoder's emit callback.
 func (g *glyphWriter) token(t *decode.Token) {
+	if !t.Is(decode.FlagEmbedded) {
+		g.open = t.Off + t.Len // tokens tile the stream
+	}
 	if g.err != nil {
 		return
 	}
@@ -263,7 +272,15 @@ func (g *glyphWriter) peek(off int64) []byte {
 	if n <= 0 {
 		return nil
 	}
-	return g.readAt(off, g.ahead[:n])
+	if off >= g.pageOff && off+n <= g.pageOff+int64(len(g.page)) {
+		return g.page[off-g.pageOff : off-g.pageOff+n]
+	}
+	k, err := g.r.ReadAt(g.ahead[:n], off)
+	if int64(k) < n && !errors.Is(err, io.EOF) {
+		g.fail(readErr(off, k, err))
+		return nil
+	}
+	return g.ahead[:k] // fewer at the end of a stream of unknown length
 }
 
 // writeAppend appends with f into a temporary buffer and writes it.

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/screen"
 )
 
 // maxLine is how many characters CROverwrite and BSOverstrike hold for the
@@ -39,6 +40,8 @@ type cleaner struct {
 	linkURI []byte // the URI of the open OSC 8 link, to append under LinksAppend
 
 	m *OffsetMap // optional offset map
+
+	scr *screen.Model // the screen of CRScreen, else nil
 	// embOpen is set while controls embedded in a sequence have been
 	// seen and the sequence has not: embOut is the output position
 	// before the first of them.
@@ -67,6 +70,7 @@ func newCleaner(o Options) *cleaner {
 		dec:      decode.Decoder{LoneC1: o.C1 == C1Lone, APCBEL: o.APCBEL, MaxPayload: o.maxPayload()},
 		rep:      newReport(o),
 		lineMode: o.CR == CROverwrite || o.BS == BSOverstrike,
+		scr:      newScreen(o),
 		toks:     make([]decode.Token, tokBatch),
 	}
 	c.batchFn = c.batch
@@ -77,7 +81,9 @@ func newCleaner(o Options) *cleaner {
 // feed cleans p, the next chunk of the stream.
 func (c *cleaner) feed(p []byte) {
 	c.chunk, c.base = p, c.dec.Offset()
+	held := len(c.out)
 	c.dec.FeedBatch(p, c.toks, c.batchFn)
+	c.screenFeed(p, held)
 	c.rep.BytesIn += int64(len(p))
 	c.keepHistory(p)
 	c.chunk = nil
@@ -85,6 +91,7 @@ func (c *cleaner) feed(p []byte) {
 
 // end finishes the stream.
 func (c *cleaner) end() {
+	held := len(c.out)
 	c.dec.EndBatch(c.toks, c.batchFn)
 	c.endFormat()
 	c.endLink() // a link left open still gets its target appended
@@ -94,6 +101,7 @@ func (c *cleaner) end() {
 	if c.lineMode {
 		c.flushLine(false)
 	}
+	c.screenEnd(held)
 	c.rep.BytesOut = c.flushed + int64(len(c.out))
 }
 

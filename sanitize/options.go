@@ -73,6 +73,21 @@ const (
 	CROverwrite
 	// CRDrop removes every CR.
 	CRDrop
+	// CRScreen emits each line as a terminal screen finally showed it:
+	// the text goes through package screen's model of an xterm, 1000
+	// columns wide and 50 rows high, with LF taken as CR LF, and each line
+	// is written when it scrolls off the top of that screen, the rest at
+	// the end. CR, BS, erases (EL, ED, ECH), cursor moves and repaints
+	// (CUU, CUP), insert and delete, DEC graphics and the alternate
+	// screen act as on a terminal: printf 'abcdef\r\033[Kxy\n' gives "xy",
+	// where CROverwrite gives "xycdef". Tabs become the spaces they
+	// moved over, concealed (SGR 8) and invisible text become blanks,
+	// trailing blanks are trimmed, and a line autowrap continued past
+	// 1000 columns stays one line. A screen shown at the end (the
+	// alternate one, if the program left it on) is written from its top
+	// row to its last non-blank one. The report is the one of CRLines;
+	// the offset map (Map) holds only the two ends of the stream.
+	CRScreen
 )
 
 // BSPolicy says what becomes of backspaces.
@@ -152,7 +167,7 @@ type Options struct {
 }
 
 var (
-	crNames       = []string{"lines", "overwrite", "drop"}
+	crNames       = []string{"lines", "overwrite", "drop", "screen"}
 	bsNames       = []string{"drop", "overstrike"}
 	linkNames     = []string{"drop", "append"}
 	formatNames   = []string{"strip", "keep", "escape"}

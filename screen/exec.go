@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"slices"
 	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/decode"
@@ -57,6 +58,10 @@ func (m *Model) text(t *decode.Token) {
 		switch {
 		case b >= 0x20 && b < 0x7F:
 			if m.cur.charset[m.cur.gl] == 'B' {
+				if k := m.printASCII(p[j:], t.Off+int64(j)); k > 0 {
+					j += k
+					continue
+				}
 				m.print(rune(b), 1, t.Off+int64(j), 1, 0)
 			} else {
 				m.char(rune(b), t.Off+int64(j), 1)
@@ -118,9 +123,10 @@ func (m *Model) combine(r rune, off int64, n uint32) {
 	if x < 0 {
 		return
 	}
-	c := &m.grid()[m.cur.y*m.cols+x]
+	row := m.line(m.cur.y)
+	c := &row[x]
 	if c.WideTail() && x > 0 {
-		c = &m.grid()[m.cur.y*m.cols+x-1]
+		c = &row[x-1]
 	}
 	if c.Rune != 0 && c.Off+int64(c.Len) == off {
 		c.Len += n
@@ -130,25 +136,19 @@ func (m *Model) combine(r rune, off int64, n uint32) {
 	}
 }
 
-// grid returns the cells of the screen shown.
-func (m *Model) grid() []Cell { return m.grids[m.screen()].cells }
-
 // print draws r, w cells wide, drawn by n bytes at off, at the cursor
 // (xterm's dotext: pending wrap, insert mode, autowrap).
 func (m *Model) print(r rune, w int, off int64, n uint32, flags uint8) {
 	if m.cur.pending && m.autowrap {
-		m.cur.x = 0
-		m.index()
+		m.wrap()
 	}
 	if w == 2 && m.cur.x == m.cols-1 {
 		if !m.autowrap || m.cols < 2 {
 			return // no room: xterm draws nothing
 		}
-		m.cur.x = 0
-		m.index()
+		m.wrap()
 	}
-	g := m.grid()
-	row := g[m.cur.y*m.cols : (m.cur.y+1)*m.cols]
+	row := m.line(m.cur.y)
 	x := m.cur.x
 	if m.insert {
 		m.shiftRight(row, x, w)
@@ -173,7 +173,7 @@ func (m *Model) print(r rune, w int, off int64, n uint32, flags uint8) {
 		row[x+1] = Cell{Off: off, Len: n, Frame: m.frame, Pen: m.cur.pen, flags: flags | cellWideTail}
 	}
 	m.last, m.lastW, m.lastFlag = r, uint8(w), flags
-	if m.opts.Findings {
+	if m.drawHidden || m.opts.Findings && (flags != 0 || r == ' ') {
 		m.drawn(c, off, n)
 	}
 	m.via = moveNone
@@ -185,6 +185,63 @@ func (m *Model) print(r rune, w int, off int64, n uint32, flags uint8) {
 	}
 	m.cur.x = x + w
 	m.clip = false
+}
+
+// wrap goes on to the start of the next line (autowrap), noting that the
+// two rows are one line.
+func (m *Model) wrap() {
+	g := &m.grids[m.screen()]
+	g.wrapped[g.rows[m.cur.y]] = true
+	m.cur.x = 0
+	m.index()
+}
+
+// newLine blanks row y as a new line of the screen.
+func (m *Model) newLine(y int) {
+	g := &m.grids[m.screen()]
+	g.wrapped[g.rows[y]] = false
+	m.blank(m.line(y))
+}
+
+// printASCII is print's fast path for a run of printable ASCII at the
+// start of p, drawn at off: it draws the characters that land on narrow
+// cells before the last column, with no pending wrap and no insert mode,
+// and returns how many it drew (print takes the rest).
+func (m *Model) printASCII(p []byte, off int64) int {
+	if m.cur.pending || m.insert || m.clip {
+		return 0
+	}
+	row := m.line(m.cur.y)
+	x := m.cur.x
+	n := min(len(p), m.cols-1-x)
+	pen, frame, findings, hidden := m.cur.pen, m.frame, m.opts.Findings, m.drawHidden
+	k := 0
+	for ; k < n; k++ {
+		b := p[k]
+		c := &row[x+k]
+		if b < 0x20 || b >= 0x7F || c.Width != 1 || c.flags&cellWideTail != 0 {
+			break
+		}
+		if findings {
+			if c.Rune != 0 {
+				m.destroy(c, causeOverwritten, rune(b))
+			}
+			if c.hole != 0 {
+				m.replaced(int(c.hole-1), rune(b))
+			}
+			m.via = moveNone
+		}
+		*c = Cell{Off: off + int64(k), Len: 1, Frame: frame, Rune: rune(b), Pen: pen, Width: 1}
+		if hidden {
+			m.drawn(c, off+int64(k), 1)
+		}
+	}
+
+	if k > 0 {
+		m.cur.x = x + k
+		m.last, m.lastW, m.lastFlag = rune(p[k-1]), 1, 0
+	}
+	return k
 }
 
 // clearCell empties row[x] before something is drawn on it, as a
@@ -236,8 +293,9 @@ func (m *Model) blank(cells []Cell) {
 	if m.tok != nil {
 		off, n = m.tok.Off, uint32(m.tok.Len)
 	}
+	b := Cell{Off: off, Len: n, Frame: m.frame, Width: 1, Pen: Pen{Bg: m.cur.pen.Bg}}
 	for i := range cells {
-		cells[i] = Cell{Off: off, Len: n, Frame: m.frame, Width: 1, Pen: Pen{Bg: m.cur.pen.Bg}}
+		cells[i] = b
 	}
 }
 
@@ -250,10 +308,14 @@ func (m *Model) erase(cells []Cell, cause cause) {
 	if m.tok != nil {
 		off, n = m.tok.Off, uint32(m.tok.Len)
 	}
+	if !m.opts.Findings {
+		m.blank(cells)
+		return
+	}
 	for i := range cells {
 		c := &cells[i]
 		var h int32
-		if m.destroy(c, cause, 0) && cause == causeErased {
+		if c.Rune != 0 && m.destroy(c, cause, 0) && cause == causeErased {
 			h = int32(m.pendDel) + 1
 		}
 		*c = Cell{Off: off, Len: n, Frame: m.frame, Width: 1, Pen: Pen{Bg: m.cur.pen.Bg}, hole: h}
@@ -297,26 +359,69 @@ func (m *Model) reverseIndex() {
 // scrollUp moves rows top+n..bot up by n. Rows leaving the top of the
 // whole main screen go to the scrollback; others are destroyed.
 func (m *Model) scrollUp(top, bot, n int) {
-	n = min(n, bot-top+1)
-	g := m.grid()
-	lost := g[top*m.cols : (top+n)*m.cols]
+	cause := causeScrolled
 	if !m.alt && top == 0 && bot == m.rows-1 {
-		m.stats.ScrolledOff += int64(n)
-	} else {
-		m.erase(lost, causeScrolled)
+		m.stats.ScrolledOff += int64(min(n, bot-top+1))
+		cause = causeNone
+		if m.opts.Scrollback {
+			for y := range min(n, m.rows) {
+				m.scrolled = m.appendText(m.scrolled, y)
+			}
+		}
 	}
-	copy(g[top*m.cols:], g[(top+n)*m.cols:(bot+1)*m.cols])
-	m.blank(g[(bot+1-n)*m.cols : (bot+1)*m.cols])
+	m.shiftUp(top, bot, n, cause)
+}
+
+// shiftUp destroys rows top..top+n-1 with cause (none: nothing is
+// recorded), moves rows top+n..bot up by n and blanks the n rows at the
+// bottom.
+func (m *Model) shiftUp(top, bot, n int, cause Cause) {
+	n = min(n, bot-top+1)
+	if cause != causeNone {
+		for y := top; y < top+n; y++ {
+			m.erase(m.line(y), cause)
+		}
+	}
+	rotate(m.grids[m.screen()].rows[top:bot+1], n)
+	for y := bot + 1 - n; y <= bot; y++ {
+		m.newLine(y)
+	}
 }
 
 // scrollDown moves rows top..bot-n down by n; rows leaving the bottom of
 // the region are destroyed.
 func (m *Model) scrollDown(top, bot, n int) {
 	n = min(n, bot-top+1)
-	g := m.grid()
-	m.erase(g[(bot+1-n)*m.cols:(bot+1)*m.cols], causeScrolled)
-	copy(g[(top+n)*m.cols:(bot+1)*m.cols], g[top*m.cols:(bot+1-n)*m.cols])
-	m.blank(g[top*m.cols : (top+n)*m.cols])
+	for y := bot + 1 - n; y <= bot; y++ {
+		m.erase(m.line(y), causeScrolled)
+	}
+	rows := m.grids[m.screen()].rows[top : bot+1]
+	rotate(rows, len(rows)-n)
+	for y := top; y < top+n; y++ {
+		m.newLine(y)
+	}
+}
+
+// rotate moves a[n:] to the front of a and a[:n] to its end.
+func rotate(a []int32, n int) {
+	if n == 1 { // a scroll by one line: the common case
+		first := a[0]
+		copy(a, a[1:])
+		a[len(a)-1] = first
+		return
+	}
+	slices.Reverse(a[:n])
+	slices.Reverse(a[n:])
+	slices.Reverse(a)
+}
+
+// eraseGrid destroys and blanks every row of screen i.
+func (m *Model) eraseGrid(i int, cause Cause) {
+	g := &m.grids[i]
+	for y := range m.rows {
+		m.erase(g.line(y, m.cols), cause)
+		g.wrapped[g.rows[y]] = false
+	}
 }
 
 // tab is HT (n > 0) and CBT (n < 0): to the n-th next or previous tab
@@ -399,8 +504,8 @@ func (m *Model) escFinal(f byte) bool {
 	case '8': // DECRC
 		m.restoreCursor()
 	case 'c': // RIS
-		m.erase(m.grids[0].cells, causeErased)
-		m.erase(m.grids[1].cells, causeErased)
+		m.eraseGrid(0, causeErased)
+		m.eraseGrid(1, causeErased)
 		m.reset()
 	case 'n', 'o': // LS2, LS3
 		m.cur.gl = f - 'n' + 2
@@ -415,6 +520,7 @@ func (m *Model) escFinal(f byte) bool {
 func (m *Model) restoreCursor() {
 	s := m.grids[m.screen()].saved
 	m.cur = s
+	m.penChanged()
 	m.clampCursor(&m.cur)
 	m.cur.pending = s.pending && s.x == m.cur.x
 	m.via = moveDECRC
@@ -440,9 +546,8 @@ func (m *Model) nf(t *decode.Token) {
 		case '8': // DECALN: fill with E, margins reset, cursor home
 			m.top, m.bot = 0, m.rows-1
 			m.cur.x, m.cur.y, m.cur.pending = 0, 0, false
-			g := m.grid()
 			for y := range m.rows {
-				row := g[y*m.cols : (y+1)*m.cols]
+				row := m.line(y)
 				for x := range row {
 					m.destroy(&row[x], causeOverwritten, 'E')
 					row[x] = Cell{Off: t.Off, Len: uint32(t.Len), Frame: m.frame, Rune: 'E', Width: 1, flags: cellFill}
@@ -580,17 +685,19 @@ func (m *Model) setMargins(top, bot int) {
 
 func (m *Model) eraseDisplay(n int) {
 	m.cur.pending = false
-	g := m.grid()
-	at := m.cur.y*m.cols + m.cur.x
 	switch n {
 	case 0:
-		m.fixWideAt(g, at)
-		m.erase(g[at:], causeErased)
+		m.eraseLine(0)
+		for y := m.cur.y + 1; y < m.rows; y++ {
+			m.erase(m.line(y), causeErased)
+		}
 	case 1:
-		m.fixWideAt(g, at+1)
-		m.erase(g[:at+1], causeErased)
+		for y := range m.cur.y {
+			m.erase(m.line(y), causeErased)
+		}
+		m.eraseLine(1)
 	case 2:
-		m.erase(g, causeErased)
+		m.eraseGrid(m.screen(), causeErased)
 	case 3: // scrollback: none kept
 	default:
 		m.stats.Unknown++
@@ -598,12 +705,12 @@ func (m *Model) eraseDisplay(n int) {
 }
 
 // fixWideAt blanks the other half of a wide character split by an erase
-// boundary at cell index i.
-func (m *Model) fixWideAt(g []Cell, i int) {
-	if i <= 0 || i >= len(g) || !g[i].WideTail() {
+// boundary at cell index i of row.
+func (m *Model) fixWideAt(row []Cell, i int) {
+	if i <= 0 || i >= len(row) || !row[i].WideTail() {
 		return
 	}
-	m.erase(g[i-1:i+1], causeErased)
+	m.erase(row[i-1:i+1], causeErased)
 }
 
 func (m *Model) eraseLine(n int) {
@@ -663,18 +770,8 @@ func (m *Model) deleteLines(n int) {
 	if m.cur.y < m.top || m.cur.y > m.bot {
 		return
 	}
-	n = min(n, m.bot-m.cur.y+1)
-	g := m.grid()
-	m.erase(g[m.cur.y*m.cols:(m.cur.y+n)*m.cols], causeErased)
-	m.scrollUpQuiet(m.cur.y, m.bot, n)
+	m.shiftUp(m.cur.y, m.bot, n, causeErased)
 	m.cur.x = 0
-}
-
-// scrollUpQuiet moves rows up over rows already erased.
-func (m *Model) scrollUpQuiet(top, bot, n int) {
-	g := m.grid()
-	copy(g[top*m.cols:], g[(top+n)*m.cols:(bot+1)*m.cols])
-	m.blank(g[(bot+1-n)*m.cols : (bot+1)*m.cols])
 }
 
 // repeat is REP: the last graphic character n more times (xterm caps n at
@@ -758,13 +855,13 @@ func (m *Model) altScreen(set, withCursor, clear bool) {
 		}
 		m.alt = true
 		if withCursor {
-			m.erase(m.grids[1].cells, causeErased)
+			m.eraseGrid(1, causeErased)
 		}
 		return
 	}
 	m.leaveAlt()
 	if clear {
-		m.erase(m.grids[1].cells, causeErased)
+		m.eraseGrid(1, causeErased)
 	}
 	m.alt = false
 	if withCursor {
@@ -776,6 +873,7 @@ func (m *Model) softReset() {
 	m.autowrap, m.insert = true, false
 	m.cur.origin, m.cur.pending = false, false
 	m.cur.pen = Pen{}
+	m.penChanged()
 	m.cur.charset, m.cur.gl = [4]byte{'B', 'B', 'B', 'B'}, 0
 	m.top, m.bot = 0, m.rows-1
 	m.grids[m.screen()].saved = cursor{charset: m.cur.charset}
@@ -783,6 +881,16 @@ func (m *Model) softReset() {
 
 // sgr is SGR (ECMA-48 8.3.117, ITU T.416 colours in ';' and ':' forms).
 func (m *Model) sgr(t *decode.Token) {
+	m.sgrParams(t)
+	m.penChanged()
+}
+
+// penChanged notes whether text drawn with the pen now is hidden.
+func (m *Model) penChanged() {
+	m.drawHidden = m.opts.Findings && (m.cur.pen.Attr&AttrConceal != 0 || invisible(m.cur.pen))
+}
+
+func (m *Model) sgrParams(t *decode.Token) {
 	p := t.Params()
 	if len(p) == 0 {
 		m.cur.pen = Pen{}

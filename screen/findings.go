@@ -126,20 +126,25 @@ type record struct {
 	byOff       int64
 	byLen       int64
 	byName      string
+	textAt      int // where the text starts in its arena, Model.delText or Model.drawText
 	ntext       uint8
 	nrepl       uint8
 	cut         bool
 	rowProgress bool // the row held progress syntax when the text was hidden
-	text        [MaxText]byte
 	repl        [MaxReplaced]byte
 }
 
-func (r *record) addText(c rune) {
+// addText appends c to the text of r, the newest record of its kind, kept
+// in its arena at r.textAt.
+func (m *Model) addText(r *record, c rune) {
 	if int(r.ntext)+utf8.RuneLen(c) > MaxText {
 		r.cut = true
 		return
 	}
-	r.ntext = uint8(len(utf8.AppendRune(r.text[:r.ntext], c)))
+	a := m.arena(r)
+	n := len(*a)
+	*a = utf8.AppendRune(*a, c)
+	r.ntext += uint8(len(*a) - n)
 }
 
 func (r *record) addRepl(c rune) {
@@ -166,7 +171,7 @@ func (m *Model) destroy(c *Cell, cause Cause, r rune) bool {
 		if p.cause == cause && p.end == c.Off && p.alt == m.alt {
 			p.end += int64(c.Len)
 			p.cells++
-			p.addText(c.Rune)
+			m.addText(p, c.Rune)
 			if r != 0 {
 				p.addRepl(r)
 			}
@@ -180,7 +185,15 @@ func (m *Model) destroy(c *Cell, cause Cause, r rune) bool {
 	if r != 0 {
 		m.finds[m.pendDel].addRepl(r)
 	}
-	m.finds[m.pendDel].rowProgress = progress(string(m.AppendLine(m.lineBuf[:0], m.cur.y)))
+	rec := &m.finds[m.pendDel]
+	if m.nameTok != rec.byOff || m.nameRow != rec.row || m.tok.Kind == decode.KindText {
+		// One sequence hiding several runs on one row: the row is read
+		// once. A text run is not, since Feed may cut it in two.
+		m.lineBuf = m.AppendLine(m.lineBuf[:0], m.cur.y)
+		m.rowProgress = progress(string(m.lineBuf))
+		m.nameRow = rec.row
+	}
+	rec.rowProgress = m.rowProgress
 	return true
 }
 
@@ -193,15 +206,38 @@ func (m *Model) newRecord(c *Cell, cause Cause, text rune) int {
 	}
 	if t != nil {
 		rec.visOff, rec.byOff, rec.byLen = t.Off, t.Off, t.Len
-		rec.byName = tokenName(t, cause)
+		if t.Off != m.nameTok || cause != m.nameCause {
+			m.name, m.nameTok, m.nameCause, m.nameRow = tokenName(t, cause), t.Off, cause, -1
+		}
+		rec.byName = m.name
 	}
 	if cause >= CauseConcealed {
 		rec.visOff = c.Off
 	}
-	rec.addText(text)
 	m.finds = append(m.finds, rec)
-	return len(m.finds) - 1
+	i := len(m.finds) - 1
+	m.startText(&m.finds[i])
+	m.addText(&m.finds[i], text)
+	return i
 }
+
+// The text of destruction records and that of draw-time records grow in
+// two arenas, so that each record's text is contiguous: only the newest
+// record of each kind grows.
+
+// arena returns the arena of r's text.
+func (m *Model) arena(r *record) *[]byte {
+	if r.cause >= CauseConcealed {
+		return &m.drawText
+	}
+	return &m.delText
+}
+
+// startText points r at the end of its arena.
+func (m *Model) startText(r *record) { r.textAt = len(*m.arena(r)) }
+
+// textOf returns the text of r.
+func (m *Model) textOf(r *record) []byte { return (*m.arena(r))[r.textAt : r.textAt+int(r.ntext)] }
 
 // replaced notes that r was drawn where finding i's erased text was.
 func (m *Model) replaced(i int, r rune) {
@@ -218,7 +254,7 @@ func (m *Model) drawn(c *Cell, off int64, n uint32) {
 		if i := m.pendDrw; i >= 0 && m.finds[i].end == off {
 			m.finds[i].end += int64(n)
 			m.finds[i].cells++
-			m.finds[i].addText(' ')
+			m.addText(&m.finds[i], ' ')
 		}
 		return
 	}
@@ -245,7 +281,7 @@ func (m *Model) drawn(c *Cell, off int64, n uint32) {
 			p.end = off + int64(n)
 			p.cells++
 			if cause != CauseRepeated {
-				p.addText(text)
+				m.addText(p, text)
 			}
 			return
 		}
@@ -255,10 +291,12 @@ func (m *Model) drawn(c *Cell, off int64, n uint32) {
 
 // leaveAlt records the text of the alternate screen as it is left.
 func (m *Model) leaveAlt() {
-	g := m.grids[1].cells
-	for i := range g {
-		if m.destroy(&g[i], CauseAltScreen, 0) {
-			g[i].flags |= cellReported
+	for y := range m.rows {
+		row := m.grids[1].line(y, m.cols)
+		for i := range row {
+			if m.destroy(&row[i], CauseAltScreen, 0) {
+				row[i].flags |= cellReported
+			}
 		}
 	}
 }
@@ -439,7 +477,7 @@ func (m *Model) Findings() []Finding {
 		*f = Finding{
 			Off: r.off, Len: r.end - r.off, Cause: r.cause,
 			By: Ref{r.byOff, r.byLen, r.byName}, Via: moveNames[r.via],
-			Text: string(r.text[:r.ntext]), TextCut: r.cut, ReplacedBy: string(r.repl[:r.nrepl]),
+			Text: string(m.textOf(r)), TextCut: r.cut, ReplacedBy: string(r.repl[:r.nrepl]),
 			Alternate: r.alt, Row: int(r.row), Col: int(r.col), Cells: int(r.cells),
 			VisibleBytes: max(0, r.visOff-r.off), VisibleMs: -1, Shown: "unknown",
 		}
@@ -456,11 +494,14 @@ func (m *Model) Findings() []Finding {
 		}
 		rank(f, int(hits[[2]int32{boolInt(r.alt), r.row}]), r.rowProgress)
 	}
-	slices.SortStableFunc(out, func(a, b Finding) int {
-		if a.Rank != b.Rank {
+	slices.SortFunc(out, func(a, b Finding) int {
+		switch {
+		case a.Rank != b.Rank:
 			return b.Rank - a.Rank
+		case a.Off != b.Off:
+			return int(a.Off - b.Off)
 		}
-		return int(a.Off - b.Off)
+		return int(a.Cause) - int(b.Cause)
 	})
 	return out
 }
@@ -491,12 +532,13 @@ var causeBase = [numCauses]int{
 // findings on the same screen row.
 func rank(f *Finding, rowHits int, rowProgress bool) {
 	score := causeBase[f.Cause]
-	why := []string{f.Cause.String()}
+	why := make([]string, 1, 8)
+	why[0] = f.Cause.String()
 	add := func(d int, reason string) {
 		score += d
 		why = append(why, reason)
 	}
-	text := strings.TrimSpace(f.Text)
+	text, repl := strings.TrimSpace(f.Text), strings.TrimSpace(f.ReplacedBy)
 	letters := 0
 	for _, r := range text {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -509,11 +551,11 @@ func rank(f *Finding, rowHits int, rowProgress bool) {
 	switch {
 	case letters == 0:
 		add(-100, "no letters or digits")
-	case destroyed && f.ReplacedBy != "" && sameText(text, f.ReplacedBy):
+	case destroyed && repl != "" && sameText(text, repl):
 		add(-100, "the same text came back")
 	}
 	if destroyed {
-		if f.Shown == "never" {
+		if f.Shown == "never" && f.Cause != CauseAltScreen && f.Cause != CauseScrolled {
 			add(20, "never on screen")
 		}
 		if long {
@@ -522,9 +564,11 @@ func rank(f *Finding, rowHits int, rowProgress bool) {
 		if progress(text) && !rowProgress {
 			add(-30, "progress syntax")
 		}
-		if f.ReplacedBy != "" && similar(text, f.ReplacedBy) {
+		switch {
+		case f.Cause != CauseOverwritten && f.Cause != CauseErased, repl == "":
+		case similar(text, repl):
 			add(-30, "replaced by similar text")
-		} else if brief && f.ReplacedBy != "" && (f.Cause == CauseOverwritten || f.Cause == CauseErased) {
+		case brief:
 			add(20, "soon replaced by unrelated text")
 		}
 		if f.Via == "BS" {
@@ -534,7 +578,7 @@ func rank(f *Finding, rowHits int, rowProgress bool) {
 			add(30, "shown only for an instant")
 		}
 		if rowHits >= 2 {
-			add(-10*(min(rowHits, 4)-1), "row redrawn "+strconv.Itoa(rowHits)+" times")
+			add(-10*(min(rowHits, 4)-1), redrawn[min(rowHits, 4)])
 		}
 		if rowProgress {
 			add(-30, "on a progress line")
@@ -556,33 +600,41 @@ func rank(f *Finding, rowHits int, rowProgress bool) {
 	f.Reasons = why
 }
 
-// sameText reports whether the replacement starts with the hidden text.
-func sameText(text, repl string) bool {
-	return strings.HasPrefix(strings.TrimSpace(repl), text)
-}
+// redrawn words how often a row was redrawn, by count (4 for more).
+var redrawn = [5]string{2: "row redrawn 2 times", 3: "row redrawn 3 times", 4: "row redrawn 4 times or more"}
 
-// similar reports whether the hidden text and its replacement share at
-// least half of the hidden text as a common prefix, or differ only in
-// digits: a redraw of the same words.
+// sameText reports whether the replacement starts with the hidden text.
+func sameText(text, repl string) bool { return strings.HasPrefix(repl, text) }
+
+// similar reports whether the hidden text and its replacement are the
+// same words redrawn, perhaps shifted: the first half of the shorter one
+// occurs in the other; or they differ only in digits.
 func similar(text, repl string) bool {
-	repl = strings.TrimSpace(repl)
-	n := 0
-	for n < len(text) && n < len(repl) && text[n] == repl[n] {
-		n++
+	short, long := text, repl
+	if len(short) > len(long) {
+		short, long = long, short
 	}
-	if 2*n >= len(text) {
+	if half := short[:(len(short)+1)/2]; len(half) >= 2 && strings.Contains(long, half) {
 		return true
 	}
-	strip := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if unicode.IsDigit(r) {
-				return -1
-			}
-			return r
-		}, s)
+	// Equal once digits are skipped, and not digits only.
+	i, j, letters := 0, 0, false
+	for {
+		for i < len(text) && isDigit(text[i]) {
+			i++
+		}
+		for j < len(repl) && isDigit(repl[j]) {
+			j++
+		}
+		if i == len(text) || j == len(repl) {
+			return letters && i == len(text) && j == len(repl)
+		}
+		if text[i] != repl[j] {
+			return false
+		}
+		letters = true
+		i, j = i+1, j+1
 	}
-	a, b := strip(text), strip(repl)
-	return a != "" && strings.HasPrefix(b, a[:min(len(a), len(b))]) && len(a) <= len(b)+2
 }
 
 // progress reports progress-bar and spinner syntax: a percentage, a bar
@@ -615,14 +667,25 @@ func wordLike(s string) bool {
 
 // shellWords are shapes of shell commands that hidden text should not
 // carry.
-var shellWords = []string{"rm -", "curl ", "wget ", "| sh", "|sh", "| bash", "|bash", "sudo ", "chmod ", "base64", "eval ", "$(", "`", "&&", "; ", "> /", "nc -", "/bin/", "/etc/", "~/.ssh", "ssh-", "export ", "python -c", "powershell"}
+var shellWords = []string{"rm -", "curl ", "wget ", "| sh", "|sh", "| bash", "|bash", "sudo ", "chmod ", "base64", "eval ", "$(", "&&", "; ", "> /", "nc -", "/bin/", "/etc/", "~/.ssh", "ssh-", "export ", "python -c", "powershell"}
 
 // instructionWords are words of instructions aimed at an agent.
 var instructionWords = []string{"ignore ", "previous instruction", "instructions", "assistant", "system prompt", "you must", "do not tell", "don't tell", "password", "secret", "token", "api key", "api_key", "private key", "exfiltrate", "execute", "run the"}
 
 func shellLike(s string) bool { return containsAny(s, shellWords) }
 
-func instructionLike(s string) bool { return containsAny(strings.ToLower(s), instructionWords) }
+func instructionLike(s string) bool {
+	var buf [MaxText]byte
+	lower := buf[:0]
+	for i := 0; i < len(s) && i < len(buf); i++ {
+		b := s[i]
+		if b >= 'A' && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		lower = append(lower, b)
+	}
+	return containsAny(string(lower), instructionWords)
+}
 
 func containsAny(s string, words []string) bool {
 	for _, w := range words {

@@ -148,6 +148,9 @@ type Options struct {
 	NewlineCRLF bool
 	// Findings records hidden-text findings (Model.Findings).
 	Findings bool
+	// Scrollback keeps the text of lines that scroll off the top of the
+	// main screen until Model.TakeScrolled takes them.
+	Scrollback bool
 	// Timed says that the times given to Model.Frame are meaningful, so
 	// findings can say how long text was visible in milliseconds.
 	Timed bool
@@ -166,10 +169,22 @@ type cursor struct {
 	gl      uint8   // which of G0–G3 is invoked into GL
 }
 
-// grid is one screen's cells, row by row.
+// grid is one screen's cells. Rows are stored in any order: rows[y] is
+// the index of screen row y's cells, so scrolling moves indices, not
+// cells.
 type grid struct {
 	cells []Cell
-	saved cursor // DECSC of this screen
+	rows  []int32
+	// wrapped[i] is set when autowrap went on from physical row i to the
+	// row below it, so that the two are one line of text.
+	wrapped []bool
+	saved   cursor // DECSC of this screen
+}
+
+// line returns the cells of row y of g, cols wide.
+func (g *grid) line(y, cols int) []Cell {
+	i := int(g.rows[y]) * cols
+	return g.cells[i : i+cols : i+cols]
 }
 
 // Stats counts what the model did not act on.
@@ -205,18 +220,32 @@ type Model struct {
 	lastW    uint8 // its width
 	lastFlag uint8
 	clip     bool // the last character was written at the margin with autowrap off
+	// drawHidden: findings are on and the pen draws concealed or
+	// invisible text.
+	drawHidden bool
 
 	// The token being executed, for findings.
-	tok     *decode.Token
-	via     move  // the last cursor movement since text was drawn
-	frame   int32 // current frame
-	times   []time.Duration
-	stats   Stats
-	finds   []record
-	pendDel int // index of the destruction finding that may still grow, or -1
-	pendDrw int // same for draw-time findings
+	tok   *decode.Token
+	via   move  // the last cursor movement since text was drawn
+	frame int32 // current frame
+	times []time.Duration
+	stats Stats
+	finds []record
+	// Arenas of the findings' text: destruction and draw-time records.
+	delText, drawText []byte
+	pendDel           int // index of the destruction finding that may still grow, or -1
+	pendDrw           int // same for draw-time findings
 
-	lineBuf []byte // scratch for a row's text
+	lineBuf  []byte // scratch for a row's text
+	scrolled []byte // text of lines scrolled off, with Options.Scrollback
+
+	// The last destroying token's name and row, so one token that hides
+	// many runs is named and its row read once.
+	name        string
+	nameTok     int64
+	nameCause   Cause
+	nameRow     int32
+	rowProgress bool
 
 	// Feed's current chunk, for text tokens.
 	p    []byte
@@ -237,7 +266,7 @@ func New(opts Options) (*Model, error) {
 	if err := checkSize(opts.Cols, opts.Rows); err != nil {
 		return nil, err
 	}
-	m := &Model{opts: opts, pendDel: -1, pendDrw: -1, times: []time.Duration{0}}
+	m := &Model{opts: opts, pendDel: -1, pendDrw: -1, times: []time.Duration{0}, nameTok: -1, nameRow: -1}
 	m.dec.LoneC1, m.dec.APCBEL = opts.LoneC1, opts.APCBEL
 	m.emit = m.token
 	m.setSize(opts.Cols, opts.Rows)
@@ -266,6 +295,11 @@ func (m *Model) setSize(cols, rows int) {
 	m.cols, m.rows = cols, rows
 	for i := range m.grids {
 		m.grids[i].cells = make([]Cell, cols*rows)
+		m.grids[i].rows = make([]int32, rows)
+		m.grids[i].wrapped = make([]bool, rows)
+		for y := range m.grids[i].rows {
+			m.grids[i].rows[y] = int32(y)
+		}
 		for j := range m.grids[i].cells {
 			m.grids[i].cells[j] = Cell{Off: -1, Width: 1}
 		}
@@ -296,10 +330,15 @@ func (m *Model) Clone() *Model {
 	c := *m
 	for i := range c.grids {
 		c.grids[i].cells = append([]Cell(nil), m.grids[i].cells...)
+		c.grids[i].rows = append([]int32(nil), m.grids[i].rows...)
+		c.grids[i].wrapped = append([]bool(nil), m.grids[i].wrapped...)
 	}
 	c.times = append([]time.Duration(nil), m.times...)
 	c.finds = append([]record(nil), m.finds...)
+	c.delText = append([]byte(nil), m.delText...)
+	c.drawText = append([]byte(nil), m.drawText...)
 	c.p, c.tok, c.lineBuf = nil, nil, nil
+	c.scrolled = append([]byte(nil), m.scrolled...)
 	c.emit = c.token
 	return &c
 }
@@ -360,7 +399,7 @@ func (m *Model) Resize(cols, rows int) error {
 	m.setSize(cols, rows)
 	for i := range m.grids {
 		for y := range min(rows, or) {
-			copy(m.grids[i].cells[y*cols:y*cols+min(cols, oc)], old[i].cells[y*oc:y*oc+min(cols, oc)])
+			copy(m.grids[i].line(y, cols), old[i].line(y, oc))
 		}
 		m.grids[i].saved = old[i].saved
 		m.clampCursor(&m.grids[i].saved)
@@ -389,33 +428,51 @@ func (m *Model) Cursor() (x, y int) { return m.cur.x, m.cur.y }
 func (m *Model) Stats() Stats { return m.stats }
 
 // Cell returns the cell at column x, row y of the screen shown.
-func (m *Model) Cell(x, y int) Cell { return m.grids[m.screen()].cells[y*m.cols+x] }
+func (m *Model) Cell(x, y int) Cell { return m.line(y)[x] }
 
 // Row returns the cells of row y of the screen shown. The slice belongs to
 // the model and changes with the next Feed.
 func (m *Model) Row(y int) []Cell {
-	return m.grids[m.screen()].cells[y*m.cols : (y+1)*m.cols]
+	return m.line(y)
 }
 
+// line returns the cells of row y of the screen shown.
+func (m *Model) line(y int) []Cell { return m.grids[m.screen()].line(y, m.cols) }
+
 // AppendLine appends the text of row y of the screen shown: each cell's
-// character, a space for each blank cell, trailing blanks trimmed. The
-// text comes from the capture: escape it before display.
+// character (with its combining mark), a space for each blank cell,
+// trailing blanks trimmed. Concealed text is included. The text comes
+// from the capture: escape it before display.
 func (m *Model) AppendLine(dst []byte, y int) []byte {
-	return appendCells(dst, m.Row(y))
+	return appendCells(dst, m.Row(y), false, true)
+}
+
+// AppendSeen is AppendLine as a person saw the row: text drawn concealed
+// (SGR 8) or in a foreground equal or near equal to its background shows
+// as blank.
+func (m *Model) AppendSeen(dst []byte, y int) []byte {
+	return appendCells(dst, m.Row(y), true, true)
 }
 
 // appendCells appends the characters of row, blanks as spaces, trailing
-// blanks trimmed; wide tails add nothing.
-func appendCells(dst []byte, row []Cell) []byte {
+// blanks trimmed when trim is set; wide tails add nothing. With seen,
+// cells drawn concealed or invisible count as blank.
+func appendCells(dst []byte, row []Cell, seen, trim bool) []byte {
+	hidden := func(c *Cell) bool {
+		return c.Rune == 0 || c.Rune == ' ' || seen && (c.Pen.Attr&AttrConceal != 0 || invisible(c.Pen))
+	}
 	end := len(row)
-	for end > 0 && (row[end-1].Rune == 0 || row[end-1].Rune == ' ') && !row[end-1].WideTail() {
+	for trim && end > 0 && hidden(&row[end-1]) && !row[end-1].WideTail() {
 		end--
 	}
 	for i := range row[:end] {
 		c := &row[i]
 		switch {
 		case c.WideTail():
-		case c.Rune == 0:
+			if i > 0 && hidden(&row[i-1]) && row[i-1].Rune != 0 {
+				dst = append(dst, ' ')
+			}
+		case hidden(c):
 			dst = append(dst, ' ')
 		default:
 			dst = appendRune(dst, c.Rune)

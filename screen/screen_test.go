@@ -271,3 +271,18 @@ func TestFeedAllocs(t *testing.T) {
 		t.Errorf("Feed allocates %v times per call", n)
 	}
 }
+
+// TestText: lines for a reader of text, as sanitize's screen policy takes
+// them: scrolled-off lines in order, a wrapped row joined to the next,
+// concealed text blank.
+func TestText(t *testing.T) {
+	m := feed(t, Options{Cols: 5, Rows: 2, NewlineCRLF: true, Scrollback: true},
+		"one\ntwo\nabcdefg\n\x1b[8mhid\x1b[0m x\nlast")
+	got := string(m.AppendScreenText(m.TakeScrolled(nil)))
+	if want := "one\ntwo\nabcdefg\n    x\nlast\n"; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+	if rest := m.TakeScrolled(nil); len(rest) != 0 {
+		t.Errorf("TakeScrolled kept %q", rest)
+	}
+}

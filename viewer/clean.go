@@ -13,15 +13,12 @@ import (
 // looks for a checkpoint in ground to start the sanitizer from.
 const maxGroundBack = 64
 
-// removedMark is drawn in the cleaned text where the sanitizer removed
-// something, so that sequence boundaries show in that pane too.
-var removedMark = render.MarkRemoved()
-
 // removedRun is a run of input bytes the sanitizer removed whole, at one
 // position of its output.
 type removedRun struct {
 	out     int64 // output offset where the bytes would have been
 	in, end int64 // input offsets [in, end), relative to the window
+	class   render.Removal
 }
 
 // cleanWin is the cleaned text of a window of the input, [a, b), made by
@@ -157,16 +154,30 @@ func (c *cleanWin) findRuns() {
 		if onlyCR && r.out < int64(len(c.text)) && c.text[r.out] == '\n' {
 			continue
 		}
+		r.class = runClass(c.in[r.in:r.end])
 		kept = append(kept, r)
 	}
 	c.runs = kept
+}
+
+// runClass returns the class of the most telling token of p, removed
+// input: the class of the marker drawn where it was.
+func runClass(p []byte) render.Removal {
+	class := render.RemovalStyle
+	for t := range decode.Tokens(p) {
+		if t.Kind != decode.KindText {
+			class = max(class, render.RemovalOf(&t))
+		}
+	}
+	return class
 }
 
 // piece is a run of cells of the cleaned-text pane.
 type piece struct {
 	s     render.Safe
 	st    cellState
-	mark  bool  // a removal mark
+	mark  bool // a removal mark, of class rm
+	rm    render.Removal
 	out   int64 // output offset of the piece's first byte
 	width int
 }
@@ -362,7 +373,7 @@ func (c *cleanWin) lineRows(ls int64, width int, h highlight) []textRow {
 		if i == h.run {
 			st = stCursor
 		}
-		pieces = append(pieces, piece{s: removedMark, st: st, mark: true, out: r.out, width: 1})
+		pieces = append(pieces, piece{s: r.class.Mark(false), st: st, mark: true, rm: r.class, out: r.out, width: 1})
 		p = r.out
 	}
 	add(p, le)

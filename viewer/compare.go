@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/bytelens/bytelens/render"
@@ -178,6 +179,54 @@ func orNone(c *cleanWin) *cleanWin {
 	return c
 }
 
+// diffPane is compare mode's report table: a row per count of both
+// reports and per finding that differs.
+type diffPane struct{}
+
+func (diffPane) title(m *model) string {
+	if m.cmp.done() {
+		return "report A vs B"
+	}
+	_, ra, _ := m.sv().idx.status()
+	_, rb, _ := m.cmp.sv.idx.status()
+	return fmt.Sprintf("report A vs B %d%%", percent(ra+rb, m.sv().src.n+m.cmp.sv.src.n))
+}
+
+func (diffPane) lines(m *model, width, height int) []string { return m.diffLines(width, height) }
+
+// key moves the selection: a row (↑/↓), a page (PgUp/PgDn), to either
+// end (Home/End), or to the next or previous differing row (d/D).
+func (diffPane) key(m *model, k tea.KeyMsg) (bool, tea.Cmd) {
+	ks, c, page := &m.keys, m.cmp, max(1, m.lay.rows-2)
+	switch {
+	case key.Matches(k, ks.ReportUp):
+		m.selectDiff(c.sel - 1)
+	case key.Matches(k, ks.ReportDown):
+		m.selectDiff(c.sel + 1)
+	case key.Matches(k, ks.PageUp):
+		m.selectDiff(c.sel - page)
+	case key.Matches(k, ks.PageDown):
+		m.selectDiff(c.sel + page)
+	case key.Matches(k, ks.Home):
+		m.selectDiff(0)
+	case key.Matches(k, ks.End):
+		m.selectDiff(len(c.rows) - 1)
+	case key.Matches(k, ks.NextDiff):
+		m.nextDiffRow(1)
+	case key.Matches(k, ks.PrevDiff):
+		m.nextDiffRow(-1)
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+func (diffPane) click(m *model, row, _ int) {
+	if row > 0 { // below the header
+		m.selectDiff(m.diffTop() + row - 1)
+	}
+}
+
 // diffTop returns the first row of the compare report pane shown below
 // its header, so that the selected row is on screen.
 func (m *model) diffTop() int { return max(0, m.cmp.sel-(m.lay.rows-1)+1) }
@@ -236,21 +285,23 @@ func (m *model) selectDiff(i int) {
 	}
 }
 
-// nextDiff goes to the next difference in direction dir: in the compare
-// report pane the next differing row, elsewhere the next place whose
-// text or findings differ, found by a job.
+// nextDiffRow selects the next differing row of the compare report
+// pane in direction dir.
+func (m *model) nextDiffRow(dir int) {
+	c := m.cmp
+	for i := c.sel + dir; i >= 0 && i < len(c.rows); i += dir {
+		if c.rows[i].differs {
+			m.selectDiff(i)
+			return
+		}
+	}
+	m.setMsg(true, "no %s differing row", [2]string{"previous", "next"}[(dir+1)/2])
+}
+
+// nextDiff goes to the next place in direction dir whose text or
+// findings differ, found by a job.
 func (m *model) nextDiff(dir int) tea.Cmd {
 	c := m.cmp
-	if m.focus == paneDiff {
-		for i := c.sel + dir; i >= 0 && i < len(c.rows); i += dir {
-			if c.rows[i].differs {
-				m.selectDiff(i)
-				return nil
-			}
-		}
-		m.setMsg(true, "no %s differing row", [2]string{"previous", "next"}[(dir+1)/2])
-		return nil
-	}
 	return m.startJob(newDiffSeek(m.sv(), m.o.Sanitize, c, m.sv().cursor, int64(dir)))
 }
 

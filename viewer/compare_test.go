@@ -152,7 +152,7 @@ func TestCompareMarksWithoutColour(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, load(t, []byte("10%\r50%\r100%\ndone\n")), Options{NoColor: true, Compare: policyPair(t, "cr=drop")}, testStyles(termenv.Ascii, false), 100, 20, nil)
 	v := d.m.View()
-	for _, want := range []string{"┃!10%  ", "┃!50%  ", "┃ 100%  ", "┃ done  ", "│!10%␥50%␥100%  ", "│ done  ", "│! totals.bytes_out", "│  totals.bytes_in"} {
+	for _, want := range []string{"┃!10%  ", "┃!50%  ", "┃ 100%  ", "┃ done  ", "│!10%␤50%␤100%  ", "│ done  ", "│! totals.bytes_out", "│  totals.bytes_in"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("View has no %q:\n%s", want, v)
 		}

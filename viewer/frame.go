@@ -44,6 +44,8 @@ type frame struct {
 	textB     []textRow
 	textNoteB render.Safe
 
+	detail []string // the detail pane's rows, all of them
+
 	rep     sanitize.Report
 	repDone bool
 	counts  []int64
@@ -84,7 +86,17 @@ func (m *model) refresh() error {
 	m.sel = max(0, min(m.sel, len(reportItems)-1))
 	top := height(m.titleLine())
 	bottom := height(strings.Join(m.statusLines(), "\n")) + height(m.helpView)
-	m.lay = computeLayout(&m.st, m.w, m.h, top, bottom, sv.src.n, m.cmp != nil)
+	kind := layoutBytes
+	if m.cmp != nil {
+		kind = layoutCompare
+	}
+	m.lay = computeLayout(&m.st, m.w, m.h, top, bottom, sv.src.n, kind, m.detail)
+	if m.screenOn && m.lay.shown[paneText] && m.cmp == nil {
+		m.lay.replace(paneText, paneScreen)
+	}
+	if !m.lay.shown[m.focus] {
+		m.cycleFocus(1)
+	}
 	if m.cmp != nil {
 		m.cmp.update(sv)
 	}
@@ -96,6 +108,10 @@ func (m *model) refresh() error {
 	}
 	if err := m.decodeRows(); err != nil {
 		return err
+	}
+	if m.lay.shown[paneDetail] {
+		m.f.detail = m.detailRows(m.lay.inner[paneDetail])
+		m.detailTop = max(0, min(m.detailTop, len(m.f.detail)-m.lay.innerH[paneDetail]))
 	}
 	if m.cmp != nil {
 		return m.compareRows()

@@ -32,7 +32,13 @@ func hazardOf(t *decode.Token) string {
 	var why []string
 	if adv := sanitize.Advisories(t); adv != 0 {
 		for _, n := range adv.Names() {
-			why = append(why, advisoryWhy[n])
+			switch w, ok := advisoryWhy[n]; {
+			case n == "reorder" && t.Kind == decode.KindFormat: // formatWhy says more
+			case ok:
+				why = append(why, w)
+			default:
+				why = append(why, n)
+			}
 		}
 	}
 	switch {

@@ -11,8 +11,10 @@ import (
 )
 
 // stepBudget is roughly how long one step of a search runs before it
-// reports progress and yields.
-const stepBudget = 30 * time.Millisecond
+// reports progress and yields: long enough that redrawing the screen
+// after each step costs a small share of a search, short enough that keys
+// typed meanwhile are answered at once.
+const stepBudget = 80 * time.Millisecond
 
 // job is a search that runs in steps off the UI goroutine: seeking the
 // next sequence or report class, searching cleaned text or hex bytes.
@@ -308,14 +310,21 @@ type textSearch struct {
 	d       decode.Decoder // decoder in ground at pos
 	wrapped bool
 	done    int64 // bytes searched
+	pre     prefilter
 }
 
 // textPiece is how many bytes the text search sanitizes at a time.
 const textPiece = 1 << 20
 
-func newTextSearch(x *index, q string, opts sanitize.Options, from int64) *textSearch {
+// newTextSearch returns a search for q in the cleaned text after from;
+// it ignores ASCII case when fold is set or q has no upper case.
+func newTextSearch(x *index, q string, fold bool, opts sanitize.Options, from int64) *textSearch {
 	j := &textSearch{x: x, q: []byte(q), opts: opts, from: from}
-	j.fold = bytes.Equal(j.q, asciiLower(j.q))
+	j.fold = fold || smartFold(j.q)
+	if j.fold {
+		j.q = asciiLower(j.q)
+	}
+	j.pre = newPrefilter(j.q, j.fold, opts)
 	j.d = decoderFor(opts)
 	x.mu.Lock()
 	for b := min(from/checkpointEvery, int64(len(x.cps))-1); b >= 0; b-- {
@@ -345,10 +354,11 @@ func (j *textSearch) step() (done, found bool, off int64, err error) {
 			}
 			j.wrapped, j.pos, j.d = true, 0, decoderFor(j.opts)
 		}
-		// Find the last point in ground within the next piece.
-		g, gd := int64(-1), j.d
-		d := j.d
-		for off := j.pos; off < src.n && (g < 0 || off < j.pos+textPiece); {
+		// The piece ends at a point in ground: a checkpoint of the index
+		// where it has one, else where decoding on finds one.
+		g, gd := j.x.groundAfter(j.pos + textPiece)
+		decodeOn := g < 0
+		for off, d := j.pos, j.d; decodeOn && off < src.n && (g < 0 || off < j.pos+textPiece); {
 			p, err := src.read(off, 4<<10)
 			if err != nil {
 				return true, false, 0, err
@@ -363,6 +373,11 @@ func (j *textSearch) step() (done, found bool, off int64, err error) {
 		in, err := src.read(j.pos, tail-j.pos)
 		if err != nil {
 			return true, false, 0, err
+		}
+		if !j.pre.mayMatch(in) {
+			j.done += g - j.pos
+			j.pos, j.d = g, gd
+			continue
 		}
 		// Clean without the offset map first: most pieces hold no match,
 		// and the map costs a point per token.
@@ -395,24 +410,35 @@ func (j *textSearch) step() (done, found bool, off int64, err error) {
 	return false, false, 0, nil
 }
 
+// smartFold reports whether a query ignores case by itself: it has no
+// upper-case ASCII letter.
+func smartFold(q []byte) bool { return bytes.Equal(q, asciiLower(q)) }
+
 // asciiLower returns p with ASCII letters in lower case; other bytes, and
 // so every offset, are kept.
-func asciiLower(p []byte) []byte {
-	out := make([]byte, len(p))
-	for i, b := range p {
-		if b >= 'A' && b <= 'Z' {
-			b += 'a' - 'A'
+func asciiLower(p []byte) []byte { return appendLower(make([]byte, 0, len(p)), p) }
+
+// appendLower appends p to dst with ASCII letters in lower case.
+func appendLower(dst, p []byte) []byte {
+	n := len(dst)
+	dst = append(dst, p...)
+	for i, b := range dst[n:] {
+		if b-'A' < 26 {
+			dst[n+i] = b + 'a' - 'A'
 		}
-		out[i] = b
 	}
-	return out
+	return dst
 }
 
 // hexSearch finds the next place where the raw bytes equal a pattern,
-// wrapping around at the end.
+// wrapping around at the end: a pattern typed in hex, or with text set
+// the text of a raw-text search, which lands inside payloads too. With
+// fold it ignores ASCII case.
 type hexSearch struct {
 	src     source
 	pat     []byte
+	text    bool
+	fold    bool
 	from    int64
 	pos     int64
 	wrapped bool
@@ -426,7 +452,12 @@ func newHexSearch(src source, pat []byte, from int64) *hexSearch {
 	return &hexSearch{src: src, pat: pat, from: from, pos: from + 1}
 }
 
-func (j *hexSearch) name() string { return "bytes" }
+func (j *hexSearch) name() string {
+	if j.text {
+		return "raw text " + string(j.pat)
+	}
+	return "bytes"
+}
 
 func (j *hexSearch) progress() float64 { return float64(j.done) / float64(max(1, j.src.n)) }
 
@@ -449,7 +480,11 @@ func (j *hexSearch) step() (done, found bool, off int64, err error) {
 		if err != nil {
 			return true, false, 0, err
 		}
-		if i := bytes.Index(p, j.pat); i >= 0 {
+		pat := j.pat
+		if j.fold {
+			p, pat = asciiLower(p), asciiLower(pat)
+		}
+		if i := bytes.Index(p, pat); i >= 0 {
 			return true, true, j.pos + int64(i), nil
 		}
 		step := max(1, n-int64(len(j.pat))+1)

@@ -1,6 +1,10 @@
 package viewer
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/bytelens/bytelens/render"
+)
 
 // keyMap holds every key binding of the viewer. It is the help.KeyMap the
 // help bar shows; setContext enables the bindings that apply.
@@ -13,26 +17,31 @@ type keyMap struct {
 	NextClass, PrevClass   key.Binding
 	NextHazard, PrevHazard key.Binding
 	SearchText, SearchHex  key.Binding
+	SearchRaw              key.Binding
 	Mark, JumpMark         key.Binding
 	Focus, FocusBack       key.Binding
 	NextFrame, PrevFrame   key.Binding
 	NextDiff, PrevDiff     key.Binding
 	NextStream             key.Binding
+	Detail                 key.Binding
+	Screen                 key.Binding
 	Help                   key.Binding
 	Quit                   key.Binding
 	Confirm, Cancel        key.Binding
 	ReportUp, ReportDown   key.Binding
 	// Legend entries, not keys: what the panes' markers mean. Their
 	// "keys" are the markers themselves, which no command matches.
-	LegendRemoved, LegendC1 key.Binding
+	LegendRemoved [render.NumRemovals]key.Binding
+	LegendC1      key.Binding
 }
 
-// newKeyMap returns the viewer's bindings, all enabled.
-func newKeyMap() keyMap {
+// newKeyMap returns the viewer's bindings, all enabled; the legend shows
+// the ASCII markers when ascii is set.
+func newKeyMap(ascii bool) keyMap {
 	b := func(help, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
-	return keyMap{
+	k := keyMap{
 		Up:         b("↑/k", "up a row", "up", "k"),
 		Down:       b("↓/j", "down a row", "down", "j"),
 		Left:       b("←/h", "back a byte", "left", "h"),
@@ -50,6 +59,7 @@ func newKeyMap() keyMap {
 		PrevClass:  b("[", "previous of class", "["),
 		SearchText: b("/", "search cleaned text", "/"),
 		SearchHex:  b("x", "search raw bytes (hex)", "x"),
+		SearchRaw:  b("X", "search raw bytes as text", "X"),
 		Mark:       b("m", "set mark", "m"),
 		JumpMark:   b("'", "go to mark", "'"),
 		Focus:      b("tab", "next pane", "tab"),
@@ -59,16 +69,25 @@ func newKeyMap() keyMap {
 		NextDiff:   b("d", "next difference", "d"),
 		PrevDiff:   b("D", "previous difference", "D"),
 		NextStream: b("s", "next stream", "s"),
+		Detail:     b("i", "detail pane", "i"),
+		Screen:     b("S", "screen pane", "S"),
 		Help:       b("?", "more keys", "?"),
 		Quit:       b("q", "quit", "q", "ctrl+c"),
 		Confirm:    b("enter", "confirm", "enter"),
 		Cancel:     b("esc", "cancel", "esc"),
 		ReportUp:   b("↑/k", "previous class", "up", "k"),
 		ReportDown: b("↓/j", "next class", "down", "j"),
-
-		LegendRemoved: b(removedMark.String(), "cleaned text: removed here", removedMark.String()),
-		LegendC1:      b("⋄", "glyphs: raw C1 byte", "⋄"),
 	}
+	c1 := "⋄"
+	if ascii {
+		c1 = "!"
+	}
+	k.LegendC1 = b(c1, "glyphs: raw C1 byte", c1)
+	for r := range k.LegendRemoved {
+		g := render.Removal(r).Mark(ascii).String()
+		k.LegendRemoved[r] = b(g, "removed: "+render.Removal(r).String(), g)
+	}
+	return k
 }
 
 // keyContext is what decides which bindings apply.
@@ -85,9 +104,9 @@ func (k *keyMap) setContext(c keyContext) {
 	nav := !c.prompt
 	for _, b := range []*key.Binding{
 		&k.Left, &k.Right, &k.PageUp, &k.PageDown, &k.Home, &k.End,
-		&k.Goto, &k.NextSeq, &k.PrevSeq, &k.SearchText, &k.SearchHex,
+		&k.Goto, &k.NextSeq, &k.PrevSeq, &k.SearchText, &k.SearchHex, &k.SearchRaw,
 		&k.NextHazard, &k.PrevHazard,
-		&k.Mark, &k.JumpMark, &k.Focus, &k.FocusBack, &k.Help,
+		&k.Mark, &k.JumpMark, &k.Focus, &k.FocusBack, &k.Help, &k.Detail, &k.Screen,
 	} {
 		b.SetEnabled(nav)
 	}
@@ -108,7 +127,9 @@ func (k *keyMap) setContext(c keyContext) {
 	}
 	k.ReportUp.SetHelp("↑/k", "previous "+row)
 	k.ReportDown.SetHelp("↓/j", "next "+row)
-	k.LegendRemoved.SetEnabled(nav)
+	for r := range k.LegendRemoved {
+		k.LegendRemoved[r].SetEnabled(nav)
+	}
 	k.LegendC1.SetEnabled(nav && !c.compare)
 	k.Confirm.SetEnabled(c.prompt)
 	k.Cancel.SetEnabled(c.prompt)
@@ -135,7 +156,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.ReportUp, k.ReportDown, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Goto, k.NextHazard, k.PrevHazard, k.NextSeq, k.PrevSeq, k.NextClass, k.PrevClass, k.NextDiff, k.PrevDiff, k.NextFrame, k.PrevFrame, k.NextStream},
-		{k.SearchText, k.SearchHex, k.Mark, k.JumpMark, k.Focus, k.FocusBack},
-		{k.Confirm, k.Cancel, k.Help, k.Quit, k.LegendRemoved, k.LegendC1},
+		{k.SearchText, k.SearchRaw, k.SearchHex, k.Mark, k.JumpMark, k.Focus, k.FocusBack, k.Detail, k.Screen},
+		append([]key.Binding{k.Confirm, k.Cancel, k.Help, k.Quit, k.LegendC1}, k.LegendRemoved[:]...),
 	}
 }

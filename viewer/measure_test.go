@@ -22,6 +22,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/sanitize"
 )
 
 // measureMiB returns the capture size in MiB that BYTELENS_VIEWER_MEASURE
@@ -49,6 +50,7 @@ func TestMeasureLarge(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "large.bin")
 	genStart := time.Now()
 	size := writeLarge(t, path, int64(mib)<<20)
+	size += appendTail(t, path)
 	t.Logf("generated %d MiB in %v", mib, time.Since(genStart).Round(time.Millisecond))
 	runtime.GC()
 	debug.FreeOSMemory()
@@ -117,6 +119,13 @@ func TestMeasureLarge(t *testing.T) {
 		pages = append(pages, time.Since(s))
 	}
 	t.Logf("page down (200): %s", percentiles(pages))
+	// A needle near the end: the text search from the start, cleaned
+	// text and raw text, the index built.
+	for _, q := range []string{"needle at the end", "NEEDLE at the end", "absent needle"} {
+		s := time.Now()
+		found, off := runJob(t, newTextSearch(m.sv().idx, q, false, sanitize.Options{}, 0))
+		t.Logf("text search %q: found %v at %d (%.1f%% of the capture) in %v", q, found, off, 100*float64(off)/float64(size), time.Since(s).Round(time.Millisecond))
+	}
 	t.Logf("resident: %s", rss())
 }
 
@@ -198,6 +207,23 @@ func writeLarge(t *testing.T, path string, n int64) int64 {
 		t.Fatal(err)
 	}
 	return size
+}
+
+// appendTail appends a line holding "needle at the end" to the capture
+// at path, its colour changing inside the word "end", and 2 MiB of lines
+// after it, so a search for it runs through 99.8% of a 1 GiB capture. It
+// returns the bytes appended.
+func appendTail(t *testing.T, path string) int64 {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tail := "\x1b[1mneedle at the e\x1b[31mnd\x1b[0m\r\n" + strings.Repeat("\x1b[36mafter\x1b[0m the needle\r\n", 2<<20/27)
+	if _, err := f.WriteString(tail); err != nil {
+		t.Fatal(err)
+	}
+	return int64(len(tail))
 }
 
 // TestMeasureLargeBinary measures the built bytelens binary on a large

@@ -52,6 +52,9 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if ok, cmd := panes[m.focus].key(m, k); ok {
+		return cmd
+	}
 	ks := &m.keys
 	bpr := int64(max(1, m.lay.bpr))
 	switch {
@@ -59,14 +62,10 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	case key.Matches(k, ks.Help):
 		m.help.ShowAll = !m.help.ShowAll
-	case key.Matches(k, ks.ReportUp) && m.cmp != nil:
-		m.selectDiff(m.cmp.sel - 1)
-	case key.Matches(k, ks.ReportDown) && m.cmp != nil:
-		m.selectDiff(m.cmp.sel + 1)
-	case key.Matches(k, ks.ReportUp):
-		m.sel = max(0, m.sel-1)
-	case key.Matches(k, ks.ReportDown):
-		m.sel = min(len(reportItems)-1, m.sel+1)
+	case key.Matches(k, ks.Detail):
+		m.detail = !m.detail
+	case key.Matches(k, ks.Screen):
+		m.screenOn = !m.screenOn
 	case key.Matches(k, ks.NextDiff):
 		return m.nextDiff(1)
 	case key.Matches(k, ks.PrevDiff):
@@ -93,6 +92,8 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		return m.openPrompt(promptText)
 	case key.Matches(k, ks.SearchHex):
 		return m.openPrompt(promptHex)
+	case key.Matches(k, ks.SearchRaw):
+		return m.openPrompt(promptRaw)
 	case key.Matches(k, ks.NextSeq):
 		return m.startJob(newSeek(sv.idx, &seqItem, m.o.Sanitize, sv.cursor, 1))
 	case key.Matches(k, ks.PrevSeq):
@@ -163,13 +164,9 @@ func (m *model) jump(off int64) {
 	sv.cursor = max(0, min(off, sv.src.n-1))
 }
 
-// moveRows moves the cursor d rows down (up when negative): byte rows in
-// the byte panes, rows of cleaned text in a text pane.
+// moveRows moves the cursor d byte rows down (up when negative).
 func (m *model) moveRows(d int, bpr int64) {
 	sv := m.sv()
-	if m.moveText(d, false) {
-		return
-	}
 	next := sv.cursor + int64(d)*bpr
 	if next >= 0 && next < sv.src.n {
 		sv.cursor = next
@@ -178,23 +175,11 @@ func (m *model) moveRows(d int, bpr int64) {
 	}
 }
 
-// textSide returns the rows and the window of text pane p.
-func (m *model) textSide(p paneID) ([]textRow, *cleanWin) {
-	if p == paneTextB {
-		return m.f.textB, m.cmp.sv.clean
-	}
-	return m.f.text, m.sv().clean
-}
-
-// moveText moves the cursor d rows of cleaned text down (up when
-// negative) when a text pane has the focus, to the input of the row's
-// first byte; with clamp it goes as far as the rows shown reach. It
-// reports whether it moved.
-func (m *model) moveText(d int, clamp bool) bool {
-	if m.focus != paneText && m.focus != paneTextB {
-		return false
-	}
-	rows, c := m.textSide(m.focus)
+// moveText moves the cursor d rows of cleaned text of text pane p down
+// (up when negative), to the input of the row's first byte; with clamp
+// it goes as far as the rows shown reach. It reports whether it moved.
+func (m *model) moveText(p paneID, d int, clamp bool) bool {
+	rows, c := m.textSide(p)
 	cur := m.f.textCur
 	if c == nil || cur < 0 || cur >= len(rows) {
 		return false
@@ -219,7 +204,7 @@ func sign(x int) int { return max(-1, min(1, x)) }
 func (m *model) page(d int) {
 	sv, f := m.sv(), &m.f
 	if m.cmp != nil {
-		if !m.moveText(d*max(1, m.lay.rows-1), true) { // no text below or above: a page of bytes
+		if !m.moveText(paneText, d*max(1, m.lay.rows-1), true) { // no text below or above: a page of bytes
 			m.jump(sv.cursor + int64(d*m.lay.rows*m.lay.bpr))
 		}
 		return
@@ -258,7 +243,7 @@ func (m *model) page(d int) {
 func (m *model) scroll(d int) {
 	sv, f := m.sv(), &m.f
 	if m.cmp != nil {
-		m.moveText(d, true)
+		m.moveText(paneText, d, true)
 		return
 	}
 	if len(f.rows) == 0 {
@@ -324,63 +309,7 @@ func (m *model) mouse(e tea.MouseMsg) {
 		return
 	}
 	m.focus = p
-	f := &m.f
-	switch {
-	case p == paneReport:
-		if i := m.reportTop() + r; i >= 0 && i < len(reportLines) && reportLines[i].item >= 0 {
-			m.sel = reportLines[i].item
-		}
-	case p == paneDiff:
-		if r > 0 { // below the header
-			m.selectDiff(m.diffTop() + r - 1)
-		}
-	case (p == paneHex || p == paneGlyph) && r < len(f.rows):
-		d := f.rows[r]
-		i := int64(col)
-		if p == paneHex {
-			i = int64(col-m.lay.offW-1) / 3
-			if col < m.lay.offW+1 {
-				i = 0
-			}
-		}
-		if d.squeeze {
-			i = 0
-		}
-		m.jump(d.off + max(0, min(i, int64(max(1, d.n))-1)))
-	case p == paneText || p == paneTextB:
-		m.clickText(p, r, col)
-	}
-}
-
-// clickText moves the cursor to the input of the cell at row r, column
-// col of text pane p: a removal mark goes to the removed bytes.
-func (m *model) clickText(p paneID, r, col int) {
-	rows, c := m.textSide(p)
-	if m.cmp != nil {
-		col -= gutterWidth
-	}
-	if r >= len(rows) || !rows[r].ok || c == nil {
-		return
-	}
-	out := rows[r].out
-	x := 0
-	for _, pc := range rows[r].pieces {
-		if col < x+pc.width {
-			out = pc.out
-			if pc.mark {
-				for _, run := range c.runs {
-					if run.out == pc.out {
-						m.jump(c.a + run.in)
-						return
-					}
-				}
-			}
-			break
-		}
-		x += pc.width
-	}
-	s, _ := c.m.ToInput(out)
-	m.jump(c.a + s)
+	panes[p].click(m, r, col)
 }
 
 // openPrompt opens the prompt line, empty: the last query of a search
@@ -401,6 +330,12 @@ func (m *model) promptKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Cancel):
 		m.prompt = promptNone
 		m.input.Blur()
+		return nil
+	case k.Type == tea.KeyTab && (m.prompt == promptText || m.prompt == promptRaw):
+		m.prompt = promptText + promptRaw - m.prompt
+		return nil
+	case k.Type == tea.KeyCtrlT && (m.prompt == promptText || m.prompt == promptRaw):
+		m.foldCase = !m.foldCase
 		return nil
 	case key.Matches(k, m.keys.Confirm):
 		p, v := m.prompt, m.input.Value()
@@ -433,7 +368,14 @@ func (m *model) submit(p promptKind, v string) tea.Cmd {
 		if v == "" {
 			return nil
 		}
-		return m.startJob(newTextSearch(sv.idx, v, m.o.Sanitize, sv.cursor))
+		return m.startJob(newTextSearch(sv.idx, v, m.foldCase, m.o.Sanitize, sv.cursor))
+	case promptRaw:
+		if v == "" {
+			return nil
+		}
+		j := newHexSearch(sv.src, []byte(v), sv.cursor)
+		j.text, j.fold = true, m.foldCase || smartFold([]byte(v))
+		return m.startJob(j)
 	case promptHex:
 		pat, err := parseHex(v)
 		if err != nil {

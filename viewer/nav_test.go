@@ -257,7 +257,7 @@ func TestSearch(t *testing.T) {
 					break
 				}
 			}
-			if found, off := runJob(t, newTextSearch(x, q, sanitize.Options{}, from)); !found || off != want {
+			if found, off := runJob(t, newTextSearch(x, q, false, sanitize.Options{}, from)); !found || off != want {
 				t.Errorf("text %q from %d = %d, %v; want %d", q, from, off, found, want)
 			}
 		}
@@ -454,7 +454,7 @@ func TestPromptsOpenEmpty(t *testing.T) {
 	if v := d.m.input.Value(); v != "" {
 		t.Errorf("search prompt opened with %q, want it empty", v)
 	}
-	if view := d.m.View(); !strings.Contains(view, "search cleaned text:") || !strings.Contains(view, "enter: link again") {
+	if view := d.m.View(); !strings.Contains(view, "search cleaned text (smart case; tab: cleaned/raw, ctrl+t: case): ") || !strings.Contains(view, "enter: link again") {
 		t.Errorf("prompt line does not show the label and the last query as a placeholder:\n%s", view)
 	}
 	d.press("<enter>")

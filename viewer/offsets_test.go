@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 
 	"github.com/bytelens/bytelens/sanitize"
@@ -79,7 +80,7 @@ func TestSearchHitsExact(t *testing.T) {
 					from = -1
 				}
 				for i := range want {
-					found, off := runJob(t, newTextSearch(x, q, opts, from))
+					found, off := runJob(t, newTextSearch(x, q, false, opts, from))
 					if !found || off != want[i] {
 						t.Errorf("policy %q seed %d: search %q from %d = %d %v, want %d", pol, seed, q, from, off, found, want[i])
 						break
@@ -123,6 +124,9 @@ func TestHazardKey(t *testing.T) {
 				if c := d.m.sv().cursor; len(got) == 0 || c != got[len(got)-1] {
 					got = append(got, c)
 				}
+				if msg := d.m.msg.String(); strings.Contains(msg, ": ;") || strings.HasSuffix(msg, ": ") {
+					t.Errorf("message with an empty reason: %q", msg)
+				}
 				if i == 0 && !strings.Contains(d.m.msg.String(), tc.why) {
 					t.Errorf("message at the first stop %q, want it to say %q", d.m.msg, tc.why)
 				}
@@ -144,5 +148,94 @@ func TestHazardKey(t *testing.T) {
 				t.Errorf("W stops at %v, want %v", back, want)
 			}
 		})
+	}
+}
+
+// TestRawTextSearch checks the raw-text search: it lands inside a
+// payload (an OSC 8 target) that the cleaned-text search cannot see,
+// ignores case when asked or when the query is in lower case, and Tab in
+// the prompt switches between the two modes, which the prompt names.
+func TestRawTextSearch(t *testing.T) {
+	t.Parallel()
+	data := []byte("see \x1b]8;;https://Evil.Example/x\x1b\\here\x1b]8;;\x1b\\ evil.example\n")
+	d := newDriver(t, load(t, data), Options{}, testStyles(termenv.Ascii, false), 120, 30, nil)
+	d.press("/evil.example<enter>")
+	if c := d.m.sv().cursor; c != 45 {
+		t.Errorf("cleaned-text search for evil.example at %d, want 45 (the text, not the target)", c)
+	}
+	d.press("<home>Xevil.example<enter>")
+	if c := d.m.sv().cursor; c != 17 {
+		t.Errorf("raw search (smart case) at %d, want 17 inside the target", c)
+	}
+	d.press("<home>XEvil.Example<enter>")
+	if c := d.m.sv().cursor; c != 17 {
+		t.Errorf("raw search, exact case, at %d, want 17", c)
+	}
+	d.press("<home>XEVIL<enter>")
+	if c := d.m.sv().cursor; c != 0 || !strings.Contains(d.m.msg.String(), "no raw text EVIL found") {
+		t.Errorf("raw search for EVIL (case kept) at %d, message %q", c, d.m.msg)
+	}
+	d.press("/EVIL")
+	if v := d.m.View(); !strings.Contains(v, "search cleaned text (smart case") {
+		t.Errorf("prompt does not name its mode:\n%s", v)
+	}
+	d.press("<tab>")
+	d.send(tea.KeyMsg{Type: tea.KeyCtrlT})
+	if v := d.m.View(); !strings.Contains(v, "search raw bytes as text (ignore case") {
+		t.Errorf("tab and ctrl+t do not switch the prompt to raw, ignoring case:\n%s", v)
+	}
+	d.press("<enter>")
+	if c := d.m.sv().cursor; c != 17 {
+		t.Errorf("raw search for EVIL ignoring case at %d, want 17", c)
+	}
+}
+
+// TestPrefilter checks the text search's raw prefilter against cleaning:
+// whenever it rules a piece out, the piece's cleaned text does not hold
+// the query, for random captures cut into random pieces, matches across
+// removed controls included; and that it does rule out most pieces of
+// text without the query.
+func TestPrefilter(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(5, 6))
+	skipped := 0
+	for _, pol := range offsetPolicies {
+		opts, err := sanitize.ParsePolicy(pol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := range uint64(40) {
+			data := offsetCapture(seed)
+			data = append(data, "ne\x1b[0medle cac\u202ehe.o Needle"...)
+			for _, q := range []string{"needle", "cache.o", " 45%", "Needle", "zz"} {
+				fold := smartFold([]byte(q))
+				qq := []byte(q)
+				if fold {
+					qq = asciiLower(qq)
+				}
+				pre := newPrefilter(qq, fold, opts)
+				for range 10 {
+					a := r.IntN(len(data))
+					b := a + r.IntN(len(data)-a+1)
+					text, _ := sanitize.Bytes(data[a:b], opts)
+					if fold {
+						text = asciiLower(text)
+					}
+					if !pre.mayMatch(data[a:b]) {
+						skipped++
+						if bytes.Contains(text, qq) {
+							t.Errorf("policy %q: prefilter rules out %q for %q, whose cleaned text %q holds it", pol, q, data[a:b], text)
+						}
+					}
+				}
+			}
+		}
+	}
+	plain := bytes.Repeat([]byte("\x1b[32mok\x1b[0m build step finished in 3.2s\r\n"), 1000)
+	if p := newPrefilter([]byte("needle"), true, sanitize.Options{}); p.mayMatch(plain) {
+		t.Error("prefilter keeps a build log without the query")
+	}
+	if skipped == 0 {
+		t.Error("prefilter never ruled a piece out")
 	}
 }

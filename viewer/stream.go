@@ -26,6 +26,8 @@ type streamView struct {
 	clean  *cleanWin    // the cleaned text around the cursor, cached
 	full   decode.Token // the last token extended past a window
 	fullOK bool
+
+	scr *screenCache // the screen pane's models, made when first shown
 }
 
 // newStreamView returns the view of stream id of a capture.

@@ -67,6 +67,27 @@ var classColors = [numClasses]lipgloss.Color{
 	render.ClassMuted:      "240",
 }
 
+// removalColors colour the removal markers by class.
+var removalColors = [render.NumRemovals]lipgloss.Color{
+	render.RemovalStyle:     "240",
+	render.RemovalInvisible: "199",
+	render.RemovalCursor:    "208",
+	render.RemovalString:    "179",
+	render.RemovalQuery:     "196",
+}
+
+// monoMarked are the classes drawn underlined without colour: every
+// glyph that stands for a control, a payload or an undrawn byte, so that
+// the ASCII glyphs ('.', '<', '$', '^', '!') stand apart from the same
+// characters in text.
+var monoMarked = func() (m [numClasses]bool) {
+	for _, c := range []render.Class{render.ClassNUL, render.ClassC0, render.ClassESC, render.ClassDEL, render.ClassC1,
+		render.ClassInvalid, render.ClassFormat, render.ClassSequence, render.ClassPayload, render.ClassWhitespace} {
+		m[c] = true
+	}
+	return m
+}()
+
 // Colours of the chrome.
 const (
 	colorBorder  = lipgloss.Color("240")
@@ -105,6 +126,10 @@ type Styles struct {
 	prompt, promptCursor span
 	// differ is the mark of a difference in compare mode.
 	differ span
+	// marks style the removal markers of the cleaned text by class and
+	// state: a colour each, or underlined without colour, so that they
+	// stand apart from text in ASCII too.
+	marks [render.NumRemovals][numStates]span
 	// Help styles the help bar.
 	Help help.Styles
 }
@@ -121,7 +146,7 @@ func NewStyles(r *lipgloss.Renderer, color bool) Styles {
 		base := ns()
 		if color {
 			base = base.Foreground(classColors[c])
-		} else if render.Class(c) == render.ClassSequence || render.Class(c) == render.ClassPayload {
+		} else if monoMarked[c] {
 			base = base.Underline(true)
 		}
 		start := base.Bold(true).Underline(true)
@@ -132,6 +157,16 @@ func NewStyles(r *lipgloss.Renderer, color bool) Styles {
 			cursor = ns().Foreground(colorInk).Background(colorCursor).Bold(true)
 		}
 		s.cells[c] = [numStates]span{newSpan(base), newSpan(start), newSpan(token), newSpan(cursor)}
+	}
+	for r := range render.NumRemovals {
+		base := ns().Underline(true)
+		token, cursor := base.Reverse(true), base.Reverse(true).Bold(true)
+		if color {
+			base = ns().Foreground(removalColors[r])
+			token = ns().Foreground(colorInk).Background(removalColors[r])
+			cursor = ns().Foreground(colorInk).Background(colorCursor).Bold(true)
+		}
+		s.marks[r] = [numStates]span{newSpan(base), newSpan(base), newSpan(token), newSpan(cursor)}
 	}
 	s.Pane = ns().Border(lipgloss.RoundedBorder())
 	s.Focused = ns().Border(lipgloss.ThickBorder())

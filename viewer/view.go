@@ -11,17 +11,6 @@ import (
 	"github.com/bytelens/bytelens/render"
 )
 
-// Glyphs of the viewer's own furniture, made safe once.
-var (
-	sepSpace = render.Spaces(1)
-	sepOpen  = render.TextString("[")
-	sepClose = render.TextString("]")
-	sepBoth  = render.TextString("|")
-	// frameMark stands after the offset of a hex row that holds the
-	// first byte of a frame.
-	frameMark = render.TextString(">")
-)
-
 // View draws the screen: exactly as many lines as the terminal is high,
 // each exactly as wide as the terminal. Every string from the capture in
 // it is a render.Safe; the rest is the viewer's own text and SGR styling.
@@ -31,15 +20,13 @@ func (m *model) View() string {
 	}
 	lines := []string{m.titleLine()}
 	if m.lay.tooSmall {
-		msg := render.TextString(fmt.Sprintf("terminal too small (%dx%d)", m.w, m.h))
-		lines = append(lines, pad(m.st.warn, msg, m.w))
+		msg := render.TextString(fmt.Sprintf("terminal too small (%dx%d): needs at least %dx%d", m.w, m.h, m.lay.needW, m.lay.needH))
+		lines = append(lines, wrapSafe(msg, m.w, m.w, m.st.warn)...)
 		return fit(lines, m.w, m.h)
 	}
 	var boxes [][]string
-	for p := range numPanes {
-		if m.lay.shown[p] {
-			boxes = append(boxes, m.box(p))
-		}
+	for _, p := range m.lay.topRow() {
+		boxes = append(boxes, m.box(p))
 	}
 	for i := range m.lay.paneH {
 		var b strings.Builder
@@ -47,6 +34,9 @@ func (m *model) View() string {
 			b.WriteString(bx[i])
 		}
 		lines = append(lines, b.String())
+	}
+	if m.lay.shown[paneDetail] {
+		lines = append(lines, m.box(paneDetail)...)
 	}
 	lines = append(lines, m.statusLines()...)
 	for _, l := range strings.Split(m.helpView, "\n") {
@@ -71,58 +61,6 @@ func fit(lines []string, w, h int) string {
 	return strings.Join(lines[:h], "\n")
 }
 
-// box draws pane p in its border, its title in the top border.
-func (m *model) box(p paneID) []string {
-	st, l := &m.st, &m.lay
-	style, bs, hs := st.Pane, st.border, st.header
-	if p == m.focus {
-		style, bs, hs = st.Focused, st.borderFocused, st.headerFocused
-	}
-	b := style.GetBorderStyle()
-	width := l.inner[p]
-	title := render.Line([]byte(m.paneTitle(p)))
-	if title.Width() > width {
-		title = title.Slice(0, width)
-	}
-	out := make([]string, 0, l.paneH)
-	out = append(out, bs.wrap(render.TextString(b.TopLeft))+hs.wrap(title)+
-		bs.wrap(render.TextString(strings.Repeat(b.Top, width-title.Width())+b.TopRight)))
-	left, right := bs.wrap(render.TextString(b.Left)), bs.wrap(render.TextString(b.Right))
-	for _, row := range m.paneLines(p) {
-		out = append(out, left+row+right)
-	}
-	return append(out, bs.wrap(render.TextString(b.BottomLeft+strings.Repeat(b.Bottom, width)+b.BottomRight)))
-}
-
-// paneTitle returns the title of pane p.
-func (m *model) paneTitle(p paneID) string {
-	title := [numPanes]string{"hex", "glyphs", "cleaned text", "report", "", "report A vs B"}[p]
-	if c := m.cmp; c != nil {
-		switch {
-		case p == paneText && c.shared:
-			title = "A: base policy"
-		case p == paneText:
-			title = "A: " + m.o.Name
-		case p == paneTextB:
-			title = "B: " + c.name
-		}
-	}
-	switch {
-	case p == paneText && !m.f.textNote.IsZero():
-		title += " - " + m.f.textNote.String()
-	case p == paneTextB && !m.f.textNoteB.IsZero():
-		title += " - " + m.f.textNoteB.String()
-	case p == paneReport && !m.f.repDone:
-		_, rep, _ := m.sv().idx.status()
-		title += fmt.Sprintf(" %d%%", percent(rep, m.sv().src.n))
-	case p == paneDiff && !m.cmp.done():
-		_, ra, _ := m.sv().idx.status()
-		_, rb, _ := m.cmp.sv.idx.status()
-		title += fmt.Sprintf(" %d%%", percent(ra+rb, m.sv().src.n+m.cmp.sv.src.n))
-	}
-	return title
-}
-
 // pad returns s and enough spaces to make it width cells wide, cut to
 // width if it is wider, wrapped in sp.
 func pad(sp span, s render.Safe, width int) string {
@@ -144,44 +82,6 @@ func cut(s render.Safe, width int) render.Safe {
 	return render.Concat(s.Slice(0, width-ellipsis.Width()), ellipsis)
 }
 
-// paneLines returns the inner lines of pane p, one per row, each
-// exactly the pane's inner width.
-func (m *model) paneLines(p paneID) []string {
-	width, n := m.lay.inner[p], m.lay.rows
-	out := make([]string, 0, n)
-	switch {
-	case m.sv().src.n == 0:
-		if p == paneHex {
-			out = append(out, pad(m.st.zero, render.TextString("(empty stream)"), width))
-		}
-	case p == paneHex:
-		for _, d := range m.f.rows {
-			out = append(out, m.hexRow(d, width))
-		}
-	case p == paneGlyph:
-		for _, d := range m.f.rows {
-			out = append(out, m.glyphRow(d, width))
-		}
-	case p == paneText:
-		for _, r := range m.f.text {
-			out = append(out, m.textRow(r, width, m.cmp != nil))
-		}
-	case p == paneTextB:
-		for _, r := range m.f.textB {
-			out = append(out, m.textRow(r, width, true))
-		}
-	case p == paneReport:
-		out = append(out, m.reportRows(width, n)...)
-	case p == paneDiff:
-		out = append(out, m.diffLines(width, n)...)
-	}
-	blank := strings.Repeat(" ", width)
-	for len(out) < n {
-		out = append(out, blank)
-	}
-	return out[:n]
-}
-
 // state returns the state of the cell of the byte at off.
 func (m *model) state(off int64, start bool) cellState {
 	f := &m.f
@@ -194,170 +94,6 @@ func (m *model) state(off int64, start bool) cellState {
 		return stStart
 	}
 	return stNormal
-}
-
-// squeezeRow draws a squeeze row: how many rows it stands for, and where.
-func (m *model) squeezeRow(d dispRow, width int, long bool) string {
-	text := "*"
-	if long {
-		text = fmt.Sprintf("* %d identical rows, %s to %s", (d.end-d.off)/int64(m.lay.bpr),
-			render.Offset(d.off).String(), render.Offset(d.end-1).String())
-	}
-	return pad(m.st.cell(render.ClassMuted, stNormal), render.TextString(text), width)
-}
-
-// hexRow draws a row of the hex pane: the offset, > when a frame starts
-// in the row, then each byte's two hex digits, separated by a space, or
-// by [ before the first byte of a control, sequence or string and ]
-// after its last (| for both).
-func (m *model) hexRow(d dispRow, width int) string {
-	if d.squeeze {
-		return m.squeezeRow(d, width, true)
-	}
-	st := &m.st
-	var b strings.Builder
-	b.WriteString(pad(st.cell(render.ClassOffset, stNormal), render.Offset(d.off), m.lay.offW))
-	if m.sv().frameStartIn(d.off, d.off+int64(max(1, d.n))) >= 0 {
-		st.heading.add(&b, frameMark)
-	} else {
-		b.WriteByte(' ')
-	}
-	w := m.f.winFor(d.off)
-	var cells []render.Cell
-	if w != nil {
-		cells = render.HexCells(&w.w, d.off-w.base, d.n)
-	}
-	prevEnd := false
-	for _, c := range cells {
-		start, end := w.w.Boundary(c.Off)
-		m.sep(&b, prevEnd, start)
-		st.cell(c.Class, m.state(c.Off+w.base, start)).add(&b, c.Text)
-		prevEnd = end
-	}
-	m.sep(&b, prevEnd, false)
-	used := m.lay.offW + 2 + 3*len(cells)
-	b.WriteString(strings.Repeat(" ", max(0, width-used)))
-	return b.String()
-}
-
-// sep writes the separator between two hex cells.
-func (m *model) sep(b *strings.Builder, end, start bool) {
-	s := sepSpace
-	switch {
-	case end && start:
-		s = sepBoth
-	case start:
-		s = sepOpen
-	case end:
-		s = sepClose
-	}
-	m.st.cell(render.ClassSequence, stNormal).add(b, s)
-}
-
-// glyphRow draws a row of the glyph pane: one cell per byte.
-func (m *model) glyphRow(d dispRow, width int) string {
-	if d.squeeze {
-		return m.squeezeRow(d, width, false)
-	}
-	var b strings.Builder
-	w := m.f.winFor(d.off)
-	n := 0
-	if w != nil {
-		o := render.GlyphOptions{HidePayloads: m.o.HidePayloads, ASCII: m.o.ASCII}
-		for _, c := range render.GlyphCells(&w.w, d.off-w.base, d.n, o) {
-			start, _ := w.w.Boundary(c.Off)
-			m.st.cell(c.Class, m.state(c.Off+w.base, start)).add(&b, c.Text)
-			n += c.Text.Width()
-		}
-	}
-	b.WriteString(strings.Repeat(" ", max(0, width-n)))
-	return b.String()
-}
-
-// textRow draws a row of a cleaned-text pane; with gutter (compare mode)
-// a first column marks the rows of differing lines.
-func (m *model) textRow(r textRow, width int, gutter bool) string {
-	var b strings.Builder
-	n := 0
-	if gutter {
-		if r.differs {
-			m.st.differ.add(&b, diffMark)
-		} else {
-			b.WriteByte(' ')
-		}
-		n = gutterWidth
-	}
-	for _, pc := range r.pieces {
-		cls := render.ClassText
-		if pc.mark {
-			cls = render.ClassMuted
-			if pc.st != stNormal {
-				cls = render.ClassSequence
-			}
-		}
-		m.st.cell(cls, pc.st).add(&b, pc.s)
-		n += pc.width
-	}
-	b.WriteString(strings.Repeat(" ", max(0, width-n)))
-	return b.String()
-}
-
-// reportLine is a line of the report pane: a group heading, or an item.
-type reportLine struct {
-	heading string
-	item    int // index in reportItems, or -1 for a heading
-}
-
-// reportLines lists the report pane's lines.
-var reportLines = func() []reportLine {
-	var out []reportLine
-	for i, it := range reportItems {
-		if i == 0 || reportItems[i-1].group != it.group {
-			out = append(out, reportLine{heading: it.group, item: -1})
-		}
-		out = append(out, reportLine{item: i})
-	}
-	return out
-}()
-
-// reportTop returns the first report line shown, so that the selected
-// item is on screen.
-func (m *model) reportTop() int {
-	sel := 0
-	for i, l := range reportLines {
-		if l.item == m.sel {
-			sel = i
-		}
-	}
-	return max(0, sel-m.lay.rows+1)
-}
-
-// reportRows draws the report pane's rows.
-func (m *model) reportRows(width, n int) []string {
-	var out []string
-	top := m.reportTop()
-	for _, l := range reportLines[top:min(len(reportLines), top+n)] {
-		if l.item < 0 {
-			out = append(out, pad(m.st.heading, render.TextString(l.heading), width))
-			continue
-		}
-		it := &reportItems[l.item]
-		count := m.f.counts[l.item]
-		num := fmt.Sprint(count)
-		name := " " + it.name
-		gap := max(1, width-len(name)-len(num))
-		sp := m.st.status
-		switch {
-		case l.item == m.sel && m.focus == paneReport:
-			sp = m.st.selected
-		case l.item == m.sel:
-			sp = m.st.heading
-		case count == 0:
-			sp = m.st.zero
-		}
-		out = append(out, pad(sp, render.TextString(name+strings.Repeat(" ", gap)+num), width))
-	}
-	return out
 }
 
 // percent returns done as a whole percentage of total.
@@ -468,11 +204,16 @@ const linkOpenNote = "hyperlink open (target not shown)"
 // describe returns render.Describe(t), worded for the viewer: the glyph
 // pane shows an OSC 8 link's target unless payloads are hidden.
 func (m *model) describe(t *decode.Token) render.Safe {
+	return m.describeAt(t, "shown in the glyph pane")
+}
+
+// describeAt is describe with where the target is shown.
+func (m *model) describeAt(t *decode.Token, where string) render.Safe {
 	d := render.Describe(t)
 	if t.Kind != decode.KindOSC || t.Command != 8 || !strings.Contains(d.String(), linkOpenNote) {
 		return d
 	}
-	note := "hyperlink open (target shown in the glyph pane)"
+	note := "hyperlink open (target " + where + ")"
 	if m.o.HidePayloads {
 		note = "hyperlink open (target hidden: --hide-payloads)"
 	}
@@ -510,7 +251,15 @@ func (m *model) decision() render.Safe {
 
 // promptLine draws the open prompt; what the user typed is escaped.
 func (m *model) promptLine() string {
-	label := [numPrompts]string{promptGoto: "go to offset: ", promptText: "search cleaned text: ", promptHex: "search bytes (hex): "}[m.prompt]
+	label := [numPrompts]string{promptGoto: "go to offset: ", promptText: "search cleaned text", promptHex: "search bytes (hex): ",
+		promptRaw: "search raw bytes as text"}[m.prompt]
+	if m.prompt == promptText || m.prompt == promptRaw {
+		fold := "smart case"
+		if m.foldCase {
+			fold = "ignore case"
+		}
+		label += " (" + fold + "; tab: cleaned/raw, ctrl+t: case): "
+	}
 	v := []rune(m.input.Value())
 	pos := min(m.input.Position(), len(v))
 	under := render.Spaces(1)

@@ -23,6 +23,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	_ "github.com/bytelens/bytelens/viewer/internal/noquery" // no terminal query at start-up
@@ -120,6 +121,7 @@ const (
 	promptGoto
 	promptText
 	promptHex
+	promptRaw // raw bytes searched as text
 )
 
 // model is the root model. It owns the one source of truth — the stream
@@ -145,6 +147,10 @@ type model struct {
 	prompt  promptKind
 	input   textinput.Model
 	pending string // "m" or "'" waiting for a mark letter
+	// foldCase makes the text searches ignore ASCII case whatever the
+	// query; otherwise a query without upper case ignores it (smart
+	// case). Ctrl+T toggles it in the prompt.
+	foldCase bool
 
 	msg  render.Safe // the status message
 	warn bool        // msg is a warning
@@ -154,6 +160,11 @@ type model struct {
 	jobAt     int64 // the cursor where job started
 	jobStream int   // the stream shown when job started
 	lastQ     [numPrompts]string
+
+	detail    bool // the detail pane is wanted (i toggles it)
+	screenOn  bool // the screen pane replaces the cleaned text (S toggles it)
+	detailTop int  // first row of the detail pane shown
+	detailTok decode.Token
 
 	f   frame
 	err error // fatal: returned by Run
@@ -170,11 +181,11 @@ type helpKey struct {
 }
 
 // numPrompts sizes per-prompt history.
-const numPrompts = int(promptHex) + 1
+const numPrompts = int(promptRaw) + 1
 
 // newModel returns the model for c.
 func newModel(c *capture.Capture, o Options, st Styles) *model {
-	m := &model{c: c, o: o, st: st, keys: newKeyMap(), help: help.New()}
+	m := &model{c: c, o: o, st: st, keys: newKeyMap(o.ASCII), help: help.New(), detail: true}
 	m.help.Styles = st.Help
 	m.help.ShortSeparator = "  "
 	m.help.FullSeparator = "   "

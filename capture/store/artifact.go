@@ -65,6 +65,9 @@ type Manifest struct {
 	// Arguments that are not valid UTF-8 hold U+FFFD in place of the
 	// invalid bytes here, and ArgvBytes holds them exactly.
 	Argv []string `json:"argv"`
+	// Executable is the absolute path of the program that ran, exact (see
+	// Argv); empty in artifacts written before it was recorded.
+	Executable string `json:"executable,omitempty"`
 	// Cwd is the working directory the command ran in, exact (see Argv).
 	Cwd string `json:"cwd"`
 	// Stdin is where standard input came from (the envelope's stdin),
@@ -386,7 +389,8 @@ func (aw *ArtifactWriter) Finish(t Trailer) error {
 // Errors wrap [ErrFormat] for bytes that do not follow the format and
 // [ErrCorrupt] for records that disagree with the trailer. It does not check
 // the artifact's own digest; [Store.Load] does. Memory use is the size of
-// the stored stream bytes plus the chunk list.
+// the stored stream bytes plus the chunk list; [ReadIndex] reads an
+// artifact of any size.
 func DecodeArtifact(r io.Reader) (*Artifact, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	m, err := decodeHeader(br)
@@ -394,59 +398,91 @@ func DecodeArtifact(r io.Reader) (*Artifact, error) {
 		return nil, err
 	}
 	a := &Artifact{Manifest: *m}
-	index := map[uint8]int{}
-	for i, s := range a.Manifest.Streams {
-		index[s.ID] = i
+	for _, s := range a.Manifest.Streams {
 		a.Streams = append(a.Streams, Stream{ID: s.ID, Name: s.Name})
+	}
+	err = readRecords(br, m, &a.Trailer, func(i int, c Chunk) error {
+		s := &a.Streams[i]
+		c.Offset = int64(len(s.Data))
+		s.Data = append(s.Data, make([]byte, c.Length)...)
+		if _, err := io.ReadFull(br, s.Data[c.Offset:]); err != nil {
+			return fmt.Errorf("%w: chunk %d cut short", ErrFormat, c.Seq)
+		}
+		a.Chunks = append(a.Chunks, c)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	checks := make([]streamCheck, len(a.Streams))
+	for i, s := range a.Streams {
+		checks[i] = streamCheck{id: s.ID, name: s.Name, stored: int64(len(s.Data)), sum: sha256.Sum256(s.Data)}
+	}
+	seen, err := checkTrailer(&a.Trailer, checks, len(a.Chunks))
+	if err != nil {
+		return nil, err
+	}
+	for i := range a.Streams {
+		a.Streams[i].Seen = seen[i]
+	}
+	return a, nil
+}
+
+// readRecords reads the records that follow the header from br up to the
+// end record, which it decodes into t, and checks that nothing follows.
+// For each chunk record it checks the header and calls chunk with the
+// manifest index of its stream and the chunk's seq, stream name, time
+// and length (Offset is the caller's); chunk must consume the chunk's
+// Length bytes from br.
+func readRecords(br *bufio.Reader, m *Manifest, t *Trailer, chunk func(i int, c Chunk) error) error {
+	index := map[uint8]int{}
+	for i, s := range m.Streams {
+		index[s.ID] = i
 	}
 	lastSeq, lastT := int64(-1), time.Duration(0)
 	for {
 		kind, err := br.ReadByte()
 		if err != nil {
-			return nil, fmt.Errorf("%w: no end record (truncated artifact)", ErrFormat)
+			return fmt.Errorf("%w: no end record (truncated artifact)", ErrFormat)
 		}
 		switch kind {
 		case recordChunk:
 			var h [chunkHeader - 1]byte
 			if _, err := io.ReadFull(br, h[:]); err != nil {
-				return nil, fmt.Errorf("%w: short chunk record", ErrFormat)
+				return fmt.Errorf("%w: short chunk record", ErrFormat)
 			}
 			i, ok := index[h[0]]
 			seq := binary.BigEndian.Uint32(h[1:])
-			t := binary.BigEndian.Uint64(h[5:])
+			tns := binary.BigEndian.Uint64(h[5:])
 			n := binary.BigEndian.Uint32(h[13:])
 			switch {
 			case !ok:
-				return nil, fmt.Errorf("%w: chunk %d names unknown stream %d", ErrFormat, seq, h[0])
+				return fmt.Errorf("%w: chunk %d names unknown stream %d", ErrFormat, seq, h[0])
 			case int64(seq) <= lastSeq:
-				return nil, fmt.Errorf("%w: chunk seq %d not after %d", ErrFormat, seq, lastSeq)
-			case t > uint64(1<<63-1) || time.Duration(t) < lastT:
-				return nil, fmt.Errorf("%w: chunk %d goes back in time", ErrFormat, seq)
+				return fmt.Errorf("%w: chunk seq %d not after %d", ErrFormat, seq, lastSeq)
+			case tns > uint64(1<<63-1) || time.Duration(tns) < lastT:
+				return fmt.Errorf("%w: chunk %d goes back in time", ErrFormat, seq)
 			case n == 0 || n > MaxRecord:
-				return nil, fmt.Errorf("%w: chunk %d length %d out of range", ErrFormat, seq, n)
+				return fmt.Errorf("%w: chunk %d length %d out of range", ErrFormat, seq, n)
 			}
-			s := &a.Streams[i]
-			off := len(s.Data)
-			s.Data = append(s.Data, make([]byte, n)...)
-			if _, err := io.ReadFull(br, s.Data[off:]); err != nil {
-				return nil, fmt.Errorf("%w: chunk %d cut short", ErrFormat, seq)
+			if err := chunk(i, Chunk{Seq: seq, Stream: m.Streams[i].Name, Length: int(n), T: time.Duration(tns)}); err != nil {
+				return err
 			}
-			lastSeq, lastT = int64(seq), time.Duration(t)
-			a.Chunks = append(a.Chunks, Chunk{Seq: seq, Stream: s.Name, Offset: int64(off), Length: int(n), T: time.Duration(t)})
+			lastSeq, lastT = int64(seq), time.Duration(tns)
 		case recordEnd:
 			var l [4]byte
 			if _, err := io.ReadFull(br, l[:]); err != nil {
-				return nil, fmt.Errorf("%w: short end record", ErrFormat)
+				return fmt.Errorf("%w: short end record", ErrFormat)
 			}
-			if err := readJSON(br, binary.BigEndian.Uint32(l[:]), &a.Trailer, "trailer"); err != nil {
-				return nil, err
+			if err := readJSON(br, binary.BigEndian.Uint32(l[:]), t, "trailer"); err != nil {
+				return err
 			}
 			if _, err := br.ReadByte(); err != io.EOF {
-				return nil, fmt.Errorf("%w: data after end record", ErrFormat)
+				return fmt.Errorf("%w: data after end record", ErrFormat)
 			}
-			return a, a.checkTrailer()
+			return nil
 		default:
-			return nil, fmt.Errorf("%w: unknown record kind 0x%02x", ErrFormat, kind)
+			return fmt.Errorf("%w: unknown record kind 0x%02x", ErrFormat, kind)
 		}
 	}
 }
@@ -493,25 +529,36 @@ func readJSON(br *bufio.Reader, n uint32, v any, what string) error {
 	return nil
 }
 
-func (a *Artifact) checkTrailer() error {
-	if len(a.Trailer.Streams) != len(a.Streams) {
-		return fmt.Errorf("%w: trailer lists %d streams, manifest %d", ErrCorrupt, len(a.Trailer.Streams), len(a.Streams))
+// streamCheck is what the records of one stream held.
+type streamCheck struct {
+	id     uint8
+	name   string
+	stored int64
+	sum    [sha256.Size]byte
+}
+
+// checkTrailer checks the trailer t against what the records held, stream
+// by stream in manifest order, and chunks, the number of chunk records. It
+// returns each stream's Seen.
+func checkTrailer(t *Trailer, streams []streamCheck, chunks int) ([]int64, error) {
+	if len(t.Streams) != len(streams) {
+		return nil, fmt.Errorf("%w: trailer lists %d streams, manifest %d", ErrCorrupt, len(t.Streams), len(streams))
 	}
-	for i := range a.Streams {
-		s, e := &a.Streams[i], a.Trailer.Streams[i]
-		sum := sha256.Sum256(s.Data)
+	seen := make([]int64, len(streams))
+	for i, s := range streams {
+		e := t.Streams[i]
 		switch {
-		case e.ID != s.ID:
-			return fmt.Errorf("%w: trailer stream order differs from manifest", ErrCorrupt)
-		case e.Stored != int64(len(s.Data)) || e.Seen < e.Stored:
-			return fmt.Errorf("%w: stream %s holds %d bytes, trailer says %d of %d", ErrCorrupt, s.Name, len(s.Data), e.Stored, e.Seen)
-		case e.SHA256 != hex.EncodeToString(sum[:]):
-			return fmt.Errorf("%w: stream %s does not match its trailer digest", ErrCorrupt, s.Name)
+		case e.ID != s.id:
+			return nil, fmt.Errorf("%w: trailer stream order differs from manifest", ErrCorrupt)
+		case e.Stored != s.stored || e.Seen < e.Stored:
+			return nil, fmt.Errorf("%w: stream %s holds %d bytes, trailer says %d of %d", ErrCorrupt, s.name, s.stored, e.Stored, e.Seen)
+		case e.SHA256 != hex.EncodeToString(s.sum[:]):
+			return nil, fmt.Errorf("%w: stream %s does not match its trailer digest", ErrCorrupt, s.name)
 		}
-		s.Seen = e.Seen
+		seen[i] = e.Seen
 	}
-	if a.Trailer.Chunks < int64(len(a.Chunks)) {
-		return fmt.Errorf("%w: trailer counts %d chunks, %d stored", ErrCorrupt, a.Trailer.Chunks, len(a.Chunks))
+	if t.Chunks < int64(chunks) {
+		return nil, fmt.Errorf("%w: trailer counts %d chunks, %d stored", ErrCorrupt, t.Chunks, chunks)
 	}
-	return nil
+	return seen, nil
 }

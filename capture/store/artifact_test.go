@@ -2,8 +2,10 @@ package store
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -66,7 +68,9 @@ func TestArtifactWriterRejects(t *testing.T) {
 }
 
 // FuzzDecodeArtifact checks that any input is decoded or refused without
-// panicking, and that what is accepted is self-consistent.
+// panicking, that what is accepted is self-consistent, and that ReadIndex
+// accepts exactly what DecodeArtifact accepts, with the same chunks,
+// streams and bytes.
 func FuzzDecodeArtifact(f *testing.F) {
 	raw := sampleArtifact(f)
 	f.Add(raw)
@@ -74,6 +78,13 @@ func FuzzDecodeArtifact(f *testing.F) {
 	f.Add([]byte(Magic))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a, err := DecodeArtifact(bytes.NewReader(b))
+		x, xerr := ReadIndex(bytes.NewReader(b), int64(len(b)))
+		if (err == nil) != (xerr == nil) || err != nil && err.Error() != xerr.Error() {
+			t.Fatalf("DecodeArtifact: %v; ReadIndex: %v", err, xerr)
+		}
+		if err == nil {
+			checkIndex(t, a, x, b)
+		}
 		if err != nil {
 			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("error of no known kind: %v", err)
@@ -136,5 +147,28 @@ func TestManifestExact(t *testing.T) {
 	}
 	if _, err := DecodeArtifact(bytes.NewReader(bad)); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "argv_bytes") {
 		t.Errorf("argv_bytes of another length: %v", err)
+	}
+}
+
+// checkIndex asserts that x indexes the same artifact a holds.
+func checkIndex(t *testing.T, a *Artifact, x *Index, raw []byte) {
+	t.Helper()
+	if !slices.Equal(a.Chunks, x.Chunks) || x.Digest != sha256.Sum256(raw) || x.Size != int64(len(raw)) || len(x.Streams) != len(a.Streams) {
+		t.Fatalf("index chunks %v digest %x size %d; artifact chunks %v", x.Chunks, x.Digest, x.Size, a.Chunks)
+	}
+	for i, s := range a.Streams {
+		xs := &x.Streams[i]
+		got, err := io.ReadAll(xs.Reader())
+		if err != nil || !bytes.Equal(got, s.Data) || xs.Seen != s.Seen || xs.SHA256 != sha256.Sum256(s.Data) || x.Stream(s.Name) != xs {
+			t.Fatalf("stream %s: index reads %q (%v), seen %d; artifact %q seen %d", s.Name, got, err, xs.Seen, s.Data, s.Seen)
+		}
+		// Every range reads the same bytes, across chunk boundaries.
+		for off := range len(s.Data) {
+			p := make([]byte, len(s.Data)-off+1)
+			n, err := xs.ReadAt(p, int64(off))
+			if n != len(s.Data)-off || err != io.EOF || !bytes.Equal(p[:n], s.Data[off:]) {
+				t.Fatalf("stream %s ReadAt(%d): %d, %v", s.Name, off, n, err)
+			}
+		}
 	}
 }

@@ -71,13 +71,43 @@ func (w *Writer) commitSidecar(r Ref) {
 
 // NewCleanTemp creates an empty private directory (mode 0700) in the
 // store's tmp directory for a sidecar to fill and pass to
-// [Store.CommitClean].
+// [Store.CommitClean]. The directory is locked (flock) until CommitClean
+// or until it is removed, so that [Store.Prune] leaves it alone while the
+// process lives.
 func (s *Store) NewCleanTemp() (string, error) {
 	d, err := os.MkdirTemp(filepath.Join(s.dir, tmpDir), "clean-*.tmp")
 	if err != nil {
 		return "", fmt.Errorf("store: %w", err)
 	}
+	if f, err := os.Open(d); err == nil && lock(f) == nil {
+		s.mu.Lock()
+		if s.dirLocks == nil {
+			s.dirLocks = map[string]*os.File{}
+		}
+		// Let go of the locks of directories removed meanwhile (an
+		// aborted sidecar removes its own).
+		for p, l := range s.dirLocks {
+			if _, err := os.Lstat(p); err != nil {
+				l.Close()
+				delete(s.dirLocks, p)
+			}
+		}
+		s.dirLocks[d] = f
+		s.mu.Unlock()
+	} else if f != nil {
+		f.Close()
+	}
 	return d, nil
+}
+
+// releaseCleanTemp lets go of the lock NewCleanTemp took on dir.
+func (s *Store) releaseCleanTemp(dir string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l := s.dirLocks[dir]; l != nil {
+		l.Close()
+		delete(s.dirLocks, dir)
+	}
 }
 
 func (s *Store) cleanPath(r Ref) string { return filepath.Join(s.dir, cleanDir, r.Hex()) }
@@ -85,6 +115,7 @@ func (s *Store) cleanPath(r Ref) string { return filepath.Join(s.dir, cleanDir, 
 // CommitClean renames tmp, a directory from [Store.NewCleanTemp], to the
 // derived-file directory of r, replacing one that is there.
 func (s *Store) CommitClean(tmp string, r Ref) error {
+	defer s.releaseCleanTemp(tmp)
 	if err := os.Mkdir(filepath.Join(s.dir, cleanDir), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("store: %w", err)
 	}

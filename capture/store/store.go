@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -53,12 +54,18 @@ func DefaultDir() (string, error) {
 type Store struct {
 	dir     string
 	sidecar func(*Store) (Sidecar, error) // see SetSidecar
+	sealer  Sealer                        // see SetSealer
+
+	mu       sync.Mutex
+	dirLocks map[string]*os.File // locks held on tmp/ directories being filled
 }
 
 // Open opens the store at dir, creating it and its subdirectories with mode
 // 0700 if they do not exist. It refuses, with an error wrapping
-// [ErrPermissions], a directory that exists with any group or other
-// permission bit, and never changes the mode of an existing directory.
+// [ErrPermissions], a store directory or subdirectory that is a symbolic
+// link, is owned by another user, or has any group or other permission
+// bit, and never changes the mode of an existing directory. (The parents
+// of dir are the caller's to choose.)
 func Open(dir string) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("store: empty directory name")
@@ -70,16 +77,22 @@ func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(abs, 0o700); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	for _, d := range []string{abs, filepath.Join(abs, rawDir), filepath.Join(abs, envelopeDir), filepath.Join(abs, tmpDir)} {
+	for _, d := range []string{abs, filepath.Join(abs, rawDir), filepath.Join(abs, envelopeDir), filepath.Join(abs, tmpDir), filepath.Join(abs, cleanDir)} {
 		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("store: %w", err)
 		}
-		fi, err := os.Stat(d)
+		fi, err := os.Lstat(d)
 		if err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%w: %s is a symbolic link", ErrPermissions, d)
+		}
 		if !fi.IsDir() {
 			return nil, fmt.Errorf("store: %s is not a directory", d)
+		}
+		if uid, other := ownedByOther(fi); other {
+			return nil, fmt.Errorf("%w: %s is owned by uid %d, not by the current user (uid %d)", ErrPermissions, d, uid, os.Geteuid())
 		}
 		if fi.Mode().Perm()&0o077 != 0 {
 			return nil, fmt.Errorf("%w: %s has mode %04o, want 0700", ErrPermissions, d, fi.Mode().Perm())
@@ -108,12 +121,15 @@ func (s *Store) envelopePath(r Ref) string {
 
 // Writer writes one raw artifact into the store, hashing while it streams.
 // The bytes go to a temporary file (mode 0600) in the store's tmp
-// directory; [Writer.Commit] syncs it and renames it to its digest, so the
-// artifact appears whole or not at all. A Writer is not safe for
-// concurrent use.
+// directory, locked (flock) for as long as the Writer holds it so that
+// [Store.Prune] leaves it alone; [Writer.Commit] syncs it and renames it
+// to its digest, so the artifact appears whole or not at all. If the
+// writing process dies, the lock goes with it and the file is listed as
+// abandoned and pruned. A Writer is not safe for concurrent use.
 type Writer struct {
 	s    *Store
 	f    *os.File
+	out  io.Writer // f, or a fault injected by a test
 	h    hash.Hash
 	n    int64
 	err  error
@@ -121,21 +137,48 @@ type Writer struct {
 
 	side    Sidecar // see Store.SetSidecar
 	sideErr error
+	sealed  io.WriteCloser // see Store.SetSealer
 }
 
 // NewWriter starts a new blob in the store.
 func (s *Store) NewWriter() (*Writer, error) {
-	f, err := os.CreateTemp(filepath.Join(s.dir, tmpDir), "raw-*.tmp")
+	f, err := s.createTemp("raw-*.tmp")
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	w := &Writer{s: s, f: f, h: sha256.New()}
+	w := &Writer{s: s, f: f, out: f, h: sha256.New()}
+	if err := w.seal(); err != nil {
+		w.Abort()
+		return nil, fmt.Errorf("store: %w", err)
+	}
 	if s.sidecar != nil {
 		if w.side, w.sideErr = s.sidecar(s); w.sideErr != nil {
 			w.side = nil
 		}
 	}
 	return w, nil
+}
+
+// createTemp creates a temporary file in tmp/ and locks it. A prune may
+// remove the file between its creation and the lock; it then holds no
+// name (its link count is 0) and a new one is made.
+func (s *Store) createTemp(pattern string) (*os.File, error) {
+	for range 3 {
+		f, err := os.CreateTemp(filepath.Join(s.dir, tmpDir), pattern)
+		if err != nil {
+			return nil, err
+		}
+		if err := lock(f); err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			return nil, err
+		}
+		if fi, err := f.Stat(); err == nil && !unlinked(fi) {
+			return f, nil
+		}
+		f.Close()
+	}
+	return nil, errors.New("temporary files keep disappearing (a prune running in a loop?)")
 }
 
 // Write appends p to the blob. After the first error every call returns it.
@@ -146,7 +189,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 	if w.done {
 		return 0, errors.New("store: write after commit or abort")
 	}
-	n, err := w.f.Write(p)
+	n, err := w.out.Write(p)
 	w.h.Write(p[:n])
 	w.feedSidecar(p[:n])
 	w.n += int64(n)
@@ -171,6 +214,9 @@ func (w *Writer) Commit() (Ref, error) {
 	var r Ref
 	copy(r[:], w.h.Sum(nil))
 	err := w.err
+	if err == nil {
+		err = w.closeSeal()
+	}
 	if err == nil {
 		err = w.f.Sync()
 	}
@@ -218,7 +264,7 @@ func syncDir(dir string) {
 // writeAtomic writes data to path through a synced temporary file and a
 // rename.
 func (s *Store) writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Join(s.dir, tmpDir), "env-*.tmp")
+	f, err := s.createTemp("env-*.tmp")
 	if err != nil {
 		return err
 	}
@@ -245,10 +291,12 @@ func (s *Store) writeAtomic(path string, data []byte) error {
 // with [ErrCorrupt] if the bytes do not match; corrupt bytes are never
 // returned.
 func (s *Store) ReadRaw(r Ref) ([]byte, error) {
-	b, err := os.ReadFile(s.rawPath(r))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, r)
+	f, err := s.openRawFile(r)
+	if err != nil {
+		return nil, err
 	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -263,12 +311,9 @@ func (s *Store) ReadRaw(r Ref) ([]byte, error) {
 // Use it for artifacts too large to read at once. Errors are those of
 // [Store.ReadRaw]. The caller closes the file.
 func (s *Store) OpenRaw(r Ref) (*os.File, error) {
-	f, err := os.Open(s.rawPath(r))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, r)
-	}
+	f, err := s.openRawFile(r)
 	if err != nil {
-		return nil, fmt.Errorf("store: %w", err)
+		return nil, err
 	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
@@ -280,6 +325,28 @@ func (s *Store) OpenRaw(r Ref) (*os.File, error) {
 		return nil, fmt.Errorf("%w: %s does not match its digest", ErrCorrupt, r)
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return f, nil
+}
+
+// openBlob opens a file of the store for reading: never through a
+// symbolic link (O_NOFOLLOW), and only a regular file. A missing file is
+// [ErrNotFound] for r.
+func (s *Store) openBlob(path string, r Ref) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, r)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file", path)
+	}
+	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -323,10 +390,15 @@ func (s *Store) PutEnvelope(r Ref, data []byte) error {
 // ReadEnvelope returns the envelope linked to the raw artifact r, or an
 // error wrapping [ErrNotFound].
 func (s *Store) ReadEnvelope(r Ref) ([]byte, error) {
-	b, err := os.ReadFile(s.envelopePath(r))
-	if errors.Is(err, fs.ErrNotExist) {
+	f, err := s.openBlob(s.envelopePath(r), r)
+	if errors.Is(err, ErrNotFound) {
 		return nil, fmt.Errorf("%w: no envelope for %s", ErrNotFound, r)
 	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -340,14 +412,24 @@ type Kind string
 const (
 	KindRaw      Kind = "raw"
 	KindEnvelope Kind = "envelope"
+	// KindTemp is a file in tmp/: being written (InProgress) or left by
+	// a writer that died.
+	KindTemp Kind = "temp"
 )
 
 // Entry describes one file in the store.
 type Entry struct {
-	// Ref names the raw artifact the entry is or is linked to.
+	// Ref names the raw artifact the entry is or is linked to; zero for
+	// KindTemp.
 	Ref Ref
-	// Kind is KindRaw or KindEnvelope.
+	// Kind is KindRaw, KindEnvelope or KindTemp.
 	Kind Kind
+	// Name is the file's name in the store, such as "tmp/raw-123.tmp"
+	// for KindTemp and "raw/<hex>" for KindRaw. Display it escaped.
+	Name string
+	// InProgress reports, for KindTemp, that a writer holds the file's
+	// lock: a run is writing it. An abandoned file is not in progress.
+	InProgress bool
 	// Size is the file's size in bytes.
 	Size int64
 	// ModTime is when the file was written.
@@ -358,12 +440,12 @@ type Entry struct {
 	Argv []string
 }
 
-// List returns the raw artifacts and envelopes in the store, oldest first.
-// Files whose names are not store names, and files still being written,
-// are not listed.
+// List returns the raw artifacts, envelopes and temporary files in the
+// store, oldest first. Files whose names are not store names are not
+// listed.
 func (s *Store) List() ([]Entry, error) {
 	var out []Entry
-	for _, k := range []Kind{KindRaw, KindEnvelope} {
+	for _, k := range []Kind{KindRaw, KindEnvelope, KindTemp} {
 		es, err := s.entries(k)
 		if err != nil {
 			return nil, err
@@ -375,6 +457,9 @@ func (s *Store) List() ([]Entry, error) {
 }
 
 func (s *Store) entries(k Kind) ([]Entry, error) {
+	if k == KindTemp {
+		return s.temps(time.Time{}, false)
+	}
 	dir, suffix := filepath.Join(s.dir, rawDir), ""
 	if k == KindEnvelope {
 		dir, suffix = filepath.Join(s.dir, envelopeDir), ".json"
@@ -397,7 +482,7 @@ func (s *Store) entries(k Kind) ([]Entry, error) {
 		if err != nil {
 			continue // removed meanwhile
 		}
-		e := Entry{Ref: r, Kind: k, Size: fi.Size(), ModTime: fi.ModTime()}
+		e := Entry{Ref: r, Kind: k, Name: filepath.Base(dir) + "/" + de.Name(), Size: fi.Size(), ModTime: fi.ModTime()}
 		if k == KindRaw {
 			e.Argv = s.headerArgv(r)
 		}
@@ -408,7 +493,10 @@ func (s *Store) entries(k Kind) ([]Entry, error) {
 
 // headerArgv reads the argv of an artifact's manifest, or nil.
 func (s *Store) headerArgv(r Ref) []string {
-	f, err := os.Open(s.rawPath(r))
+	if s.IsSealed(r) {
+		return nil // the manifest is encrypted too
+	}
+	f, err := s.openBlob(s.rawPath(r), r)
 	if err != nil {
 		return nil
 	}
@@ -433,8 +521,9 @@ type PruneOptions struct {
 	RawBefore time.Time
 	// EnvelopesBefore removes envelopes written before it.
 	EnvelopesBefore time.Time
-	// TempBefore removes leftover temporary files (from a crash) last
-	// written before it.
+	// TempBefore removes temporary files last written before it that no
+	// writer holds (left by a process that died); a file being written
+	// is locked and never removed, whatever its age.
 	TempBefore time.Time
 	// DryRun reports what would be removed and removes nothing.
 	DryRun bool
@@ -474,13 +563,57 @@ func (s *Store) Prune(o PruneOptions) ([]Entry, error) {
 			removed = append(removed, e)
 		}
 	}
-	if !o.TempBefore.IsZero() && !o.DryRun {
-		des, _ := os.ReadDir(filepath.Join(s.dir, tmpDir))
-		for _, de := range des {
-			if fi, err := de.Info(); err == nil && fi.ModTime().Before(o.TempBefore) {
-				os.Remove(filepath.Join(s.dir, tmpDir, de.Name()))
-			}
+	if !o.TempBefore.IsZero() {
+		es, err := s.temps(o.TempBefore, !o.DryRun)
+		if err != nil {
+			return removed, err
 		}
+		removed = append(removed, es...)
 	}
 	return removed, nil
+}
+
+// temps lists the regular files and directories in tmp/. With a non-zero
+// before it lists only those not in progress and last written before it,
+// and with remove set it removes them, each while holding its lock so that
+// no writer can take it meanwhile.
+func (s *Store) temps(before time.Time, remove bool) ([]Entry, error) {
+	dir := filepath.Join(s.dir, tmpDir)
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	var out []Entry
+	for _, de := range des {
+		if !de.Type().IsRegular() && !de.IsDir() {
+			continue
+		}
+		path := filepath.Join(dir, de.Name())
+		f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
+		if err != nil {
+			continue // removed meanwhile
+		}
+		fi, err := f.Stat()
+		if err != nil || !fi.Mode().IsRegular() && !fi.IsDir() {
+			f.Close()
+			continue
+		}
+		e := Entry{Kind: KindTemp, Name: tmpDir + "/" + de.Name(), Size: fi.Size(), ModTime: fi.ModTime(), InProgress: !tryLock(f)}
+		if !before.IsZero() {
+			if e.InProgress || !fi.ModTime().Before(before) {
+				f.Close()
+				continue
+			}
+			if remove {
+				// Remove the file only if the name still is the file
+				// locked.
+				if cur, err := os.Lstat(path); err == nil && os.SameFile(cur, fi) {
+					os.RemoveAll(path)
+				}
+			}
+		}
+		f.Close()
+		out = append(out, e)
+	}
+	return out, nil
 }

@@ -267,8 +267,8 @@ func TestCrashMidWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(es) != 0 {
-		t.Fatalf("List shows %d entries of an uncommitted write", len(es))
+	if len(es) != 1 || es[0].Kind != KindTemp || !es[0].InProgress || es[0].Size != int64(len(payload)) || !es[0].Ref.IsZero() {
+		t.Fatalf("List shows %+v for an uncommitted write, want one temp entry in progress", es)
 	}
 	if des, _ := os.ReadDir(filepath.Join(s.Dir(), rawDir)); len(des) != 0 {
 		t.Fatalf("raw/ holds %d files", len(des))
@@ -280,6 +280,18 @@ func TestCrashMidWrite(t *testing.T) {
 	if len(tmps) != 1 {
 		t.Fatalf("tmp/ holds %d files, want the 1 leftover", len(tmps))
 	}
+	// A file being written is never pruned, however old.
+	old := time.Now().Add(-48 * time.Hour)
+	os.Chtimes(w.f.Name(), old, old)
+	if rm, err := s.Prune(PruneOptions{TempBefore: time.Now()}); err != nil || len(rm) != 0 {
+		t.Fatalf("Prune of a temp file in progress: removed %+v, %v", rm, err)
+	}
+	// The writer dies: its lock goes with its file descriptor.
+	w.f.Close()
+	if es, _ := s.List(); len(es) != 1 || es[0].InProgress {
+		t.Fatalf("List after the writer died: %+v, want one abandoned temp entry", es)
+	}
+	os.Chtimes(w.f.Name(), time.Now(), time.Now())
 	// Prune clears leftovers older than its limit, and only those.
 	if _, err := s.Prune(PruneOptions{TempBefore: time.Now().Add(-time.Hour)}); err != nil {
 		t.Fatal(err)

@@ -152,27 +152,34 @@ func newReportCmd(s *streams) *cobra.Command {
 		Long: `Report reads a terminal capture and prints the removal report of each
 stream: counts per class, anomalies, advisory flags and findings with byte
 offsets. It never prints payloads. --json prints JSON (schema
-bytelens.report/v1; an array of {stream, report} when there are several).`,
+bytelens.report/v1; an array of {stream, report} when there are several).
+
+--screen also plays each output stream through the terminal screen model
+(see bytelens screen) and lists the text a person at the terminal never
+saw, or saw only for an instant: overwritten, erased, left on the
+alternate screen, scrolled away, clipped, concealed, invisible, remapped
+by DEC graphics or repeated by REP, each with its byte offset, ranked so
+that likely deception (rank 50 and above) stands out from progress bars
+and redraws; none is dropped. JSON gains a "display" object. Hidden text
+is shown escaped and cut short (--hidden-text preview), or not at all
+(none), or whole (full).`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	pf := addPolicyFlags(cmd.Flags())
 	cf := addCaptureFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	sf := addScreenFlags(cmd.Flags())
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		opts, err := pf.options()
 		if err != nil {
 			return err
 		}
-		reps, err := cleanInput(s, args, cf, io.Discard, opts)
+		reps, disp, err := reportInput(s, args, cf, opts, sf)
 		if err != nil {
 			return err
 		}
 		if asJSON {
-			var v any = reps
-			if len(reps) == 1 {
-				v = reps[0].Report
-			}
-			b, err := safejson.MarshalIndent(v, "", "  ")
+			b, err := safejson.MarshalIndent(reportJSON(reps, disp), "", "  ")
 			if err != nil {
 				return err
 			}
@@ -192,6 +199,7 @@ bytelens.report/v1; an array of {stream, report} when there are several).`,
 				label = render.Sprintf("%s [%s]", name, r.Stream)
 			}
 			writeSummary(s.out, label, &r.Report)
+			writeDisplay(s.out, disp[i])
 		}
 		return s.out.Err()
 	}

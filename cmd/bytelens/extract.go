@@ -83,16 +83,20 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 		return err
 	}
 	if f.stream == "artifact" {
-		b, err := st.ReadRaw(ref)
+		fh, err := st.OpenRaw(ref)
 		if err != nil {
 			return err
 		}
-		return exportRaw(f.output, b)
+		defer fh.Close()
+		return exportRaw(f.output, fh)
 	}
-	a, err := st.Load(ref)
+	// The artifact is read once to check it; the range is then read
+	// from the file, never the whole stream into memory.
+	a, err := st.OpenArtifact(ref)
 	if err != nil {
-		return err
+		return keyError(err)
 	}
+	defer a.Close()
 	sm := a.Stream(f.stream)
 	if sm == nil {
 		return usagef("the artifact has no stream %s", strconv.Quote(f.stream))
@@ -101,18 +105,27 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	if f.raw {
 		limit = -1
 	}
-	start, end, err := parseRange(f.rng, len(sm.Data), limit)
+	start, end, err := parseRange(f.rng, int(sm.Len), limit)
 	if err != nil {
 		return err
 	}
+	part := io.NewSectionReader(sm, int64(start), int64(end-start))
 	switch {
 	case f.raw:
-		return exportRaw(f.output, sm.Data[start:end])
+		return exportRaw(f.output, part)
 	case f.as == "text":
-		_, err := s.stdout.Write(cleanRange(sm.Data, start, end, sopts))
+		out, err := cleanRange(sm, int64(start), part, sopts)
+		if err != nil {
+			return err
+		}
+		_, err = s.stdout.Write(out)
 		return err
 	default:
-		return writeHexRows(s.out, sm.Data[start:end], start)
+		b, err := io.ReadAll(part)
+		if err != nil {
+			return err
+		}
+		return writeHexRows(s.out, b, start)
 	}
 }
 
@@ -164,19 +177,24 @@ func parseRange(s string, n, limit int) (start, end int, err error) {
 	return start, min(end, n), nil
 }
 
-// cleanRange returns the cleaned text that bytes [start, end) of data
-// produce when the whole stream is cleaned from its start, so the parser is
-// in the right state at start (a range inside a control string shows none
-// of its payload).
-func cleanRange(data []byte, start, end int, opts sanitize.Options) []byte {
+// cleanRange returns the cleaned text that part, the bytes of stream from
+// start on, produces when the stream is cleaned from its beginning, so the
+// parser is in the right state at start (a range inside a control string
+// shows none of its payload). The bytes before start are streamed through
+// the cleaner, not held.
+func cleanRange(stream io.ReaderAt, start int64, part io.Reader, opts sanitize.Options) ([]byte, error) {
 	var out bytes.Buffer
 	sw := &switchWriter{}
 	w := sanitize.NewWriter(sw, opts)
-	w.Write(data[:start])
+	if _, err := io.Copy(w, io.NewSectionReader(stream, 0, start)); err != nil {
+		return nil, err
+	}
 	sw.w = &out
-	w.Write(data[start:end])
+	if _, err := io.Copy(w, part); err != nil {
+		return nil, err
+	}
 	w.Close()
-	return out.Bytes()
+	return out.Bytes(), nil
 }
 
 // switchWriter discards until w is set.
@@ -204,11 +222,11 @@ func writeHexRows(w *render.Writer, p []byte, base int) error {
 	return w.Err()
 }
 
-// exportRaw writes raw bytes to path, refusing a terminal. A new file is
-// created with mode 0600 and an existing regular file is truncated; any
-// other file (a pipe such as /dev/stdout in a pipeline, a FIFO, a device)
-// is written as it is, without truncating.
-func exportRaw(path string, b []byte) error {
+// exportRaw copies raw bytes from r to path, refusing a terminal. A new
+// file is created with mode 0600 and an existing regular file is
+// truncated; any other file (a pipe such as /dev/stdout in a pipeline, a
+// FIFO, a device) is written as it is, without truncating.
+func exportRaw(path string, r io.Reader) error {
 	if path == "-" {
 		return usagef("-o - is refused: raw bytes go to a file, never to standard output (to feed a pipe, use -o /dev/stdout)")
 	}
@@ -232,7 +250,7 @@ func exportRaw(path string, b []byte) error {
 			return err
 		}
 	}
-	if _, err := fh.Write(b); err != nil {
+	if _, err := io.Copy(fh, r); err != nil {
 		fh.Close()
 		return err
 	}
@@ -262,10 +280,16 @@ func runVerify(s *streams, refArg, path string) error {
 	if err != nil {
 		return err
 	}
-	a, err := st.Load(ref)
-	if err != nil {
+	if done, err := verifySealed(s, st, ref, path); done { // keys.go
 		return err
 	}
+	// The artifact and each stream are checked by a streaming hash; no
+	// stream is read into memory.
+	a, err := st.OpenArtifact(ref)
+	if err != nil {
+		return keyError(err)
+	}
+	defer a.Close()
 	var r io.Reader = s.stdin
 	if path != "-" {
 		fh, err := os.Open(path)
@@ -291,17 +315,17 @@ func runVerify(s *streams, refArg, path string) error {
 	matched := false
 	for i := range a.Streams {
 		sm := &a.Streams[i]
-		if sha256.Sum256(sm.Data) != sum || sm.Truncated() && len(sm.Data) == 0 {
+		if sm.SHA256 != sum || sm.Truncated() && sm.Len == 0 {
 			continue
 		}
 		matched = true
 		switch {
 		case sm.Truncated():
-			s.out.Printf("match: %s (the first %d of %d bytes; the stream passed the raw limit)\n", sm.Name, len(sm.Data), sm.Seen)
-		case len(sm.Data) == 0:
+			s.out.Printf("match: %s (the first %d of %d bytes; the stream passed the raw limit)\n", sm.Name, sm.Len, sm.Seen)
+		case sm.Len == 0:
 			s.out.Printf("match: %s (0 bytes: the command wrote nothing to it)\n", sm.Name)
 		default:
-			s.out.Printf("match: %s (%d bytes)\n", sm.Name, len(sm.Data))
+			s.out.Printf("match: %s (%d bytes)\n", sm.Name, sm.Len)
 		}
 	}
 	if matched {

@@ -46,18 +46,30 @@ unless --format names a format.`,
 				return err
 			}
 			o.Policy = pol
-			return withStreams(s, args, cf, func(r io.ReaderAt, size int64) error {
-				if describe {
-					return render.WriteDescriptions(s.stdout, r, size, o)
-				}
+			// Glyphs end with exactly one line feed.
+			endLine := func(write func(w io.Writer) error) error {
 				lw := &lastByteWriter{w: s.stdout, last: '\n'}
-				if err := render.WriteGlyphs(lw, r, size, o); err != nil {
+				if err := write(lw); err != nil {
 					return err
 				}
 				if lw.last != '\n' {
 					return s.out.Println()
 				}
 				return nil
+			}
+			return withStreams(s, args, cf, streamFuncs{
+				at: func(r io.ReaderAt, size int64) error {
+					if describe {
+						return render.WriteDescriptions(s.stdout, r, size, o)
+					}
+					return endLine(func(w io.Writer) error { return render.WriteGlyphs(w, r, size, o) })
+				},
+				stream: func(r io.Reader) error {
+					if describe {
+						return render.WriteDescriptionsReader(s.stdout, r, o)
+					}
+					return endLine(func(w io.Writer) error { return render.WriteGlyphsReader(w, r, o) })
+				},
 			})
 		},
 	}

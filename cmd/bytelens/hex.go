@@ -1,7 +1,7 @@
 package main
 
 import (
-	"fmt"
+	"errors"
 	"io"
 	"os"
 
@@ -51,8 +51,9 @@ dumped stream by stream, each after a "‹stream NAME, N bytes›" line
 			if o.Skip < 0 || o.Length < 0 {
 				return usagef("--skip and --length must not be negative")
 			}
-			return withStreams(s, args, cf, func(r io.ReaderAt, size int64) error {
-				return render.HexDump(s.stdout, r, size, o)
+			return withStreams(s, args, cf, streamFuncs{
+				at:     func(r io.ReaderAt, size int64) error { return render.HexDump(s.stdout, r, size, o) },
+				stream: func(r io.Reader) error { return render.HexDumpReader(s.stdout, r, o) },
 			})
 		},
 	}
@@ -89,6 +90,13 @@ func (g *grammarFlags) options() (sanitize.Options, error) {
 	return o, nil
 }
 
+// streamFuncs show one stream: at from an io.ReaderAt of known size (a
+// file, a capture's stream), stream from a pipe read as it arrives.
+type streamFuncs struct {
+	at     func(r io.ReaderAt, size int64) error
+	stream func(r io.Reader) error
+}
+
 // withStreams calls fn with the bytes of each stream of the FILE argument
 // ("-" or none is stdin), loaded as clean and report load it (openCapture):
 // a recording gives the terminal bytes it holds, not the file's own bytes
@@ -98,7 +106,7 @@ func (g *grammarFlags) options() (sanitize.Options, error) {
 // escapes ‹ and › in text). Raw stdin, and a FIFO or device named as FILE,
 // are read as stdin is (withStdin); with --format they are loaded like
 // stdin too.
-func withStreams(s *streams, args []string, cf *captureFlags, fn func(r io.ReaderAt, size int64) error) error {
+func withStreams(s *streams, args []string, cf *captureFlags, fn streamFuncs) error {
 	if len(args) > 0 && args[0] != "-" {
 		if st, err := os.Stat(args[0]); err == nil && !st.IsDir() && !st.Mode().IsRegular() {
 			f, err := os.Open(args[0])
@@ -106,7 +114,9 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn func(r io.Reade
 				return fileError(args[0], err)
 			}
 			defer f.Close()
-			s = &streams{stdin: f, stdout: s.stdout, stderr: s.stderr}
+			cp := *s
+			cp.stdin = f
+			s = &cp
 			args = nil
 		}
 	}
@@ -115,7 +125,7 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn func(r io.Reade
 		return err
 	}
 	if c == nil {
-		return withStdin(raw, fn)
+		return withStdin(raw, s.stdout, fn)
 	}
 	defer c.Close()
 	warnCapture(s.stderr, c)
@@ -132,38 +142,49 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn func(r io.Reade
 				return err
 			}
 		}
-		if err := fn(st.Data, st.Len); err != nil {
+		if err := fn.at(st.Data, st.Len); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// withStdin spools r, unless it is a regular file, and calls fn.
-func withStdin(r io.Reader, fn func(r io.ReaderAt, size int64) error) error {
+// withStdin shows r: a regular file by its size, anything else (a pipe, a
+// terminal, a FIFO) as a stream, read as it arrives and not spooled, so
+// the first rows come out at once and nothing is kept on disk. Reading
+// stops when stdout is a pipe that nobody reads any more (outputGone).
+func withStdin(r io.Reader, stdout io.Writer, fn streamFuncs) error {
 	if f, ok := r.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 			if pos, err := f.Seek(0, io.SeekCurrent); err == nil {
-				return fn(io.NewSectionReader(f, pos, st.Size()-pos), st.Size()-pos)
+				return fn.at(io.NewSectionReader(f, pos, st.Size()-pos), st.Size()-pos)
 			}
 		}
 	}
-	tmp, err := os.CreateTemp("", "bytelens-stdin-*")
-	if err != nil {
-		return fmt.Errorf("spooling stdin: %w", err)
+	err := fn.stream(&untilGone{r: r, gone: outputGone(stdout)})
+	switch {
+	case errors.Is(err, errOutputGone):
+		return exitError{exitFailure} // as quiet as SIGPIPE
+	case err != nil:
+		return render.Errorf("reading stdin: %w", err)
 	}
-	// Unlinked at once where the system allows it, so that no copy of the
-	// raw bytes outlives the command.
-	removed := os.Remove(tmp.Name()) == nil
-	defer func() {
-		tmp.Close()
-		if !removed {
-			os.Remove(tmp.Name())
-		}
-	}()
-	n, err := io.Copy(tmp, r)
-	if err != nil {
-		return fmt.Errorf("reading stdin: %w", err)
+	return nil
+}
+
+// errOutputGone is the error of an untilGone whose output is gone.
+var errOutputGone = errors.New("standard output was closed")
+
+// untilGone reads r until gone is closed.
+type untilGone struct {
+	r    io.Reader
+	gone <-chan struct{}
+}
+
+func (u *untilGone) Read(p []byte) (int, error) {
+	select {
+	case <-u.gone:
+		return 0, errOutputGone
+	default:
+		return u.r.Read(p)
 	}
-	return fn(tmp, n)
 }

@@ -64,7 +64,7 @@ func TestHexAndGlyphs(t *testing.T) {
 		{name: "hex", args: []string{"hex", in},
 			contains: []string{"0x00000000  6f 6b 0a 1b 5e 50 4d 43  41 4e 41 52 59 1b 5c 1b  |ok␊␛^░░░░░░░░␛\\␛|\n", "49 50 43 41 4e 41 52 59"}},
 		{name: "hex payloads", args: []string{"hex", "--payloads", "--width", "32", in}, contains: []string{"PMCANARY"}, canaries: true},
-		{name: "hex ascii", args: []string{"hex", "--ascii", in}, contains: []string{"|ok_^^########^\\^|"}},
+		{name: "hex ascii", args: []string{"hex", "--ascii", in}, contains: []string{"|ok$^^########^\\^|"}},
 		{name: "hex skip length", args: []string{"hex", "-s", "3", "-n", "4", in},
 			stdout: "0x00000003  1b 5e 50 4d                                       |␛^░░|\n0x00000007\n"},
 		{name: "hex stdin", stdin: "\x00\x01ab", args: []string{"hex"},

@@ -223,6 +223,19 @@ func TestHostileNamesStayInert(t *testing.T) {
 		{"verify", refs, name},
 		{"verify", refs, art},
 		{"verify", hostile, name},
+		// the agent surface and the screen model
+		{"excerpt", hostile, "--lines", "1:2"},
+		{"excerpt", refs, "--lines", hostile},
+		{"excerpt", refs, "--grep", hostile},
+		{"excerpt", refs, "--grep", "hi", "--stream", hostile},
+		{"excerpt", refs, "--grep", "hi", "--stream", "out" + hostile, "--json"},
+		{"hook", hostile},
+		{"mcp", "--" + hostile},
+		{"screen", name},
+		{"screen", art},
+		{"screen", full},
+		{"screen", "--stream", hostile, full},
+		{"report", "--screen", full},
 		// view, up to where it needs a terminal
 		{"view", name},
 		{"view", hostileDir},
@@ -253,4 +266,21 @@ func TestHostileNamesStayInert(t *testing.T) {
 		t.Errorf("no warning about the truncated stream: %q", b.String())
 	}
 	assertPlainOutput(t, "view's warnings", b.String())
+}
+
+// TestStdinIsStreamed checks that hex - and glyphs - read a pipe as it
+// arrives, spooling nothing (the temporary directory does not exist),
+// and show what they show for the same bytes in a file.
+func TestStdinIsStreamed(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "none"))
+	in := strings.Repeat("row \x1b]52;c;QUJD\x07\x1b[31mred\x1b[0m\r\n", 5000)
+	file := filepath.Join(t.TempDir(), "in.bin")
+	os.WriteFile(file, []byte(in), 0o600)
+	for _, args := range [][]string{{"hex"}, {"glyphs"}, {"glyphs", "--describe"}, {"glyphs", "--payloads", "--chips"}} {
+		code, got, errs := cli(t, in, append(args, "-")...)
+		_, want, _ := cli(t, "", append(args, file)...)
+		if code != 0 || errs != "" || got != want {
+			t.Errorf("%v -: exit %d, stderr %q, %d bytes of output, want %d as for the file", args, code, errs, len(got), len(want))
+		}
+	}
 }

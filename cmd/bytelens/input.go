@@ -97,7 +97,11 @@ func openRef(ref string) (*capture.Capture, error) {
 	if err != nil {
 		return nil, err
 	}
-	return capture.OpenArtifact(st, r)
+	if err := useKeys(st); err != nil {
+		return nil, err
+	}
+	c, err := capture.OpenArtifact(st, r)
+	return c, keyError(err)
 }
 
 // refuseLossySniff fails closed when a format that was sniffed, not asked

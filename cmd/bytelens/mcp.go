@@ -44,6 +44,11 @@ logs go to standard error, escaped.`,
 		}
 		o := mcpserver.Options{Sanitize: sopts, MaxOutput: int64(maxOutput), MaxRaw: int64(maxRaw), Log: s.stderr}
 		o.Store, o.StoreErr = store.OpenDefault()
+		if o.Store != nil {
+			if err := useKeys(o.Store); err != nil {
+				return err
+			}
+		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		return mcpserver.Serve(ctx, io.NopCloser(s.stdin), nopWriteCloser{s.stdout}, o)

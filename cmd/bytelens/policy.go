@@ -16,7 +16,7 @@ type policyFlags struct {
 // addPolicyFlags registers the policy flags on fs with their defaults.
 func addPolicyFlags(fs *pflag.FlagSet) *policyFlags {
 	p := &policyFlags{}
-	fs.StringVar(&p.cr, "cr", "lines", "carriage returns: lines, overwrite or drop")
+	fs.StringVar(&p.cr, "cr", "lines", "carriage returns: lines, overwrite, drop or screen (each line as the terminal screen finally showed it)")
 	fs.StringVar(&p.bs, "bs", "drop", "backspaces: drop or overstrike")
 	fs.StringVar(&p.links, "links", "drop", "OSC 8 hyperlinks: drop (keep the label) or append (label <URI>)")
 	fs.StringVar(&p.formatChars, "format-chars", "strip", "bidi, zero-width and tag characters: strip, keep or escape")

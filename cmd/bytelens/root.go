@@ -72,6 +72,7 @@ func newRoot(s *streams) *cobra.Command {
 	}
 	root.SetIn(s.stdin)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	addKeyFlags(root.PersistentFlags()) // keys.go
 	for _, mk := range subcommands {
 		root.AddCommand(mk(s))
 	}

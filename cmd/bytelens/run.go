@@ -32,6 +32,7 @@ type runFlags struct {
 	timeout, waitDelay, killGrace time.Duration
 	stdin, decision               string
 	text, saveEnvelope, noStore   bool
+	compact, exitCode             bool
 	agent                         bool // runagent.go
 	policy                        *policyFlags
 }
@@ -42,16 +43,32 @@ func newRunCmd(s *streams) *cobra.Command {
 		Use:   "run [flags] -- CMD [ARG...]",
 		Short: "Run a command with pipes and print its cleaned output as a JSON envelope",
 		Long: `Run runs CMD with pipes (never a pseudo-terminal), stdin from /dev/null
-unless --stdin, in its own process group. stdout and stderr are each
-cleaned by their own streaming sanitizer; the raw bytes go to the
-restricted store ($BYTELENS_STORE, else $XDG_STATE_HOME/bytelens/store,
-else ~/.local/state/bytelens/store) and the envelope references them.
+unless --stdin, in a new session without a controlling terminal: /dev/tty
+fails for it. stdout and stderr are each cleaned by their own streaming
+sanitizer; the raw bytes go to the restricted store ($BYTELENS_STORE, else
+$XDG_STATE_HOME/bytelens/store, else ~/.local/state/bytelens/store) and
+the envelope references them.
 
-It prints one JSON object, schema bytelens.envelope/v1 (docs/envelope.md),
-or with --text a labelled form for people. The command's exit code is in
-the envelope's exit_code field. bytelens run exits 0 when it printed an
-envelope, whatever the command's exit code; 1 when it could not run the
-command or keep its output; 2 for a usage error.`,
+Nothing CMD starts outlives run: when CMD has ended and its output is
+read (or --wait-delay passed), at --timeout, or when bytelens gets
+SIGINT, SIGTERM or SIGHUP, every process it started is killed (SIGTERM,
+then SIGKILL after --kill-grace), those that left its session included
+(Linux: a child subreaper adopts them); they are killed too if bytelens
+itself is killed.
+
+Each stream keeps its head and tail within --max-output; the envelope
+says which lines and bytes lie between them and the excerpt command that
+prints them.
+
+It prints one JSON object, schema bytelens.envelope/v2 (docs/envelope.md),
+--compact without zero counters, empty fields and the chunk list, or with
+--text a labelled form for people. The command's exit code is in the
+envelope's exit_code field. bytelens run exits 0 when it printed an
+envelope, whatever the command's exit code (with --exit-code: the
+command's own status, 128+N for signal N); 1 when it could not run the
+command; 2 for a usage error. A store that fails (full, read-only, not
+private) costs the raw artifact only: the envelope is printed with
+store_error saying why.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd.Context(), s, f, args) },
 	}
@@ -68,6 +85,8 @@ command or keep its output; 2 for a usage error.`,
 	fs.BoolVar(&f.agent, "agent", false, agentHelp)
 	fs.BoolVar(&f.saveEnvelope, "save-envelope", false, "also keep the envelope in the store, linked to the raw artifact")
 	fs.BoolVar(&f.noStore, "no-store", false, "keep no raw artifact (raw_artifact is empty)")
+	fs.BoolVar(&f.compact, "compact", false, "leave zero counters, empty fields and the chunk list out of the JSON envelope")
+	fs.BoolVar(&f.exitCode, "exit-code", false, "exit with the command's own status (128+N for signal N) once the envelope is printed")
 	f.policy = addPolicyFlags(fs)
 	return cmd
 }
@@ -96,16 +115,23 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 			return err
 		}
 	}
+	if f.text && f.compact {
+		return usagef("--compact shapes the JSON envelope; drop it or --text")
+	}
+	// A store that cannot be opened costs the raw artifact, not the run.
+	var storeErr error
 	if !f.noStore {
-		if opts.Store, err = store.OpenDefault(); err != nil {
-			return hintError{err, "set BYTELENS_STORE to a private directory (mode 0700), or pass --no-store"}
+		if opts.Store, storeErr = store.OpenDefault(); storeErr == nil {
+			opts.Store.SetSidecar(excerpt.Sidecar(sopts)) // the cleaned text for bytelens excerpt
+			if err := useKeys(opts.Store); err != nil {
+				return err
+			}
 		}
-		opts.Store.SetSidecar(excerpt.Sidecar(sopts)) // the cleaned text for bytelens excerpt
 	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 
 	c := exec.Command(args[0], args[1:]...)
@@ -124,29 +150,54 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		}
 		return err
 	}
-	if f.saveEnvelope {
-		ref, err := store.ParseRef(env.RawArtifact)
-		if err != nil {
-			return err
-		}
-		js, err := marshalEnvelope(&env)
-		if err != nil {
-			return err
-		}
-		if err := opts.Store.PutEnvelope(ref, js); err != nil {
-			return err
+	if storeErr != nil {
+		env.StoreError, _ = capture.CleanField("raw artifact not kept: " + storeErr.Error() + " (set BYTELENS_STORE to a private directory, mode 0700, or pass --no-store)")
+	}
+	if f.saveEnvelope && env.RawArtifact != "" {
+		// The raw artifact is committed: whatever happens to the
+		// envelope, its reference is reported.
+		if err := saveEnvelope(opts.Store, &env); err != nil {
+			env.StoreError, _ = capture.CleanField("envelope not kept: " + err.Error())
 		}
 	}
-	if f.agent {
-		return writeAgentText(s, &env)
+	if err := writeEnvelope(s, &env, f); err != nil {
+		return err
 	}
-	if f.text {
+	if f.exitCode {
+		return exitError{env.ExitStatus()}
+	}
+	return nil
+}
+
+// saveEnvelope keeps env in the store, linked to its raw artifact.
+func saveEnvelope(st *store.Store, env *capture.Envelope) error {
+	ref, err := store.ParseRef(env.RawArtifact)
+	if err != nil {
+		return err
+	}
+	js, err := marshalEnvelope(env)
+	if err != nil {
+		return err
+	}
+	return st.PutEnvelope(ref, js)
+}
+
+// writeEnvelope prints env as --agent, --text, --compact or plain JSON
+// ask.
+func writeEnvelope(s *streams, env *capture.Envelope, f *runFlags) error {
+	switch {
+	case f.agent:
+		return writeAgentText(s, env)
+	case f.text:
 		// The labelled form is for people: what cleaning keeps (format
 		// characters under --format-chars keep, invisible fillers) is
 		// escaped too.
 		return env.WriteText(render.InertWriter(s.stdout))
 	}
-	js, err := marshalEnvelope(&env)
+	js, err := marshalEnvelope(env)
+	if err == nil && f.compact {
+		js, err = capture.CompactEnvelope(js)
+	}
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -49,7 +51,7 @@ func runEnvelope(t *testing.T, args ...string) capture.Envelope {
 func TestRunEnvelope(t *testing.T) {
 	withStore(t)
 	env := runEnvelope(t, "--", "sh", "-c", `printf '\033]0;title\007hi \033[1mthere\033[0m\n'; printf 'oops\n' >&2; exit 4`)
-	if env.Schema != "bytelens.envelope/v1" || env.ExitCode != 4 || env.Stdout != "hi there\n" || env.Stderr != "oops\n" {
+	if env.Schema != "bytelens.envelope/v2" || env.ExitCode != 4 || env.Stdout != "hi there\n" || env.Stderr != "oops\n" {
 		t.Errorf("envelope: %+v", env)
 	}
 	if !strings.HasPrefix(env.RawArtifact, "restricted:sha256:") || len(env.RawArtifact) != 18+64 {
@@ -106,8 +108,9 @@ func TestRunFlags(t *testing.T) {
 	dec := filepath.Join(dir, "decision.json")
 	os.WriteFile(dec, []byte(`{"approved": true, "by": "ci"}`), 0o600)
 	env := runEnvelope(t, "--stdin", in, "--decision", dec, "--max-output", "1K", "--no-store", "--", "sh", "-c", "cat; yes x | head -c 5000")
-	if !strings.HasPrefix(env.Stdout, "line\nx\n") || len(env.Stdout) != 1023 || !env.Streams.Stdout.Truncated {
-		t.Errorf("stdout %d bytes, truncated %v", len(env.Stdout), env.Streams.Stdout.Truncated)
+	if !strings.HasPrefix(env.Stdout, "line\nx\n") || len(env.Stdout) != 511 || !env.Streams.Stdout.Truncated ||
+		env.StdoutTail != strings.Repeat("x\n", 256) || env.StdoutOmitted == nil || env.StdoutOmitted.Excerpt != "" {
+		t.Errorf("stdout head %d bytes, tail %d, truncated %v, omitted %+v", len(env.Stdout), len(env.StdoutTail), env.Streams.Stdout.Truncated, env.StdoutOmitted)
 	}
 	if env.Stdin != in || string(env.Decision) != `{"approved":true,"by":"ci"}` || env.RawArtifact != "" {
 		t.Errorf("stdin %q decision %s raw %q", env.Stdin, env.Decision, env.RawArtifact)
@@ -250,5 +253,100 @@ func TestRunDecisionControls(t *testing.T) {
 	env = runEnvelope(t, "--no-store", "--decision", write("pair", `{"by":"\ud83d\ude00"}`), "--", "true")
 	if string(env.Decision) != `{"by":"\ud83d\ude00"}` {
 		t.Errorf("decision %s", env.Decision)
+	}
+}
+
+// TestRunStoreFailure checks that a store that cannot be used costs the
+// raw artifact (or the saved envelope) only: the envelope is printed with
+// store_error, and run exits 0.
+func TestRunStoreFailure(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	os.Mkdir(real, 0o700)
+	link := filepath.Join(dir, "link")
+	os.Symlink(real, link)
+	t.Setenv("BYTELENS_STORE", link)
+	env := runEnvelope(t, "--", "echo", "kept")
+	if env.Stdout != "kept\n" || env.RawArtifact != "" || !strings.Contains(env.StoreError, "symbolic link") {
+		t.Errorf("symlinked store: stdout %q raw_artifact %q store_error %q", env.Stdout, env.RawArtifact, env.StoreError)
+	}
+	// A read-only tmp/ (immutable, which binds root too): no raw
+	// artifact. A read-only envelopes/: the raw artifact is committed,
+	// then the envelope cannot be saved, and its reference is still
+	// reported.
+	st := withStore(t)
+	if _, err := store.Open(st); err != nil {
+		t.Fatal(err)
+	}
+	readOnly(t, filepath.Join(st, "tmp"))
+	env = runEnvelope(t, "--save-envelope", "--", "echo", "kept")
+	if env.Stdout != "kept\n" || env.RawArtifact != "" || !strings.HasPrefix(env.StoreError, "raw artifact not kept: ") {
+		t.Errorf("read-only tmp: stdout %q raw_artifact %q store_error %q", env.Stdout, env.RawArtifact, env.StoreError)
+	}
+	st = withStore(t)
+	if _, err := store.Open(st); err != nil {
+		t.Fatal(err)
+	}
+	readOnly(t, filepath.Join(st, "envelopes"))
+	env = runEnvelope(t, "--save-envelope", "--", "echo", "kept")
+	if env.Stdout != "kept\n" || env.RawArtifact == "" || !strings.HasPrefix(env.StoreError, "envelope not kept: ") {
+		t.Errorf("read-only envelopes: stdout %q raw_artifact %q store_error %q", env.Stdout, env.RawArtifact, env.StoreError)
+	}
+}
+
+// readOnly makes dir read-only for everyone, root included: mode 0500,
+// and immutable (chattr +i) when the file system allows it.
+func readOnly(t *testing.T, dir string) {
+	t.Helper()
+	os.Chmod(dir, 0o500)
+	t.Cleanup(func() { os.Chmod(dir, 0o700) })
+	if os.Geteuid() != 0 {
+		return
+	}
+	if err := exec.Command("chattr", "+i", dir).Run(); err != nil {
+		t.Skipf("cannot make %s read-only as root: %v", dir, err)
+	}
+	t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
+}
+
+func TestRunCompactAndExitCode(t *testing.T) {
+	withStore(t)
+	for _, tc := range []struct {
+		script string
+		code   int
+	}{{"exit 0", 0}, {"exit 7", 7}, {"kill -9 $$", 137}} {
+		code, out, errs := cli(t, "", "run", "--compact", "--exit-code", "--", "sh", "-c", "echo hi; "+tc.script)
+		if code != tc.code || errs != "" {
+			t.Errorf("%s: exit %d, stderr %q; want %d", tc.script, code, errs, tc.code)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["stdout"] != "hi\n" || m["exit_code"] == nil || m["stderr"] != nil || m["chunks"] != nil || m["timed_out"] != nil {
+			t.Errorf("%s: compact envelope %s", tc.script, out)
+		}
+		if rest := strings.Replace(out, `"exit_code":0,`, "", 1); strings.Contains(rest, ":0,") || strings.Contains(rest, ":false") || strings.Contains(rest, `:""`) {
+			t.Errorf("%s: compact envelope keeps zeros: %s", tc.script, out)
+		}
+	}
+	if code, _, _ := cli(t, "", "run", "--compact", "--text", "--", "true"); code != 2 {
+		t.Errorf("--compact --text: exit %d, want 2", code)
+	}
+}
+
+// TestRunAgentHeadTail: run --agent shows the head and the tail of a long
+// output, with the omitted lines and the excerpt call between them.
+func TestRunAgentHeadTail(t *testing.T) {
+	withStore(t)
+	code, out, errs := cli(t, "", "run", "--agent", "--exit-code", "--max-output", "100", "--", "seq", "1", "1000")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d stderr %q", code, errs)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	head, marker, tail := strings.Join(lines[:19], "\n"), lines[19], strings.Join(lines[20:len(lines)-1], "\n")
+	if head != "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n19" || !strings.HasSuffix(tail, "\n999\n1000") ||
+		!regexp.MustCompile(`^\[bytelens: stdout lines 20-98\d omitted \(\d+ bytes\); bytelens excerpt restricted:sha256:[0-9a-f]{64} --lines 20:98\d --stream stdout\]$`).MatchString(marker) {
+		t.Errorf("agent text:\n%s", out)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 
@@ -21,14 +20,33 @@ const agentHelp = "print the cleaned stdout, then the cleaned stderr after a [st
 // last line; its fields come from the envelope, never from the output.
 func writeAgentText(s *streams, env *capture.Envelope) error {
 	text := render.InertWriter(s.stdout)
-	text.Write([]byte(env.Stdout))
-	endLine(text, env.Stdout)
-	if env.Stderr != "" {
-		text.Write([]byte("[stderr]\n" + env.Stderr))
-		endLine(text, env.Stderr)
+	for _, st := range []struct {
+		label, name, head, tail string
+		omitted                 *capture.Omitted
+	}{{"", "stdout", env.Stdout, env.StdoutTail, env.StdoutOmitted}, {"[stderr]\n", "stderr", env.Stderr, env.StderrTail, env.StderrOmitted}} {
+		if st.head == "" && st.omitted == nil {
+			continue
+		}
+		text.Write([]byte(st.label + st.head))
+		endLine(text, st.head)
+		if o := st.omitted; o != nil {
+			// Between head and tail, what the limit left out, from the
+			// envelope's fields.
+			s.out.Printf("[bytelens: %s lines %d-%d omitted (%d bytes)%s]\n", st.name, o.FromLine, o.ToLine, o.Bytes, excerptHint(o))
+			text.Write([]byte(st.tail))
+			endLine(text, st.tail)
+		}
 	}
 	s.out.Printf("%s\n", agentFooter(env))
 	return s.out.Err()
+}
+
+// excerptHint is "; bytelens excerpt ..." when the store keeps the lines.
+func excerptHint(o *capture.Omitted) string {
+	if o.Excerpt == "" {
+		return ""
+	}
+	return "; " + o.Excerpt
 }
 
 // endLine ends a text that does not end in LF with one.
@@ -50,19 +68,14 @@ func agentFooter(env *capture.Envelope) string {
 	}
 	for _, st := range []struct {
 		name string
-		text string
 		s    *capture.EnvelopeStream
-	}{{"stdout", env.Stdout, &env.Streams.Stdout}, {"stderr", env.Stderr, &env.Streams.Stderr}} {
+		o    *capture.Omitted
+	}{{"stdout", &env.Streams.Stdout, env.StdoutOmitted}, {"stderr", &env.Streams.Stderr, env.StderrOmitted}} {
 		if r := removedSummary(&st.s.Report); r != "" {
 			parts = append(parts, "removed "+st.name+" "+r)
 		}
-		if st.s.Truncated {
-			next := int64(bytes.Count([]byte(st.text), []byte("\n"))) + 1
-			p := st.name + " cut at " + itoa(st.s.BytesKept) + " of " + itoa(st.s.BytesCleaned) + " bytes"
-			if env.RawArtifact != "" {
-				p += ": bytelens excerpt " + env.RawArtifact + " --stream " + st.name + " --lines " + itoa(next) + ":"
-			}
-			parts = append(parts, p)
+		if st.o != nil {
+			parts = append(parts, st.name+" lines "+itoa(st.o.FromLine)+"-"+itoa(st.o.ToLine)+" omitted"+excerptHint(st.o))
 		}
 	}
 	if env.RawArtifact != "" {

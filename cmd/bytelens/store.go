@@ -14,10 +14,6 @@ import (
 
 func init() { subcommands = append(subcommands, newStoreCmd) }
 
-// tempMaxAge is the age past which prune removes temporary files left by a
-// crashed writer.
-const tempMaxAge = time.Hour
-
 func newStoreCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "store",
@@ -29,7 +25,7 @@ $XDG_STATE_HOME/bytelens/store, else ~/.local/state/bytelens/store, with
 directories 0700 and files 0600.`,
 		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(newStoreLsCmd(s), newStorePruneCmd(s))
+	cmd.AddCommand(newStoreLsCmd(s), newStorePruneCmd(s), newKeygenCmd(s)) // keygen: keys.go
 	return cmd
 }
 
@@ -54,11 +50,14 @@ func newStoreLsCmd(s *streams) *cobra.Command {
 			tw := s.out.Columns(0, 0, 2)
 			tw.Printf("REFERENCE\tKIND\tBYTES\tTIME\tCOMMAND\n")
 			for _, e := range es {
-				command := "-"
-				if e.Argv != nil {
+				ref, command := e.Ref.String(), "-"
+				switch {
+				case e.Kind == store.KindTemp:
+					ref, command = capture.ShellQuote([]string{e.Name}), tempState(e)
+				case e.Argv != nil:
 					command = capture.ShellQuote(e.Argv)
 				}
-				tw.Printf("%s\t%s\t%d\t%s\t%s\n", e.Ref, e.Kind, e.Size, e.ModTime.UTC().Format(time.RFC3339), command)
+				tw.Printf("%s\t%s\t%d\t%s\t%s\n", ref, e.Kind, e.Size, e.ModTime.UTC().Format(time.RFC3339), command)
 			}
 			return tw.Flush()
 		},
@@ -67,12 +66,23 @@ func newStoreLsCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
+// tempState says what a temporary file is, for store ls.
+func tempState(e store.Entry) string {
+	if e.InProgress {
+		return "(being written by a run)"
+	}
+	return "(left by a run that died; store prune removes it)"
+}
+
 type entryJSON struct {
-	Ref   string    `json:"ref"`
-	Kind  string    `json:"kind"`
-	Bytes int64     `json:"bytes"`
-	Time  time.Time `json:"time"`
-	Argv  []string  `json:"argv,omitempty"`
+	Ref  string `json:"ref,omitempty"`
+	Kind string `json:"kind"`
+	// Name and InProgress are set for temporary files only.
+	Name       string    `json:"name,omitempty"`
+	InProgress bool      `json:"in_progress,omitempty"`
+	Bytes      int64     `json:"bytes"`
+	Time       time.Time `json:"time"`
+	Argv       []string  `json:"argv,omitempty"`
 	// MetadataCleaned names the argv elements ("argv[N]") that cleaning
 	// changed, as in the envelope; the exact values stay in the manifest.
 	MetadataCleaned []string `json:"metadata_cleaned,omitempty"`
@@ -81,7 +91,13 @@ type entryJSON struct {
 func writeEntriesJSON(s *streams, es []store.Entry) error {
 	enc := safejson.NewEncoder(s.stdout)
 	for _, e := range es {
-		ej := entryJSON{Ref: e.Ref.String(), Kind: string(e.Kind), Bytes: e.Size, Time: e.ModTime.UTC()}
+		ej := entryJSON{Kind: string(e.Kind), Bytes: e.Size, Time: e.ModTime.UTC()}
+		if e.Kind == store.KindTemp {
+			ej.Name, _ = capture.CleanField(e.Name)
+			ej.InProgress = e.InProgress
+		} else {
+			ej.Ref = e.Ref.String()
+		}
 		// The manifest's argv is exact; as JSON for agents it is cleaned
 		// like the envelope's.
 		for i, a := range e.Argv {
@@ -108,7 +124,8 @@ func newStorePruneCmd(s *streams) *cobra.Command {
 older than --envelopes-older-than, and the cleaned text kept for
 bytelens excerpt older than --clean-older-than; a kind whose flag is not given is kept.
 Ages are Go durations (90m, 36h) or whole days (30d). Temporary files
-left by an interrupted write are removed after an hour.`,
+left by a run that died are removed too; a file that a run is writing is
+locked and never removed, whatever its age.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if !rawAge.set && !envAge.set && !cleanAge.set {
@@ -119,7 +136,7 @@ left by an interrupted write are removed after an hour.`,
 				return err
 			}
 			now := time.Now()
-			o := store.PruneOptions{DryRun: dryRun, TempBefore: now.Add(-tempMaxAge)}
+			o := store.PruneOptions{DryRun: dryRun, TempBefore: now}
 			if rawAge.set {
 				o.RawBefore = now.Add(-rawAge.d)
 			}
@@ -137,7 +154,11 @@ left by an interrupted write are removed after an hour.`,
 				verb = "would remove"
 			}
 			for _, e := range removed {
-				s.out.Printf("%s %s %s\n", verb, e.Kind, e.Ref)
+				name := e.Ref.String()
+				if e.Kind == store.KindTemp {
+					name = capture.ShellQuote([]string{e.Name})
+				}
+				s.out.Printf("%s %s %s\n", verb, e.Kind, name)
 			}
 			return err
 		},
@@ -156,7 +177,7 @@ func openStore() (*store.Store, error) {
 	if err != nil {
 		return nil, hintError{err, "set BYTELENS_STORE to a private directory (mode 0700)"}
 	}
-	return st, nil
+	return st, useKeys(st)
 }
 
 // age is a flag value: a non-negative Go duration or a whole number of

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bytelens/bytelens/capture/store"
 )
 
 func TestStoreLsAndPrune(t *testing.T) {
@@ -101,8 +104,43 @@ func TestStorePermissions(t *testing.T) {
 	open := t.TempDir()
 	os.Chmod(open, 0o755)
 	t.Setenv("BYTELENS_STORE", open)
-	code, _, errs := cli(t, "", "run", "--", "true")
+	code, _, errs := cli(t, "", "store", "ls")
 	if code != 1 || !strings.Contains(errs, "not private") || !strings.Contains(errs, "hint:") {
 		t.Errorf("open store dir: exit %d %q", code, errs)
+	}
+	// run still runs, and its envelope says why nothing was kept.
+	if env := runEnvelope(t, "--", "true"); env.RawArtifact != "" || !strings.Contains(env.StoreError, "not private") {
+		t.Errorf("run with an open store dir: raw_artifact %q store_error %q", env.RawArtifact, env.StoreError)
+	}
+	if fi, _ := os.Stat(open); fi.Mode().Perm() != 0o755 {
+		t.Errorf("the store dir was repaired to %04o", fi.Mode().Perm())
+	}
+}
+
+// TestStoreTempFiles checks that a temp file left by a run that died is
+// listed by store ls and removed by store prune, and that one being
+// written is listed as such and kept.
+func TestStoreTempFiles(t *testing.T) {
+	dir := withStore(t)
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "tmp", "raw-1.tmp"), []byte("partial"), 0o600)
+	w, err := st.NewWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	_, out, _ := cli(t, "", "store", "ls")
+	if !regexp.MustCompile(`\ntmp/raw-1\.tmp +temp +7 `).MatchString(out) || !strings.Contains(out, "left by a run that died") || !strings.Contains(out, "being written by a run") {
+		t.Errorf("store ls:\n%s", out)
+	}
+	code, out, errs := cli(t, "", "store", "prune", "--raw-older-than", "30d")
+	if code != 0 || out != "removed temp tmp/raw-1.tmp\n" {
+		t.Errorf("store prune: exit %d stdout %q stderr %q", code, out, errs)
+	}
+	if es, _ := st.List(); len(es) != 1 || !es[0].InProgress {
+		t.Errorf("after prune: %+v, want the file in progress only", es)
 	}
 }

@@ -402,9 +402,9 @@ func TestViewEndToEnd(t *testing.T) {
 		{"corpus", []string{"view", corpus}, int64(len(all)), false, ""},
 		{"ticks", []string{"view", ticks}, int64(tk.Len()), false, ""},
 		{"ticks-hidden", []string{"view", "--hide-payloads", ticks}, int64(tk.Len()), true, ""},
-		{"compare-policy", []string{"view", hostile, "--compare-policy", "cr=overwrite,format-chars=keep,c1=lone"}, int64(h.Len()), true, ""},
+		{"compare-policy", []string{"view", "--hide-payloads", hostile, "--compare-policy", "cr=overwrite,format-chars=keep,c1=lone"}, int64(h.Len()), true, ""},
 		{"compare-policy-no-color", []string{"view", corpus, "--compare-policy", "bs=overstrike,links=append"}, int64(len(all)), false, "NO_COLOR=1"},
-		{"compare-captures", []string{"view", hostile, "--compare", ticks}, int64(h.Len()), true, ""},
+		{"compare-captures", []string{"view", "--hide-payloads", hostile, "--compare", ticks}, int64(h.Len()), true, ""},
 		{"compare-captures-corpus", []string{"view", corpus, "--compare", hostile}, int64(len(all)), false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

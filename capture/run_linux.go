@@ -1,0 +1,361 @@
+//go:build linux
+
+package capture
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// On Linux the command does not run as the collector's child but as the
+// child of a reaper: the collector's own executable (/proc/self/exe)
+// started again in reaper mode, in a new session (setsid, so it has no
+// controlling terminal and /dev/tty fails with ENXIO for everything below
+// it). The reaper is a child subreaper (PR_SET_CHILD_SUBREAPER): every
+// descendant of the command that is orphaned, setsid or double-forked
+// included, is re-parented to it, so that its descendants are exactly what
+// the command started. When told to (the control pipe reaches end of file:
+// the collector closed it, or died, even by SIGKILL) or when it gets
+// SIGTERM, SIGINT or SIGHUP, it signals all of its descendants, SIGTERM
+// and then after the grace period SIGKILL, until none is left. Both the
+// reaper and the command carry PR_SET_PDEATHSIG (SIGTERM for the reaper,
+// SIGKILL for the command) as a second line.
+//
+// Protocol. The reaper's argv is reaperArg0, the executable's path, then
+// the command's argv; the environment variable reaperEnv holds the kill
+// grace in nanoseconds and is removed before the command starts. fd 3 is
+// the control pipe (read end), fd 4 the status pipe (write end), on which
+// the reaper writes one line when the command has ended: "exit N",
+// "signal N", or "start ERRNO" when it could not be started.
+
+const (
+	reaperArg0 = "bytelens-reaper"
+	reaperEnv  = "BYTELENS_REAPER_GRACE_NS"
+)
+
+func init() {
+	if len(os.Args) > 2 && os.Args[0] == reaperArg0 {
+		if g, ok := os.LookupEnv(reaperEnv); ok {
+			grace, _ := strconv.ParseInt(g, 10, 64)
+			os.Exit(reaperMain(os.Args[1], os.Args[2:], time.Duration(grace)))
+		}
+	}
+}
+
+// reaperProc is the collector's side of a command run under a reaper.
+type reaperProc struct {
+	cmd    *exec.Cmd     // the reaper
+	ctl    *os.File      // write end of the control pipe; closing it tears down
+	status *os.File      // read end of the status pipe
+	exited chan struct{} // closed when the command has ended
+	st     procStatus    // set before exited is closed
+}
+
+// newProc prepares the reaper for the command path/argv, with the caller's
+// environment, directory and stdin, and the given stdout and stderr.
+func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, grace, waitDelay time.Duration) (proc, error) {
+	if _, err := os.Stat("/proc/self/exe"); err != nil {
+		return nil, fmt.Errorf("the reaper needs /proc: %w", err)
+	}
+	env := c.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	env = append(withoutVar(env, reaperEnv), reaperEnv+"="+strconv.FormatInt(int64(max(grace, 0)), 10))
+	r := &exec.Cmd{
+		Path:   "/proc/self/exe", // this program, even if its file was replaced
+		Args:   append([]string{reaperArg0, path}, c.Args...),
+		Env:    env,
+		Dir:    c.Dir,
+		Stdin:  c.Stdin,
+		Stdout: stdout,
+		Stderr: stderr,
+		// The reaper leads a new session: no controlling terminal, and
+		// no signal from the user's terminal reaches it.
+		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGTERM},
+		WaitDelay:   waitDelay,
+	}
+	if len(c.Args) == 0 {
+		r.Args = append(r.Args, path)
+	}
+	return &reaperProc{cmd: r, exited: make(chan struct{})}, nil
+}
+
+func (p *reaperProc) start() error {
+	ctlR, ctlW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	stR, stW, err := os.Pipe()
+	if err != nil {
+		ctlR.Close()
+		ctlW.Close()
+		return err
+	}
+	p.cmd.ExtraFiles = []*os.File{ctlR, stW}
+	err = p.cmd.Start()
+	ctlR.Close()
+	stW.Close()
+	if err != nil {
+		ctlW.Close()
+		stR.Close()
+		return err
+	}
+	p.ctl, p.status = ctlW, stR
+	// The first line says whether the command started ("started PID" or
+	// "start ERRNO"), the second how it ended; end of file without them
+	// means the reaper died.
+	br := bufio.NewReader(io.LimitReader(stR, 256))
+	line, _ := br.ReadString('\n')
+	if errno, ok := strings.CutPrefix(line, "start "); ok {
+		n, _ := strconv.Atoi(strings.TrimSpace(errno))
+		p.teardown()
+		p.cmd.Wait()
+		stR.Close()
+		return &os.PathError{Op: "fork/exec", Path: p.cmd.Args[1], Err: syscall.Errno(n)}
+	}
+	go func() {
+		defer close(p.exited)
+		line, _ := br.ReadString('\n')
+		p.st = parseStatus(line)
+	}()
+	return nil
+}
+
+func (p *reaperProc) done() <-chan struct{} { return p.exited }
+
+// teardown closes the control pipe; the reaper then kills what is left.
+func (p *reaperProc) teardown() {
+	if p.ctl != nil {
+		p.ctl.Close()
+	}
+}
+
+func (p *reaperProc) wait() (procStatus, error) {
+	err := p.cmd.Wait()
+	<-p.exited
+	p.status.Close()
+	if !p.st.known && err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			return procStatus{}, err
+		}
+		// The reaper died before it could tell (killed by someone):
+		// report its end as the command's.
+		return statusOf(ee.ProcessState), nil
+	}
+	return p.st, nil
+}
+
+// parseStatus parses a status line "exit N" or "signal N".
+func parseStatus(line string) procStatus {
+	kind, num, _ := strings.Cut(strings.TrimSpace(line), " ")
+	n, err := strconv.Atoi(num)
+	switch {
+	case err != nil:
+		return procStatus{}
+	case kind == "exit":
+		return procStatus{known: true, code: n}
+	case kind == "signal":
+		return procStatus{known: true, code: -1, signal: sigName(syscall.Signal(n))}
+	}
+	return procStatus{}
+}
+
+// reaperMain runs in the reaper process: it starts argv from path with
+// fds 0-2, reports its end on fd 4, and kills every descendant when fd 3
+// reaches end of file or a termination signal arrives. It returns the
+// reaper's exit code.
+func reaperMain(path string, argv []string, grace time.Duration) int {
+	ctl, status := os.NewFile(3, "control"), os.NewFile(4, "status")
+	// Neither pipe may reach the command: with the status pipe it could
+	// forge its own exit status.
+	unix.CloseOnExec(3)
+	unix.CloseOnExec(4)
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		fmt.Fprintf(status, "start %d\n", errnoOf(err))
+		return 1
+	}
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGCHLD, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	stop := make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, ctl)
+		close(stop)
+	}()
+	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
+		Env:   withoutVar(os.Environ(), reaperEnv),
+		Files: []uintptr{0, 1, 2},
+		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	})
+	if err != nil {
+		fmt.Fprintf(status, "start %d\n", errnoOf(err))
+		return 1
+	}
+	// The output pipes reach end of file when the command and its
+	// descendants close them: the reaper lets go of its copies.
+	if null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0); err == nil {
+		for fd := range 3 {
+			unix.Dup2(int(null.Fd()), fd)
+		}
+		null.Close()
+	}
+	fmt.Fprintf(status, "started %d\n", pid)
+	// Until teardown the reaper sleeps until a child ends (SIGCHLD);
+	// from then on it also wakes every 20 ms to signal what is left.
+	var killAt time.Time
+	var tick <-chan time.Time
+	teardown := func() {
+		if killAt.IsZero() {
+			killAt = time.Now()
+			tick = time.NewTicker(20 * time.Millisecond).C // lives as long as the reaper
+		}
+	}
+	reported := false
+	for {
+		// Reap every child that has ended; the command's end is
+		// reported, the others were orphans adopted by the reaper.
+		for {
+			var ws syscall.WaitStatus
+			got, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+			if errors.Is(err, syscall.ECHILD) {
+				if !reported {
+					fmt.Fprintln(status, "exit -1")
+				}
+				return 0
+			}
+			if err != nil && !errors.Is(err, syscall.EINTR) || err == nil && got <= 0 {
+				break
+			}
+			if got == pid && !reported {
+				reported = true
+				if ws.Signaled() {
+					fmt.Fprintf(status, "signal %d\n", int(ws.Signal()))
+				} else {
+					fmt.Fprintf(status, "exit %d\n", ws.ExitStatus())
+				}
+			}
+		}
+		if !killAt.IsZero() {
+			sig := syscall.SIGKILL
+			if grace > 0 && time.Since(killAt) < grace {
+				sig = syscall.SIGTERM
+			}
+			signalDescendants(os.Getpid(), sig, sig == syscall.SIGTERM)
+		}
+		select {
+		case s := <-sigs:
+			if s != syscall.SIGCHLD {
+				teardown()
+			}
+		case <-stop:
+			teardown()
+			stop = nil
+		case <-tick:
+		}
+	}
+}
+
+// signalDescendants sends sig to every process below root, found through
+// the parent ids in /proc. With once set, a process already sent sig is
+// not sent it again (SIGTERM goes once to each; SIGKILL to whatever is
+// still there on every round).
+func signalDescendants(root int, sig syscall.Signal, once bool) {
+	for _, pid := range descendants(root) {
+		if once && termSent[pid] {
+			continue
+		}
+		syscall.Kill(pid, sig)
+		if once {
+			termSent[pid] = true
+		}
+	}
+}
+
+// termSent remembers which processes the reaper sent SIGTERM to. Only the
+// reaper process uses it, from one goroutine.
+var termSent = map[int]bool{}
+
+// descendants lists the processes below root, from a scan of /proc. A
+// process whose parent cannot be read is skipped; it is found on a later
+// round if it is still there.
+func descendants(root int) []int {
+	des, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	children := map[int][]int{}
+	for _, de := range des {
+		pid, err := strconv.Atoi(de.Name())
+		if err != nil {
+			continue
+		}
+		if ppid, ok := parentOf(pid); ok {
+			children[ppid] = append(children[ppid], pid)
+		}
+	}
+	var out []int
+	queue := []int{root}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range children[p] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
+}
+
+// parentOf reads the parent pid of pid from /proc/PID/stat. The command
+// name, field 2, is in parentheses and may hold any byte, ')' included, so
+// the fields after it are found from its last ')'.
+func parentOf(pid int) (int, bool) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0, false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(f[1])
+	return ppid, err == nil
+}
+
+// errnoOf returns the errno inside err, or EINVAL.
+func errnoOf(err error) int {
+	var e syscall.Errno
+	if errors.As(err, &e) {
+		return int(e)
+	}
+	return int(syscall.EINVAL)
+}
+
+// withoutVar returns env without the entries for name.
+func withoutVar(env []string, name string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

@@ -1,0 +1,50 @@
+package store
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// A derived-file directory committed for a reference is opened by name,
+// pruned on its own schedule, and never opened through a path.
+func TestCleanDirs(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Ref
+	r[0] = 1
+	tmp, err := st.NewCleanTemp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(tmp, "meta.json"), []byte("{}"), 0o600)
+	if err := st.CommitClean(tmp, r); err != nil {
+		t.Fatal(err)
+	}
+	f, err := st.OpenClean(r, "meta.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := st.OpenClean(r, "../raw"); err == nil {
+		t.Error("opened a path")
+	}
+	if es, _ := st.PruneClean(time.Now().Add(-time.Hour), false); len(es) != 0 {
+		t.Errorf("pruned a new directory: %v", es)
+	}
+	es, err := st.PruneClean(time.Now().Add(time.Hour), true)
+	if err != nil || len(es) != 1 || es[0].Kind != KindClean || es[0].Ref != r {
+		t.Fatalf("dry run: %v %v", es, err)
+	}
+	if _, err := st.OpenClean(r, "meta.json"); err != nil {
+		t.Fatal("dry run removed it")
+	}
+	st.PruneClean(time.Now().Add(time.Hour), false)
+	if _, err := st.OpenClean(r, "meta.json"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("after prune: %v", err)
+	}
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+
+	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/excerpt"
+	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/seal"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// keyFlags are the global --encrypt-to and --identity flags. newRoot
+// binds them afresh for each run, and every store this package opens
+// gets them through useKeys.
+var keyFlags struct{ encryptTo, identity string }
+
+// addKeyFlags registers the key flags on the root's persistent flags.
+func addKeyFlags(fs *pflag.FlagSet) {
+	keyFlags.encryptTo, keyFlags.identity = "", ""
+	fs.StringVar(&keyFlags.encryptTo, "encrypt-to", "", "encrypt new raw artifacts to these age `RECIPIENTS` (age1..., comma-separated, or a file of them; default $"+seal.EnvRecipients+")")
+	fs.StringVar(&keyFlags.identity, "identity", "", "age identity `FILE` that decrypts encrypted raw artifacts (default $"+seal.EnvIdentity+")")
+}
+
+// useKeys gives st the sealer the key flags or their environment
+// variables name, if any.
+func useKeys(st *store.Store) error {
+	sl, err := seal.FromFlags(keyFlags.encryptTo, keyFlags.identity)
+	if err != nil {
+		return usageError{err}
+	}
+	if sl != nil {
+		st.SetSealer(sl)
+	}
+	return nil
+}
+
+// keyError adds the way out to an error reading an encrypted artifact.
+func keyError(err error) error {
+	if errors.Is(err, store.ErrEncrypted) {
+		return hintError{err, "the raw artifact is encrypted at rest: pass --identity FILE (or set " + seal.EnvIdentity + "); bytelens excerpt REF reads its cleaned text without the key"}
+	}
+	return err
+}
+
+func newKeygenCmd(s *streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "keygen FILE",
+		Short: "Write a new age identity for encrypting raw artifacts (mode 0600) and print its recipient",
+		Long: `Keygen writes a new age X25519 identity to FILE, which must not exist,
+with mode 0600, and prints its recipient (age1...). Give the recipient to
+the side that collects (bytelens run --encrypt-to, bytelens mcp, or
+BYTELENS_RECIPIENTS) and keep FILE with the investigators (--identity,
+BYTELENS_IDENTITY): the collector then writes raw evidence it cannot read.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			r, err := seal.Keygen(args[0])
+			if err != nil {
+				return err
+			}
+			return s.out.Println(render.TextString(r))
+		},
+	}
+}
+
+// verifySealed answers verify for an artifact encrypted at rest from the
+// digests kept in the clear: the reference (the plaintext artifact's
+// SHA-256) and each stream's, in the record's cleaned-text meta. So a
+// holder of the recipients only can verify. It returns false, to verify
+// by decrypting, when the artifact is not encrypted or the meta is gone.
+func verifySealed(s *streams, st *store.Store, ref store.Ref, path string) (bool, error) {
+	if !st.IsSealed(ref) {
+		return false, nil
+	}
+	rec, err := excerpt.Open(st, ref)
+	if err != nil {
+		return false, nil
+	}
+	var r io.Reader = s.stdin
+	if path != "-" {
+		fh, err := os.Open(path)
+		if err != nil {
+			return true, fileError(path, err)
+		}
+		defer fh.Close()
+		r = fh
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, r)
+	if err != nil {
+		return true, err
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	if what := rec.Match(sum); what != "" {
+		return true, s.out.Printf("match: %s (%d bytes; compared by digest, the artifact is encrypted)\n", what, n)
+	}
+	s.out.Printf("no match: sha256:%s (%d bytes) is neither the artifact nor any of its streams\n", sum, n)
+	return true, exitError{exitFailure}
+}

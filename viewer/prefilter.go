@@ -1,0 +1,111 @@
+package viewer
+
+import (
+	"bytes"
+
+	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+// prefilter tells, from the raw bytes of a piece alone, that its cleaned
+// text cannot hold a query, so the text search need not clean it. Under
+// a policy that only copies and removes (no CR emulation, no escaped or
+// appended text), every byte of cleaned text but an LF or a U+FFFD was
+// copied from the input; so a match whose input holds no removed byte
+// is in the raw bytes as it is, and one that does has a removed token
+// start right after text that is a proper prefix of the query. A piece
+// with neither is skipped. Queries with LF or U+FFFD, and the other
+// policies, clean every piece.
+type prefilter struct {
+	q    []byte
+	fold bool
+	off  bool // every piece may match
+	// class[b] has bit startsRemoved when b can begin removed input and
+	// bit endsPrefix when b ends a proper prefix of q.
+	class [256]uint8
+	buf   []byte // the piece in lower case, reused
+}
+
+// Bits of prefilter.class.
+const (
+	startsRemoved = 1 << iota
+	endsPrefix
+)
+
+// removedStart marks the bytes that can begin input the sanitizer
+// removes: C0 but TAB and LF, DEL, raw C1, and the lead bytes of UTF-8
+// C1 (C2) and of the format characters it strips (E1, E2, EF, F3).
+var removedStart = func() (t [256]bool) {
+	for b := range 256 {
+		t[b] = b < 0x20 && b != '\t' && b != '\n' || b == 0x7F || b >= 0x80 && b <= 0x9F ||
+			b == 0xC2 || b == 0xE1 || b == 0xE2 || b == 0xEF || b == 0xF3
+	}
+	return t
+}()
+
+// newPrefilter returns the prefilter for q (in lower case when fold)
+// under opts.
+func newPrefilter(q []byte, fold bool, opts sanitize.Options) prefilter {
+	p := prefilter{q: q, fold: fold}
+	p.off = opts.CR != sanitize.CRLines || opts.BS != sanitize.BSDrop || opts.FormatChars == sanitize.FormatEscape ||
+		opts.Links != sanitize.LinksDrop || bytes.ContainsAny(q, "\n\uFFFD") || len(q) == 0
+	for b := range 256 {
+		if removedStart[b] {
+			p.class[b] |= startsRemoved
+		}
+	}
+	for k := 1; k < len(q); k++ {
+		p.class[q[k-1]] |= endsPrefix
+	}
+	return p
+}
+
+// mayMatch reports whether the cleaned text of raw may hold the query.
+// It looks at each byte once, through one table.
+func (p *prefilter) mayMatch(raw []byte) bool {
+	if p.off {
+		return true
+	}
+	if p.fold {
+		p.buf = appendLower(p.buf[:0], raw)
+		raw = p.buf
+	}
+	if bytes.Contains(raw, p.q) {
+		return true
+	}
+	if len(raw) == 0 {
+		return false
+	}
+	prev := p.class[raw[0]]
+	for i := 1; i < len(raw); i++ {
+		c := p.class[raw[i]]
+		if c&startsRemoved != 0 && prev&endsPrefix != 0 && p.prefixBefore(raw, i) {
+			return true
+		}
+		prev = c
+	}
+	return false
+}
+
+// prefixBefore reports whether raw[:i] ends with a proper prefix of q.
+func (p *prefilter) prefixBefore(raw []byte, i int) bool {
+	for k := 1; k < len(p.q) && k <= i; k++ {
+		if p.q[k-1] == raw[i-1] && bytes.Equal(raw[i-k:i], p.q[:k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// groundAfter returns the first checkpoint at or after off whose decoder
+// is in ground, and the decoder; -1 when the index has none there yet.
+func (x *index) groundAfter(off int64) (int64, decode.Decoder) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for b := (off + checkpointEvery - 1) / checkpointEvery; b < int64(len(x.cps)); b++ {
+		if x.cps[b].InGround() {
+			return b * checkpointEvery, x.cps[b]
+		}
+	}
+	return -1, decode.Decoder{}
+}
