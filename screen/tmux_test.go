@@ -34,7 +34,7 @@ func newTmux(t *testing.T) *tmuxServer {
 	if err := os.WriteFile(s.conf, []byte("set -g status off\nset -g history-limit 0\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.sock, "kill-server").Run() })
+	t.Cleanup(func() { _ = s.cmd(context.Background(), "kill-server").Run() })
 	// A session that outlives the cases keeps the server up between them.
 	if out, err := s.cmd(context.Background(), "new-session", "-d", "-s", "base", "sleep 600").CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v: %s", err, out)
@@ -44,7 +44,9 @@ func newTmux(t *testing.T) *tmuxServer {
 
 func (s *tmuxServer) cmd(ctx context.Context, args ...string) *exec.Cmd {
 	c := exec.CommandContext(ctx, "tmux", append([]string{"-L", s.sock, "-f", s.conf}, args...)...)
-	c.Env = append(os.Environ(), "TMUX=")
+	// The socket lives in the test's temporary directory, so nothing is
+	// left in /tmp/tmux-UID after the test.
+	c.Env = append(os.Environ(), "TMUX=", "TMUX_TMPDIR="+s.dir)
 	return c
 }
 
