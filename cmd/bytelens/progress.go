@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/bytelens/bytelens/render"
@@ -25,22 +26,24 @@ func terminal(w io.Writer) io.Writer {
 
 // progress counts the bytes of one piece of work and, when stderr is a
 // terminal and the work has gone on for progressDelay, draws a bar for it
-// there (github.com/schollz/progressbar). The bar is plain text — brackets,
-// '=' and the label, redrawn after CR — without colour or other escape
-// sequences; its label goes through render. A nil *progress does nothing.
+// there (github.com/schollz/progressbar): a bar with a percentage when
+// the total is known, else a spinner with the bytes so far. It is plain
+// text — brackets, '=', the spinner's | / - \ and the label, redrawn after CR — without
+// colour or other escape sequences; its label goes through render. A nil
+// *progress does nothing.
 type progress struct {
 	tty   io.Writer
 	label render.Safe
-	total int64
+	total int64 // -1: unknown
 	done  int64
 	start time.Time
 	bar   *progressbar.ProgressBar
 }
 
-// newProgress starts counting work of total bytes, or returns nil when
-// stderr is not a terminal or the total is unknown.
+// newProgress starts counting work of total bytes (-1 if unknown), or
+// returns nil when stderr is not a terminal or there is no work.
 func (s *streams) newProgress(label render.Safe, total int64) *progress {
-	if s.tty == nil || total <= 0 {
+	if s.tty == nil || total == 0 || total < -1 {
 		return nil
 	}
 	return &progress{tty: s.tty, label: label, total: total, start: time.Now()}
@@ -48,23 +51,35 @@ func (s *streams) newProgress(label render.Safe, total int64) *progress {
 
 // add counts n more bytes done.
 func (p *progress) add(n int) {
-	if p == nil || n <= 0 {
-		return
+	if p != nil && n > 0 {
+		p.set(p.done+int64(n), p.label)
 	}
-	p.done += int64(n)
+}
+
+// set records done bytes in all and a new label; the bar shows them at
+// its next redraw (at most ten a second).
+func (p *progress) set(done int64, label render.Safe) {
+	p.done = done
 	switch {
 	case p.bar != nil:
-		p.bar.Add(n)
+		if label != p.label {
+			p.label = label
+			p.bar.Describe(label.String())
+		}
+		p.bar.Set64(done)
 	case time.Since(p.start) >= progressDelay:
+		p.label = label
 		p.bar = progressbar.NewOptions64(p.total,
 			progressbar.OptionSetWriter(p.tty),
-			progressbar.OptionSetDescription(p.label.String()),
+			progressbar.OptionSetDescription(label.String()),
 			progressbar.OptionShowBytes(true),
+			progressbar.OptionUseIECUnits(true),
 			progressbar.OptionSetWidth(30),
+			progressbar.OptionSpinnerType(9), // ASCII: | / - \
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
 		)
-		p.bar.Set64(p.done)
+		p.bar.Set64(done)
 	}
 }
 
@@ -73,6 +88,31 @@ func (p *progress) finish() {
 	if p != nil && p.bar != nil {
 		p.bar.Finish()
 	}
+}
+
+// runProgress returns a capture.RunOptions.Progress function that shows
+// the bytes read from each stream of command name, or nil when stderr is
+// not a terminal; finish removes what it drew.
+func (s *streams) runProgress(name string) (*progress, func(stdout, stderr int64)) {
+	p := s.newProgress(render.Sprintf("running %s", name), -1)
+	if p == nil {
+		return nil, nil
+	}
+	return p, func(stdout, stderr int64) {
+		p.set(stdout+stderr, render.Sprintf("running %s: stdout %s, stderr %s", name, sizeText(stdout), sizeText(stderr)))
+	}
+}
+
+// sizeText writes n bytes for people: "812 B", "1.5 KiB", "12.0 MiB".
+func sizeText(n int64) string {
+	if n < 1<<10 {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	f, unit := float64(n)/(1<<10), 0
+	for ; f >= 1<<10 && unit < 2; unit++ {
+		f /= 1 << 10
+	}
+	return strconv.FormatFloat(f, 'f', 1, 64) + " " + [...]string{"KiB", "MiB", "GiB"}[unit]
 }
 
 // progressReaderAt counts what is read through it.

@@ -144,7 +144,10 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		defer in.Close()
 		c.Stdin, opts.StdinName = in, f.stdin
 	}
+	p, counted := s.runProgress(args[0])
+	opts.Progress = counted
 	env, err := capture.Run(ctx, c, opts)
+	p.finish()
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
 			return hintError{err, "check the command name and $PATH"}
