@@ -32,7 +32,7 @@ var allowed = map[string][]string{
 	"mcpserver":               {"sanitize", "render", "capture", "capture/store", "excerpt", "safejson", "github.com/modelcontextprotocol/go-sdk/", "github.com/google/jsonschema-go/"},
 	"internal/hostile":        {},
 	"internal/golden":         {},
-	"capture":                 {"decode", "sanitize", "screen", "capture/store", "golang.org/x/sys/unix"},
+	"capture":                 {"decode", "sanitize", "screen", "safejson", "capture/store", "golang.org/x/sys/unix"},
 	"viewer/internal/noquery": {"github.com/charmbracelet/lipgloss"},
 	"viewer": {"decode", "ctlfunc", "sanitize", "render", "capture", "capture/store", "screen", "viewer/internal/noquery", "golang.org/x/text/unicode/runenames",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",

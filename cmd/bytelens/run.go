@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"os/signal"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -18,12 +16,8 @@ import (
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/excerpt"
 	"github.com/bytelens/bytelens/render"
-	"github.com/bytelens/bytelens/safejson"
 	"github.com/spf13/cobra"
 )
-
-// maxDecision is the largest --decision file accepted, in bytes.
-const maxDecision = 1 << 20
 
 type runFlags struct {
 	maxOutput, maxRaw             byteSize
@@ -31,7 +25,7 @@ type runFlags struct {
 	stdin, decision               string
 	text, saveEnvelope, noStore   bool
 	compact, exitCode             bool
-	agent                         bool // runagent.go
+	agent                         bool
 	policy                        *policyFlags
 }
 
@@ -80,7 +74,7 @@ store_error saying why.`,
 	fs.StringVar(&f.stdin, "stdin", "", "read the command's stdin from `FILE` instead of /dev/null")
 	fs.StringVar(&f.decision, "decision", "", "attach the approval record in JSON `FILE` as the envelope's decision field (its strings may hold no control character but TAB and LF)")
 	fs.BoolVar(&f.text, "text", false, "print a labelled form for people instead of JSON")
-	fs.BoolVar(&f.agent, "agent", false, agentHelp)
+	fs.BoolVar(&f.agent, "agent", false, "print the cleaned stdout, then the cleaned stderr after a [stderr] line, then one [bytelens: ...] footer line (for coding-agent hooks)")
 	fs.BoolVar(&f.saveEnvelope, "save-envelope", false, "also keep the envelope in the store, linked to the raw artifact")
 	fs.BoolVar(&f.noStore, "no-store", false, "keep no raw artifact (raw_artifact is empty)")
 	fs.BoolVar(&f.compact, "compact", false, "leave zero counters, empty fields and the chunk list out of the JSON envelope")
@@ -179,7 +173,7 @@ func saveEnvelope(st *store.Store, env *capture.Envelope) error {
 	if err != nil {
 		return err
 	}
-	js, err := marshalEnvelope(env)
+	js, err := env.JSON(false)
 	if err != nil {
 		return err
 	}
@@ -187,21 +181,17 @@ func saveEnvelope(st *store.Store, env *capture.Envelope) error {
 }
 
 // writeEnvelope prints env as --agent, --text, --compact or plain JSON
-// ask.
+// ask. The text forms are for people and agents: what cleaning keeps
+// (format characters under --format-chars keep, invisible fillers) is
+// escaped too.
 func writeEnvelope(s *streams, env *capture.Envelope, f *runFlags) error {
 	switch {
 	case f.agent:
-		return writeAgentText(s, env)
+		return env.WriteAgentText(render.InertWriter(s.stdout))
 	case f.text:
-		// The labelled form is for people: what cleaning keeps (format
-		// characters under --format-chars keep, invisible fillers) is
-		// escaped too.
 		return env.WriteText(render.InertWriter(s.stdout))
 	}
-	js, err := marshalEnvelope(env)
-	if err == nil && f.compact {
-		js, err = capture.CompactEnvelope(js)
-	}
+	js, err := env.JSON(f.compact)
 	if err != nil {
 		return err
 	}
@@ -209,42 +199,20 @@ func writeEnvelope(s *streams, env *capture.Envelope, f *runFlags) error {
 	return err
 }
 
-// marshalEnvelope encodes env as one line of JSON.
-func marshalEnvelope(env *capture.Envelope) ([]byte, error) {
-	var b strings.Builder
-	enc := safejson.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(env); err != nil {
-		return nil, err
-	}
-	return []byte(b.String()), nil
-}
-
-// readDecision reads a JSON approval record of at most maxDecision bytes.
+// readDecision reads the --decision file (capture.ReadDecision); a record
+// it refuses is a usage error.
 func readDecision(path string) (json.RawMessage, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("--decision: %w", err)
 	}
 	defer fh.Close()
-	b, err := io.ReadAll(io.LimitReader(fh, maxDecision+1))
-	if err != nil {
-		return nil, fmt.Errorf("--decision: %w", err)
-	}
-	if len(b) > maxDecision {
-		return nil, usagef("--decision: file is over %d bytes", maxDecision)
-	}
-	if !json.Valid(b) {
-		return nil, usagef("--decision: %q is not valid JSON", path)
-	}
-	if off := safejson.LoneSurrogate(b); off >= 0 {
-		return nil, usagef("--decision: %q: the escape at byte %d is a lone UTF-16 surrogate (\\ud800-\\udfff), which JSON readers decode differently", path, off)
-	}
-	// The record is the caller's, but it reaches agents inside the
-	// envelope: refuse control and format characters rather than pass
-	// them on.
-	if err := capture.CheckDecision(b); err != nil {
+	b, err := capture.ReadDecision(fh)
+	switch {
+	case errors.Is(err, capture.ErrDecision):
 		return nil, usagef("--decision: %q: %v", path, err)
+	case err != nil:
+		return nil, fmt.Errorf("--decision: %w", err)
 	}
 	return b, nil
 }
