@@ -33,10 +33,7 @@ with its offset on stderr (see bytelens report).`,
 	cmd.Flags().StringVar(&reportPath, "report", "", "also write the JSON removal report to this file (an array when there are several streams)")
 	fo := addFailOnFlag(cmd.Flags())
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
-		opts, err := pf.options()
-		if err != nil {
-			return err
-		}
+		opts := *pf
 		if _, err := fo.classes(); err != nil {
 			return err
 		}
@@ -87,35 +84,42 @@ type soloReport struct {
 func (r streamReport) alone() soloReport { return soloReport{r.Report, r.LoaderRemoved} }
 
 // cleanInput cleans the FILE argument into w (io.Discard for report) and
-// returns one report per stream cleaned.
+// returns one report per stream cleaned. Raw stdin is streamed.
 func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts sanitize.Options) ([]streamReport, error) {
 	c, raw, name, err := openCapture(s, args, cf)
 	if err != nil {
 		return nil, err
 	}
-	if c == nil {
-		sw := sanitize.NewWriter(w, opts)
-		p := s.newProgress(render.Sprintf("cleaning %s", name), regularSize(raw))
-		defer p.finish()
-		if p != nil {
-			raw = progressReader{raw, p}
-		}
-		if err := copyChunks(sw, raw, w); err != nil {
-			return nil, fmt.Errorf("reading %s: %w", name, err)
-		}
-		if err := sw.Close(); err != nil {
-			return nil, fmt.Errorf("writing cleaned text: %w", err)
-		}
-		return []streamReport{{Stream: capture.StreamOutput, Report: sw.Report()}}, nil
+	if c != nil {
+		defer c.Close()
+		_, reps, err := cleanCapture(s, c, cf, name, w, opts)
+		return reps, err
 	}
-	defer c.Close()
+	sw := sanitize.NewWriter(w, opts)
+	p := s.newProgress(render.Sprintf("cleaning %s", name), regularSize(raw))
+	defer p.finish()
+	if p != nil {
+		raw = progressReader{raw, p}
+	}
+	if err := copyChunks(sw, raw, w); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	if err := sw.Close(); err != nil {
+		return nil, fmt.Errorf("writing cleaned text: %w", err)
+	}
+	return []streamReport{{Stream: capture.StreamOutput, Report: sw.Report()}}, nil
+}
+
+// cleanCapture cleans the streams of c, loaded from name, that --stream
+// picks into w, and returns them with their reports.
+func cleanCapture(s *streams, c *capture.Capture, cf *captureFlags, name string, w io.Writer, opts sanitize.Options) ([]*capture.Stream, []streamReport, error) {
 	warnCapture(s.stderr, c)
 	if err := refuseLossySniff(c, cf, name); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sts, err := pickStreams(c, cf.stream)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var reps []streamReport
 	for _, st := range sts {
@@ -123,19 +127,18 @@ func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts s
 			s.stderr.Printf("bytelens: cleaning stream %s (%d bytes)\n", st.Name, st.Len)
 		}
 		p := s.newProgress(render.Sprintf("cleaning %s", st.Name), st.Len)
+		counted := *st
 		if p != nil {
-			counted := *st
 			counted.Data = progressReaderAt{st.Data, p}
-			st = &counted
 		}
-		rep, err := capture.Clean(w, st, opts)
+		rep, err := capture.Clean(w, &counted, opts)
 		p.finish()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		reps = append(reps, streamReport{st.Name, rep, st.Removed, c.Format})
 	}
-	return reps, nil
+	return sts, reps, nil
 }
 
 // writeJSONFile writes v as indented JSON to path.
@@ -182,10 +185,7 @@ is shown escaped and cut short (--hidden-text preview), or not at all
 	fo := addFailOnFlag(cmd.Flags())
 	sf := addScreenFlags(cmd.Flags())
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
-		opts, err := pf.options()
-		if err != nil {
-			return err
-		}
+		opts := *pf
 		if _, err := fo.classes(); err != nil {
 			return err
 		}

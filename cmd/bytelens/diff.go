@@ -24,7 +24,7 @@ type diffFlags struct {
 	corpus           string
 	all, asJSON      bool
 	lines            int
-	policy           *policyFlags
+	policy           *sanitize.Options
 	capture          *captureFlags
 }
 
@@ -137,10 +137,7 @@ type diffJSON struct {
 // runDiff runs the diff command and returns its exit code; an error is
 // trouble (exit 2).
 func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
-	base, err := f.policy.options()
-	if err != nil {
-		return 0, err
-	}
+	base := *f.policy
 	aOpts, err := applyPolicy(base, f.aPolicy, "--a-policy")
 	if err != nil {
 		return 0, err

@@ -22,7 +22,7 @@ const maxExtract = 4096
 type extractFlags struct {
 	rng, as, stream, output string
 	raw, asJSON             bool
-	policy                  *policyFlags
+	policy                  *sanitize.Options
 }
 
 func newExtractCmd(s *streams) *cobra.Command {
@@ -75,10 +75,7 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	if f.stream == "artifact" && (!f.raw || f.rng != "") {
 		return usagef("--stream artifact exports the whole artifact: use it with --raw -o FILE and no --range")
 	}
-	sopts, err := f.policy.options()
-	if err != nil {
-		return err
-	}
+	sopts := *f.policy
 	st, err := openStore()
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"github.com/bytelens/bytelens/safejson"
 
 	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
 
@@ -14,7 +15,7 @@ func newGlyphsCmd(s *streams) *cobra.Command {
 	var o render.StreamOptions
 	var describe, asJSON bool
 	var cf *captureFlags
-	var g *policyFlags
+	var g *sanitize.Options
 	cmd := &cobra.Command{
 		Use:   "glyphs [FILE]",
 		Short: "Show every byte as a visible glyph, or list every sequence with --describe",
@@ -46,11 +47,7 @@ capture with several streams is shown stream by stream, each after a
 unless --format names a format.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			pol, err := g.options()
-			if err != nil {
-				return err
-			}
-			o.Policy = pol
+			o.Policy = *g
 			if asJSON && !describe {
 				return usagef("--json goes with --describe")
 			}

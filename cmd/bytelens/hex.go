@@ -7,13 +7,14 @@ import (
 	"os"
 
 	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
 
 func newHexCmd(s *streams) *cobra.Command {
 	var o render.HexOptions
 	var cf *captureFlags
-	var g *policyFlags
+	var g *sanitize.Options
 	cmd := &cobra.Command{
 		Use:   "hex [FILE]",
 		Short: "Hex dump with a safe glyph column, classed by the parser",
@@ -37,11 +38,7 @@ dumped stream by stream, each after a "‹stream NAME, N bytes›" line
 (--stream picks one). Stdin is raw bytes unless --format names a format.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			pol, err := g.options()
-			if err != nil {
-				return err
-			}
-			o.Policy = pol
+			o.Policy = *g
 			if o.Width < 1 || o.Width > 256 {
 				return usagef("--width must be between 1 and 256, not %d", o.Width)
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/excerpt"
 	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
 
@@ -26,7 +27,7 @@ type runFlags struct {
 	text, saveEnvelope, noStore   bool
 	compact, exitCode             bool
 	agent                         bool
-	policy                        *policyFlags
+	policy                        *sanitize.Options
 }
 
 func newRunCmd(s *streams) *cobra.Command {
@@ -87,10 +88,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 	if f.noStore && f.saveEnvelope {
 		return usagef("--save-envelope needs the store; drop --no-store")
 	}
-	sopts, err := f.policy.options()
-	if err != nil {
-		return err
-	}
+	sopts := *f.policy
 	opts := capture.RunOptions{
 		Sanitize:  sopts,
 		MaxOutput: int64(f.maxOutput),
@@ -103,6 +101,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		return usagef("--max-output and --max-raw must be positive, or -1 for no limit")
 	}
 	if f.decision != "" {
+		var err error
 		if opts.Decision, err = readDecision(f.decision); err != nil {
 			return err
 		}

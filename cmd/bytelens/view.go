@@ -64,10 +64,7 @@ the next differing row).`,
 	cmd.Flags().StringVar(&compareFile, "compare", "", "compare with capture `B` under the same policy")
 	cmd.Flags().StringVar(&comparePolicy, "compare-policy", "", "compare with the same capture under these `SETTINGS` on top of the policy flags, e.g. cr=overwrite")
 	cmd.RunE = func(c *cobra.Command, args []string) error {
-		opts, err := pf.options()
-		if err != nil {
-			return err
-		}
+		opts := *pf
 		cmp, err := compareOptions(c, opts, compareFile, comparePolicy, args)
 		if err != nil {
 			return err
