@@ -176,4 +176,3 @@ func TestVerify(t *testing.T) {
 		t.Errorf("sealed without record: %v, want ErrEncrypted", err)
 	}
 }
-
