@@ -26,7 +26,7 @@ var allowed = map[string][]string{
 	"internal/cellwidth":            {},
 	"screen":                        {"decode", "internal/cellwidth"},
 	"capture/store":                 {"safejson"},
-	"excerpt":                       {"sanitize", "capture", "capture/store", "safejson"},
+	"excerpt":                       {"sanitize", "render", "capture", "capture/store", "safejson"},
 	"diff":                          {"sanitize", "render", "capture"},
 	"extract":                       {"sanitize", "render", "capture/store", "excerpt", "github.com/mattn/go-isatty"},
 	"version":                       {"render"},
