@@ -521,6 +521,9 @@ type PruneOptions struct {
 	RawBefore time.Time
 	// EnvelopesBefore removes envelopes written before it.
 	EnvelopesBefore time.Time
+	// CleanBefore removes the derived files (the cleaned text kept for
+	// excerpt) written before it, as [Store.PruneClean] does.
+	CleanBefore time.Time
 	// TempBefore removes temporary files last written before it that no
 	// writer holds (left by a process that died); a file being written
 	// is locked and never removed, whatever its age.
@@ -529,8 +532,9 @@ type PruneOptions struct {
 	DryRun bool
 }
 
-// Prune removes raw artifacts and envelopes older than their own limits,
-// each kind on its own schedule, and leftover temporary files. It returns
+// Prune removes raw artifacts, envelopes and derived files older than
+// their own limits, each kind on its own schedule, and leftover temporary
+// files. It returns
 // the entries removed (or that would be, with DryRun). Removing an entry
 // that another process removed meanwhile is not an error.
 func (s *Store) Prune(o PruneOptions) ([]Entry, error) {
@@ -569,6 +573,13 @@ func (s *Store) Prune(o PruneOptions) ([]Entry, error) {
 			return removed, err
 		}
 		removed = append(removed, es...)
+	}
+	if !o.CleanBefore.IsZero() {
+		es, err := s.PruneClean(o.CleanBefore, o.DryRun)
+		removed = append(removed, es...)
+		if err != nil {
+			return removed, err
+		}
 	}
 	return removed, nil
 }
