@@ -110,6 +110,34 @@ func OpenDefault() (*Store, error) {
 	return Open(d)
 }
 
+// DefaultRefs returns the references of the raw artifacts in the store at
+// [DefaultDir], oldest first, for shell completion. It never creates the store: one
+// that does not exist, or cannot be opened or listed, holds none.
+func DefaultRefs() []Ref {
+	d, err := DefaultDir()
+	if err != nil {
+		return nil
+	}
+	if _, err := os.Stat(d); err != nil {
+		return nil
+	}
+	st, err := Open(d)
+	if err != nil {
+		return nil
+	}
+	es, err := st.List()
+	if err != nil {
+		return nil
+	}
+	var refs []Ref
+	for _, e := range es {
+		if e.Kind == KindRaw {
+			refs = append(refs, e.Ref)
+		}
+	}
+	return refs
+}
+
 // Dir returns the store's absolute directory.
 func (s *Store) Dir() string { return s.dir }
 
