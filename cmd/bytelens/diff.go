@@ -77,7 +77,7 @@ compared and listed).`,
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		code, err := runDiff(s, f, args)
 		if err != nil {
-			return diffTrouble(err)
+			return usageError{err} // trouble exits 2, as in diff(1)
 		}
 		if code != exitOK {
 			return exitError{code}
@@ -85,16 +85,6 @@ compared and listed).`,
 		return nil
 	}
 	return cmd
-}
-
-// diffTrouble makes err exit 2, as diff(1) does for anything that is not a
-// difference; usage errors already do.
-func diffTrouble(err error) error {
-	var ue usageError
-	if errors.As(err, &ue) {
-		return err
-	}
-	return usageError{err}
 }
 
 // runDiff runs the diff command and returns its exit code; an error is

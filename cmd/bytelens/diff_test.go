@@ -151,7 +151,7 @@ func TestDiffCorpus(t *testing.T) {
 		t.Errorf("no policy change: exit %d\n%s", code, out)
 	}
 
-	// A case that cannot be read is diffTrouble; the others are still listed.
+	// A case that cannot be read is trouble (exit 2); the others are still listed.
 	os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "broken.bin"))
 	code, out, errs = runCLI(t, "", "diff", "--corpus", dir, "--b-policy", "cr=overwrite")
 	if code != 2 || !strings.Contains(out, "6 cases, 3 changed, 1 failed") || !strings.Contains(errs, "broken") {
@@ -242,7 +242,7 @@ func TestDiffInputs(t *testing.T) {
 				t.Errorf("stderr %q lacks %q", errs, tc.stderr)
 			}
 			if tc.code == 2 && out != "" {
-				t.Errorf("diffTrouble, yet stdout %q", out)
+				t.Errorf("trouble, yet stdout %q", out)
 			}
 			if !strings.Contains(strings.Join(tc.args, " "), "--json") {
 				checkDiffSafe(t, out, "U0VDUkVU", "TITLECANARY")
