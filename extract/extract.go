@@ -43,7 +43,12 @@ var (
 // does not hold (store.ParseSpan's error).
 type RangeError struct{ Err error }
 
+// Error returns store.ParseSpan's words: the offsets and the stream's
+// length, never its bytes.
 func (e *RangeError) Error() string { return e.Err.Error() }
+
+// Unwrap returns store.ParseSpan's error (store.ErrSpanSyntax for a
+// malformed range).
 func (e *RangeError) Unwrap() error { return e.Err }
 
 // Result is bytes [Start, End) of one stream of the artifact Ref, as hex
