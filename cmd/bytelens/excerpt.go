@@ -87,17 +87,18 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 	if err != nil {
 		return excerptError(err)
 	}
-	if f.json {
-		enc := safejson.NewEncoder(s.stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(v)
-	}
-	if ex, ok := v.(*excerpt.Excerpt); ok {
-		return ex.WriteText(s.out, f.grep != "")
-	}
+	// Lines and matches print as text, a range's report as indented JSON;
+	// --json prints either as one line of JSON.
 	enc := safejson.NewEncoder(s.stdout)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
+	ex, lines := v.(*excerpt.Excerpt)
+	switch {
+	case f.json:
+	case lines:
+		return ex.WriteText(s.out, f.grep != "")
+	default:
+		enc.SetIndent("", "  ")
+	}
 	return enc.Encode(v)
 }
 
