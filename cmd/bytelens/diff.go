@@ -123,7 +123,7 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 		if f.aPolicy == "" && f.bPolicy == "" {
 			return 0, hintError{usagef("one FILE is compared under two policies, and none was given"), "pass --b-policy, e.g. --b-policy cr=overwrite"}
 		}
-		in, err := loadDiffInput(s, args[0], f.capture, true)
+		in, err := loadDiffInput(s, args[0], f.capture)
 		if err != nil {
 			return 0, err
 		}
@@ -148,7 +148,7 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 		given := [2]string{f.aPolicy, f.bPolicy}
 		var sides [2]*diff.Side
 		for i, name := range args {
-			in, err := loadDiffInput(s, name, f.capture, false)
+			in, err := loadDiffInput(s, name, f.capture)
 			if err != nil {
 				return 0, err
 			}
@@ -179,13 +179,10 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 }
 
 // loadDiffInput loads name with diff.Load, the capture flags saying how
-// (--timing only when withTiming), and words its errors for a person.
-func loadDiffInput(s *streams, name string, cf *captureFlags, withTiming bool) (*diff.Input, error) {
-	o := capture.OpenOptions{Format: cf.format}
-	if withTiming {
-		o.Timing = cf.timing
-	}
-	in, err := diff.Load(name, s.stdin, o)
+// (runDiff refuses --timing for two inputs), and words its errors for a
+// person.
+func loadDiffInput(s *streams, name string, cf *captureFlags) (*diff.Input, error) {
+	in, err := diff.Load(name, s.stdin, capture.OpenOptions{Format: cf.format, Timing: cf.timing})
 	switch {
 	case errors.Is(err, capture.ErrInputTooLarge):
 		return nil, hintError{err, "save it to a file and pass the file"}
