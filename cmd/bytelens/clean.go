@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
@@ -37,7 +38,7 @@ with its offset on stderr (see bytelens report).`,
 		if _, err := fo.classes(); err != nil {
 			return err
 		}
-		out := newDataWriter(s.stdout)
+		out := iostreams.NewDataWriter(s.stdout)
 		reps, err := cleanInput(s, args, cf, out, opts)
 		if err != nil {
 			return err
@@ -96,12 +97,9 @@ func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts s
 		return reps, err
 	}
 	sw := sanitize.NewWriter(w, opts)
-	p := s.newProgress(render.Sprintf("cleaning %s", name), regularSize(raw))
-	defer p.finish()
-	if p != nil {
-		raw = progressReader{raw, p}
-	}
-	if err := copyChunks(sw, raw, w); err != nil {
+	p := iostreams.NewProgress(s.tty, render.Sprintf("cleaning %s", name), max(iostreams.RegularSize(raw), 0))
+	defer p.Finish()
+	if err := iostreams.CopyChunks(sw, p.Reader(raw), w); err != nil {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	if err := sw.Close(); err != nil {
@@ -126,19 +124,26 @@ func cleanCapture(s *streams, c *capture.Capture, cf *captureFlags, name string,
 		if len(sts) > 1 && w != io.Discard {
 			s.stderr.Printf("bytelens: cleaning stream %s (%d bytes)\n", st.Name, st.Len)
 		}
-		p := s.newProgress(render.Sprintf("cleaning %s", st.Name), st.Len)
-		counted := *st
-		if p != nil {
-			counted.Data = progressReaderAt{st.Data, p}
-		}
-		rep, err := capture.Clean(w, &counted, opts)
-		p.finish()
+		p := iostreams.NewProgress(s.tty, render.Sprintf("cleaning %s", st.Name), st.Len)
+		rep, err := capture.Clean(w, countStream(st, p), opts)
+		p.Finish()
 		if err != nil {
 			return nil, nil, err
 		}
 		reps = append(reps, streamReport{st.Name, rep, st.Removed, c.Format})
 	}
 	return sts, reps, nil
+}
+
+// countStream returns st, or when p is not nil a copy of it whose reads
+// p counts.
+func countStream(st *capture.Stream, p *iostreams.Progress) *capture.Stream {
+	if p == nil {
+		return st
+	}
+	counted := *st
+	counted.Data = p.ReaderAt(st.Data)
+	return &counted
 }
 
 // writeJSONFile writes v as indented JSON to path.

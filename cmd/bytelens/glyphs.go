@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/safejson"
 
 	"github.com/bytelens/bytelens/render"
@@ -93,7 +94,7 @@ unless --format names a format.`,
 // file and a line at a time to a pipe or terminal, so that its reader sees
 // them as they come.
 func writeDescriptionsJSON(w io.Writer, stream string, each func(fn func(*render.Description) error) error) error {
-	bw := newDataWriter(w)
+	bw := iostreams.NewDataWriter(w)
 	enc := safejson.NewEncoder(bw)
 	err := each(func(d *render.Description) error {
 		if err := enc.Encode(d.JSONLine(stream)); err != nil {

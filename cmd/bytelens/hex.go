@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/iostreams"
 	"io"
 	"os"
 
@@ -128,7 +129,7 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn streamFuncs) er
 // withStdin shows r: a regular file by its size, anything else (a pipe, a
 // terminal, a FIFO) as a stream, read as it arrives and not spooled, so
 // the first rows come out at once and nothing is kept on disk. Reading
-// stops when stdout is a pipe that nobody reads any more (outputGone).
+// stops when stdout is a pipe that nobody reads any more (iostreams.OutputGone).
 func withStdin(r io.Reader, stdout io.Writer, fn streamFuncs) error {
 	if f, ok := r.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
@@ -137,7 +138,7 @@ func withStdin(r io.Reader, stdout io.Writer, fn streamFuncs) error {
 			}
 		}
 	}
-	err := fn.stream(&untilGone{r: r, gone: outputGone(stdout)})
+	err := fn.stream(&untilGone{r: r, gone: iostreams.OutputGone(stdout)})
 	switch {
 	case errors.Is(err, errOutputGone):
 		return exitError{exitFailure} // as quiet as SIGPIPE

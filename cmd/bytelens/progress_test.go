@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bytelens/bytelens/iostreams"
 	"github.com/creack/pty"
 )
 
@@ -17,8 +18,8 @@ import (
 // pseudo-terminal and on a pipe: the bar is drawn on the terminal only,
 // as plain text.
 func TestProgressOnTerminalOnly(t *testing.T) {
-	defer func(d time.Duration) { progressDelay = d }(progressDelay)
-	progressDelay = 0
+	defer func(d time.Duration) { iostreams.ProgressDelay = d }(iostreams.ProgressDelay)
+	iostreams.ProgressDelay = 0
 	in := filepath.Join(t.TempDir(), "big.log")
 	os.WriteFile(in, bytes.Repeat([]byte("line \x1b[31mred\x1b[0m\n"), (2<<20)/19), 0o644)
 	script := `for i in 1 2 3 4 5; do printf '\033]0;title\007\033[31m'; head -c 200000 /dev/zero; head -c 200000 /dev/zero >&2; sleep 0.05; done`

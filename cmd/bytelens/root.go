@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
 	"github.com/spf13/cobra"
 )
@@ -142,7 +143,7 @@ func unknownCommand(cmd *cobra.Command, args []string) error {
 // run executes bytelens with args and returns the process exit code:
 // 0 ok, 1 the command's own failure, 2 usage.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	s := &streams{stdin: stdin, stdout: stdout, out: render.NewWriter(stdout), stderr: render.NewWriter(stderr), tty: terminal(stderr)}
+	s := &streams{stdin: stdin, stdout: stdout, out: render.NewWriter(stdout), stderr: render.NewWriter(stderr), tty: iostreams.Terminal(stderr)}
 	root := newRoot(s)
 	// cobra writes help and usage itself, quoting arguments in them.
 	root.SetOut(render.InertWriter(stdout))

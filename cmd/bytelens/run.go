@@ -15,6 +15,7 @@ import (
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/excerpt"
+	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
@@ -137,10 +138,10 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		defer in.Close()
 		c.Stdin, opts.StdinName = in, f.stdin
 	}
-	p, counted := s.runProgress(args[0])
+	p, counted := iostreams.RunProgress(s.tty, args[0])
 	opts.Progress = counted
 	env, err := capture.Run(ctx, c, opts)
-	p.finish()
+	p.Finish()
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
 			return hintError{err, "check the command name and $PATH"}
