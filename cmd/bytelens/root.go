@@ -8,6 +8,7 @@ import (
 
 	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/version"
 	"github.com/spf13/cobra"
 )
 
@@ -83,7 +84,7 @@ func newRoot(s *streams) *cobra.Command {
 		Short:         "Clean, collect and inspect untrusted terminal output",
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Version:       currentVersion().Safe().String(),
+		Version:       version.Current().Safe().String(),
 		// Man pages carry no generation date, so that docs/man changes
 		// only when the commands do.
 		DisableAutoGenTag: true,
