@@ -13,7 +13,7 @@ import (
 )
 
 func newMCPCmd(s *streams) *cobra.Command {
-	var maxOutput, maxRaw byteSize
+	var maxOutput, maxRaw store.Bytes
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the run, excerpt, report and verify tools over MCP on stdio",

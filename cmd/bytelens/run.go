@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -22,7 +21,7 @@ import (
 )
 
 type runFlags struct {
-	maxOutput, maxRaw             byteSize
+	maxOutput, maxRaw             store.Bytes
 	timeout, waitDelay, killGrace time.Duration
 	stdin, decision               string
 	text, saveEnvelope, noStore   bool
@@ -215,20 +214,4 @@ func readDecision(path string) (json.RawMessage, error) {
 		return nil, fmt.Errorf("--decision: %w", err)
 	}
 	return b, nil
-}
-
-// byteSize is a flag value in bytes: a decimal integer with an optional
-// binary suffix K, M or G (KiB, MiB, GiB also accepted), or -1.
-type byteSize int64
-
-func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
-
-func (b *byteSize) Type() string { return "bytes" }
-
-func (b *byteSize) Set(s string) error {
-	n, err := store.ParseBytes(s)
-	if err == nil {
-		*b = byteSize(n)
-	}
-	return err
 }
