@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 )
@@ -32,6 +33,29 @@ func (e *Envelope) JSON(compact bool) ([]byte, error) {
 		return CompactEnvelope(b.Bytes())
 	}
 	return b.Bytes(), nil
+}
+
+// SaveTo keeps e, in its JSON form, in st linked to its raw artifact
+// (store.PutEnvelope), for bytelens run --save-envelope. The raw artifact
+// is committed already, so whatever happens to the envelope its
+// reference is reported: a failure is not returned but said in
+// e.StoreError ("envelope not kept: ..."), and the envelope is complete
+// otherwise. An envelope without a raw artifact is not kept.
+func (e *Envelope) SaveTo(st *store.Store) {
+	if e.RawArtifact == "" {
+		return
+	}
+	ref, err := store.ParseRef(e.RawArtifact)
+	var js []byte
+	if err == nil {
+		js, err = e.JSON(false)
+	}
+	if err == nil {
+		err = st.PutEnvelope(ref, js)
+	}
+	if err != nil {
+		e.StoreError, _ = CleanField("envelope not kept: " + err.Error())
+	}
 }
 
 // ErrDecision marks the errors of [ReadDecision] that are about the

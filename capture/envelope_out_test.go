@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/sanitize"
 )
 
@@ -91,5 +92,29 @@ func TestWriteAgentText(t *testing.T) {
 				t.Errorf("got %q, %v\nwant %q", b.String(), err, tc.want)
 			}
 		})
+	}
+}
+
+func TestEnvelopeSaveTo(t *testing.T) {
+	s := runTestStore(t)
+	env := runShell(t, "echo kept", RunOptions{Store: s})
+	env.SaveTo(s)
+	ref, _ := store.ParseRef(env.RawArtifact)
+	got, err := s.ReadEnvelope(ref)
+	want, _ := env.JSON(false)
+	if err != nil || !bytes.Equal(got, want) || env.StoreError != "" {
+		t.Errorf("saved %q, %v (store error %q); want %q", got, err, env.StoreError, want)
+	}
+	// A store that refuses it: the envelope says so and stays complete.
+	broken := Envelope{RawArtifact: "restricted:sha256:nothex", Stdout: "x"}
+	broken.SaveTo(s)
+	if !strings.HasPrefix(broken.StoreError, "envelope not kept: ") || broken.Stdout != "x" {
+		t.Errorf("bad reference: store error %q", broken.StoreError)
+	}
+	// No raw artifact, nothing to link to.
+	none := Envelope{}
+	none.SaveTo(nil)
+	if none.StoreError != "" {
+		t.Errorf("no artifact: %q", none.StoreError)
 	}
 }

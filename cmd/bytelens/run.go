@@ -150,12 +150,8 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 	if storeErr != nil {
 		env.StoreError, _ = capture.CleanField("raw artifact not kept: " + storeErr.Error() + " (set BYTELENS_STORE to a private directory, mode 0700, or pass --no-store)")
 	}
-	if f.saveEnvelope && env.RawArtifact != "" {
-		// The raw artifact is committed: whatever happens to the
-		// envelope, its reference is reported.
-		if err := saveEnvelope(opts.Store, &env); err != nil {
-			env.StoreError, _ = capture.CleanField("envelope not kept: " + err.Error())
-		}
+	if f.saveEnvelope {
+		env.SaveTo(opts.Store)
 	}
 	if err := writeEnvelope(s, &env, f); err != nil {
 		return err
@@ -164,19 +160,6 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		return exitError{env.ExitStatus()}
 	}
 	return nil
-}
-
-// saveEnvelope keeps env in the store, linked to its raw artifact.
-func saveEnvelope(st *store.Store, env *capture.Envelope) error {
-	ref, err := store.ParseRef(env.RawArtifact)
-	if err != nil {
-		return err
-	}
-	js, err := env.JSON(false)
-	if err != nil {
-		return err
-	}
-	return st.PutEnvelope(ref, js)
 }
 
 // writeEnvelope prints env as --agent, --text, --compact or plain JSON
