@@ -12,7 +12,7 @@ package decode
 // digit or separator (read again there), and an intermediate enters
 // csi_intermediate. DEC parser state: csi_entry.
 func (d *Decoder) csiEntry(p []byte, i int, base int64, emit func(*Token)) int {
-	if i == len(p) {
+	if i == len(p) { // escape goes on here after ESC [ at the end of p
 		return i
 	}
 	switch b := p[i]; {
@@ -143,22 +143,22 @@ func (d *Decoder) csiIgnore(p []byte, i int, base int64, emit func(*Token)) int 
 		switch b := p[i]; {
 		case b >= 0x20 && b <= 0x3F:
 			i++
-			continue
 		case b >= 0x40 && b <= 0x7E:
 			return d.dispatchCSI(p, i, base, emit)
-		}
-		var stay bool
-		if i, stay = d.csiAnywhere(p, i, base, emit); !stay {
-			return i
+		default:
+			var stay bool
+			if i, stay = d.csiAnywhere(p, i, base, emit); !stay {
+				return i
+			}
 		}
 	}
 	return i
 }
 
-// csiAnywhere handles a byte that every CSI state treats alike and returns
-// the index of the next byte and whether the sequence stays in its state:
-// DEL is ignored as in the DEC
-// parser, a C0 is executed (execute), and a byte >= 0x80 aborts it: a C1
+// csiAnywhere handles a byte that every CSI state treats alike (DEL, a C0,
+// a byte >= 0x80) and returns the index of the next byte and whether the
+// sequence stays in its state: DEL is ignored as in the DEC parser, a C0
+// is executed (execute), and a byte >= 0x80 aborts the sequence: a C1
 // introducer (raw or UTF-8) starts its own sequence, as the DEC parser's
 // "anywhere" transitions do; any other character (or invalid unit) is
 // dropped with the CSI, read to its end in csi_abort_char.
