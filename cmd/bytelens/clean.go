@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -8,7 +9,6 @@ import (
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
-	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
@@ -146,13 +146,13 @@ func countStream(st *capture.Stream, p *iostreams.Progress) *capture.Stream {
 	return &counted
 }
 
-// writeJSONFile writes v as indented JSON to path.
+// writeJSONFile writes v as indented JSON (writeJSON) to path.
 func writeJSONFile(path string, v any) error {
-	b, err := safejson.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	if err := writeJSON(&b, v); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		return fileError(path, err)
 	}
 	return nil
@@ -199,11 +199,7 @@ is shown escaped and cut short (--hidden-text preview), or not at all
 			return err
 		}
 		if asJSON {
-			b, err := safejson.MarshalIndent(reportJSON(reps, disp), "", "  ")
-			if err != nil {
-				return err
-			}
-			if _, err := s.stdout.Write(append(b, '\n')); err != nil {
+			if err := writeJSON(s.stdout, reportJSON(reps, disp)); err != nil {
 				return err
 			}
 			return fo.check(s.stderr, reps)
