@@ -225,10 +225,10 @@ func newModel(c *capture.Capture, o Options, st Styles) *model {
 }
 
 // Init starts the background pass over the first stream shown, and over
-// B in compare mode.
+// B in compare mode, where it also aligns two captures.
 func (m *model) Init() tea.Cmd {
 	if m.cmp != nil {
-		return tea.Batch(m.sv().start(), m.cmp.sv.start())
+		return tea.Batch(m.sv().start(), m.cmp.sv.start(), m.cmp.alignCmd(m.cur, m.sv(), m.o.Sanitize))
 	}
 	return m.sv().start()
 }
@@ -288,6 +288,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.jobDone(msg)
 	case screenMsg:
 		cmd = m.screenStepped(msg)
+	case alignMsg:
+		m.cmp.al, m.err = msg.al, msg.err
 	}
 	if m.err == nil {
 		m.err = m.refresh()
