@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"bytes"
+	"cmp"
 	"hash/maphash"
 	"slices"
 
@@ -116,7 +117,7 @@ func align(a, b []byte, da, db decode.Decoder) *alignment {
 			A.other[pa], B.other[pb] = int32(pb), int32(pa)
 		}
 	}
-	for _, d := range lcs.DiffRunes(seq[0], seq[1]) {
+	for _, d := range diffUnits(seq[0], seq[1], len(ids)) {
 		same(d.Start)
 		al.pair(d.Start, d.End, d.ReplStart, d.ReplEnd)
 		pa, pb = d.End, d.ReplEnd
@@ -124,6 +125,77 @@ func align(a, b []byte, da, db decode.Decoder) *alignment {
 	same(len(A.units))
 	al.findPlaces()
 	return &al
+}
+
+// diffUnits returns the differing stretches of the unit sequences a and
+// b, whose IDs are below n. lcs bounds its search, and on long sequences
+// with many repeated units (an SGR reset, a line end) it can return
+// edits far from the fewest; so the sequences are first cut at anchors,
+// units that occur once on each side (patience diff, as git diff
+// --patience does), the longest chain of them in the same order on both
+// sides, and lcs diffs the stretches between.
+func diffUnits(a, b []rune, n int) []lcs.Diff {
+	var count [2][]int32
+	pos := make([]int32, n) // an ID's position in a
+	for k, seq := range [2][]rune{a, b} {
+		count[k] = make([]int32, n)
+		for i, id := range seq {
+			count[k][id]++
+			if k == 0 {
+				pos[id] = int32(i)
+			}
+		}
+	}
+	var anchors [][2]int32 // in b's order: positions in a and in b
+	for j, id := range b {
+		if count[0][id] == 1 && count[1][id] == 1 {
+			anchors = append(anchors, [2]int32{pos[id], int32(j)})
+		}
+	}
+	var out []lcs.Diff
+	ia, ib := 0, 0
+	for _, c := range append(increasingChain(anchors), [2]int32{int32(len(a)), int32(len(b))}) {
+		ea, eb := int(c[0]), int(c[1])
+		switch {
+		case slices.Equal(a[ia:ea], b[ib:eb]): // most stretches: no lcs to set up
+		case ia == ea || ib == eb:
+			out = append(out, lcs.Diff{Start: ia, End: ea, ReplStart: ib, ReplEnd: eb})
+		default:
+			for _, d := range lcs.DiffRunes(a[ia:ea], b[ib:eb]) {
+				out = append(out, lcs.Diff{Start: ia + d.Start, End: ia + d.End, ReplStart: ib + d.ReplStart, ReplEnd: ib + d.ReplEnd})
+			}
+		}
+		ia, ib = ea+1, eb+1
+	}
+	return out
+}
+
+// increasingChain returns the longest subsequence of pairs whose first
+// elements increase (the second ones already do), by patience sorting.
+func increasingChain(pairs [][2]int32) [][2]int32 {
+	var tops []int // tops[k]: the index in pairs that ends the best chain of length k+1
+	prev := make([]int, len(pairs))
+	for i, p := range pairs {
+		k, _ := slices.BinarySearchFunc(tops, p[0], func(t int, v int32) int { return cmp.Compare(pairs[t][0], v) })
+		prev[i] = -1
+		if k > 0 {
+			prev[i] = tops[k-1]
+		}
+		if k == len(tops) {
+			tops = append(tops, i)
+		} else {
+			tops[k] = i
+		}
+	}
+	chain := make([][2]int32, len(tops))
+	for k, i := len(tops)-1, -1; k >= 0; k-- {
+		if i < 0 {
+			i = tops[k]
+		}
+		chain[k] = pairs[i]
+		i = prev[i]
+	}
+	return chain
 }
 
 // tokenUnits splits p, decoded from d, into units, and returns them with
@@ -141,22 +213,45 @@ func tokenUnits(p []byte, d decode.Decoder, ids map[uint64]rune) ([]alignUnit, [
 		units = append(units, alignUnit{off: off, end: end, class: class, line: off == 0 || p[off-1] == '\n'})
 		seq = append(seq, id)
 	}
+	text := unitClass(&decode.Token{Kind: decode.KindText})
+	open := int64(-1) // the start of a line of text not yet added
 	for t := range d.Tokens(p) {
-		if t.Flags&decode.FlagEmbedded != 0 {
+		switch {
+		case t.Flags&decode.FlagEmbedded != 0:
 			continue // inside a sequence that is a unit of its own
-		}
-		if t.Kind != decode.KindText {
+		case t.Kind == decode.KindC0 && t.Final == '\r' && t.End() < int64(len(p)) && p[t.End()] == '\n':
+			// The CR of a CRLF ends its line with the LF: a line's end
+			// is one unit, not a CR that could pair with any other.
+			if open < 0 {
+				open = t.Off
+			}
+			continue
+		case t.Kind != decode.KindText:
+			if open >= 0 {
+				add(open, t.Off, text)
+				open = -1
+			}
 			add(t.Off, t.End(), unitClass(&t))
 			continue
 		}
-		for off := t.Off; off < t.End(); {
-			end := t.End()
-			if i := bytes.IndexByte(p[off:end], '\n'); i >= 0 {
-				end = off + int64(i) + 1
-			}
-			add(off, end, unitClass(&t))
-			off = end
+		if open < 0 {
+			open = t.Off
 		}
+		for from := t.Off; ; {
+			i := bytes.IndexByte(p[from:t.End()], '\n')
+			if i < 0 {
+				break
+			}
+			from += int64(i) + 1
+			add(open, from, text)
+			open = from
+		}
+		if open == t.End() {
+			open = -1
+		}
+	}
+	if open >= 0 {
+		add(open, int64(len(p)), text)
 	}
 	return units, seq
 }
