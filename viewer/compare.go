@@ -113,15 +113,8 @@ func (m *model) aligned() *alignment {
 // update follows A's cursor, and compares the reports again when either
 // has grown since the last time. al is the alignment, or nil.
 func (c *compare) update(a *streamView, al *alignment) {
-	switch {
-	case al == nil:
-		c.sv.cursor = max(0, min(a.cursor, c.sv.src.n-1))
-	case c.pin && a.cursor == c.pinA:
-		c.sv.cursor = c.pinB
-	default:
-		c.pin = false
-		c.sv.cursor = al.mapOff(0, a.cursor)
-	}
+	c.pin = c.pin && a.cursor == c.pinA
+	c.sv.cursor = c.cursorB(a.cursor, al)
 	ra, doneA := a.idx.report()
 	rb, doneB := c.sv.idx.report()
 	k := diffKey{ra.BytesIn, rb.BytesIn, doneA, doneB, al != nil}
@@ -173,6 +166,18 @@ func (c *compare) update(a *streamView, al *alignment) {
 	}
 	slices.SortStableFunc(c.rows[first:], func(x, y diffRow) int { return cmpPair(x.off, y.off) })
 	c.sel = max(0, min(c.sel, len(c.rows)-1))
+}
+
+// cursorB returns B's cursor for A's cursor at a: the pinned place, the
+// byte that al puts there, or (without al) the same offset.
+func (c *compare) cursorB(a int64, al *alignment) int64 {
+	switch {
+	case al == nil:
+		return max(0, min(a, c.sv.src.n-1))
+	case c.pin && a == c.pinA:
+		return c.pinB
+	}
+	return al.mapOff(0, a)
 }
 
 // cmpPair orders offset pairs by A's offset, then B's.
@@ -463,7 +468,9 @@ func (m *model) nextDiff(dir int) tea.Cmd {
 		return m.startJob(newDiffSeek(m.sv(), m.o.Sanitize, c, m.sv().cursor, int64(dir)))
 	}
 	name := [2]string{"previous difference", "next difference"}[(dir+1)/2]
-	p, ok := al.next(m.sv().cursor, c.sv.cursor, dir)
+	// B's cursor as it is now: keys typed together are handled before
+	// the frame that would update it.
+	p, ok := al.next(m.sv().cursor, c.cursorB(m.sv().cursor, al), dir)
 	if !ok {
 		m.setMsg(true, "no %s found", name)
 		return nil

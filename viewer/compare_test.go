@@ -365,6 +365,12 @@ func TestCompareInsertedLine(t *testing.T) {
 	d.press("j")
 	check("j", []string{" alpha", "~␥red␥ text", " >bravo ␣", " charlie"},
 		[]string{" alpha", "!inserted line", "~␥red␥ text", " >bravo ␣", " charlie"}, 24, 38, "")
+	// Typed together, two d go as far as two d typed one by one.
+	d.press("<home>")
+	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("dd")})
+	if a, b := d.m.sv().cursor, d.m.cmp.sv.cursor; a != 6 || b != 20 {
+		t.Errorf("dd typed together: cursors A %d, B %d; want 6, 20", a, b)
+	}
 	var findings []string
 	for _, r := range d.m.cmp.rows {
 		if strings.HasPrefix(r.name.String(), "findings:") {
