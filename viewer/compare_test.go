@@ -365,6 +365,16 @@ func TestCompareInsertedLine(t *testing.T) {
 	d.press("j")
 	check("j", []string{" alpha", "~␥red␥ text", " >bravo ␣", " charlie"},
 		[]string{" alpha", "!inserted line", "~␥red␥ text", " >bravo ␣", " charlie"}, 24, 38, "")
+	// In B's pane, j moves B's cursor a line of B down, onto the line
+	// only B has, and A's to where that line would be.
+	d.press("<home><tab>j")
+	if a, b := d.m.sv().cursor, d.m.cmp.sv.cursor; d.m.focus != paneTextB || a != 6 || b != 6 {
+		t.Errorf("j in B's pane: focus %d, cursors A %d, B %d; want B's pane, 6, 6", d.m.focus, a, b)
+	}
+	d.press("j<stab>")
+	if a, b := d.m.sv().cursor, d.m.cmp.sv.cursor; a != 11 || b != 25 {
+		t.Errorf("j j in B's pane: cursors A %d, B %d; want the r of red on both sides, 11, 25", a, b)
+	}
 	// Typed together, two d go as far as two d typed one by one.
 	d.press("<home>")
 	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("dd")})
