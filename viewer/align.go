@@ -313,12 +313,7 @@ func (al *alignment) findPlaces() {
 			al.places = append(al.places, p)
 		}
 	}
-	slices.SortFunc(al.places, func(x, y diffPlace) int {
-		if x.off[0] != y.off[0] {
-			return int(x.off[0] - y.off[0])
-		}
-		return int(x.off[1] - y.off[1])
-	})
+	slices.SortFunc(al.places, func(x, y diffPlace) int { return cmpPair(x.off, y.off) })
 }
 
 // unitAt returns the index of side k's unit that holds byte off, or -1.

@@ -146,14 +146,13 @@ func (c *compare) update(a *streamView, al *alignment) {
 		case p.A == nil:
 			side, x = "B", p.B
 		}
-		off[0] = x.Offset
-		off[1] = off[0]
-		if al != nil {
+		off = [2]int64{x.Offset, x.Offset}
+		switch {
+		case al != nil && p.A == nil: // alignFindings put B's offset, negated, in Offset
+			off[1] = -x.Offset - 1
+			off[0] = al.mapOff(1, off[1])
+		case al != nil:
 			off[1] = al.mapOff(0, off[0])
-			if p.A == nil { // alignFindings put B's offset, negated, in Offset
-				off[1] = -x.Offset - 1
-				off[0] = al.mapOff(1, off[1])
-			}
 		}
 		shown := off[0]
 		if p.A == nil {
