@@ -26,7 +26,10 @@ var allowed = map[string][]string{
 	"internal/cellwidth":            {},
 	"screen":                        {"decode", "internal/cellwidth"},
 	"capture/store":                 {"safejson"},
-	"excerpt":                       {"sanitize", "capture", "capture/store", "safejson"},
+	"excerpt":                       {"sanitize", "render", "capture", "capture/store", "safejson"},
+	"diff":                          {"sanitize", "render", "capture"},
+	"extract":                       {"sanitize", "render", "capture/store", "excerpt", "github.com/mattn/go-isatty"},
+	"version":                       {"render"},
 	"hook":                          {"safejson"},
 	"seal":                          {"capture/store", "filippo.io/age"},
 	"mcpserver":                     {"sanitize", "render", "capture", "capture/store", "excerpt", "safejson", "github.com/modelcontextprotocol/go-sdk/", "github.com/google/jsonschema-go/"},
@@ -38,7 +41,7 @@ var allowed = map[string][]string{
 	"viewer": {"decode", "ctlfunc", "sanitize", "render", "capture", "capture/store", "screen", "viewer/internal/noquery", "golang.org/x/text/unicode/runenames",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",
 		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
-	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "safejson", "excerpt", "mcpserver", "hook", "seal", "screen",
+	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "diff", "extract", "version", "safejson", "excerpt", "mcpserver", "hook", "seal", "screen",
 		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty", "golang.org/x/sys/unix", "github.com/schollz/progressbar/v3"},
 }
 
