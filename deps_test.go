@@ -41,7 +41,8 @@ var allowed = map[string][]string{
 	"viewer/internal/noquery":       {"github.com/charmbracelet/lipgloss"},
 	"viewer": {"decode", "ctlfunc", "sanitize", "render", "capture", "capture/store", "screen", "viewer/internal/noquery", "golang.org/x/text/unicode/runenames",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",
-		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
+		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv",
+		"github.com/aymanbagabas/go-udiff/lcs"}, // compare mode's alignment of two captures
 	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "diff", "extract", "version", "safejson", "excerpt", "mcpserver", "hook", "seal", "screen",
 		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty", "iostreams"},
 }
