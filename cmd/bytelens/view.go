@@ -158,9 +158,11 @@ func openView(s *streams, args []string, cf *captureFlags, stdinLimit int64) (c 
 		if before, err = os.Stat(name); err == nil && !before.IsDir() && !before.Mode().IsRegular() {
 			return nil, name, nil, cleanup, hintError{render.Errorf("%s is not a regular file", name), "read it through stdin: bytelens view - < " + name}
 		}
-		if c, _, _, err = openCapture(s, args, cf); err != nil {
+		var in *capture.Input
+		if in, err = openInput(s, args, cf, false); err != nil {
 			return nil, name, nil, cleanup, err
 		}
+		c = in.Capture
 		if before != nil {
 			check = func() error {
 				after, err := os.Stat(name)
