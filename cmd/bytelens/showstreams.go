@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"io"
-	"os"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/iostreams"
@@ -64,37 +63,15 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn streamFuncs) er
 // the first rows come out at once and nothing is kept on disk. Reading
 // stops when stdout is a pipe that nobody reads any more (iostreams.OutputGone).
 func withStdin(r io.Reader, stdout io.Writer, fn streamFuncs) error {
-	if f, ok := r.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			if pos, err := f.Seek(0, io.SeekCurrent); err == nil {
-				return fn.at(capture.StreamOutput, io.NewSectionReader(f, pos, st.Size()-pos), st.Size()-pos)
-			}
-		}
+	if sr := iostreams.RegularSection(r); sr != nil {
+		return fn.at(capture.StreamOutput, sr, sr.Size())
 	}
-	err := fn.stream(&untilGone{r: r, gone: iostreams.OutputGone(stdout)})
+	err := fn.stream(iostreams.UntilGone(r, stdout))
 	switch {
-	case errors.Is(err, errOutputGone):
+	case errors.Is(err, iostreams.ErrOutputGone):
 		return exitError{exitFailure} // as quiet as SIGPIPE
 	case err != nil:
 		return render.Errorf("reading stdin: %w", err)
 	}
 	return nil
-}
-
-// errOutputGone is the error of an untilGone whose output is gone.
-var errOutputGone = errors.New("standard output was closed")
-
-// untilGone reads r until gone is closed.
-type untilGone struct {
-	r    io.Reader
-	gone <-chan struct{}
-}
-
-func (u *untilGone) Read(p []byte) (int, error) {
-	select {
-	case <-u.gone:
-		return 0, errOutputGone
-	default:
-		return u.r.Read(p)
-	}
 }
