@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -49,8 +50,13 @@ func TestMeasureLarge(t *testing.T) {
 	mib := measureMiB(t)
 	path := filepath.Join(t.TempDir(), "large.bin")
 	genStart := time.Now()
-	size := writeLarge(t, path, int64(mib)<<20)
-	size += appendTail(t, path)
+	var size int64
+	if shape := os.Getenv("BYTELENS_VIEWER_MEASURE_SHAPE"); shape != "" {
+		size = writeShape(t, path, shape, int64(mib)<<20)
+	} else {
+		size = writeLarge(t, path, int64(mib)<<20)
+		size += appendTail(t, path)
+	}
 	t.Logf("generated %d MiB in %v", mib, time.Since(genStart).Round(time.Millisecond))
 	runtime.GC()
 	debug.FreeOSMemory()
@@ -207,6 +213,39 @@ func writeLarge(t *testing.T, path string, n int64) int64 {
 		t.Fatal(err)
 	}
 	return size
+}
+
+// writeShape writes a capture of n bytes of the shape BYTELENS_VIEWER_
+// MEASURE_SHAPE names: "lf" is line feeds only, "line=L" coloured text
+// in lines of L bytes (lineCapture; L = n makes one line), with the
+// needle of appendTail near the end. It returns the size.
+func writeShape(t *testing.T, path, shape string, n int64) int64 {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 4<<20)
+	if shape == "lf" {
+		_, err = w.Write(bytes.Repeat([]byte("\n"), int(n)))
+	} else {
+		l, perr := strconv.ParseInt(strings.TrimPrefix(shape, "line="), 10, 64)
+		if perr != nil || l <= 0 {
+			t.Fatalf("BYTELENS_VIEWER_MEASURE_SHAPE=%q: want lf or line=BYTES", shape)
+		}
+		err = writeLines(w, n, l)
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Size()
 }
 
 // appendTail appends a line holding "needle at the end" to the capture

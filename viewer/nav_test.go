@@ -3,6 +3,7 @@ package viewer
 import (
 	"bytes"
 	"io"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -597,4 +598,53 @@ func cursorsPerInput() int64 {
 		return 3
 	}
 	return 6
+}
+
+// TestRowsSpan checks the bound on runs of identical rows over random
+// streams of long runs: every run is the maximal stretch of identical
+// full rows cut at the run spans, the same whichever of its rows is
+// asked for, and layout and prev still walk the same rows.
+func TestRowsSpan(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(13, 3))
+	for range 200 {
+		var data []byte
+		for len(data) < 300 {
+			data = append(data, bytes.Repeat([]byte{byte('a' + r.IntN(3))}, 1+r.IntN(60))...)
+		}
+		bpr, span := int64(1+r.IntN(6)), int64(5+r.IntN(40))
+		rs := &rows{src: source{r: bytes.NewReader(data), n: int64(len(data))}, bpr: bpr, span: span}
+		for off := int64(0); off+bpr <= int64(len(data)); off += bpr {
+			lo, hi, err := rs.run(off)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The oracle: extend row by row while equal, stopping at the
+			// first row start at or past a multiple of span.
+			spanLo := (off / span) * span
+			if (spanLo+bpr-1)/bpr*bpr > off {
+				spanLo -= span
+			}
+			wlo, whi := off, off+bpr
+			for whi+bpr <= int64(len(data)) && whi < (spanLo+span+bpr-1)/bpr*bpr && bytes.Equal(data[whi:whi+bpr], data[off:off+bpr]) {
+				whi += bpr
+			}
+			for wlo-bpr >= 0 && wlo-bpr >= (spanLo+bpr-1)/bpr*bpr && bytes.Equal(data[wlo-bpr:wlo], data[off:off+bpr]) {
+				wlo -= bpr
+			}
+			if lo != wlo || hi != whi {
+				t.Fatalf("bpr %d span %d: run(%d) = [%d, %d), want [%d, %d)", bpr, span, off, lo, hi, wlo, whi)
+			}
+		}
+		cursor := r.Int64N(int64(len(data)))
+		got, err := rs.layout(0, cursor, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := len(got) - 1; i > 0; i-- {
+			if p, err := rs.prev(got[i].off, cursor); err != nil || p != got[i-1].off {
+				t.Fatalf("bpr %d span %d cursor %d: prev(%d) = %d, %v; want %d", bpr, span, cursor, got[i].off, p, err, got[i-1].off)
+			}
+		}
+	}
 }
