@@ -65,3 +65,14 @@ func (d *Decoder) Skip(p []byte) {
 	}
 	d.Feed(p, func(*Token) {})
 }
+
+// NextNonPrintable returns the index of the first byte of p at or after
+// i that is not printable ASCII (0x20–0x7E), or len(p), looking at eight
+// bytes at a time: the scan the decoder's ground state makes over text.
+func NextNonPrintable(p []byte, i int) int {
+	i = skipPrintable(p, i)
+	for i < len(p) && p[i] >= 0x20 && p[i] < 0x7F {
+		i++
+	}
+	return i
+}

@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"time"
 
@@ -319,6 +320,7 @@ type textSearch struct {
 	wrapped bool
 	done    int64 // bytes searched
 	pre     prefilter
+	buf     []byte // the piece read, reused
 }
 
 // textPiece is how many bytes the text search sanitizes at a time.
@@ -378,10 +380,11 @@ func (j *textSearch) step() (done, found bool, off int64, err error) {
 			}
 		}
 		tail := min(src.n, g+int64(len(j.q))*4+64)
-		in, err := src.read(j.pos, tail-j.pos)
+		in, err := src.readInto(j.buf, j.pos, tail-j.pos)
 		if err != nil {
 			return true, false, 0, err
 		}
+		j.buf = in
 		if !j.pre.mayMatch(in) {
 			j.done += g - j.pos
 			j.pos, j.d = g, gd
@@ -426,13 +429,26 @@ func smartFold(q []byte) bool { return bytes.Equal(q, asciiLower(q)) }
 // so every offset, are kept.
 func asciiLower(p []byte) []byte { return appendLower(make([]byte, 0, len(p)), p) }
 
-// appendLower appends p to dst with ASCII letters in lower case.
+// appendLower appends p to dst with ASCII letters in lower case, eight
+// bytes at a time.
 func appendLower(dst, p []byte) []byte {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	n := len(dst)
 	dst = append(dst, p...)
-	for i, b := range dst[n:] {
-		if b-'A' < 26 {
-			dst[n+i] = b + 'a' - 'A'
+	d := dst[n:]
+	i := 0
+	for ; i+8 <= len(d); i += 8 {
+		w := binary.LittleEndian.Uint64(d[i:])
+		// Each byte's low seven bits plus an offset set its high bit
+		// from 'A' on, and from past 'Z' on; no sum carries into the
+		// next byte. Bytes with their own high bit set are not letters.
+		low := w &^ highs
+		upper := (low + ones*(0x80-'A')) &^ (low + ones*(0x80-'Z'-1)) &^ w & highs
+		binary.LittleEndian.PutUint64(d[i:], w|upper>>2) // 0x80>>2 is 'a'-'A'
+	}
+	for ; i < len(d); i++ {
+		if d[i]-'A' < 26 {
+			d[i] += 'a' - 'A'
 		}
 	}
 	return dst
