@@ -24,6 +24,9 @@ const (
 	maxCatchUp = 16 << 20
 	// resync is how far before a place an approximate decode starts.
 	resync = 4 << 10
+	// syncBack is how far before a place past maxCatchUp the viewer
+	// looks for a synchronizing point to decode from exactly.
+	syncBack = 1 << 20
 )
 
 // Bits of a block mask: bit k for each decode.Kind k, and three more.
@@ -251,10 +254,12 @@ func (x *index) mask(b int) (uint32, bool) {
 func (x *index) blocks() int { return int((x.src.n + checkpointEvery - 1) / checkpointEvery) }
 
 // decoderAt returns a decoder whose next byte is at off: exact when it
-// was resumed from a checkpoint, approximate (a fresh decoder started
-// resync bytes before off, its offsets relative to that start) when the
-// nearest checkpoint is more than maxCatchUp bytes back. base is the
-// stream offset of the returned decoder's offset 0.
+// was resumed from a checkpoint or restarted at a synchronizing point
+// (decode.LastSync) in the syncBack bytes before off, approximate (a
+// fresh decoder started resync bytes before off, its offsets relative to
+// that start) when the nearest checkpoint is more than maxCatchUp bytes
+// back and no such point is near. base is the stream offset of the
+// returned decoder's offset 0.
 func (x *index) decoderAt(off int64) (d decode.Decoder, base int64, exact bool, err error) {
 	b := off / checkpointEvery
 	x.mu.Lock()
@@ -271,14 +276,23 @@ func (x *index) decoderAt(off int64) (d decode.Decoder, base int64, exact bool, 
 		}
 	}
 	if off-d.Offset() > maxCatchUp {
-		start := max(0, off-resync)
-		d = decoderFor(x.opts)
+		// Exact from the last synchronizing point in the syncBack bytes
+		// before off (decode.LastSync), or from 0 when they reach it;
+		// else approximate.
+		start := max(0, off-syncBack)
 		p, err := x.src.read(start, off-start)
 		if err != nil {
 			return d, 0, false, err
 		}
-		d.Feed(p, func(*decode.Token) {})
-		return d, start, false, nil
+		d = decoderFor(x.opts)
+		if k := decode.LastSync(p); k >= 0 || start == 0 {
+			k = max(k, 0)
+			d.Restart(start + int64(k))
+			d.Feed(p[k:], func(*decode.Token) {})
+			return d, 0, true, nil
+		}
+		d.Feed(p[len(p)-resync:], func(*decode.Token) {})
+		return d, off - resync, false, nil
 	}
 	for d.Offset() < off {
 		n := min(off-d.Offset(), checkpointEvery-d.Offset()%checkpointEvery)
@@ -286,7 +300,7 @@ func (x *index) decoderAt(off int64) (d decode.Decoder, base int64, exact bool, 
 		if err != nil {
 			return d, 0, false, err
 		}
-		d.Feed(p, func(*decode.Token) {})
+		d.Skip(p) // decodes only from p's last synchronizing point
 		if d.Offset()%checkpointEvery == 0 {
 			x.extra[d.Offset()/checkpointEvery] = d
 		}

@@ -133,9 +133,11 @@ func BenchmarkLineLength(b *testing.B) {
 			indexAll(m)
 			r := rand.New(rand.NewPCG(1, 2))
 			b.ResetTimer()
+			cpu := processCPU()
 			for range b.N {
 				jumpTime(m, r.Int64N(int64(len(data))))
 			}
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
 		})
 		b.Run(name+"/search", func(b *testing.B) {
 			m, c := openModel(b, b.TempDir(), data)
@@ -159,12 +161,12 @@ func BenchmarkLineLength(b *testing.B) {
 	}
 }
 
-// BenchmarkFirstFrame measures opening a 64 MiB capture of line feeds
+// BenchmarkFirstFrame measures opening a 256 MiB capture of line feeds
 // only and drawing its first frame (open, first Update and View), the
 // index not started: a run of identical rows as long as the capture.
 func BenchmarkFirstFrame(b *testing.B) {
 	dir := b.TempDir()
-	data := bytes.Repeat([]byte("\n"), 64<<20)
+	data := bytes.Repeat([]byte("\n"), 256<<20)
 	path := filepath.Join(dir, "lf.bin")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		b.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -48,7 +49,13 @@ func measureMiB(t *testing.T) int {
 // it is not a number); the figures go to BENCHMARKS.md.
 func TestMeasureLarge(t *testing.T) {
 	mib := measureMiB(t)
-	path := filepath.Join(t.TempDir(), "large.bin")
+	// BYTELENS_VIEWER_MEASURE_DIR keeps the capture there, for measuring
+	// other tools on the same bytes.
+	dir := os.Getenv("BYTELENS_VIEWER_MEASURE_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	path := filepath.Join(dir, "large.bin")
 	genStart := time.Now()
 	var size int64
 	if shape := os.Getenv("BYTELENS_VIEWER_MEASURE_SHAPE"); shape != "" {
@@ -90,7 +97,7 @@ func TestMeasureLarge(t *testing.T) {
 	spawn(initCmd)
 	r := rand.New(rand.NewPCG(1, 2))
 	var during []time.Duration
-	idxStart := time.Now()
+	idxStart, idxCPU := time.Now(), processCPU()
 	for pending > 0 {
 		msg := <-msgs
 		pending--
@@ -109,30 +116,43 @@ func TestMeasureLarge(t *testing.T) {
 			during = append(during, jumpTime(m, r.Int64N(size)))
 		}
 	}
-	indexed := time.Since(idxStart)
-	t.Logf("indexed %d MiB in %v (%.0f MiB/s), %d jumps during indexing: %s", mib, indexed.Round(time.Millisecond),
-		float64(mib)/indexed.Seconds(), len(during), percentiles(during))
+	indexed, indexCPU := time.Since(idxStart), processCPU()-idxCPU
+	t.Logf("indexed %d MiB in %v (%.0f MiB/s), CPU %v, %d jumps during indexing: %s", mib, indexed.Round(time.Millisecond),
+		float64(mib)/indexed.Seconds(), indexCPU.Round(time.Millisecond), len(during), percentiles(during))
 	var after []time.Duration
+	cpu := processCPU()
 	for range 200 {
 		after = append(after, jumpTime(m, r.Int64N(size)))
 	}
-	t.Logf("jumps after indexing (200, Update+View): %s", percentiles(after))
+	t.Logf("jumps after indexing (200, Update+View): %s; CPU %v per jump", percentiles(after), (processCPU()-cpu)/200)
 	var pages []time.Duration
+	cpu = processCPU()
 	for range 200 {
 		s := time.Now()
 		m.Update(tea.KeyMsg{Type: tea.KeyPgDown})
 		_ = m.View()
 		pages = append(pages, time.Since(s))
 	}
-	t.Logf("page down (200): %s", percentiles(pages))
+	t.Logf("page down (200): %s; CPU %v per page", percentiles(pages), (processCPU()-cpu)/200)
 	// A needle near the end: the text search from the start, cleaned
 	// text and raw text, the index built.
 	for _, q := range []string{"needle at the end", "NEEDLE at the end", "absent needle"} {
-		s := time.Now()
+		s, cpu := time.Now(), processCPU()
 		found, off := runJob(t, newTextSearch(m.sv().idx, q, false, sanitize.Options{}, 0))
-		t.Logf("text search %q: found %v at %d (%.1f%% of the capture) in %v", q, found, off, 100*float64(off)/float64(size), time.Since(s).Round(time.Millisecond))
+		t.Logf("text search %q: found %v at %d (%.1f%% of the capture) in %v, CPU %v", q, found, off, 100*float64(off)/float64(size),
+			time.Since(s).Round(time.Millisecond), (processCPU() - cpu).Round(time.Millisecond))
 	}
 	t.Logf("resident: %s", rss())
+}
+
+// processCPU returns the CPU time the process has used, user and system,
+// on every thread (the garbage collector's included).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // jumpTime goes to off through the goto prompt and returns how long the
@@ -279,7 +299,12 @@ func TestMeasureLargeBinary(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	path := filepath.Join(dir, "large.bin")
-	size := writeLarge(t, path, int64(mib)<<20)
+	var size int64
+	if shape := os.Getenv("BYTELENS_VIEWER_MEASURE_SHAPE"); shape != "" {
+		size = writeShape(t, path, shape, int64(mib)<<20)
+	} else {
+		size = writeLarge(t, path, int64(mib)<<20)
+	}
 	cold := exec.Command("sh", "-c", "sync && echo 3 > /proc/sys/vm/drop_caches").Run() == nil
 
 	cmd := exec.Command(bin, "view", path)

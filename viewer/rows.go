@@ -20,6 +20,7 @@ type rows struct {
 	bpr  int64
 	runs [][2]int64 // recent runs [lo, hi) of identical full rows, hi-lo >= 2 rows
 	buf  []byte     // scan's buffer, reused
+	read int64      // bytes scan has read since layout began
 	span int64      // the run span in bytes; 0 means runSpan
 }
 
@@ -48,6 +49,11 @@ func (r *rows) full(off int64) bool { return off+r.bpr <= r.src.n }
 // identical bytes, and every run is the same whichever of its rows the
 // scan starts from. A longer stretch shows as one squeeze row per span.
 const runSpan = 64 << 20
+
+// layoutScan is how many bytes layout lets the run scans read before it
+// stops adding rows: a screen of squeeze rows over a gigabyte of
+// identical rows shows the first two runs, the rest as the view scrolls.
+const layoutScan = 2 * runSpan
 
 // spanOf returns the rows [lo, hi) of the run span holding the row at off.
 func (r *rows) spanOf(off int64) (lo, hi int64) {
@@ -124,6 +130,7 @@ func (r *rows) scan(row []byte, off int64, dir int64, limit int64) (int64, error
 		if dir < 0 {
 			start = off - (k-1)*b
 		}
+		r.read += k * b
 		p, err := r.src.readInto(r.buf, start, k*b)
 		if err != nil {
 			return 0, err
@@ -149,12 +156,14 @@ func (r *rows) scan(row []byte, off int64, dir int64, limit int64) (int64, error
 	}
 }
 
-// layout returns up to k display rows starting at top, a row start. The
-// row holding cursor is always shown as a data row.
+// layout returns up to k display rows starting at top, a row start; fewer
+// once the run scans have read layoutScan bytes, but never before the
+// cursor's row. The row holding cursor is always shown as a data row.
 func (r *rows) layout(top, cursor int64, k int) ([]dispRow, error) {
 	out := make([]dispRow, 0, k)
 	cur := r.rowStart(cursor)
-	for off := top; len(out) < k && off < r.src.n; {
+	r.read = 0
+	for off := top; len(out) < k && off < r.src.n && (r.read < layoutScan || off <= cur); {
 		d, err := r.rowAt(off, cur)
 		if err != nil {
 			return nil, err
