@@ -345,11 +345,12 @@ func TestSeekPartialIndex(t *testing.T) {
 	}
 }
 
-// TestApproximate checks a jump far past the background pass: the view is
-// decoded from just before the place, says so, and is safe.
+// TestApproximate checks a jump far past the background pass where no
+// synchronizing byte is near (the 1 MiB before it is plain text): the
+// view is decoded from just before the place, says so, and is safe.
 func TestApproximate(t *testing.T) {
 	t.Parallel()
-	data := slices.Concat(bytes.Repeat([]byte("\x1b[31mred\x1b[0m text\r\n"), 2<<20), []byte("\x1b]0;end\x07tail"))
+	data := slices.Concat(bytes.Repeat([]byte("\x1b[31mred\x1b[0m text\r\n"), 1<<20), bytes.Repeat([]byte("plain text\r\n"), 2<<20), []byte("\x1b]0;end\x07tail"))
 	m := newModel(load(t, data), Options{}, testStyles(termenv.Ascii, false))
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30}) // no background pass runs
 	for _, k := range keys("g90%<enter>") {
@@ -646,5 +647,37 @@ func TestRowsSpan(t *testing.T) {
 				t.Fatalf("bpr %d span %d cursor %d: prev(%d) = %d, %v; want %d", bpr, span, cursor, got[i].off, p, err, got[i-1].off)
 			}
 		}
+	}
+}
+
+// TestAheadExact checks a jump far past the background pass into text
+// with escape sequences: the decoder restarts at the last synchronizing
+// byte before the place, so the view is exact, and the token under the
+// cursor is the one decoding from 0 finds.
+func TestAheadExact(t *testing.T) {
+	t.Parallel()
+	data := slices.Concat(bytes.Repeat([]byte("\x1b[31mred\x1b[0m text\r\n"), 2<<20), []byte("\x1b]0;end\x07tail"))
+	m := newModel(load(t, data), Options{}, testStyles(termenv.Ascii, false))
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30}) // no background pass runs
+	for _, k := range keys("g90%<enter>") {
+		m.Update(k)
+	}
+	if m.err != nil {
+		t.Fatal(m.err)
+	}
+	if v := m.View(); strings.Contains(v, "approximate") {
+		t.Error("a view decoded from a synchronizing point says it is approximate")
+	}
+	cur := m.sv().cursor
+	var want decode.Token
+	for tok := range decode.Tokens(data) {
+		if tok.Off <= cur && cur < tok.End() && !tok.Is(decode.FlagEmbedded) {
+			want = tok
+		}
+	}
+	// Text is emitted in pieces at Feed boundaries: only its kind is
+	// compared.
+	if !m.f.tokOK || m.f.tok.Kind != want.Kind || want.Kind != decode.KindText && (m.f.tok.Off != want.Off || m.f.tok.Len != want.Len) {
+		t.Errorf("token under the cursor %d: %+v, ok %v; want %+v", cur, m.f.tok, m.f.tokOK, want)
 	}
 }
