@@ -21,7 +21,7 @@ const (
 	// a checkpoint to show a place the background pass has not reached.
 	// Past it decoding restarts just before the place, and the view says it
 	// is approximate until the pass catches up.
-	maxCatchUp = 16 << 20
+	maxCatchUp = 4 << 20
 	// resync is how far before a place an approximate decode starts.
 	resync = 4 << 10
 	// syncBack is how far before a place past maxCatchUp the viewer

@@ -48,11 +48,12 @@ func (r *rows) full(off int64) bool { return off+r.bpr <= r.src.n }
 // finding one reads at most runSpan bytes, however long the stretch of
 // identical bytes, and every run is the same whichever of its rows the
 // scan starts from. A longer stretch shows as one squeeze row per span.
-const runSpan = 64 << 20
+const runSpan = 16 << 20
 
 // layoutScan is how many bytes layout lets the run scans read before it
 // stops adding rows: a screen of squeeze rows over a gigabyte of
-// identical rows shows the first two runs, the rest as the view scrolls.
+// identical rows shows the first two runs (32 MiB), the rest as the view
+// scrolls.
 const layoutScan = 2 * runSpan
 
 // spanOf returns the rows [lo, hi) of the run span holding the row at off.
