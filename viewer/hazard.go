@@ -117,11 +117,11 @@ func hazardWhy(t *decode.Token) string {
 // which spans frames (sv.splitFrames; "" when no frame boundary cuts it).
 func hazardMessage(t *decode.Token, frames string) string {
 	var why []string
-	if frames != "" {
-		why = append(why, "split across "+frames+": a cleaner that sees one frame at a time sees two harmless halves")
-	}
 	if w := hazardWhy(t); w != "" {
 		why = append(why, w)
+	}
+	if frames != "" {
+		why = append(why, "split across "+frames+": a filter that cleans one frame at a time sees two harmless halves")
 	}
 	if len(why) == 0 {
 		why = append(why, "hazard")

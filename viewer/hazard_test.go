@@ -55,8 +55,8 @@ func TestHazardKeySplitFrames(t *testing.T) {
 		off int64
 		why []string
 	}{
-		{csi, []string{"CSI", "split across frames 1/2", "one frame at a time"}},
-		{osc, []string{"OSC", "split across frames 3/4", "one frame at a time", "window title"}},
+		{csi, []string{"CSI", "split across frames 1/2", "cleans one frame at a time"}},
+		{osc, []string{"OSC", "split across frames 3/4", "cleans one frame at a time", "window title"}},
 	}
 	var got []int64
 	for i := range len(want) + 1 {
