@@ -67,10 +67,7 @@ each side's cursor side by side, the part that differs in reverse video.`,
 	cmd.Flags().StringVar(&compareFile, "compare", "", "compare with capture `B` under the same policy")
 	cmd.Flags().StringVar(&comparePolicy, "compare-policy", "", "compare with the same capture under these `SETTINGS` on top of the policy flags, e.g. cr=overwrite")
 	cmd.RunE = func(c *cobra.Command, args []string) error {
-		opts, err := pf.options()
-		if err != nil {
-			return err
-		}
+		opts := *pf
 		cmp, err := compareOptions(c, opts, compareFile, comparePolicy, args)
 		if err != nil {
 			return err
