@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"time"
+	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -178,25 +179,49 @@ func (s *scanner) tokens(b int64, fn func(t *decode.Token)) error {
 	return nil
 }
 
-// findings returns the sanitizer's findings that point into block b, in
-// order, in stream offsets; frame boundaries are marked as the report
+// findings returns the sanitizer's findings that cover bytes of block b,
+// in order, in stream offsets; frame boundaries are marked as the report
 // marks them, so split sequences are found too.
 func (s *scanner) findings(b int64, opts sanitize.Options) ([]sanitize.Finding, error) {
 	src := s.x.src
 	start := b * checkpointEvery
 	end := min(src.n, start+checkpointEvery)
 	// The sanitizer starts where the decoder is in ground: at the first
-	// token that begins in the block, and runs until the last has ended.
+	// token that begins in the block, and runs until the last has ended
+	// and a character more, which decides a CR or U+115F held at the end.
 	g, stop := int64(-1), end
+	var first decode.Kind
 	if err := s.tokens(b, func(t *decode.Token) {
 		if t.Flags&decode.FlagEmbedded == 0 {
 			if g < 0 {
-				g = t.Off
+				g, first = t.Off, t.Kind
 			}
 			stop = max(stop, t.End())
 		}
 	}); err != nil {
 		return nil, err
+	}
+	stop = min(src.n, stop+utf8.UTFMax)
+	if first == decode.KindFormat && g >= 0 && b > 0 {
+		// What the policy makes of a format character depends on the
+		// text and format characters just before it: start there.
+		cs, ce := int64(-1), int64(-1)
+		if err := s.tokens(b-1, func(t *decode.Token) {
+			switch {
+			case t.Flags&decode.FlagEmbedded != 0:
+				return
+			case t.Kind == decode.KindText, t.Kind == decode.KindFormat && (cs < 0 || ce != t.Off):
+				cs = t.Off
+			case t.Kind != decode.KindFormat:
+				cs = -1
+			}
+			ce = t.End()
+		}); err != nil {
+			return nil, err
+		}
+		if cs >= 0 && ce == g {
+			g = cs
+		}
 	}
 	var hits []sanitize.Finding
 	for g >= 0 && g < end {
@@ -211,7 +236,7 @@ func (s *scanner) findings(b int64, opts sanitize.Options) ([]sanitize.Finding, 
 		next := int64(-1)
 		for _, f := range rep.Findings {
 			f.Offset += g
-			if f.Offset >= start && f.Offset < end {
+			if f.Offset < end && f.Offset+max(1, f.Bytes) > start {
 				hits = append(hits, f)
 			}
 			next = max(next, f.Offset+max(1, f.Bytes))

@@ -59,7 +59,7 @@ func anyOf(fs ...func(*sanitize.Finding, *sanitize.Options) bool) func(*sanitize
 // places returns the offsets in block b of the places it counts, in
 // order: the
 // tokens match takes (but those in a finding unless accepts), then the
-// findings found accepts.
+// findings found accepts that begin in the block.
 func (it *reportItem) places(sc *scanner, b int64, o *sanitize.Options) ([]int64, error) {
 	var fs []sanitize.Finding
 	if it.usesFindings() {
@@ -86,7 +86,7 @@ func (it *reportItem) places(sc *scanner, b int64, o *sanitize.Options) ([]int64
 		}
 	}
 	for i := range fs {
-		if it.found != nil && it.found(&fs[i], o) {
+		if it.found != nil && fs[i].Offset >= b*checkpointEvery && it.found(&fs[i], o) {
 			hits = append(hits, fs[i].Offset)
 		}
 	}

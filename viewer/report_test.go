@@ -129,3 +129,45 @@ func TestFormatItemsAskTheSanitizer(t *testing.T) {
 		t.Errorf("kept/format under format-chars=keep visits %v, want every format character %v", got, all)
 	}
 }
+
+// TestFormatItemsAtBlockEdges checks the format rows where the viewer
+// scans the stream in blocks (checkpointEvery bytes) and the context that
+// decides a character lies in the block before or after it: a selector
+// kept after a base at the end of the block before, a removed run that
+// crosses into the next block, and U+115F kept before a vowel jamo that
+// begins the next block. They visit what the report of the whole stream
+// names.
+func TestFormatItemsAtBlockEdges(t *testing.T) {
+	t.Parallel()
+	var data []byte
+	at := func(off int, s string) {
+		for len(data) < off {
+			data = append(data, "filler text line\n"[len(data)%17])
+		}
+		data = append(data, s...)
+	}
+	at(checkpointEvery-1, "#\uFE0F")        // the selector begins block 1
+	at(2*checkpointEvery-3, "\u200B\u200B") // a run across blocks 1 and 2
+	at(3*checkpointEvery-3, "\u115F\u1161") // the vowel begins block 3
+	at(3*checkpointEvery+100, "\n")
+	_, rep, _ := sanitize.Map(data, sanitize.Options{})
+	var removed []int64
+	for _, f := range rep.Findings {
+		if f.Kind == "invisible" {
+			removed = append(removed, f.Offset)
+		}
+	}
+	kept := []int64{checkpointEvery, 3*checkpointEvery - 3}
+	if want := []int64{2*checkpointEvery - 3}; !slices.Equal(removed, want) || rep.Kept.Format != 2 {
+		t.Fatalf("the report: invisible findings at %v, kept %d; the test expects %v, 2", removed, rep.Kept.Format, want)
+	}
+	d := newDriver(t, load(t, data), Options{}, testStyles(termenv.Ascii, false), 120, 30, nil)
+	d.selectItem("removed", "format")
+	if got := d.visits(); !slices.Equal(got, removed) {
+		t.Errorf("removed/format visits %v, the report's invisible findings are at %v", got, removed)
+	}
+	d.selectItem("kept", "format")
+	if got := d.visits(); !slices.Equal(got, kept) {
+		t.Errorf("kept/format visits %v, the sanitizer kept %v", got, kept)
+	}
+}
