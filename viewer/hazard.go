@@ -13,7 +13,11 @@ import (
 // changes what a person at a terminal would see or what an agent would
 // read from the cleaned text. Tokens tell most of them by themselves
 // (hazardOf); the sanitizer's findings tell the rest: a CR is one only
-// when no LF follows its run (an overwrite finding), and a sequence cut
+// when no LF follows its run (an overwrite finding), a format character
+// only when the sanitizer's format table does not keep it by its context
+// (an invisible finding for a run of them, a reorder finding for a bidi
+// control, raised under every policy: a kept variation selector or ZWJ
+// is none), and a sequence cut
 // by a frame boundary of a recording is one whatever it does (a split
 // anomaly), since a cleaner that sees one frame at a time sees two
 // harmless halves.
@@ -22,8 +26,8 @@ var hazardItem = reportItem{
 	need: bitCR | bitBS | bitAnomaly | kb(decode.KindESC, decode.KindNF, decode.KindCSI, decode.KindOSC,
 		decode.KindDCS, decode.KindAPC, decode.KindPM, decode.KindSOS, decode.KindScreenTitle,
 		decode.KindFormat, decode.KindInvalid, decode.KindC1),
-	match: func(t *decode.Token, _ *sanitize.Options) bool { return hazardOf(t) != "" },
-	found: anyOf(findingIs("overwrite", "CR"), findingIs("split", "")),
+	match: func(t *decode.Token, _ *sanitize.Options) bool { return t.Kind != decode.KindFormat && hazardOf(t) != "" },
+	found: anyOf(findingIs("overwrite", "CR"), findingIs("split", ""), findingIs("invisible", ""), findingIs("reorder", "")),
 	runs:  true,
 }
 

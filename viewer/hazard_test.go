@@ -11,6 +11,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/sanitize"
 )
 
 // castOf returns an asciicast v2 recording whose output events are
@@ -86,5 +87,31 @@ func TestHazardKeySplitFrames(t *testing.T) {
 	d.selectItem("anomalies", "split")
 	if got, want := d.visits(), []int64{csi, osc}; !slices.Equal(got, want) {
 		t.Errorf("anomalies/split visits %v, want %v", got, want)
+	}
+}
+
+// TestHazardKeyFormat checks that w stops at the format characters the
+// sanitizer flags (a run of invisible characters once, each bidi
+// control), under the default policy and under format-chars=keep, and
+// not at those its table keeps by context: a selector after a base that
+// takes it, a ZWJ.
+func TestHazardKeyFormat(t *testing.T) {
+	t.Parallel()
+	data := "#\uFE0F ok a\u200Db \u200B\u2060x \u202Ey\u202C a\uFE0F.\n"
+	run, rlo, pdf, vs := strings.Index(data, "\u200B"), strings.Index(data, "\u202E"), strings.Index(data, "\u202C"), strings.LastIndex(data, "\uFE0F")
+	want := []int64{int64(run), int64(rlo), int64(pdf), int64(vs)}
+	for _, o := range []Options{{}, {Sanitize: sanitize.Options{FormatChars: sanitize.FormatKeep}}} {
+		d := newDriver(t, load(t, []byte(data)), o, testStyles(termenv.Ascii, false), 120, 30, nil)
+		var got []int64
+		for range len(want) + 1 {
+			d.press("w")
+			if strings.HasPrefix(d.m.msg.String(), "no ") {
+				break
+			}
+			got = append(got, d.m.sv().cursor)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("format-chars=%s: w stops at %v, want %v", o.Sanitize.FormatChars, got, want)
+		}
 	}
 }
