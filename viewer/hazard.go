@@ -26,7 +26,9 @@ var hazardItem = reportItem{
 	need: bitCR | bitBS | bitAnomaly | kb(decode.KindESC, decode.KindNF, decode.KindCSI, decode.KindOSC,
 		decode.KindDCS, decode.KindAPC, decode.KindPM, decode.KindSOS, decode.KindScreenTitle,
 		decode.KindFormat, decode.KindInvalid, decode.KindC1),
-	match: func(t *decode.Token, _ *sanitize.Options) bool { return t.Kind != decode.KindFormat && hazardOf(t) != "" },
+	match: func(t *decode.Token, _ *sanitize.Options) bool {
+		return t.Kind != decode.KindFormat && hazardOf(t) != ""
+	},
 	found: anyOf(findingIs("overwrite", "CR"), findingIs("split", ""), findingIs("invisible", ""), findingIs("reorder", "")),
 	runs:  true,
 }
