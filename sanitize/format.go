@@ -24,6 +24,12 @@ type formatState struct {
 	prevEnd  int64
 	prevRune rune
 
+	// The output position just after the last joining character kept
+	// (ZWNJ, ZWJ, LRM, RLM, ALM, SHY), when joined: one written right
+	// after it, with nothing written between, is removed.
+	joined  bool
+	joinEnd int64
+
 	// A U+115F held until the next token says whether it begins a
 	// conjoining jamo sequence.
 	filler    bool
@@ -107,7 +113,16 @@ func (c *cleaner) format(t *decode.Token) {
 	var keep bool
 	switch cls {
 	case decode.FormatJoining:
-		keep = true
+		// One joins or marks; a second one next to it changes nothing a
+		// reader sees, and a run of them would carry a hidden message in
+		// ZWNJ/ZWJ bits.
+		if !c.fmt.joined || c.fmt.joinEnd != c.outPos() {
+			c.endRun()
+			c.rep.Kept.Format++
+			c.text(t)
+			c.fmt.joined, c.fmt.joinEnd = true, c.outPos()
+			return
+		}
 	case decode.FormatLineSeparator:
 		c.endRun()
 		if c.opts.FormatChars == FormatStrip {

@@ -48,6 +48,14 @@ func TestFormatPolicy(t *testing.T) {
 		{"hidden message one run", "\U0001F600" + strings.Repeat("\U000E0140", 5), "", "\U0001F600", 1, 0, []string{"invisible@4+20"}},
 		{"runs split by text", "\u200bx\u200b\u200b", "", "x", 2, 0, []string{"invisible@0+3", "invisible@4+6"}},
 		{"run split by kept joiner", "\u200b\u200d\u200b", "", "\u200d", 2, 0, []string{"invisible@0+3", "invisible@6+3"}},
+		// A run of joiners and marks would carry a hidden message as
+		// ZWNJ/ZWJ bits: only the first of a run is kept, also when
+		// removed controls or invisible characters stand between them.
+		{"joiner run", "ok \u200d\u200c\u200d\u200e\u00ad fine", "", "ok \u200d fine", 1, 0, []string{"invisible@6+11"}},
+		{"joiner run across removed controls", "a\u200c\x1b[m\u200d\u200b\u200cb", "", "a\u200cb", 1, 0, []string{"invisible@7+9"}},
+		{"joiners between letters kept", "a\u200cb\u200dc", "", "a\u200cb\u200dc", 0, 0, nil},
+		{"emoji zwj sequence", "\U0001F469\u200d\U0001F4BB", "", "\U0001F469\u200d\U0001F4BB", 0, 0, nil},
+		{"joiner run kept", "a\u200d\u200c", "format-chars=keep", "a\u200d\u200c", 1, 0, []string{"invisible@4+3"}},
 		{"hangul filler", "a\u3164b\uffa0", "", "ab", 2, 0, []string{"invisible@1+3", "invisible@5+3"}},
 		{"choseong filler before vowel", "\u115f\u1161", "", "\u115f\u1161", 0, 0, nil},
 		{"choseong filler alone", "\u115fx", "", "x", 1, 0, []string{"invisible@0+3"}},

@@ -17,8 +17,9 @@
 // under every policy.
 //
 //	characters                                  kept when                              otherwise        flag
-//	ZWNJ, ZWJ U+200C–U+200D, LRM, RLM            always                                 —                —
-//	  U+200E–U+200F, ALM U+061C, SHY U+00AD
+//	ZWNJ, ZWJ U+200C–U+200D, LRM, RLM            unless the text written just before    removed          invisible
+//	  U+200E–U+200F, ALM U+061C, SHY U+00AD        ends in one of them (a run of them
+//	                                               would carry ZWNJ/ZWJ bits)
 //	variation selectors U+FE00–U+FE0F            the one selector directly after a      removed          invisible
 //	                                               number, punctuation or symbol (of
 //	                                               ASCII only # * 0-9), or a letter of
