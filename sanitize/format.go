@@ -138,7 +138,8 @@ func (c *cleaner) format(t *decode.Token) {
 		p := c.prevChar(t.Off)
 		keep = unicode.Is(unicode.Mongolian, p) && decode.ClassifyFormat(p) != decode.FormatMongolian
 	case decode.FormatJamoFiller: // U+1160
-		keep = unicode.Is(leadingJamo, c.prevChar(t.Off))
+		p := c.prevChar(t.Off)
+		keep = p != 0x115F && unicode.Is(leadingJamo, p)
 	}
 	if keep {
 		c.endRun()
@@ -179,11 +180,14 @@ var fillerUTF8 = []byte("\u115F")
 
 // settleFiller decides a held U+115F now that the token after it, next,
 // is known (nil at the end of the stream): it begins a conjoining jamo
-// sequence when next starts with a vowel jamo (U+1160 included).
+// sequence when next starts with a vowel jamo other than U+1160. The two
+// fillers together spell a syllable of neither consonant nor vowel, a
+// blank: a run of them, with a joiner or none after each, would carry a
+// hidden message.
 func (c *cleaner) settleFiller(next *decode.Token) {
 	off := c.fmt.fillerOff
 	c.fmt.filler = false
-	if next != nil && next.Off == off+fillerLen && unicode.Is(vowelJamo, c.firstChar(next)) {
+	if next != nil && next.Off == off+fillerLen && c.firstChar(next) != 0x1160 && unicode.Is(vowelJamo, c.firstChar(next)) {
 		c.endRun()
 		c.rep.Kept.Format++
 		c.emitString(fillerUTF8)

@@ -60,7 +60,10 @@ func TestFormatPolicy(t *testing.T) {
 		{"choseong filler before vowel", "\u115f\u1161", "", "\u115f\u1161", 0, 0, nil},
 		{"choseong filler alone", "\u115fx", "", "x", 1, 0, []string{"invisible@0+3"}},
 		{"choseong filler at end", "x\u115f", "", "x", 1, 0, []string{"invisible@1+3"}},
-		{"both fillers", "\u115f\u1160", "", "\u115f\u1160", 0, 0, nil},
+		// The two fillers together are a blank syllable: a run of them
+		// with a joiner or none after each would spell a hidden message.
+		{"both fillers removed", "a\u115f\u1160b", "", "ab", 1, 0, []string{"invisible@1+6"}},
+		{"filler syllables between joiners", "a\u200d\u115f\u1160\u200c\u115f\u1160\u200db", "", "a\u200db", 1, 0, []string{"invisible@4+18"}},
 		{"jungseong filler after consonant", "\u1100\u1160", "", "\u1100\u1160", 0, 0, nil},
 		{"jungseong filler alone", "a\u1160", "", "a", 1, 0, []string{"invisible@1+3"}},
 		{"mongolian selector", "\u1820\u180b", "", "\u1820\u180b", 0, 0, nil},

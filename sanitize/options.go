@@ -31,7 +31,8 @@
 //	                                               character
 //	Hangul fillers U+115F, U+1160                inside a conjoining jamo sequence:     removed          invisible
 //	                                               U+115F before a vowel jamo, U+1160
-//	                                               after a leading consonant jamo
+//	                                               after a leading consonant jamo (the
+//	                                               two together, a blank, are removed)
 //	bidi embeddings, overrides, isolates         never                                  removed          reorder, each
 //	  U+202A–U+202E, U+2066–U+2069
 //	U+200B, U+2060–U+2064, U+206A–U+206F,        never                                  removed          invisible
