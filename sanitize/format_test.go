@@ -69,6 +69,8 @@ func TestFormatPolicy(t *testing.T) {
 		{"mongolian selector", "\u1820\u180b", "", "\u1820\u180b", 0, 0, nil},
 		{"mongolian selector outside", "a\u180b\u180e", "", "a", 1, 0, []string{"invisible@1+6"}},
 		{"mongolian selectors twice", "\u1820\u180b\u180c", "", "\u1820\u180b", 1, 0, []string{"invisible@6+3"}},
+		{"unassigned default ignorable", "a\u2065\ufff0\U000E0080\U000E01F0\U000E0FFFb", "", "ab", 1, 0, []string{"invisible@1+18"}},
+		{"egyptian format controls", "a\U00013430\U0001343Fb", "", "ab", 1, 0, []string{"invisible@1+8"}},
 		{"misc invisible", "\u034f\u206a\ufff9\u17b4\U0001D173\U0001BCA0", "", "", 1, 0, []string{"invisible@0+19"}},
 		{"line separators", "a\u2028b\u2029", "", "a\nb\n", 0, 0, nil},
 		{"line separator kept", "a\u2028b", "format-chars=keep", "a\u2028b", 0, 0, nil},

@@ -38,7 +38,10 @@
 //	U+200B, U+2060–U+2064, U+206A–U+206F,        never                                  removed          invisible
 //	  U+FEFF, U+FFF9–U+FFFB, U+034F, U+3164,
 //	  U+FFA0, U+17B4–U+17B5, U+1D173–U+1D17A,
-//	  U+1BCA0–U+1BCA3, Tags U+E0000–U+E007F
+//	  U+1BCA0–U+1BCA3, U+13430–U+1343F, Tags
+//	  U+E0000–U+E007F, and the unassigned
+//	  default-ignorable U+2065, U+FFF0–U+FFF8,
+//	  U+E0080–U+E00FF, U+E01F0–U+E0FFF
 //	LINE SEPARATOR, PARAGRAPH SEPARATOR          —                                      LF               —
 //	  U+2028–U+2029                                                                       (Kept.LineSeparators)
 //
