@@ -24,11 +24,10 @@ type formatState struct {
 	prevEnd  int64
 	prevRune rune
 
-	// The output position just after the last joining character kept
-	// (ZWNJ, ZWJ, LRM, RLM, ALM, SHY), when joined: one written right
-	// after it, with nothing written between, is removed.
-	joined  bool
-	joinEnd int64
+	// The last character written is a joining character (ZWNJ, ZWJ,
+	// LRM, RLM, ALM, SHY): another one right after it, with nothing
+	// written between, is removed.
+	joined bool
 
 	// A U+115F held until the next token says whether it begins a
 	// conjoining jamo sequence.
@@ -62,6 +61,9 @@ func (c *cleaner) beforeToken(t *decode.Token) {
 	}
 	if c.fmt.nlt > 0 && writesOutput(t, c.opts) {
 		c.releaseLiteral(nil)
+	}
+	if c.fmt.joined && t.Kind != decode.KindFormat && (t.Kind == decode.KindText || writesOutput(t, c.opts)) {
+		c.fmt.joined = false
 	}
 }
 
@@ -116,11 +118,11 @@ func (c *cleaner) format(t *decode.Token) {
 		// One joins or marks; a second one next to it changes nothing a
 		// reader sees, and a run of them would carry a hidden message in
 		// ZWNJ/ZWJ bits.
-		if !c.fmt.joined || c.fmt.joinEnd != c.outPos() {
+		if !c.fmt.joined {
 			c.endRun()
 			c.rep.Kept.Format++
 			c.text(t)
-			c.fmt.joined, c.fmt.joinEnd = true, c.outPos()
+			c.fmt.joined = true
 			return
 		}
 	case decode.FormatLineSeparator:
@@ -128,6 +130,7 @@ func (c *cleaner) format(t *decode.Token) {
 		if c.opts.FormatChars == FormatStrip {
 			c.rep.Kept.LineSeparators++
 			c.emitString([]byte{'\n'})
+			c.fmt.joined = false
 			return
 		}
 		c.removable(t, r)
@@ -145,6 +148,7 @@ func (c *cleaner) format(t *decode.Token) {
 		c.endRun()
 		c.rep.Kept.Format++
 		c.text(t)
+		c.fmt.joined = false
 		return
 	}
 	if decode.IsBidiControl(r) {
@@ -159,6 +163,9 @@ func (c *cleaner) format(t *decode.Token) {
 // removable applies the policy to a format character that the default
 // policy removes.
 func (c *cleaner) removable(t *decode.Token, r rune) {
+	if c.opts.FormatChars != FormatStrip {
+		c.fmt.joined = decode.ClassifyFormat(r) == decode.FormatJoining
+	}
 	switch c.opts.FormatChars {
 	case FormatKeep:
 		c.rep.Kept.Format++
@@ -191,7 +198,7 @@ func (c *cleaner) settleFiller(next *decode.Token) {
 		c.endRun()
 		c.rep.Kept.Format++
 		c.emitString(fillerUTF8)
-		c.fmt.prevEnd, c.fmt.prevRune = off+fillerLen, 0x115F
+		c.fmt.prevEnd, c.fmt.prevRune, c.fmt.joined = off+fillerLen, 0x115F, false
 		return
 	}
 	c.invisible(off, fillerLen)
