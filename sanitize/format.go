@@ -29,10 +29,11 @@ type formatState struct {
 	// written between, is removed.
 	joined bool
 
-	// A U+115F held until the next token says whether it begins a
-	// conjoining jamo sequence.
-	filler    bool
-	fillerOff int64
+	// A character held until the next token says whether it is kept
+	// (0: none): U+115F, kept when it begins a conjoining jamo sequence,
+	// or U+FE0E/U+FE0F after # * 0-9, kept when U+20E3 follows (a keycap).
+	held    rune
+	heldOff int64
 
 	// The run of invisible characters being counted (runN > 0): its start
 	// and end offsets and how many characters it holds.
@@ -45,16 +46,17 @@ type formatState struct {
 	nlt int
 }
 
-// fillerLen is the length in bytes of U+115F in UTF-8.
-const fillerLen = 3
+// heldLen is the length in bytes of a held character in UTF-8: U+115F,
+// U+FE0E and U+FE0F all take three.
+const heldLen = 3
 
 // beforeToken runs at the start of every token: it settles a held U+115F by
 // the token that follows it, ends a run of invisible characters that the
 // token does not continue, and under FormatEscape releases held literal
 // text when the token writes output of its own.
 func (c *cleaner) beforeToken(t *decode.Token) {
-	if c.fmt.filler {
-		c.settleFiller(t)
+	if c.fmt.held != 0 {
+		c.settleHeld(t)
 	}
 	if c.fmt.runN > 0 && t.Kind != decode.KindFormat {
 		c.endRun()
@@ -93,8 +95,8 @@ func writesOutput(t *decode.Token, o Options) bool {
 
 // endFormat settles what is held at the end of the stream.
 func (c *cleaner) endFormat() {
-	if c.fmt.filler {
-		c.settleFiller(nil)
+	if c.fmt.held != 0 {
+		c.settleHeld(nil)
 	}
 	if c.fmt.runN > 0 {
 		c.endRun()
@@ -108,8 +110,8 @@ func (c *cleaner) endFormat() {
 func (c *cleaner) format(t *decode.Token) {
 	r := t.Rune
 	cls := decode.ClassifyFormat(r)
-	if r == 0x115F {
-		c.fmt.filler, c.fmt.fillerOff = true, t.Off
+	if r == 0x115F || (r == 0xFE0E || r == 0xFE0F) && isKeycapBase(c.prevChar(t.Off)) {
+		c.fmt.held, c.fmt.heldOff = r, t.Off
 		return
 	}
 	var keep bool
@@ -172,7 +174,8 @@ func (c *cleaner) removable(t *decode.Token, r rune) {
 		if t != nil {
 			c.text(t)
 		} else {
-			c.emitString(fillerUTF8)
+			var buf [utf8.UTFMax]byte
+			c.emitString(utf8.AppendRune(buf[:0], r))
 		}
 	case FormatEscape:
 		c.rep.Kept.Format++
@@ -183,26 +186,43 @@ func (c *cleaner) removable(t *decode.Token, r rune) {
 	}
 }
 
-var fillerUTF8 = []byte("\u115F")
-
-// settleFiller decides a held U+115F now that the token after it, next,
-// is known (nil at the end of the stream): it begins a conjoining jamo
-// sequence when next starts with a vowel jamo other than U+1160. The two
-// fillers together spell a syllable of neither consonant nor vowel, a
-// blank: a run of them, with a joiner or none after each, would carry a
-// hidden message.
-func (c *cleaner) settleFiller(next *decode.Token) {
-	off := c.fmt.fillerOff
-	c.fmt.filler = false
-	if next != nil && next.Off == off+fillerLen && c.firstChar(next) != 0x1160 && unicode.Is(vowelJamo, c.firstChar(next)) {
+// settleHeld decides the held character now that the token after it,
+// next, is known (nil at the end of the stream). U+115F begins a
+// conjoining jamo sequence when next starts with a vowel jamo other than
+// U+1160: the two fillers together spell a syllable of neither consonant
+// nor vowel, a blank, and a run of them, with a joiner or none after
+// each, would carry a hidden message. A selector after # * 0-9 makes a
+// keycap when next starts with U+20E3; without it the digit looks the
+// same with either selector or none, and one per digit of a log would
+// carry hidden bits.
+func (c *cleaner) settleHeld(next *decode.Token) {
+	r, off := c.fmt.held, c.fmt.heldOff
+	c.fmt.held = 0
+	keep := false
+	if next != nil && next.Off == off+heldLen {
+		n := c.firstChar(next)
+		if r == 0x115F {
+			keep = n != 0x1160 && unicode.Is(vowelJamo, n)
+		} else {
+			keep = n == 0x20E3
+		}
+	}
+	if keep {
 		c.endRun()
 		c.rep.Kept.Format++
-		c.emitString(fillerUTF8)
-		c.fmt.prevEnd, c.fmt.prevRune, c.fmt.joined = off+fillerLen, 0x115F, false
+		var buf [utf8.UTFMax]byte
+		c.emitString(utf8.AppendRune(buf[:0], r))
+		c.fmt.prevEnd, c.fmt.prevRune, c.fmt.joined = off+heldLen, r, false
 		return
 	}
-	c.invisible(off, fillerLen)
-	c.removable(nil, 0x115F)
+	c.invisible(off, heldLen)
+	c.removable(nil, r)
+}
+
+// isKeycapBase reports whether r is one of the bases of the emoji keycap
+// sequences (base, U+FE0F, U+20E3; emoji-sequences.txt): # * 0-9.
+func isKeycapBase(r rune) bool {
+	return r == '#' || r == '*' || r >= '0' && r <= '9'
 }
 
 // firstChar returns the first character of a text or format token.

@@ -23,6 +23,14 @@ func TestFormatPolicy(t *testing.T) {
 		{"selector at start removed", "\ufe0fa", "", "a", 1, 0, []string{"invisible@0+3"}},
 		{"keycap", "#\ufe0f\u20e3", "", "#\ufe0f\u20e3", 0, 0, nil},
 		{"digit keycap", "1\ufe0f\u20e3", "", "1\ufe0f\u20e3", 0, 0, nil},
+		// A selector after a digit draws the same digit: one per digit
+		// of a log would carry hidden bits. It is kept in a keycap.
+		{"selector after digit removed", "12\ufe0e3\ufe0f", "", "123", 2, 0, []string{"invisible@2+3", "invisible@6+3"}},
+		{"text keycap", "1\ufe0e\u20e3", "", "1\ufe0e\u20e3", 0, 0, nil},
+		{"keycap selector twice", "*\ufe0f\ufe0f\u20e3", "", "*\u20e3", 1, 0, []string{"invisible@1+6"}},
+		{"selector after digit at end", "#\ufe0f", "", "#", 1, 0, []string{"invisible@1+3"}},
+		{"selector after digit kept", "5\ufe0f", "format-chars=keep", "5\ufe0f", 1, 0, []string{"invisible@1+3"}},
+		{"selector after digit escaped", "5\ufe0f!", "format-chars=escape", "5<U+FE0F>!", 1, 0, []string{"invisible@1+3"}},
 		{"zero with short stroke", "0\ufe00", "", "0\ufe00", 0, 0, nil},
 		{"math symbol", "\u2229\ufe00", "", "\u2229\ufe00", 0, 0, nil},
 		{"information source letter", "\u2139\ufe0f", "", "\u2139\ufe0f", 0, 0, nil},

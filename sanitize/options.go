@@ -24,7 +24,9 @@
 //	                                               number, punctuation or symbol (of
 //	                                               ASCII only # * 0-9), or a letter of
 //	                                               Han, Myanmar, Phags-pa, Manichaean,
-//	                                               Egyptian hieroglyphs, or U+2139
+//	                                               Egyptian hieroglyphs, or U+2139;
+//	                                               after # * 0-9 only in a keycap
+//	                                               (U+20E3 next)
 //	ideographic selectors U+E0100–U+E01EF        the one selector directly after an     removed          invisible
 //	                                               ideograph
 //	Mongolian FVS1–FVS4, MVS U+180B–U+180F       the one directly after a Mongolian     removed          invisible
