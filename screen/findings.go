@@ -300,8 +300,12 @@ func (m *Model) drawn(c *Cell, off int64, n uint32) {
 
 // leaveAlt records the text of the alternate screen as it is left.
 func (m *Model) leaveAlt() {
+	g := &m.grids[1]
 	for y := range m.rows {
-		row := m.grids[1].line(y, m.cols)
+		if g.blank[g.rows[y]] {
+			continue
+		}
+		row := g.line(y, m.cols)
 		for i := range row {
 			if m.destroy(&row[i], CauseAltScreen, 0) {
 				row[i].flags |= cellReported
