@@ -542,8 +542,8 @@ func (m *Model) compact() {
 }
 
 // best returns the indices, in record order, of the n records of highest
-// rank, ties broken as Findings breaks them (by offset, then cause). Ranks
-// are whole numbers 0..100, so it counts them rather than sorting.
+// rank, of equal ranks the first recorded. Ranks are whole numbers
+// 0..100, so it counts them rather than sorting.
 func (m *Model) best(n int) []int32 {
 	hits := m.rowHits()
 	scores := make([]int8, len(m.finds))
@@ -578,13 +578,6 @@ func (m *Model) best(n int) []int32 {
 			ties = append(ties, int32(i))
 		}
 	}
-	slices.SortFunc(ties, func(i, j int32) int {
-		a, b := &m.finds[i], &m.finds[j]
-		if a.off != b.off {
-			return cmp.Compare(a.off, b.off)
-		}
-		return int(a.cause) - int(b.cause)
-	})
 	keep = append(keep, ties[:min(len(ties), n-above)]...)
 	slices.Sort(keep)
 	return keep
