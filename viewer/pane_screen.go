@@ -32,8 +32,9 @@ type screenPane struct{ noKeys }
 const (
 	screenStep   = 512 << 10
 	screenBudget = 128 << 20
-	// screenChunk is how many bytes one step of the pass feeds.
-	screenChunk = 4 << 20
+	// screenChunk is how many bytes one step of the pass feeds; the
+	// findings so far are shown after each step.
+	screenChunk = 1 << 20
 )
 
 // screenCache is a stream's screen models: the background pass (a model
@@ -48,10 +49,13 @@ type screenCache struct {
 	cps     []*screen.Model // cps[i] has been fed i*step bytes
 	pass    *screen.Model   // the pass's model, with findings; owned by its step
 	done    bool
-	started bool             // the pass has been started (UI goroutine only)
-	finds   []screen.Finding // when done: by offset
-	rank    []int            // indices into finds, highest rank first
-	union   []span64         // the findings' spans merged, by offset
+	started bool // the pass has been started (UI goroutine only)
+	// The findings of the bytes the pass has read, replaced after each
+	// step: by offset, the indices of finds highest rank first, and the
+	// spans merged.
+	finds []screen.Finding
+	rank  []int
+	union []span64
 
 	cur *screen.Model // the model at the cursor (UI goroutine only)
 }
@@ -98,30 +102,38 @@ func (c *screenCache) passStep(id int) tea.Cmd {
 				c.addCheckpoint(p.Checkpoint())
 			}
 		}
-		if end < c.st.Len {
-			return screenMsg{id: id}
+		last := end >= c.st.Len
+		if last {
+			p.End()
 		}
-		p.End()
-		fs := p.Findings()
-		rank := make([]int, len(fs)) // Findings is in rank order
-		for i := range rank {
-			rank[i] = i
-		}
-		byOff := slices.Clone(rank)
-		slices.SortStableFunc(byOff, func(a, b int) int { return int(fs[a].Off - fs[b].Off) })
-		pos := make([]int, len(fs)) // rank order index -> offset order index
-		sorted := make([]screen.Finding, len(fs))
-		for j, i := range byOff {
-			sorted[j], pos[i] = fs[i], j
-		}
-		for i := range rank {
-			rank[i] = pos[i]
-		}
-		c.mu.Lock()
-		c.finds, c.rank, c.union, c.done, c.pass = sorted, rank, unionOf(sorted), true, nil
-		c.mu.Unlock()
+		c.publish(p.Findings(), last)
 		return screenMsg{id: id}
 	}
+}
+
+// publish replaces the findings shown by fs (in rank order, as
+// Model.Findings returns them); done says the pass has ended.
+func (c *screenCache) publish(fs []screen.Finding, done bool) {
+	rank := make([]int, len(fs))
+	for i := range rank {
+		rank[i] = i
+	}
+	byOff := slices.Clone(rank)
+	slices.SortStableFunc(byOff, func(a, b int) int { return int(fs[a].Off - fs[b].Off) })
+	pos := make([]int, len(fs)) // rank order index -> offset order index
+	sorted := make([]screen.Finding, len(fs))
+	for j, i := range byOff {
+		sorted[j], pos[i] = fs[i], j
+	}
+	for i := range rank {
+		rank[i] = pos[i]
+	}
+	c.mu.Lock()
+	c.finds, c.rank, c.union, c.done = sorted, rank, unionOf(sorted), done
+	if done {
+		c.pass = nil
+	}
+	c.mu.Unlock()
 }
 
 // addCheckpoint appends cp, thinning the checkpoints when they pass the
@@ -192,9 +204,6 @@ var errScreenBehind = errors.New("the screen pass has not reached the cursor yet
 // findingAt returns the index (by offset) of a finding whose span holds
 // off, the one of highest rank when several do, or -1.
 func (c *screenCache) findingAt(off int64) int {
-	if !c.done {
-		return -1
-	}
 	best := -1
 	// Destruction spans tile without overlap, and so do draw-time ones:
 	// at most one of each holds off, and it is the last of its family
@@ -273,25 +282,32 @@ func (m *model) screenStepped(msg screenMsg) tea.Cmd {
 }
 
 // stepFinding moves the cursor to the next finding (d 1) or the previous
-// one (d -1), by offset or by rank.
+// one (d -1), by offset or by rank, among those the pass has found so far.
 func (m *model) stepFinding(d int, byRank bool) {
 	c, err := m.screenCache()
 	if err != nil {
 		m.err = err
 		return
 	}
-	c.mu.Lock()
-	done := c.done
-	c.mu.Unlock()
-	switch {
-	case !done:
-		m.setMsg(true, "findings come when the screen pass has read the stream")
-		return
-	case len(c.finds) == 0:
-		m.setMsg(true, "no hidden-text findings in this stream")
+	off, msg := c.stepTarget(m.sv().cursor, d, byRank)
+	if msg != "" {
+		m.setMsg(true, "%s", msg)
 		return
 	}
-	cur := m.sv().cursor
+	m.jump(off)
+}
+
+// stepTarget returns the offset of the finding d steps from the cursor at
+// cur, by offset or by rank, or why there is none.
+func (c *screenCache) stepTarget(cur int64, d int, byRank bool) (int64, string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case len(c.finds) == 0 && !c.done:
+		return 0, "no hidden-text findings yet: the screen pass is reading the stream"
+	case len(c.finds) == 0:
+		return 0, "no hidden-text findings in this stream"
+	}
 	var i int
 	if byRank {
 		// From the finding under the cursor, else from the top (or bottom).
@@ -311,11 +327,10 @@ func (m *model) stepFinding(d int, byRank bool) {
 			i = sort.Search(len(c.finds), func(i int) bool { return c.finds[i].Off >= cur }) - 1
 		}
 		if i < 0 || i >= len(c.finds) {
-			m.setMsg(true, "no finding %s", map[bool]string{true: "after the cursor", false: "before the cursor"}[d > 0])
-			return
+			return 0, "no finding " + map[bool]string{true: "after the cursor", false: "before the cursor"}[d > 0]
 		}
 	}
-	m.jump(c.finds[i].Off)
+	return c.finds[i].Off, ""
 }
 
 // findingNote names the finding under the cursor for the status line:
@@ -369,10 +384,9 @@ func (screenPane) title(m *model) string {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.done {
-		t += fmt.Sprintf(", %d findings", len(c.finds))
-	} else {
-		t += fmt.Sprintf(", finding hidden text %d%%", percent(int64(len(c.cps)-1)*c.step, m.sv().src.n))
+	t += fmt.Sprintf(", %d findings", len(c.finds))
+	if !c.done {
+		t += fmt.Sprintf(" so far, %d%% read", percent(int64(len(c.cps)-1)*c.step, m.sv().src.n))
 	}
 	return t
 }

@@ -172,3 +172,29 @@ func TestScreenBehind(t *testing.T) {
 		t.Errorf("model at %d, want %d", got, st.Len)
 	}
 }
+
+// TestScreenFindingsIncremental: findings show after each step of the
+// screen pass, before it has read the whole stream; f jumps to one.
+func TestScreenFindingsIncremental(t *testing.T) {
+	head := []byte("files: a.txt\r\nrm -rf ~/\r\x1b[Kb.txt\r\n")
+	data := append(head, bytes.Repeat([]byte("2026-12-01 build step ok\r\n"), 3*screenChunk/26)...)
+	st := &capture.Stream{Name: capture.StreamOutput, Data: bytes.NewReader(data), Len: int64(len(data))}
+	c, err := newScreenCache(nil, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := c.passStep(0)().(screenMsg); msg.err != nil {
+		t.Fatal(msg.err)
+	}
+	if c.done {
+		t.Fatalf("pass done after one step of %d bytes over %d", screenChunk, len(data))
+	}
+	rm := int64(bytes.Index(head, []byte("rm -rf")))
+	off, msg := c.stepTarget(0, 1, false)
+	if msg != "" || off != rm {
+		t.Errorf("first finding after one step: offset %d %q, want %d", off, msg, rm)
+	}
+	if i := c.findingAt(rm); i < 0 || c.finds[i].Cause != screen.CauseErased {
+		t.Errorf("findingAt(%d) = %d, want the erased command", rm, i)
+	}
+}
