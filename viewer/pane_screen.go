@@ -7,7 +7,6 @@ import (
 	"sort"
 	"sync"
 	"unicode/utf8"
-	"unsafe"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -25,12 +24,13 @@ import (
 // that drew it; f/F and r/R step through the findings.
 type screenPane struct{ noKeys }
 
-// Checkpoints of the screen pass: one every screenStep bytes at first;
-// when they would take more than screenBudget bytes, every other one is
-// dropped and the step doubles, so that memory stays under the budget on
-// any capture while a jump replays at most one step.
+// Checkpoints of the screen pass (screen.Snapshot, a few KiB each): one
+// every screenStep bytes at first; when they would take more than
+// screenBudget bytes, every other one is dropped and the step doubles, so
+// that memory stays under the budget on any capture while a jump replays
+// at most one step.
 const (
-	screenStep   = 512 << 10
+	screenStep   = 128 << 10
 	screenBudget = 128 << 20
 	// screenChunk is how many bytes one step of the pass feeds; the
 	// findings so far are shown after each step.
@@ -45,9 +45,10 @@ type screenCache struct {
 	st  *capture.Stream
 
 	mu      sync.Mutex
-	step    int64           // bytes between checkpoints
-	cps     []*screen.Model // cps[i] has been fed i*step bytes
-	pass    *screen.Model   // the pass's model, with findings; owned by its step
+	step    int64              // bytes between checkpoints
+	cps     []*screen.Snapshot // cps[i] has been fed i*step bytes
+	cpBytes int64              // the memory of cps
+	pass    *screen.Model      // the pass's model, with findings; owned by its step
 	done    bool
 	started bool // the pass has been started (UI goroutine only)
 	// The findings of the bytes the pass has read, replaced after each
@@ -77,12 +78,8 @@ func newScreenCache(c *capture.Capture, st *capture.Stream) (*screenCache, error
 		return nil, err
 	}
 	pass, _ := screen.New(screen.Options{Cols: set.Cols, Rows: set.Rows, NewlineCRLF: set.NewlineCRLF, Findings: true, Timed: c != nil && c.Timed})
-	return &screenCache{set: set, st: st, step: screenStep, cps: []*screen.Model{first}, pass: pass}, nil
-}
-
-// cpCost is the memory of one checkpoint in bytes: its two grids.
-func (c *screenCache) cpCost() int64 {
-	return int64(c.set.Cols) * int64(c.set.Rows) * 2 * int64(unsafe.Sizeof(screen.Cell{}))
+	cp := first.Snapshot()
+	return &screenCache{set: set, st: st, step: screenStep, cps: []*screen.Snapshot{cp}, cpBytes: cp.Bytes(), pass: pass}, nil
 }
 
 // passStep feeds the pass the next screenChunk bytes, taking checkpoints
@@ -99,7 +96,7 @@ func (c *screenCache) passStep(id int) tea.Cmd {
 				return screenMsg{id, err}
 			}
 			if p.Offset() == next {
-				c.addCheckpoint(p.Checkpoint())
+				c.addCheckpoint(p.Snapshot())
 			}
 		}
 		last := end >= c.st.Len
@@ -138,16 +135,19 @@ func (c *screenCache) publish(fs []screen.Finding, done bool) {
 
 // addCheckpoint appends cp, thinning the checkpoints when they pass the
 // memory budget.
-func (c *screenCache) addCheckpoint(cp *screen.Model) {
+func (c *screenCache) addCheckpoint(cp *screen.Snapshot) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.cps = append(c.cps, cp)
-	if int64(len(c.cps))*c.cpCost() <= screenBudget {
+	c.cpBytes += cp.Bytes()
+	if c.cpBytes <= screenBudget {
 		return
 	}
 	kept := c.cps[:0]
+	c.cpBytes = 0
 	for i := 0; i < len(c.cps); i += 2 {
 		kept = append(kept, c.cps[i])
+		c.cpBytes += c.cps[i].Bytes()
 	}
 	clear(c.cps[len(kept):])
 	c.cps, c.step = kept, c.step*2
@@ -193,7 +193,7 @@ func (c *screenCache) modelAt(end int64) (*screen.Model, error) {
 		return nil, errScreenBehind
 	}
 	if !near {
-		c.cur = cp.Clone()
+		c.cur = cp.Model()
 	}
 	return c.cur, capture.PlayScreen(c.cur, c.st, end)
 }

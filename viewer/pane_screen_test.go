@@ -133,15 +133,17 @@ func TestScreenFindings(t *testing.T) {
 func TestScreenCheckpointBudget(t *testing.T) {
 	c := &screenCache{set: capture.ScreenSetup{Cols: 80, Rows: 24}, step: screenStep}
 	m, _ := screen.New(screen.Options{})
-	n := int(2*screenBudget/c.cpCost()) + 3
+	m.Feed(bytes.Repeat([]byte("a full screen of text "), 100))
+	cp := m.Snapshot()
+	n := int(2*screenBudget/cp.Bytes()) + 3
 	for range n {
-		c.addCheckpoint(m)
+		c.addCheckpoint(cp)
 	}
-	if got := int64(len(c.cps)) * c.cpCost(); got > screenBudget {
-		t.Errorf("%d checkpoints take %d bytes, over the budget %d", len(c.cps), got, screenBudget)
+	if got := int64(len(c.cps)) * cp.Bytes(); got > screenBudget || got != c.cpBytes {
+		t.Errorf("%d checkpoints take %d bytes (counted %d), over the budget %d", len(c.cps), got, c.cpBytes, screenBudget)
 	}
-	if kept := int64(len(c.cps)) * c.cpCost(); kept < screenBudget/2 {
-		t.Errorf("thinning kept %d bytes of checkpoints, under half the budget", kept)
+	if c.cpBytes < screenBudget/2 {
+		t.Errorf("thinning kept %d bytes of checkpoints, under half the budget", c.cpBytes)
 	}
 	if c.step <= screenStep {
 		t.Errorf("step %d did not grow", c.step)
