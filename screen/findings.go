@@ -201,8 +201,11 @@ func (m *Model) destroy(c *Cell, cause Cause, r rune) bool {
 	if m.nameTok != rec.byOff || m.nameRow != rec.row || m.tok.Kind == decode.KindText {
 		// One sequence hiding several runs on one row: the row is read
 		// once. A text run is not, since Feed may cut it in two.
-		m.lineBuf = m.AppendLine(m.lineBuf[:0], m.cur.y)
-		m.rowProgress = progress(m.lineBuf)
+		m.rowProgress = false
+		if row := m.line(m.cur.y); mayProgress(row) {
+			m.lineBuf = appendCells(m.lineBuf[:0], row, false, true)
+			m.rowProgress = progress(m.lineBuf)
+		}
 		m.nameRow = rec.row
 	}
 	rec.rowProgress = m.rowProgress
@@ -314,7 +317,7 @@ func (m *Model) leaveAlt() {
 		}
 		row := g.line(y, m.cols)
 		for i := range row {
-			if m.destroy(&row[i], CauseAltScreen, 0) {
+			if row[i].Rune != 0 && m.destroy(&row[i], CauseAltScreen, 0) {
 				row[i].flags |= cellReported
 			}
 		}
@@ -877,6 +880,22 @@ func progress(s []byte) bool {
 			continue
 		}
 		spinner = spinner && spinnerASCII[b]
+	}
+	return spinner
+}
+
+// mayProgress reports whether the text of row could be progress syntax:
+// whether it holds a character progress looks for first, or nothing but
+// spinner characters. It saves writing out the rows that cannot.
+func mayProgress(row []Cell) bool {
+	spinner := true
+	for i := range row {
+		switch r := row[i].Rune; {
+		case r == '%' || r == '=' || r == '#' || r == '/' || r == 'E' || r >= utf8.RuneSelf:
+			return true
+		case r != 0 && !spinnerASCII[r]:
+			spinner = false
+		}
 	}
 	return spinner
 }
