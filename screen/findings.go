@@ -232,6 +232,9 @@ func (m *Model) newRecord(c *Cell, cause Cause, text rune) int {
 	}
 	if len(m.finds) >= 2*MaxFindings {
 		m.compact()
+		if rec.byName >= 0 {
+			rec.byName = int32(len(m.names) - 1) // compact keeps the current name last
+		}
 	}
 	m.finds = append(m.finds, rec)
 	i := len(m.finds) - 1
@@ -537,11 +540,36 @@ func (m *Model) compact() {
 	}
 	m.finds, m.delText, m.drawText = m.finds[:len(keep)], del, drw
 	m.pendDel, m.pendDrw = -1, -1
+	m.compactNames()
 	for g := range m.grids {
 		for i := range m.grids[g].cells {
 			m.grids[g].cells[i].hole = 0
 		}
 	}
+}
+
+// compactNames keeps the token names the records still use, and the
+// current one (the last), so that they do not grow with the input.
+// Records name tokens in the order names were added, so one pass renumbers
+// them.
+func (m *Model) compactNames() {
+	var names []string
+	last := int32(-1)
+	for j := range m.finds {
+		r := &m.finds[j]
+		if r.byName < 0 {
+			continue
+		}
+		if r.byName != last {
+			last = r.byName
+			names = append(names, m.names[last])
+		}
+		r.byName = int32(len(names) - 1)
+	}
+	if n := int32(len(m.names)) - 1; n >= 0 && last != n {
+		names = append(names, m.names[n])
+	}
+	m.names = names
 }
 
 // best returns the indices, in record order, of the n records of highest
@@ -927,13 +955,21 @@ var shellWords = []string{"rm -", "curl ", "wget ", "| sh", "|sh", "| bash", "|b
 var instructionWords = []string{"ignore ", "previous instruction", "instructions", "assistant", "system prompt", "you must", "do not tell", "don't tell", "password", "secret", "token", "api key", "api_key", "private key", "exfiltrate", "execute", "run the"}
 
 // wordSet finds any of a list of words in a text in one scan, the words
-// filed by their first byte.
-type wordSet [256][]string
+// filed by their first byte; first marks the bytes that start a word, in
+// either ASCII case.
+type wordSet struct {
+	first [256]bool
+	words [256][]string
+}
 
 func newWordSet(words []string) *wordSet {
 	var ws wordSet
 	for _, w := range words {
-		ws[w[0]] = append(ws[w[0]], w)
+		ws.words[w[0]] = append(ws.words[w[0]], w)
+		ws.first[w[0]] = true
+		if b := w[0]; b >= 'a' && b <= 'z' {
+			ws.first[b-'a'+'A'] = true
+		}
 	}
 	return &ws
 }
@@ -946,7 +982,10 @@ var shellSet, instructionSet = newWordSet(shellWords), newWordSet(instructionWor
 // of s match the words' lower-case letters.
 func (ws *wordSet) in(s []byte, fold bool) bool {
 	for i := 0; i < len(s); i++ {
-		for _, w := range ws[lowerIf(s[i], fold)] {
+		if !ws.first[s[i]] {
+			continue
+		}
+		for _, w := range ws.words[lowerIf(s[i], fold)] {
 			if hasPrefix(s[i:], w, fold) {
 				return true
 			}
