@@ -325,15 +325,19 @@ func (m *Model) erase(cells []Cell, cause cause) (holes bool) {
 	return holes
 }
 
-// eraseRow erases row y of screen i whole (erase). A row that is blank
-// already, or any row when findings are off, is only marked blank: its
-// cells are written when something reads or draws on it.
-func (m *Model) eraseRow(i, y int, cause Cause) {
+// eraseRows erases rows from..to-1 of screen i whole (erase). A row that
+// is blank already, or any row when findings are off, is only marked
+// blank: its cells are written when something reads or draws on it.
+func (m *Model) eraseRows(i, from, to int, cause Cause) {
 	g := &m.grids[i]
-	if m.opts.Findings && !g.blank[g.rows[y]] && m.erase(g.line(y, m.cols), cause) {
-		return // the cells keep their holes
+	b := m.blankCell()
+	for y := from; y < to; y++ {
+		r := g.rows[y]
+		if m.opts.Findings && !g.blank[r] && m.erase(g.line(y, m.cols), cause) {
+			continue // the cells keep their holes
+		}
+		g.blank[r], g.fill[r] = true, b
 	}
-	g.setBlank(y, m.blankCell())
 }
 
 // lineFeed is LF, VT and FF: down one row, scrolling at the bottom margin;
@@ -392,9 +396,7 @@ func (m *Model) scrollUp(top, bot, n int) {
 func (m *Model) shiftUp(top, bot, n int, cause Cause) {
 	n = min(n, bot-top+1)
 	if cause != causeNone {
-		for y := top; y < top+n; y++ {
-			m.eraseRow(m.screen(), y, cause)
-		}
+		m.eraseRows(m.screen(), top, top+n, cause)
 	}
 	rotate(m.grids[m.screen()].rows[top:bot+1], n)
 	for y := bot + 1 - n; y <= bot; y++ {
@@ -406,9 +408,7 @@ func (m *Model) shiftUp(top, bot, n int, cause Cause) {
 // the region are destroyed.
 func (m *Model) scrollDown(top, bot, n int) {
 	n = min(n, bot-top+1)
-	for y := bot + 1 - n; y <= bot; y++ {
-		m.eraseRow(m.screen(), y, causeScrolled)
-	}
+	m.eraseRows(m.screen(), bot+1-n, bot+1, causeScrolled)
 	rows := m.grids[m.screen()].rows[top : bot+1]
 	rotate(rows, len(rows)-n)
 	for y := top; y < top+n; y++ {
@@ -432,10 +432,8 @@ func rotate(a []int32, n int) {
 // eraseGrid destroys and blanks every row of screen i.
 func (m *Model) eraseGrid(i int, cause Cause) {
 	g := &m.grids[i]
-	for y := range m.rows {
-		m.eraseRow(i, y, cause)
-		g.wrapped[g.rows[y]] = false
-	}
+	m.eraseRows(i, 0, m.rows, cause)
+	clear(g.wrapped)
 }
 
 // tab is HT (n > 0) and CBT (n < 0): to the n-th next or previous tab
@@ -702,13 +700,9 @@ func (m *Model) eraseDisplay(n int) {
 	switch n {
 	case 0:
 		m.eraseLine(0)
-		for y := m.cur.y + 1; y < m.rows; y++ {
-			m.eraseRow(m.screen(), y, causeErased)
-		}
+		m.eraseRows(m.screen(), m.cur.y+1, m.rows, causeErased)
 	case 1:
-		for y := range m.cur.y {
-			m.eraseRow(m.screen(), y, causeErased)
-		}
+		m.eraseRows(m.screen(), 0, m.cur.y, causeErased)
 		m.eraseLine(1)
 	case 2:
 		m.eraseGrid(m.screen(), causeErased)
@@ -741,7 +735,7 @@ func (m *Model) eraseLine(n int) {
 		return
 	}
 	if from == 0 && to == m.cols {
-		m.eraseRow(m.screen(), m.cur.y, causeErased)
+		m.eraseRows(m.screen(), m.cur.y, m.cur.y+1, causeErased)
 		return
 	}
 	row := m.line(m.cur.y)
