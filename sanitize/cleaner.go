@@ -41,6 +41,9 @@ type cleaner struct {
 	linkURI []byte // the URI of the open OSC 8 link, to append under LinksAppend
 
 	m *OffsetMap // optional offset map
+	// mapEach is set when every token adds a point to m: an offset map
+	// without line emulation (which adds a point per line instead).
+	mapEach bool
 
 	scr *screen.Model // the screen of CRScreen, else nil
 	// embOpen is set while controls embedded in a sequence have been
@@ -141,14 +144,23 @@ func (c *cleaner) bytesAt(off, n int64) []byte {
 
 // each runs the policy over one token from the decoder. Text that needs
 // nothing but copying (the options allow it, no CR, format run or offset
-// map waits on it) is copied here; every other token goes through token.
+// map waits on it) is copied here, and a CSI that nothing waits on goes
+// straight to sequence; every other token goes through token.
 func (c *cleaner) each(t *decode.Token) {
-	if t.Kind == decode.KindText && c.plainText && c.m == nil && c.crRun == 0 &&
-		!c.fmt.pending() && t.Off >= c.base {
-		end := t.End()
-		c.at, c.fmt.prevEnd, c.fmt.prevRune = end, end, -1
-		c.out = append(c.out, c.chunk[t.Off-c.base:end-c.base]...)
-		return
+	switch t.Kind {
+	case decode.KindText:
+		if c.plainText && !c.mapEach && c.crRun == 0 && !c.fmt.pending() && t.Off >= c.base {
+			end := t.End()
+			c.at, c.fmt.prevEnd, c.fmt.prevRune = end, end, -1
+			c.out = append(c.out, c.chunk[t.Off-c.base:end-c.base]...)
+			return
+		}
+	case decode.KindCSI:
+		if !c.mapEach && !c.fmt.pending() {
+			c.at = t.End()
+			c.sequence(t)
+			return
+		}
 	}
 	c.token(t)
 }
@@ -160,24 +172,21 @@ func (c *cleaner) token(t *decode.Token) {
 	if c.fmt.pending() {
 		c.beforeToken(t)
 	}
-	if c.m != nil && !c.lineMode {
+	if c.mapEach {
 		c.mapToken(t)
 	}
-	r := &c.rep
 	switch t.Kind {
 	case decode.KindText:
 		c.text(t)
-	case decode.KindInvalid:
-		r.Removed.Invalid++
-		c.emitString(replacement)
 	case decode.KindC0:
 		c.c0(t)
-	case decode.KindDEL:
-		r.Removed.DEL++
 	case decode.KindFormat:
 		c.format(t)
-	case decode.KindC1:
-		r.Removed.C1++
+	case decode.KindInvalid:
+		c.rep.byKind[decode.KindInvalid]++
+		c.emitString(replacement)
+	case decode.KindDEL, decode.KindC1:
+		c.rep.byKind[t.Kind]++
 		c.advise(t)
 	default:
 		c.sequence(t)
@@ -191,43 +200,44 @@ var replacement = []byte(string(utf8.RuneError))
 // advisory flags it raises.
 func (c *cleaner) sequence(t *decode.Token) {
 	r := &c.rep
-	if t.Flags != 0 {
-		c.anomalies(t)
-	}
-	if c.frame > t.Off && c.frame < t.End() {
-		c.flag(t, &r.Anomalies.Split, "split")
+	r.byKind[t.Kind&15]++
+	if t.Flags != 0 || c.frame > t.Off {
+		c.irregular(t)
 	}
 	switch t.Kind {
-	case decode.KindESC, decode.KindNF:
-		r.Removed.ESC++
 	case decode.KindCSI:
-		r.Removed.CSI++
 		r.countCSI(t)
 	case decode.KindOSC:
-		r.Removed.OSC++
 		r.countOSC(t)
 		if t.Command == 8 && t.Flags&(decode.FlagAborted|decode.FlagUnterminated) == 0 {
 			c.link(t)
 		}
-	case decode.KindDCS:
-		r.Removed.DCS++
-	case decode.KindAPC:
-		r.Removed.APC++
-	case decode.KindPM:
-		r.Removed.PM++
-	case decode.KindSOS:
-		r.Removed.SOS++
-	case decode.KindScreenTitle:
-		r.Removed.ESCk++
 	}
 	c.advise(t)
 }
 
+// irregular counts the anomalies of a sequence or string, and flags one
+// that straddles a frame boundary (Writer.Frame).
+func (c *cleaner) irregular(t *decode.Token) {
+	if t.Flags != 0 {
+		c.anomalies(t)
+	}
+	if c.frame > t.Off && c.frame < t.End() {
+		c.flag(t, &c.rep.Anomalies.Split, "split")
+	}
+}
+
 // advise counts the advisory flags t raises, each with a finding.
 func (c *cleaner) advise(t *decode.Token) {
-	for a := Advisories(t); a != 0; a &= a - 1 {
-		one := a & -a
-		i := bits.TrailingZeros16(uint16(one))
+	if a := Advisories(t); a != 0 {
+		c.raise(t, a)
+	}
+}
+
+// raise counts the advisory classes a of t, each with a finding.
+func (c *cleaner) raise(t *decode.Token, a Advisory) {
+	for ; a != 0; a &= a - 1 {
+		i := bits.TrailingZeros16(uint16(a))
 		c.flag(t, &c.rep.classes[i], ctlfunc.Classes[i].Name)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/bytelens/bytelens/decode"
 )
@@ -194,6 +195,10 @@ type report struct {
 	// Anomalies from them.
 	classes   [16]int64
 	anomalies [8]int64
+	// byKind counts removed tokens by decode kind, for the Counts fields
+	// that are one kind each (snapshot); C0 controls, which split into
+	// C0, CR and BS, and format characters count in Removed directly.
+	byKind [16]int64
 }
 
 func newReport(o Options) report {
@@ -206,24 +211,35 @@ func newReport(o Options) report {
 // privateMarkers are the CSI private markers, in csiPlain's order.
 const privateMarkers = "\x00<=>?"
 
+// privateIndex gives the index of each byte in privateMarkers, or -1.
+var privateIndex = func() (t [256]int8) {
+	for i := range t {
+		t[i] = int8(strings.IndexByte(privateMarkers, byte(i)))
+	}
+	return t
+}()
+
 // countCSI counts the CSI t by private marker, intermediates and final
 // byte.
 func (r *report) countCSI(t *decode.Token) {
-	private, inter, final := t.Private, t.Inter, t.Final
-	if inter[0] == 0 && final >= 0x40 && final < 0x7F {
-		i := -1
-		switch private {
-		case 0:
-			i = 0
-		case '<', '=', '>', '?':
-			i = int(private-'<') + 1
-		}
-		if i >= 0 {
-			if n := &r.csiPlain[i][final-0x40]; *n > 0 || r.admit(&r.namedCSI, &r.CSIOther, t, "CSI keys") {
-				*n++
-			}
+	if i := privateIndex[t.Private]; i >= 0 && t.NInter == 0 && t.Final-0x40 < 0x3F {
+		if n := &r.csiPlain[i][t.Final-0x40]; *n > 0 {
+			*n++
 			return
 		}
+	}
+	r.countNewCSI(t)
+}
+
+// countNewCSI is countCSI for a key not yet counted, or one with
+// intermediates.
+func (r *report) countNewCSI(t *decode.Token) {
+	private, inter, final := t.Private, t.Inter, t.Final
+	if i := privateIndex[private]; i >= 0 && t.NInter == 0 && final >= 0x40 && final < 0x7F {
+		if r.admit(&r.namedCSI, &r.CSIOther, t, "CSI keys") {
+			r.csiPlain[i][final-0x40]++
+		}
+		return
 	}
 	k := csiKey{private, inter[0], inter[1], final}
 	if n, ok := r.csi[k]; ok || r.admit(&r.namedCSI, &r.CSIOther, t, "CSI keys") {
@@ -278,6 +294,11 @@ func (r *report) snapshot() Report {
 	for i, f := range anomalyCounters {
 		anomalies.Field(f).SetInt(r.anomalies[i])
 	}
+	k := &r.byKind
+	out.Removed.C1, out.Removed.DEL, out.Removed.Invalid = k[decode.KindC1], k[decode.KindDEL], k[decode.KindInvalid]
+	out.Removed.ESC, out.Removed.CSI, out.Removed.OSC = k[decode.KindESC]+k[decode.KindNF], k[decode.KindCSI], k[decode.KindOSC]
+	out.Removed.DCS, out.Removed.APC, out.Removed.PM = k[decode.KindDCS], k[decode.KindAPC], k[decode.KindPM]
+	out.Removed.SOS, out.Removed.ESCk = k[decode.KindSOS], k[decode.KindScreenTitle]
 	out.CSIFinals = make(map[string]int64, len(r.csi))
 	for k, n := range r.csi {
 		out.CSIFinals[k.String()] += n
