@@ -235,7 +235,14 @@ func Lookup(t *decode.Token) (Function, bool) {
 // cut short. For a function without variants it is one table look-up.
 func ClassesOf(t *decode.Token) Class {
 	n := entryNum(t)
-	if in := info[n]; !in.variants {
+	in := &info[n]
+	switch {
+	case !in.variants:
+		return in.classes
+	case in.conceal:
+		if sgrConceals(t) {
+			return in.varClasses
+		}
 		return in.classes
 	}
 	return varied(t, n)
@@ -314,7 +321,7 @@ const (
 	// no intermediate (0) or the one intermediate 0x20–0x2F (1–16), then
 	// its final byte 0x40–0x7F.
 	csiInters  = 17
-	keyOSC     = keyCSI + len(privateMarkers)*csiInters*64 // OSC command number below oscNumbers
+	keyOSC     = keyCSI + (len(privateMarkers)+1)*csiInters*64 // OSC command number below oscNumbers
 	oscNumbers = 8192
 	keyTitle   = keyOSC + oscNumbers // ESC k
 	numKeys    = keyTitle + 1
@@ -331,7 +338,10 @@ var (
 	info = func() []entryInfo {
 		in := make([]entryInfo, formatNum+1)
 		for i, e := range entries {
-			in[i+1] = entryInfo{e.Classes, len(e.Variants) > 0}
+			in[i+1] = entryInfo{classes: e.Classes, variants: len(e.Variants) > 0}
+			if len(e.Variants) == 1 && e.Variants[0].When == WhenSGRConceal {
+				in[i+1].conceal, in[i+1].varClasses = true, e.Variants[0].Classes
+			}
 		}
 		in[formatNum].variants = true
 		return in
@@ -341,9 +351,13 @@ var (
 	dcsNums  []uint16              // the DCS entries, in dcs order
 )
 
+// entryInfo is what ClassesOf needs of an entry: its classes, whether it
+// has variants, and for SGR, whose one variant is WhenSGRConceal (the
+// most common CSI of all), that variant's classes, so that it is decided
+// without walking the variants.
 type entryInfo struct {
-	classes  Class
-	variants bool
+	classes, varClasses Class
+	variants, conceal   bool
 }
 
 type csiKey struct {
@@ -383,13 +397,23 @@ func init() {
 	}
 }
 
-func csiNum(private int8, inter int, final byte) int {
+// csiNum is the number of a CSI key: private marker index, intermediate
+// (0 none, else 1 + its low four bits) and final byte 0x40–0x7F.
+func csiNum(private uint8, inter int, final byte) int {
 	return keyCSI + (int(private)*csiInters+inter)*64 + int(final-0x40)
 }
 
 // entryNum returns the place in entries plus one of t's function, 0 for
 // none, or formatNum for a format character.
 func entryNum(t *decode.Token) uint16 {
+	if t.Kind == decode.KindCSI && t.NInter == 0 && t.Final-0x40 < 0x40 {
+		return byKey[csiNum(privateIndex[t.Private], 0, t.Final)]
+	}
+	return otherNum(t)
+}
+
+// otherNum is entryNum for every token but a CSI without intermediates.
+func otherNum(t *decode.Token) uint16 {
 	switch t.Kind {
 	case decode.KindFormat:
 		return formatNum
@@ -400,15 +424,14 @@ func entryNum(t *decode.Token) uint16 {
 	case decode.KindESC:
 		return byKey[keyESC+int(t.Final&0x7F)] // Final 0: cut short, no entry
 	case decode.KindCSI:
-		m := privateIndex[t.Private]
-		if m < 0 || t.Final < 0x40 || t.Final >= 0x80 {
+		if t.Final < 0x40 || t.Final >= 0x80 {
 			return 0
 		}
 		switch t.NInter {
 		case 0:
-			return byKey[csiNum(m, 0, t.Final)]
+			return byKey[csiNum(privateIndex[t.Private], 0, t.Final)]
 		case 1:
-			return byKey[csiNum(m, 1+int(t.Inter[0]&0x0F), t.Final)]
+			return byKey[csiNum(privateIndex[t.Private], 1+int(t.Inter[0]&0x0F), t.Final)]
 		}
 		return csiInter[csiKey{t.Private, t.Inter, t.Final}]
 	case decode.KindOSC:
@@ -428,13 +451,19 @@ func entryNum(t *decode.Token) uint16 {
 	return 0
 }
 
-// privateMarkers are the CSI private markers in index order; "\x00" is none.
+// privateMarkers are the CSI private markers in index order; "\x00" is
+// none. A byte that is no marker indexes one more row of byKey, which
+// holds no function.
 const privateMarkers = "\x00<=>?"
 
-// privateIndex gives the index of each byte in privateMarkers, or -1.
-var privateIndex = func() (t [256]int8) {
+// privateIndex gives the index of each byte in privateMarkers, or
+// len(privateMarkers).
+var privateIndex = func() (t [256]uint8) {
 	for i := range t {
-		t[i] = int8(strings.IndexByte(privateMarkers, byte(i)))
+		t[i] = uint8(len(privateMarkers))
+		if j := strings.IndexByte(privateMarkers, byte(i)); j >= 0 {
+			t[i] = uint8(j)
+		}
 	}
 	return t
 }()
