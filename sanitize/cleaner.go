@@ -14,9 +14,11 @@ import (
 // begins, so memory stays bounded.
 const maxLine = 64 << 10
 
-// histLen is how many input bytes before the current chunk are kept, so
-// that an OSC 8 URI split across writes can still be appended.
-const histLen = MaxLinkURI + 64
+// histLen is the most input bytes before the current chunk that are
+// kept: those of a sequence or string still open, so that the payload of
+// an OSC 8 split across writes can still be read (link reads payloads of
+// up to MaxLinkURI+256 bytes, after a 2-byte introducer).
+const histLen = MaxLinkURI + 256 + 2
 
 // cleaner applies Options to decode tokens. It appends cleaned text to out
 // and counts into rep; the caller owns out and drains it.
@@ -28,7 +30,7 @@ type cleaner struct {
 
 	chunk   []byte // the input being fed
 	base    int64  // stream offset of chunk[0]
-	hist    []byte // the input just before chunk: histLen bytes or more (up to twice that), or all of it
+	hist    []byte // the input just before chunk from where the token still open began, when that is at most histLen bytes
 	flushed int64  // cleaned bytes already drained from out
 
 	crRun int   // CRs waiting to know what follows
@@ -82,7 +84,9 @@ func (c *cleaner) feed(p []byte) {
 	c.chunk, c.base = p, c.dec.Offset()
 	held := len(c.out)
 	c.dec.Feed(p, c.tokenFn)
-	c.screenFeed(p, held)
+	if c.scr != nil {
+		c.screenFeed(p, held)
+	}
 	c.rep.BytesIn += int64(len(p))
 	c.keepHistory(p)
 	c.chunk = nil
@@ -104,17 +108,32 @@ func (c *cleaner) end() {
 	c.rep.BytesOut = c.flushed + int64(len(c.out))
 }
 
-// keepHistory keeps at least the last histLen bytes of input. It lets the
-// history grow to twice that before dropping the older half, so that small
-// writes do not move it on every call.
+// keepHistory keeps, at the end of chunk p, what a later token may read
+// back of the input before its chunk: the bytes from where the token
+// still open began (c.at, the end of the last token; nothing when the
+// decoder is between tokens), if they are at most histLen, and the
+// character that ends the last token, for prevChar. Text between tokens
+// is not copied.
 func (c *cleaner) keepHistory(p []byte) {
-	if len(p) >= histLen {
-		c.hist = append(c.hist[:0], p[len(p)-histLen:]...)
+	if f := &c.fmt; f.prevRune < 0 && f.prevEnd > c.base {
+		if i := f.prevEnd - c.base; i >= utf8.UTFMax {
+			f.tail, f.tailN = [utf8.UTFMax]byte(p[i-utf8.UTFMax:i]), utf8.UTFMax
+		} else {
+			f.tailN = copy(f.tail[:], p[:i])
+		}
+	}
+	end := c.base + int64(len(p))
+	open := end - c.at
+	if open == 0 || open > histLen {
+		c.hist = c.hist[:0]
 		return
 	}
-	if len(c.hist)+len(p) > 2*histLen {
-		keep := histLen - len(p)
-		c.hist = append(c.hist[:0], c.hist[len(c.hist)-keep:]...)
+	if c.at >= c.base {
+		c.hist = append(c.hist[:0], p[c.at-c.base:]...)
+		return
+	}
+	if drop := int64(len(c.hist)) - (c.base - c.at); drop > 0 {
+		c.hist = append(c.hist[:0], c.hist[drop:]...)
 	}
 	c.hist = append(c.hist, p...)
 }
