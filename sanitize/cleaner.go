@@ -35,6 +35,8 @@ type cleaner struct {
 
 	crRun int   // CRs waiting to know what follows
 	crOff int64 // offset of the first of them
+	// crFate is what the last run of CRs settled became (SettleCR).
+	crFate CRFate
 
 	lineMode bool   // CROverwrite or BSOverstrike: the line is held in line
 	line     []rune // current line under emulation
@@ -356,9 +358,11 @@ func (c *cleaner) resolveCR(next byte) {
 func (c *cleaner) settleCR(next int) {
 	c.crRun = 0
 	if next == '\n' {
+		c.crFate = CRBeforeLF
 		return
 	}
 	if next != endOfStream {
+		c.crFate = CROverwrites
 		c.rep.Flags.Overwrite++
 		c.rep.find(c.crOff, "overwrite", "CR", 1)
 	}
