@@ -222,8 +222,8 @@ func (s *streamIndex) feed(p []byte) error {
 		}
 		s.san.Write(p[:k]) // writes to s, which keeps its own error
 		s.raw += int64(k)
-		if isBreak(p[k-1]) {
-			s.piece = s.raw
+		if isBreak(p[k-1]) && s.san.InGround() {
+			s.piece = s.raw // a break inside a control string's payload ends no line
 		}
 		p = p[k:]
 	}

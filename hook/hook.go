@@ -66,6 +66,30 @@ const (
 // Agents lists the supported agents.
 var Agents = []Agent{ClaudeCode, Codex}
 
+// ParseAgent returns the agent named s, one of Agents, or an error
+// naming the ones there are.
+func ParseAgent(s string) (Agent, error) {
+	for _, a := range Agents {
+		if string(a) == s {
+			return a, nil
+		}
+	}
+	return "", fmt.Errorf("unknown agent %q: want claude-code or codex", s)
+}
+
+// ParsePermission returns the Options.Permission that s names: "ask",
+// "allow", or "none" for "" (no permissionDecision); anything else is an
+// error.
+func ParsePermission(s string) (string, error) {
+	switch s {
+	case "ask", "allow":
+		return s, nil
+	case "none":
+		return "", nil
+	}
+	return "", errors.New("must be ask, allow or none")
+}
+
 // ErrInput reports hook input that is not the documented JSON.
 var ErrInput = errors.New("hook input is not PreToolUse JSON")
 

@@ -117,3 +117,22 @@ func TestAnswerEscaped(t *testing.T) {
 		t.Fatalf("answer %q", out)
 	}
 }
+
+func TestParseFlags(t *testing.T) {
+	for _, a := range Agents {
+		if got, err := ParseAgent(string(a)); got != a || err != nil {
+			t.Errorf("ParseAgent(%q) = %q, %v", a, got, err)
+		}
+	}
+	if _, err := ParseAgent("vim"); err == nil || !strings.Contains(err.Error(), `unknown agent "vim"`) {
+		t.Errorf("ParseAgent(vim): %v", err)
+	}
+	for in, want := range map[string]string{"ask": "ask", "allow": "allow", "none": ""} {
+		if got, err := ParsePermission(in); got != want || err != nil {
+			t.Errorf("ParsePermission(%q) = %q, %v", in, got, err)
+		}
+	}
+	if _, err := ParsePermission(""); err == nil {
+		t.Error(`ParsePermission("") accepted`)
+	}
+}

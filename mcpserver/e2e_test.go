@@ -461,3 +461,18 @@ func boolSchema(v any, path string, schema bool) string {
 	}
 	return ""
 }
+
+// TestQuietStderr: a healthy session writes nothing to the server's
+// stderr (the SDK logs an INFO line per session, which an MCP client shows
+// its user as noise); stderr is read after the server has exited.
+func TestQuietStderr(t *testing.T) {
+	s := start(t, t.TempDir())
+	var out map[string]any
+	s.call(t, "run", map[string]any{"argv": []string{"echo", "hi"}}, &out)
+	s.cs.Close()
+	s.stdin.(io.Closer).Close()
+	s.cmd.Wait()
+	if s.err.Len() != 0 {
+		t.Errorf("stderr of a healthy session: %q", s.err.String())
+	}
+}

@@ -57,8 +57,12 @@ type Options struct {
 	// MaxOutput and MaxRaw are capture.RunOptions' limits (0: defaults).
 	MaxOutput, MaxRaw int64
 	// Log receives the server's log lines, each made safe by render.Line;
-	// nil discards them.
+	// nil discards them. Only warnings and errors are written unless
+	// LogInfo is set: the SDK logs an INFO line per client session, and a
+	// healthy server should leave its client's stderr quiet.
 	Log *render.Writer
+	// LogInfo writes INFO lines to Log too.
+	LogInfo bool
 	// Version is reported to clients.
 	Version string
 }
@@ -73,7 +77,11 @@ func New(o Options) *mcp.Server {
 	}
 	var logger *slog.Logger
 	if o.Log != nil {
-		logger = slog.New(slog.NewTextHandler(&safeLines{w: o.Log}, nil))
+		level := slog.LevelWarn
+		if o.LogInfo {
+			level = slog.LevelInfo
+		}
+		logger = slog.New(slog.NewTextHandler(&safeLines{w: o.Log}, &slog.HandlerOptions{Level: level}))
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "bytelens", Version: o.Version},
 		&mcp.ServerOptions{Logger: logger, Capabilities: &mcp.ServerCapabilities{},

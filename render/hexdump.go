@@ -377,3 +377,31 @@ func WriteHexRows(w io.Writer, p []byte, base int64) error {
 	}
 	return nil
 }
+
+// DescribeSchema is the version of the JSON Lines of bytelens glyphs
+// --describe --json (docs/json.md).
+const DescribeSchema = "bytelens.describe/v1"
+
+// DescribeLine is one line of bytelens glyphs --describe --json: a
+// Description with its schema and stream, the names already escaped.
+type DescribeLine struct {
+	Schema      string `json:"schema"`
+	Stream      string `json:"stream"`
+	Offset      int64  `json:"offset"`
+	Length      int64  `json:"length,omitempty"`
+	Count       int64  `json:"count,omitempty"`
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Unlisted counts controls executed inside the sequence at Offset
+	// that are not listed; such a line has no length, name or description.
+	Unlisted int64 `json:"unlisted,omitempty"`
+}
+
+// JSONLine returns d as a line of JSON Lines for the stream named
+// stream, which it escapes as TextString does.
+func (d *Description) JSONLine(stream string) DescribeLine {
+	return DescribeLine{
+		Schema: DescribeSchema, Stream: TextString(stream).String(), Offset: d.Off, Length: d.Len, Count: d.Count,
+		Name: d.Name.String(), Description: d.Text.String(), Unlisted: d.Unlisted,
+	}
+}

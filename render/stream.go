@@ -27,6 +27,10 @@ type StreamOptions struct {
 	// Policy selects the grammar alternatives the decoder follows (C1 lone
 	// bytes, BEL ending APC, the overlong limit), as sanitize would.
 	Policy sanitize.Options
+	// EndLine ends a glyph stream that is not empty with exactly one line
+	// feed: one is added when the last glyph is not LF (bytelens glyphs
+	// prints whole lines).
+	EndLine bool
 }
 
 // maxSequenceShown is how many bytes of one escape or control sequence
@@ -88,6 +92,9 @@ func writeGlyphs(w io.Writer, src pageSource, size int64, o StreamOptions, flush
 	}
 	g.page = nil
 	dec.End(g.token)
+	if o.EndLine && g.last != 0 && g.last != '\n' {
+		g.writeString("\n")
+	}
 	if g.err != nil {
 		return g.err
 	}
@@ -111,6 +118,7 @@ type glyphWriter struct {
 	size    int64               // bytes in the stream
 	open    int64               // offset of the token still open: the end of the last one emitted
 	out     []byte              // the line being built, reused
+	last    byte                // the last byte written, 0 before any
 	err     error
 }
 
@@ -146,7 +154,8 @@ func (g *glyphWriter) fail(err error) {
 }
 
 func (g *glyphWriter) write(b []byte) {
-	if g.err == nil {
+	if g.err == nil && len(b) > 0 {
+		g.last = b[len(b)-1]
 		if _, err := g.bw.Write(b); err != nil {
 			g.fail(err)
 		}
@@ -154,7 +163,8 @@ func (g *glyphWriter) write(b []byte) {
 }
 
 func (g *glyphWriter) writeString(s string) {
-	if g.err == nil {
+	if g.err == nil && len(s) > 0 {
+		g.last = s[len(s)-1]
 		if _, err := g.bw.WriteString(s); err != nil {
 			g.fail(err)
 		}

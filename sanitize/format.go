@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -218,35 +219,43 @@ func (c *cleaner) prevChar(off int64) rune {
 
 // isBase reports whether r can be the base of a variation sequence with
 // the selector vs. The ideographic variation selectors U+E0100–U+E01EF
-// follow an ideograph (UTS #37). U+FE00–U+FE0F follow the bases that
-// StandardizedVariants.txt and emoji-variation-sequences.txt name: of
-// ASCII only the keycap bases '#', '*' and the digits; of letters only
-// those of the scripts with standardized variants (selectorScripts) and
-// U+2139 INFORMATION SOURCE; any other number, punctuation or symbol. A
-// selector after any other letter is no sequence a font draws, and one
-// per letter would carry four bits of hidden text in every character of
-// ordinary prose.
+// follow an ideograph (UTS #37; the Ideographic Variation Database that
+// names the registered sequences is not in the UCD, so any ideograph
+// counts). U+FE00–U+FE0F follow only the bases that
+// StandardizedVariants.txt and emoji-variation-sequences.txt pair with
+// that selector, and U+FE0E/U+FE0F after any character of the Emoji
+// property, as emoji keyboards write them (variationBases, generated from
+// those files and emoji-data.txt): a selector after
+// any other character is no sequence a font draws, and one per character
+// would carry four bits of hidden text in every character of the text.
 func isBase(r, vs rune) bool {
 	switch {
 	case r < 0:
 		return false
 	case vs >= 0xE0100:
 		return unicode.Is(unicode.Ideographic, r)
-	case r < utf8.RuneSelf:
-		return r == '#' || r == '*' || '0' <= r && r <= '9'
-	case unicode.IsLetter(r):
-		return r == 0x2139 || unicode.In(r, selectorScripts...)
 	}
-	return unicode.In(r, unicode.N, unicode.P, unicode.S)
+	i, ok := slices.BinarySearchFunc(variationBases[:], r, func(b variationBase, r rune) int {
+		switch {
+		case b.hi < r:
+			return -1
+		case b.lo > r:
+			return 1
+		}
+		return 0
+	})
+	return ok && variationBases[i].selectors&(1<<(vs-0xFE00)) != 0
 }
 
-// selectorScripts are the scripts whose letters have standardized
-// variation sequences with U+FE00–U+FE0F (StandardizedVariants.txt: CJK
-// compatibility ideographs, Myanmar, Phags-pa, Manichaean, Egyptian
-// hieroglyphs).
-var selectorScripts = []*unicode.RangeTable{
-	unicode.Han, unicode.Myanmar, unicode.Phags_Pa, unicode.Manichaean, unicode.Egyptian_Hieroglyphs,
+// variationBase is a range [lo, hi] of base characters of variation
+// sequences and the selectors that may follow each: bit n stands for
+// U+FE00+n.
+type variationBase struct {
+	lo, hi    rune
+	selectors uint16
 }
+
+//go:generate go run ./internal/variantsgen -ucd /usr/share/unicode -o variants_table.go
 
 // Conjoining jamo by Hangul_Syllable_Type (Unicode HangulSyllableType.txt):
 // L, the leading consonants, and V, the vowels. The standard library's

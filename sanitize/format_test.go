@@ -27,7 +27,14 @@ func TestFormatPolicy(t *testing.T) {
 		{"math symbol", "\u2229\ufe00", "", "\u2229\ufe00", 0, 0, nil},
 		{"information source letter", "\u2139\ufe0f", "", "\u2139\ufe0f", 0, 0, nil},
 		{"myanmar letter", "\u1000\ufe00", "", "\u1000\ufe00", 0, 0, nil},
-		{"cjk compatibility variant", "\u4e00\ufe00", "", "\u4e00\ufe00", 0, 0, nil},
+		{"cjk compatibility variant", "\u4e0d\ufe00", "", "\u4e0d\ufe00", 0, 0, nil},
+		{"fullwidth punctuation variant", "\uff01\ufe01", "", "\uff01\ufe01", 0, 0, nil},
+		{"emoji presentation after an emoji", "\U0001F600\ufe0f", "", "\U0001F600\ufe0f", 0, 0, nil},
+		// A selector after an ideograph, a symbol or punctuation that has
+		// no such sequence (StandardizedVariants.txt) draws nothing and
+		// would carry four bits in every character of CJK text.
+		{"selector after ideograph without the sequence removed", "\u4e00\ufe00\u4e0d\ufe05", "", "\u4e00\u4e0d", 2, 0, []string{"invisible@3+3", "invisible@9+3"}},
+		{"selector after punctuation removed", "\u00bf\ufe0f\u3001\ufe07", "", "\u00bf\u3001", 2, 0, []string{"invisible@2+3", "invisible@8+3"}},
 		// One selector per letter would carry four bits of a hidden
 		// message in every character of ordinary text.
 		{"selector after ascii letter removed", "h\ufe04i\ufe09", "", "hi", 2, 0, []string{"invisible@1+3", "invisible@5+3"}},

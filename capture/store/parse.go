@@ -82,6 +82,46 @@ func ParseAge(s string) (time.Duration, error) {
 	return d, nil
 }
 
+// Age is an age given on the command line (a flag.Value and pflag.Value
+// parsed by ParseAge) that remembers whether it was given at all.
+type Age struct {
+	d   time.Duration
+	set bool
+}
+
+// Set parses s with ParseAge.
+func (a *Age) Set(s string) error {
+	d, err := ParseAge(s)
+	if err != nil {
+		return err
+	}
+	a.d, a.set = d, true
+	return nil
+}
+
+// String returns the age as a Go duration, or "" when it was not given.
+func (a *Age) String() string {
+	if !a.set {
+		return ""
+	}
+	return a.d.String()
+}
+
+// Type names the value in flag usage ("age").
+func (a *Age) Type() string { return "age" }
+
+// IsSet reports whether the age was given.
+func (a *Age) IsSet() bool { return a.set }
+
+// Before returns the time the age reaches back to from now, for
+// PruneOptions, or the zero time (prune nothing) when it was not given.
+func (a *Age) Before(now time.Time) time.Time {
+	if !a.set {
+		return time.Time{}
+	}
+	return now.Add(-a.d)
+}
+
 // byteUnits are the suffixes ParseBytes takes, longest first.
 var byteUnits = []struct {
 	suffix string

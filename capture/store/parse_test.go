@@ -81,3 +81,18 @@ func TestParseBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestAge(t *testing.T) {
+	now := time.Unix(1e9, 0)
+	var a Age
+	if a.IsSet() || a.String() != "" || !a.Before(now).IsZero() || a.Type() != "age" {
+		t.Errorf("zero Age: %v %q %v", a.IsSet(), a.String(), a.Before(now))
+	}
+	if err := a.Set("2d"); err != nil || !a.IsSet() || a.String() != "48h0m0s" || !a.Before(now).Equal(now.Add(-48*time.Hour)) {
+		t.Errorf("2d: %v %q %v", err, a.String(), a.Before(now))
+	}
+	var b Age
+	if err := b.Set("-1h"); err == nil || b.IsSet() {
+		t.Errorf("-1h: %v, set %v", err, b.IsSet())
+	}
+}

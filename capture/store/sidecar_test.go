@@ -43,7 +43,14 @@ func TestCleanDirs(t *testing.T) {
 	if _, err := st.OpenClean(r, "meta.json"); err != nil {
 		t.Fatal("dry run removed it")
 	}
-	st.PruneClean(time.Now().Add(time.Hour), false)
+	// Prune takes the derived files on their own schedule: not with raw
+	// artifacts, envelopes or temporary files.
+	if es, _ := st.Prune(PruneOptions{RawBefore: time.Now().Add(time.Hour), EnvelopesBefore: time.Now().Add(time.Hour), TempBefore: time.Now()}); len(es) != 0 {
+		t.Errorf("pruned without CleanBefore: %v", es)
+	}
+	if es, err := st.Prune(PruneOptions{CleanBefore: time.Now().Add(time.Hour)}); err != nil || len(es) != 1 || es[0].Kind != KindClean {
+		t.Errorf("Prune CleanBefore: %v %v", es, err)
+	}
 	if _, err := st.OpenClean(r, "meta.json"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("after prune: %v", err)
 	}

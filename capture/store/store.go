@@ -110,6 +110,34 @@ func OpenDefault() (*Store, error) {
 	return Open(d)
 }
 
+// DefaultRefs returns the references of the raw artifacts in the store at
+// [DefaultDir], oldest first, for shell completion. It never creates the store: one
+// that does not exist, or cannot be opened or listed, holds none.
+func DefaultRefs() []Ref {
+	d, err := DefaultDir()
+	if err != nil {
+		return nil
+	}
+	if _, err := os.Stat(d); err != nil {
+		return nil
+	}
+	st, err := Open(d)
+	if err != nil {
+		return nil
+	}
+	es, err := st.List()
+	if err != nil {
+		return nil
+	}
+	var refs []Ref
+	for _, e := range es {
+		if e.Kind == KindRaw {
+			refs = append(refs, e.Ref)
+		}
+	}
+	return refs
+}
+
 // Dir returns the store's absolute directory.
 func (s *Store) Dir() string { return s.dir }
 
@@ -521,6 +549,9 @@ type PruneOptions struct {
 	RawBefore time.Time
 	// EnvelopesBefore removes envelopes written before it.
 	EnvelopesBefore time.Time
+	// CleanBefore removes the derived files (the cleaned text kept for
+	// excerpt) written before it, as [Store.PruneClean] does.
+	CleanBefore time.Time
 	// TempBefore removes temporary files last written before it that no
 	// writer holds (left by a process that died); a file being written
 	// is locked and never removed, whatever its age.
@@ -529,8 +560,9 @@ type PruneOptions struct {
 	DryRun bool
 }
 
-// Prune removes raw artifacts and envelopes older than their own limits,
-// each kind on its own schedule, and leftover temporary files. It returns
+// Prune removes raw artifacts, envelopes and derived files older than
+// their own limits, each kind on its own schedule, and leftover temporary
+// files. It returns
 // the entries removed (or that would be, with DryRun). Removing an entry
 // that another process removed meanwhile is not an error.
 func (s *Store) Prune(o PruneOptions) ([]Entry, error) {
@@ -569,6 +601,13 @@ func (s *Store) Prune(o PruneOptions) ([]Entry, error) {
 			return removed, err
 		}
 		removed = append(removed, es...)
+	}
+	if !o.CleanBefore.IsZero() {
+		es, err := s.PruneClean(o.CleanBefore, o.DryRun)
+		removed = append(removed, es...)
+		if err != nil {
+			return removed, err
+		}
 	}
 	return removed, nil
 }

@@ -445,3 +445,27 @@ func TestDefaultDir(t *testing.T) {
 		t.Errorf("relative XDG_STATE_HOME: %q", d)
 	}
 }
+
+// TestDefaultRefs checks that completion's listing finds the raw
+// artifacts of the default store and never creates one.
+func TestDefaultRefs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	t.Setenv(EnvStore, dir)
+	if refs := DefaultRefs(); refs != nil {
+		t.Errorf("no store: %v", refs)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Fatal("DefaultRefs created the store")
+	}
+	s, err := OpenDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := putArtifact(t, s, -1, "1:evidence")
+	if err := s.PutEnvelope(r, []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if refs := DefaultRefs(); len(refs) != 1 || refs[0] != r {
+		t.Errorf("DefaultRefs = %v, want [%v] (raw artifacts only)", refs, r)
+	}
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"strings"
 
 	"github.com/bytelens/bytelens/capture"
@@ -10,19 +9,21 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// flagValues lists, per flag name, the values shell completion offers
-// (cobra's completion command: bytelens completion bash|zsh|fish|powershell).
-var flagValues = map[string]func() []string{
-	"cr":           func() []string { return sanitize.PolicyValues("cr") },
-	"bs":           func() []string { return sanitize.PolicyValues("bs") },
-	"links":        func() []string { return sanitize.PolicyValues("links") },
-	"format-chars": func() []string { return sanitize.PolicyValues("format-chars") },
-	"c1":           func() []string { return sanitize.PolicyValues("c1") },
-	"format":       capture.FormatList,
-	"stream": func() []string {
-		return []string{capture.StreamOutput, capture.StreamInput, capture.StreamStdout, capture.StreamStderr}
-	},
-	"as": func() []string { return []string{"hex", "text"} },
+// flagValues returns, per flag name, the values shell completion offers
+// (cobra's completion command: bytelens completion bash|zsh|fish|powershell):
+// each policy key's values, the capture formats and stream names.
+func flagValues() map[string][]string {
+	v := map[string][]string{
+		"format": capture.FormatList(),
+		"stream": {capture.StreamOutput, capture.StreamInput, capture.StreamStdout, capture.StreamStderr},
+		"as":     {"hex", "text"},
+	}
+	for _, k := range sanitize.PolicyKeys {
+		if vals := sanitize.PolicyValues(k); len(vals) > 0 {
+			v[k] = vals
+		}
+	}
+	return v
 }
 
 // settingsFlags take a comma-separated list of policy key=value settings.
@@ -33,11 +34,12 @@ var settingsFlags = []string{"a-policy", "b-policy", "compare-policy"}
 // restricted:sha256: references from the store to every command whose
 // arguments take a FILE or REF.
 func registerCompletions(root *cobra.Command) {
+	values := flagValues()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		for name, values := range flagValues {
-			if c.Flags().Lookup(name) != nil {
-				_ = c.RegisterFlagCompletionFunc(name, fixedCompletion(values))
+		for name, vals := range values {
+			if fl := c.Flags().Lookup(name); fl != nil && fl.Value.Type() != "bool" {
+				_ = c.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(vals, cobra.ShellCompDirectiveNoFileComp))
 			}
 		}
 		for _, name := range settingsFlags {
@@ -53,12 +55,6 @@ func registerCompletions(root *cobra.Command) {
 		}
 	}
 	walk(root)
-}
-
-func fixedCompletion(values func() []string) cobra.CompletionFunc {
-	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return values(), cobra.ShellCompDirectiveNoFileComp
-	}
 }
 
 // completeSettings completes the last item of a key=value list.
@@ -80,26 +76,9 @@ func completeRefs(_ *cobra.Command, _ []string, toComplete string) ([]string, co
 	if !strings.HasPrefix(toComplete, store.RefPrefix) && (len(toComplete) < 4 || !strings.HasPrefix(store.RefPrefix, toComplete)) {
 		return nil, cobra.ShellCompDirectiveDefault
 	}
-	dir, err := store.DefaultDir()
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	if _, err := os.Stat(dir); err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	st, err := store.Open(dir)
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	entries, err := st.List()
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
 	var out []string
-	for _, e := range entries {
-		if e.Kind == store.KindRaw {
-			out = append(out, e.Ref.String())
-		}
+	for _, r := range store.DefaultRefs() {
+		out = append(out, r.String())
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
 }

@@ -1,22 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"io"
-	"os"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/diff"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
-)
-
-// Limits of diff.
-const (
-	// maxReportFile is the largest file that diff reads as report JSON;
-	// anything larger is a capture.
-	maxReportFile = 64 << 20
 )
 
 type diffFlags struct {
@@ -85,7 +77,7 @@ compared and listed).`,
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		code, err := runDiff(s, f, args)
 		if err != nil {
-			return diffTrouble(err)
+			return usageError{err} // trouble exits 2, as in diff(1)
 		}
 		if code != exitOK {
 			return exitError{code}
@@ -93,45 +85,6 @@ compared and listed).`,
 		return nil
 	}
 	return cmd
-}
-
-// diffTrouble makes err exit 2, as diff(1) does for anything that is not a
-// difference; usage errors already do.
-func diffTrouble(err error) error {
-	var ue usageError
-	if errors.As(err, &ue) {
-		return err
-	}
-	return usageError{err}
-}
-
-// diffSide is one side of a comparison, loaded and cleaned.
-type diffSide struct {
-	// Name is the argument naming the input ("-" for stdin).
-	Name string `json:"name"`
-	// Kind is "capture" or "report".
-	Kind string `json:"kind"`
-	// Format is the capture format; Stream the stream compared.
-	Format string `json:"format,omitempty"`
-	Stream string `json:"stream,omitempty"`
-	Policy string `json:"policy"`
-
-	rep  sanitize.Report
-	text []byte // nil for a report
-}
-
-// view returns the side as render.WriteReportDiff describes it.
-func (d *diffSide) view() render.DiffSide {
-	return render.DiffSide{Name: d.Name, Kind: d.Kind, Format: d.Format, Stream: d.Stream, Policy: d.Policy, HasText: d.text != nil}
-}
-
-// diffJSON is the --json form of a comparison of two inputs.
-type diffJSON struct {
-	Schema string   `json:"schema"`
-	Equal  bool     `json:"equal"`
-	A      diffSide `json:"a"`
-	B      diffSide `json:"b"`
-	sanitize.ReportDiff
 }
 
 // runDiff runs the diff command and returns its exit code; an error is
@@ -162,7 +115,7 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 		return diffCorpus(s, f, base)
 	}
 
-	var a, b *diffSide
+	var a, b *diff.Side
 	switch len(args) {
 	case 0:
 		return 0, usagef("diff needs A and B, one FILE with --b-policy, or --corpus DIR")
@@ -170,18 +123,18 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 		if f.aPolicy == "" && f.bPolicy == "" {
 			return 0, hintError{usagef("one FILE is compared under two policies, and none was given"), "pass --b-policy, e.g. --b-policy cr=overwrite"}
 		}
-		in, err := loadDiffInput(s, args[0], f.capture, true)
+		in, err := loadDiffInput(s, args[0], f.capture)
 		if err != nil {
 			return 0, err
 		}
-		if in.reps != nil {
+		defer in.Close()
+		if in.Reports != nil {
 			return 0, usagef("%s is a report: policies apply to captures only", args[0])
 		}
-		defer in.c.Close()
-		if a, err = cleanSide(in, f.capture.stream, aOpts, s.stderr); err != nil {
+		if a, err = cleanSide(s, in, f.capture.stream, aOpts, s.stderr); err != nil {
 			return 0, err
 		}
-		if b, err = cleanSide(in, f.capture.stream, bOpts, render.NewWriter(io.Discard)); err != nil {
+		if b, err = cleanSide(s, in, f.capture.stream, bOpts, render.NewWriter(io.Discard)); err != nil {
 			return 0, err
 		}
 	case 2:
@@ -193,175 +146,77 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 		}
 		opts := [2]sanitize.Options{aOpts, bOpts}
 		given := [2]string{f.aPolicy, f.bPolicy}
-		var sides [2]*diffSide
+		var sides [2]*diff.Side
 		for i, name := range args {
-			in, err := loadDiffInput(s, name, f.capture, false)
+			in, err := loadDiffInput(s, name, f.capture)
 			if err != nil {
 				return 0, err
 			}
-			if in.reps != nil {
-				if given[i] != "" {
-					return 0, usagef("--%c-policy applies to captures, and %s is a report", 'a'+i, name)
-				}
-				sides[i] = reportSide(in, f.capture.stream)
-				if sides[i] == nil {
-					return 0, usagef("report file %s has no stream %q", name, f.capture.stream)
-				}
-				continue
+			switch {
+			case in.Reports != nil && given[i] != "":
+				err = usagef("--%c-policy applies to captures, and %s is a report", 'a'+i, name)
+			case in.Reports != nil:
+				sides[i], err = in.ReportSide(f.capture.stream)
+			default:
+				sides[i], err = cleanSide(s, in, f.capture.stream, opts[i], s.stderr)
 			}
-			sides[i], err = cleanSide(in, f.capture.stream, opts[i], s.stderr)
-			in.c.Close()
+			in.Close()
 			if err != nil {
 				return 0, err
 			}
 		}
 		a, b = sides[0], sides[1]
 	}
-
-	d := sanitize.Compare(a.rep, b.rep)
-	if a.text != nil && b.text != nil {
-		t := sanitize.CompareText(a.text, b.text, max(f.lines, 1))
-		if f.lines == 0 {
-			t.Lines = t.Lines[:0]
-		}
-		d.Text = &t
-	}
+	r := diff.Compare(a, b, f.lines)
 	code := exitOK
-	if !d.Equal() {
+	if !r.Equal {
 		code = exitFailure
 	}
 	if f.asJSON {
-		return code, writeJSON(s.stdout, diffJSON{sanitize.DiffSchema, d.Equal(), *a, *b, d})
+		return code, writeJSON(s.stdout, r)
 	}
-	if err := render.WriteReportDiff(s.out, a.view(), b.view(), &d, f.all); err != nil {
-		return 0, err
-	}
-	return code, nil
+	return code, r.WriteText(s.out, f.all)
 }
 
-// diffInput is a loaded input: a capture, or reports read from JSON.
-type diffInput struct {
-	name string
-	c    *capture.Capture
-	reps []sanitize.StreamReport // set for report JSON
-}
-
-// loadDiffInput loads name ("-" is stdin) as report JSON or as a capture.
-// withTiming passes --timing to the capture loader.
-func loadDiffInput(s *streams, name string, cf *captureFlags, withTiming bool) (*diffInput, error) {
-	opts := capture.OpenOptions{Format: cf.format}
-	if withTiming {
-		opts.Timing = cf.timing
-	}
-	in := &diffInput{name: name}
-	if name == "-" {
-		b, err := readStdin(s.stdin)
-		if err != nil {
-			return nil, err
-		}
-		if cf.format == "" {
-			if ok, err := in.readReport(b); ok || err != nil {
-				return in, err
-			}
-		}
-		if in.c, err = capture.Load(bytes.NewReader(b), int64(len(b)), opts); err != nil {
-			return nil, err
-		}
-		return in, nil
-	}
-	st, err := os.Stat(name)
-	if err != nil {
-		return nil, fileError(name, err)
-	}
-	if st.IsDir() {
-		return nil, hintError{render.Errorf("%s is a directory, not a capture", name), "compare a directory of captures with --corpus DIR --b-policy P"}
-	}
-	if cf.format == "" && st.Size() <= maxReportFile && diffLooksLikeJSON(name) {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			return nil, fileError(name, err)
-		}
-		if ok, err := in.readReport(b); ok || err != nil {
-			return in, err
-		}
-	}
-	if in.c, err = capture.Open(name, opts); err != nil {
-		if errors.Is(err, capture.ErrUnknownFormat) {
-			return nil, usageError{err}
-		}
+// loadDiffInput loads name with diff.Load, the capture flags saying how
+// (runDiff refuses --timing for two inputs), and words its errors for a
+// person.
+func loadDiffInput(s *streams, name string, cf *captureFlags) (*diff.Input, error) {
+	in, err := diff.Load(name, s.stdin, capture.OpenOptions{Format: cf.format, Timing: cf.timing})
+	switch {
+	case errors.Is(err, capture.ErrInputTooLarge):
+		return nil, hintError{err, "save it to a file and pass the file"}
+	case errors.Is(err, diff.ErrDirectory):
+		return nil, hintError{err, "compare a directory of captures with --corpus DIR --b-policy P"}
+	case err != nil:
 		return nil, fileError(name, err)
 	}
 	return in, nil
 }
 
-// diffLooksLikeJSON reports whether the file's first non-space byte opens a
-// JSON object or array, reading a few bytes only.
-func diffLooksLikeJSON(name string) bool {
-	f, err := os.Open(name)
+// cleanSide cleans the stream of in that stream names (or the first)
+// under opts, with a progress bar on a terminal; notes get the loader's
+// note on which stream was taken and the capture's warnings.
+func cleanSide(s *streams, in *diff.Input, stream string, opts sanitize.Options, notes *render.Writer) (*diff.Side, error) {
+	st, err := in.Stream(stream, notes)
 	if err != nil {
-		return false
+		return nil, usageError{err}
 	}
-	defer f.Close()
-	head := make([]byte, 512)
-	n, _ := io.ReadFull(f, head)
-	head = bytes.TrimLeft(bytes.TrimPrefix(head[:n], []byte("\xef\xbb\xbf")), " \t\r\n")
-	return len(head) > 0 && (head[0] == '{' || head[0] == '[')
+	warnCapture(notes, in.Capture)
+	p := s.newProgress(render.Sprintf("comparing %s", in.Name), st.Len)
+	defer p.finish()
+	return in.Clean(countStream(st, p), opts)
 }
 
-// readReport takes b as report JSON when it is one (sanitize.ReadReports):
-// it returns false for anything else, and an error for a bad report.
-func (in *diffInput) readReport(b []byte) (bool, error) {
-	reps, err := sanitize.ReadReports(b)
-	if errors.Is(err, sanitize.ErrNotReport) {
-		return false, nil
+// countStream returns st, or when p is not nil a copy of it whose reads
+// p counts.
+func countStream(st *capture.Stream, p *progress) *capture.Stream {
+	if p == nil {
+		return st
 	}
-	if err != nil {
-		return false, render.Errorf("%s: %v", in.name, err)
-	}
-	in.reps = reps
-	return true, nil
-}
-
-// reportSide returns the side of a report input: the stream's report (the
-// first unless stream names one); nil when stream names none of them.
-func reportSide(in *diffInput, stream string) *diffSide {
-	r, ok := sanitize.PickReport(in.reps, stream)
-	if !ok {
-		return nil
-	}
-	return &diffSide{Name: in.name, Kind: "report", Stream: r.Stream, Policy: r.Policy, rep: r.Report}
-}
-
-// cleanSide cleans one stream of the capture under opts: the one stream
-// names, or the first. Loader notes go to notes.
-func cleanSide(in *diffInput, stream string, opts sanitize.Options, notes *render.Writer) (*diffSide, error) {
-	c := in.c
-	var st *capture.Stream
-	if stream != "" {
-		sts, err := pickStreams(c, stream)
-		if err != nil {
-			return nil, err
-		}
-		st = sts[0]
-	} else {
-		if len(c.Streams) == 0 {
-			return nil, render.Errorf("%s: capture has no stream", in.name)
-		}
-		st = &c.Streams[0]
-		if len(c.Streams) > 1 {
-			notes.Printf("bytelens: note: %s has %d streams; comparing %s (--stream picks another)\n", in.name, len(c.Streams), st.Name)
-		}
-	}
-	warnCapture(notes, c)
-	var text bytes.Buffer
-	rep, err := capture.Clean(&text, st, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &diffSide{
-		Name: in.name, Kind: "capture", Format: c.Format.String(), Stream: st.Name,
-		Policy: rep.Policy, rep: rep, text: text.Bytes(),
-	}, nil
+	counted := *st
+	counted.Data = progressReaderAt{st.Data, p}
+	return &counted
 }
 
 // diffCorpus compares every capture of the --corpus directory.

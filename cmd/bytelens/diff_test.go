@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"github.com/bytelens/bytelens/internal/golden"
 	"github.com/bytelens/bytelens/sanitize"
+	"github.com/creack/pty"
 )
 
 const diffCorpusDir = "../../testdata/corpus/"
@@ -147,7 +151,7 @@ func TestDiffCorpus(t *testing.T) {
 		t.Errorf("no policy change: exit %d\n%s", code, out)
 	}
 
-	// A case that cannot be read is diffTrouble; the others are still listed.
+	// A case that cannot be read is trouble (exit 2); the others are still listed.
 	os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "broken.bin"))
 	code, out, errs = runCLI(t, "", "diff", "--corpus", dir, "--b-policy", "cr=overwrite")
 	if code != 2 || !strings.Contains(out, "6 cases, 3 changed, 1 failed") || !strings.Contains(errs, "broken") {
@@ -238,12 +242,36 @@ func TestDiffInputs(t *testing.T) {
 				t.Errorf("stderr %q lacks %q", errs, tc.stderr)
 			}
 			if tc.code == 2 && out != "" {
-				t.Errorf("diffTrouble, yet stdout %q", out)
+				t.Errorf("trouble, yet stdout %q", out)
 			}
 			if !strings.Contains(strings.Join(tc.args, " "), "--json") {
 				checkDiffSafe(t, out, "U0VDUkVU", "TITLECANARY")
 			}
 			checkDiffSafe(t, errs, "U0VDUkVU", "TITLECANARY")
 		})
+	}
+}
+
+// TestDiffProgress compares a large file under two policies with stderr on
+// a pseudo-terminal: each side's cleaning draws a bar there, as plain text.
+func TestDiffProgress(t *testing.T) {
+	defer func(d time.Duration) { progressDelay = d }(progressDelay)
+	progressDelay = 0
+	in := filepath.Join(t.TempDir(), "big.log")
+	os.WriteFile(in, bytes.Repeat([]byte("a\rline \x1b[31mred\x1b[0m\n"), (2<<20)/21), 0o644)
+	ptm, pts, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptm.Close()
+	got := make(chan []byte)
+	go func() { b, _ := io.ReadAll(ptm); got <- b }()
+	if code := run([]string{"diff", in, "--b-policy", "cr=drop"}, strings.NewReader(""), io.Discard, pts); code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	pts.Close()
+	drawn := <-got
+	if bytes.Count(drawn, []byte("comparing ")) < 2 || !bytes.Contains(drawn, []byte("%")) || bytes.IndexByte(drawn, 0x1b) >= 0 {
+		t.Errorf("want two plain progress bars on the terminal, got %q", drawn)
 	}
 }

@@ -2,12 +2,9 @@ package main
 
 import (
 	"errors"
-	"strconv"
-	"strings"
 
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/excerpt"
-	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/spf13/cobra"
 )
@@ -77,9 +74,9 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 	case f.grep != "":
 		v, err = rec.Grep(f.stream, excerpt.GrepOptions{Pattern: f.grep, Regex: f.regex, Context: f.context, Cursor: f.cursor})
 	default:
-		from, to, perr := parseLines(f.lines)
+		from, to, perr := excerpt.ParseLines(f.lines)
 		if perr != nil {
-			return perr
+			return usagef("--lines wants FROM:TO line numbers from 1, such as 120:180")
 		}
 		if f.report {
 			v, err = rec.Report(f.stream, from, to)
@@ -90,39 +87,19 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 	if err != nil {
 		return excerptError(err)
 	}
-	if f.json {
-		enc := safejson.NewEncoder(s.stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(v)
-	}
-	if ex, ok := v.(*excerpt.Excerpt); ok {
-		return writeExcerpt(s.out, ex, f)
-	}
+	// Lines and matches print as text, a range's report as indented JSON;
+	// --json prints either as one line of JSON.
 	enc := safejson.NewEncoder(s.stdout)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
+	ex, lines := v.(*excerpt.Excerpt)
+	switch {
+	case f.json:
+	case lines:
+		return ex.WriteText(s.out, f.grep != "")
+	default:
+		enc.SetIndent("", "  ")
+	}
 	return enc.Encode(v)
-}
-
-// parseLines parses "FROM:TO", ":TO" or "FROM:" (to the end).
-func parseLines(s string) (from, to int64, err error) {
-	bad := usagef("--lines wants FROM:TO line numbers from 1, such as 120:180")
-	a, b, ok := strings.Cut(s, ":")
-	if !ok {
-		a, b = s, s
-	}
-	from, to = 1, 1<<62
-	if a != "" {
-		if from, err = strconv.ParseInt(a, 10, 64); err != nil {
-			return 0, 0, bad
-		}
-	}
-	if b != "" {
-		if to, err = strconv.ParseInt(b, 10, 64); err != nil {
-			return 0, 0, bad
-		}
-	}
-	return from, to, nil
 }
 
 // excerptError words the package's errors for the command line.
@@ -134,24 +111,4 @@ func excerptError(err error) error {
 		return hintError{err, "the record was written without cleaned text or it was pruned; bytelens view REF reads the raw artifact"}
 	}
 	return err
-}
-
-// writeExcerpt prints lines for people: number, raw span, escaped text.
-func writeExcerpt(w *render.Writer, ex *excerpt.Excerpt, f *excerptFlags) error {
-	for _, l := range ex.Lines {
-		mark := " "
-		if l.Match {
-			mark = ">"
-		}
-		w.Printf("%s%6d  [%d:%d]  %s\n", mark, l.N, l.RawStart, l.RawEnd, l.Text)
-	}
-	switch {
-	case ex.Next != 0 && f.grep != "":
-		w.Printf("next: --cursor %d (%d matches shown)\n", ex.Next, ex.Matches)
-	case ex.Next != 0:
-		w.Printf("next: --lines %d: (%d lines in %s)\n", ex.Next, ex.TotalLines, ex.Stream)
-	case f.grep != "" && ex.Matches == 0:
-		w.Printf("no match\n")
-	}
-	return w.Err()
 }

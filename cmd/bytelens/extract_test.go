@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/extract"
 	"github.com/creack/pty"
 )
 
@@ -164,8 +165,8 @@ func TestExportAndVerify(t *testing.T) {
 		{other, `"file_bytes":14,"match":false,"matches":[]}`, 1},
 	} {
 		code, got, _ := cli(t, "", "verify", "--json", ref, tt.file)
-		var v verifyResult
-		if err := json.Unmarshal([]byte(got), &v); err != nil || v.Schema != verifySchema || v.Ref != ref {
+		var v extract.Verification
+		if err := json.Unmarshal([]byte(got), &v); err != nil || v.Schema != extract.VerifySchema || v.Ref != ref {
 			t.Errorf("verify --json %s: %v %q", tt.file, err, got)
 		}
 		compact, _ := json.Marshal(v)

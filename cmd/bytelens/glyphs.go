@@ -50,20 +50,9 @@ unless --format names a format.`,
 			if err != nil {
 				return err
 			}
-			o.Policy = pol
+			o.Policy, o.EndLine = pol, true
 			if asJSON && !describe {
 				return usagef("--json goes with --describe")
-			}
-			// Glyphs end with exactly one line feed.
-			endLine := func(write func(w io.Writer) error) error {
-				lw := &lastByteWriter{w: s.stdout, last: '\n'}
-				if err := write(lw); err != nil {
-					return err
-				}
-				if lw.last != '\n' {
-					return s.out.Println()
-				}
-				return nil
 			}
 			if asJSON {
 				return withStreams(s, args, cf, streamFuncs{
@@ -80,19 +69,15 @@ unless --format names a format.`,
 					noHeadings: true,
 				})
 			}
+			if describe {
+				return withStreams(s, args, cf, streamFuncs{
+					at:     func(_ string, r io.ReaderAt, size int64) error { return render.WriteDescriptions(s.stdout, r, size, o) },
+					stream: func(r io.Reader) error { return render.WriteDescriptionsReader(s.stdout, r, o) },
+				})
+			}
 			return withStreams(s, args, cf, streamFuncs{
-				at: func(_ string, r io.ReaderAt, size int64) error {
-					if describe {
-						return render.WriteDescriptions(s.stdout, r, size, o)
-					}
-					return endLine(func(w io.Writer) error { return render.WriteGlyphs(w, r, size, o) })
-				},
-				stream: func(r io.Reader) error {
-					if describe {
-						return render.WriteDescriptionsReader(s.stdout, r, o)
-					}
-					return endLine(func(w io.Writer) error { return render.WriteGlyphsReader(w, r, o) })
-				},
+				at:     func(_ string, r io.ReaderAt, size int64) error { return render.WriteGlyphs(s.stdout, r, size, o) },
+				stream: func(r io.Reader) error { return render.WriteGlyphsReader(s.stdout, r, o) },
 			})
 		},
 	}
@@ -106,50 +91,15 @@ unless --format names a format.`,
 	return cmd
 }
 
-// lastByteWriter remembers the last byte written through it, so that the
-// output can be ended with exactly one line feed.
-type lastByteWriter struct {
-	w    io.Writer
-	last byte
-}
-
-func (l *lastByteWriter) Write(p []byte) (int, error) {
-	if len(p) > 0 {
-		l.last = p[len(p)-1]
-	}
-	return l.w.Write(p)
-}
-
-// describeSchema is the version of glyphs --describe --json lines.
-const describeSchema = "bytelens.describe/v1"
-
-// describeLine is one line of glyphs --describe --json.
-type describeLine struct {
-	Schema      string `json:"schema"`
-	Stream      string `json:"stream"`
-	Offset      int64  `json:"offset"`
-	Length      int64  `json:"length,omitempty"`
-	Count       int64  `json:"count,omitempty"`
-	Name        string `json:"name,omitempty"`
-	Description string `json:"description,omitempty"`
-	// Unlisted counts controls executed inside the sequence at Offset
-	// that are not listed; such a line has no length, name or description.
-	Unlisted int64 `json:"unlisted,omitempty"`
-}
-
 // writeDescriptionsJSON writes the descriptions that each yields as JSON
-// Lines through safejson, in blocks to a regular file and a line at a
-// time to a pipe or terminal, so that its reader sees them as they come.
+// Lines (render.DescribeLine) through safejson, in blocks to a regular
+// file and a line at a time to a pipe or terminal, so that its reader sees
+// them as they come.
 func writeDescriptionsJSON(w io.Writer, stream string, each func(fn func(*render.Description) error) error) error {
 	bw := newDataWriter(w)
 	enc := safejson.NewEncoder(bw)
-	name := render.TextString(stream).String()
 	err := each(func(d *render.Description) error {
-		err := enc.Encode(describeLine{
-			Schema: describeSchema, Stream: name, Offset: d.Off, Length: d.Len, Count: d.Count,
-			Name: d.Name.String(), Description: d.Text.String(), Unlisted: d.Unlisted,
-		})
-		if err != nil {
+		if err := enc.Encode(d.JSONLine(stream)); err != nil {
 			return err
 		}
 		return bw.EndChunk()

@@ -29,17 +29,13 @@ settings snippets.`,
 	var permission string
 	cmd.Flags().StringVar(&permission, "permission", "ask", "claude-code: the permissionDecision sent with the rewrite: ask, allow (no prompt) or none")
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
-		agent := hook.Agent(args[0])
-		if agent != hook.ClaudeCode && agent != hook.Codex {
-			return usagef("unknown agent %q: want claude-code or codex", args[0])
+		agent, err := hook.ParseAgent(args[0])
+		if err != nil {
+			return usageError{err}
 		}
-		o := hook.Options{Permission: permission}
-		switch permission {
-		case "ask", "allow":
-		case "none":
-			o.Permission = ""
-		default:
-			return usagef("--permission must be ask, allow or none")
+		o := hook.Options{}
+		if o.Permission, err = hook.ParsePermission(permission); err != nil {
+			return usagef("--permission %v", err)
 		}
 		exe, err := os.Executable()
 		if err != nil {

@@ -1,14 +1,9 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
-	"io"
-	"os"
 
 	"github.com/bytelens/bytelens/capture/store"
-	"github.com/bytelens/bytelens/excerpt"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/seal"
 	"github.com/spf13/cobra"
@@ -66,39 +61,4 @@ BYTELENS_IDENTITY): the collector then writes raw evidence it cannot read.`,
 			return s.out.Println(render.TextString(r))
 		},
 	}
-}
-
-// verifySealed answers verify for an artifact encrypted at rest from the
-// digests kept in the clear: the reference (the plaintext artifact's
-// SHA-256) and each stream's, in the record's cleaned-text meta. So a
-// holder of the recipients only can verify. It returns false, to verify
-// by decrypting, when the artifact is not encrypted or the meta is gone.
-func verifySealed(s *streams, st *store.Store, ref store.Ref, path string) (bool, error) {
-	if !st.IsSealed(ref) {
-		return false, nil
-	}
-	rec, err := excerpt.Open(st, ref)
-	if err != nil {
-		return false, nil
-	}
-	var r io.Reader = s.stdin
-	if path != "-" {
-		fh, err := os.Open(path)
-		if err != nil {
-			return true, fileError(path, err)
-		}
-		defer fh.Close()
-		r = fh
-	}
-	h := sha256.New()
-	n, err := io.Copy(h, r)
-	if err != nil {
-		return true, err
-	}
-	sum := hex.EncodeToString(h.Sum(nil))
-	if what := rec.Match(sum); what != "" {
-		return true, s.out.Printf("match: %s (%d bytes; compared by digest, the artifact is encrypted)\n", what, n)
-	}
-	s.out.Printf("no match: sha256:%s (%d bytes) is neither the artifact nor any of its streams\n", sum, n)
-	return true, exitError{exitFailure}
 }

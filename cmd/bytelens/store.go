@@ -9,10 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// tempMaxAge is the age past which prune removes temporary files left by a
-// crashed writer.
-const tempMaxAge = time.Hour
-
 func newStoreCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "store",
@@ -69,7 +65,7 @@ func writeEntriesJSON(s *streams, es []store.Entry) error {
 }
 
 func newStorePruneCmd(s *streams) *cobra.Command {
-	var rawAge, envAge, cleanAge age
+	var rawAge, envAge, cleanAge store.Age
 	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "prune --raw-older-than D --envelopes-older-than D",
@@ -82,7 +78,7 @@ left by a run that died are removed too; a file that a run is writing is
 locked and never removed, whatever its age.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			if !rawAge.set && !envAge.set && !cleanAge.set {
+			if !rawAge.IsSet() && !envAge.IsSet() && !cleanAge.IsSet() {
 				return usagef("give --raw-older-than, --envelopes-older-than, --clean-older-than or several")
 			}
 			st, err := openStore()
@@ -90,19 +86,8 @@ locked and never removed, whatever its age.`,
 				return err
 			}
 			now := time.Now()
-			o := store.PruneOptions{DryRun: dryRun, TempBefore: now}
-			if rawAge.set {
-				o.RawBefore = now.Add(-rawAge.d)
-			}
-			if envAge.set {
-				o.EnvelopesBefore = now.Add(-envAge.d)
-			}
-			removed, err := st.Prune(o)
-			if err == nil && cleanAge.set {
-				var rc []store.Entry
-				rc, err = st.PruneClean(now.Add(-cleanAge.d), dryRun)
-				removed = append(removed, rc...)
-			}
+			removed, err := st.Prune(store.PruneOptions{DryRun: dryRun, TempBefore: now,
+				RawBefore: rawAge.Before(now), EnvelopesBefore: envAge.Before(now), CleanBefore: cleanAge.Before(now)})
 			verb := "removed"
 			if dryRun {
 				verb = "would remove"
@@ -128,29 +113,4 @@ func openStore() (*store.Store, error) {
 		return nil, hintError{err, "set BYTELENS_STORE to a private directory (mode 0700)"}
 	}
 	return st, useKeys(st)
-}
-
-// age is a flag value: a non-negative Go duration or a whole number of
-// days ("30d").
-type age struct {
-	d   time.Duration
-	set bool
-}
-
-func (a *age) String() string {
-	if !a.set {
-		return ""
-	}
-	return a.d.String()
-}
-
-func (a *age) Type() string { return "age" }
-
-func (a *age) Set(s string) error {
-	d, err := store.ParseAge(s)
-	if err != nil {
-		return err
-	}
-	a.d, a.set = d, true
-	return nil
 }

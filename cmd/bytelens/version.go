@@ -1,85 +1,12 @@
 package main
 
 import (
-	"runtime/debug"
-	"strings"
-
-	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/version"
 	"github.com/spf13/cobra"
 )
 
-// buildVersion describes the running binary from the build information
-// the Go linker embeds (runtime/debug.ReadBuildInfo).
-type buildVersion struct {
-	// Module is the main module's path.
-	Module string `json:"module"`
-	// Version is the module version: a tag such as v1.2.0 for go install
-	// MODULE@VERSION, "(devel)" for a build from a work tree.
-	Version string `json:"version"`
-	// Revision, Time and Modified are the VCS commit, its time (RFC 3339)
-	// and whether the work tree had changes (vcs.revision, vcs.time,
-	// vcs.modified); empty when built without VCS stamping.
-	Revision string `json:"revision,omitempty"`
-	Time     string `json:"time,omitempty"`
-	Modified bool   `json:"modified,omitempty"`
-	// Go is the toolchain version that built the binary.
-	Go string `json:"go"`
-}
-
-// readVersion returns the version of the binary that bi describes; ok is
-// ReadBuildInfo's second result.
-func readVersion(bi *debug.BuildInfo, ok bool) buildVersion {
-	v := buildVersion{Module: "github.com/bytelens/bytelens", Version: "(unknown)"}
-	if !ok || bi == nil {
-		return v
-	}
-	v.Go = bi.GoVersion
-	if bi.Main.Path != "" {
-		v.Module = bi.Main.Path
-	}
-	if bi.Main.Version != "" {
-		v.Version = bi.Main.Version
-	}
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			v.Revision = s.Value
-		case "vcs.time":
-			v.Time = s.Value
-		case "vcs.modified":
-			v.Modified = s.Value == "true"
-		}
-	}
-	return v
-}
-
-// Safe returns the version on one line: "v1.2.0 (revision 0123abcd…,
-// 2026-11-29T11:47:47Z, modified; go1.26.0)", escaped by render as any
-// text bytelens prints is.
-func (v buildVersion) Safe() render.Safe {
-	var details []string
-	if v.Revision != "" {
-		details = append(details, "revision "+v.Revision)
-	}
-	if v.Time != "" {
-		details = append(details, v.Time)
-	}
-	if v.Modified {
-		details = append(details, "modified")
-	}
-	s := v.Version
-	tail := strings.Join(details, ", ")
-	if v.Go != "" {
-		tail = strings.TrimPrefix(tail+"; "+v.Go, "; ")
-	}
-	if tail != "" {
-		s += " (" + tail + ")"
-	}
-	return render.TextString(s)
-}
-
-// currentVersion is the version of this binary.
-func currentVersion() buildVersion { return readVersion(debug.ReadBuildInfo()) }
+// currentVersion is the version of this binary (root.go's --version).
+func currentVersion() version.Info { return version.Current() }
 
 func newVersionCmd(s *streams) *cobra.Command {
 	var asJSON bool
@@ -94,7 +21,7 @@ line. --json prints them as an object (module, version, revision, time,
 modified, go).`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			v := currentVersion()
+			v := version.Current()
 			if asJSON {
 				return writeJSON(s.stdout, v)
 			}

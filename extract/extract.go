@@ -1,0 +1,179 @@
+// Package extract takes bytes out of the raw artifacts of the store
+// without letting them reach a terminal, and checks files against them:
+// Range shows a bounded range of a stream as hex digits or as cleaned
+// text, Export copies raw bytes to a file that is not a terminal, and
+// Verify says whether a file holds an artifact or one of its streams.
+// These are bytelens extract and bytelens verify; their JSON forms
+// (schemas Schema and VerifySchema) are documented in docs/json.md.
+package extract
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/sanitize"
+	"github.com/mattn/go-isatty"
+)
+
+// MaxRange is the most bytes that one Range call shows.
+const MaxRange = 4096
+
+// Schema is the version of a Result's JSON form.
+const Schema = "bytelens.extract/v1"
+
+// StreamArtifact is the stream name that Export takes for the whole
+// framed artifact file.
+const StreamArtifact = "artifact"
+
+var (
+	// ErrNoStream is returned, wrapped with the name asked for, for a
+	// stream that the artifact does not have.
+	ErrNoStream = errors.New("the artifact has no stream")
+	// ErrTerminal is returned by Export for a file that is a terminal.
+	ErrTerminal = errors.New("refusing to write raw bytes to a terminal")
+)
+
+// RangeError is a START:END range that is malformed or that the stream
+// does not hold (store.ParseSpan's error).
+type RangeError struct{ Err error }
+
+// Error returns store.ParseSpan's words: the offsets and the stream's
+// length, never its bytes.
+func (e *RangeError) Error() string { return e.Err.Error() }
+
+// Unwrap returns store.ParseSpan's error (store.ErrSpanSyntax for a
+// malformed range).
+func (e *RangeError) Unwrap() error { return e.Err }
+
+// Result is bytes [Start, End) of one stream of the artifact Ref, as hex
+// digits (As "hex") or as cleaned text (As "text"), never as raw bytes.
+type Result struct {
+	Schema      string `json:"schema"`
+	Ref         string `json:"ref"`
+	Stream      string `json:"stream"`
+	Start       int    `json:"start"`
+	End         int    `json:"end"`
+	StreamBytes int64  `json:"stream_bytes"` // stored bytes of the stream
+	As          string `json:"as"`           // "hex" or "text"
+	Hex         string `json:"hex,omitempty"`
+	Text        string `json:"text,omitempty"`
+
+	raw []byte // the range's bytes, for As "hex"
+}
+
+// Range returns the range rng ("START:END", END excluded, either may be
+// omitted; see store.ParseSpan) of stream of the artifact ref, at most
+// MaxRange bytes, as hex (as "hex") or cleaned under opts from the
+// stream's start (as "text", sanitize.CleanSpan: a range inside a control
+// string shows none of its payload). The artifact is checked against its
+// digest first; the range is read from the file, never the whole stream
+// into memory. Errors: *RangeError, ErrNoStream, and the store's.
+func Range(st *store.Store, ref store.Ref, stream, rng, as string, opts sanitize.Options) (*Result, error) {
+	a, sm, err := openStream(st, ref, stream)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Close()
+	start, end, err := span(sm, rng, MaxRange)
+	if err != nil {
+		return nil, err
+	}
+	x := &Result{Schema: Schema, Ref: ref.String(), Stream: sm.Name, Start: start, End: end, StreamBytes: sm.Len, As: as}
+	if as == "text" {
+		b, err := sanitize.CleanSpan(sm, int64(start), int64(end), opts)
+		x.Text = string(b)
+		return x, err
+	}
+	if x.raw, err = io.ReadAll(io.NewSectionReader(sm, int64(start), int64(end-start))); err != nil {
+		return nil, err
+	}
+	x.Hex = hex.EncodeToString(x.raw)
+	return x, nil
+}
+
+// WriteText writes the range for a person: hex rows with offsets
+// (render.WriteHexRows), or the cleaned text as it is.
+func (x *Result) WriteText(w io.Writer) error {
+	if x.As == "text" {
+		_, err := io.WriteString(w, x.Text)
+		return err
+	}
+	return render.WriteHexRows(w, x.raw, int64(x.Start))
+}
+
+// openStream opens and checks the artifact ref and finds its stream.
+func openStream(st *store.Store, ref store.Ref, stream string) (*store.ArtifactFile, *store.IndexStream, error) {
+	a, err := st.OpenArtifact(ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	sm := a.Stream(stream)
+	if sm == nil {
+		a.Close()
+		return nil, nil, fmt.Errorf("%w %s", ErrNoStream, strconv.Quote(stream))
+	}
+	return a, sm, nil
+}
+
+// span parses rng for the stream sm, as a *RangeError on failure.
+func span(sm *store.IndexStream, rng string, limit int) (start, end int, err error) {
+	start, end, err = store.ParseSpan(rng, int(sm.Len), limit)
+	if err != nil {
+		return 0, 0, &RangeError{err}
+	}
+	return start, end, nil
+}
+
+// Export copies the raw bytes of range rng of stream of the artifact ref
+// (any size; the whole stream for ""), or with stream StreamArtifact the
+// whole artifact file (rng must then be ""), to path. It refuses a
+// terminal (ErrTerminal). A new file is created with mode 0600 and an
+// existing regular file is truncated; any other file (a pipe such as
+// /dev/stdout in a pipeline, a FIFO, a device) is written as it is.
+func Export(st *store.Store, ref store.Ref, stream, rng, path string) error {
+	var r io.Reader
+	if stream == StreamArtifact {
+		fh, err := st.OpenRaw(ref)
+		if err != nil {
+			return err
+		}
+		defer fh.Close()
+		r = fh
+	} else {
+		a, sm, err := openStream(st, ref, stream)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		start, end, err := span(sm, rng, -1)
+		if err != nil {
+			return err
+		}
+		r = io.NewSectionReader(sm, int64(start), int64(end-start))
+	}
+	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	if isatty.IsTerminal(fh.Fd()) || isatty.IsCygwinTerminal(fh.Fd()) {
+		fh.Close()
+		return fmt.Errorf("%w (%s)", ErrTerminal, strconv.Quote(path))
+	}
+	fi, err := fh.Stat()
+	if err == nil && fi.Mode().IsRegular() {
+		err = fh.Truncate(0)
+	}
+	if err == nil {
+		_, err = io.Copy(fh, r)
+	}
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,178 @@
+package extract
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/excerpt"
+	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/sanitize"
+	"github.com/bytelens/bytelens/seal"
+	"github.com/creack/pty"
+)
+
+const stdout = "ok \x1b]52;c;SECRETSECRETSECRET\x07after\n" // 35 bytes
+
+// newStore returns a store in a temporary directory holding one artifact
+// (stdout, and "e\n" on stderr), with its cleaned-text record, and its
+// reference; sl, when not nil, encrypts it at rest.
+func newStore(t *testing.T, sl store.Sealer) (*store.Store, store.Ref) {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sl != nil {
+		st.SetSealer(sl)
+	}
+	st.SetSidecar(excerpt.Sidecar(sanitize.Options{}))
+	w, err := st.NewWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	aw, err := store.NewArtifactWriter(w, store.Manifest{Argv: []string{"x"}, Started: time.Unix(0, 0),
+		Streams: []store.StreamDesc{{ID: 1, Name: "stdout"}, {ID: 2, Name: "stderr"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	aw.Chunk(1, 0, 0, []byte(stdout), len(stdout))
+	aw.Chunk(2, 1, 0, []byte("e\n"), 2)
+	if err := aw.Finish(store.Trailer{}); err != nil {
+		t.Fatal(err)
+	}
+	ref, err := w.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, ref
+}
+
+func TestRange(t *testing.T) {
+	st, ref := newStore(t, nil)
+	tests := []struct {
+		name, stream, rng, as string
+		hex, text, written    string
+		err                   error
+	}{
+		{name: "hex", stream: "stdout", rng: "0:4", as: "hex", hex: "6f6b201b", written: "00000000  6f 6b 20 1b\n"},
+		{name: "hex offset", stream: "stderr", rng: "1:", as: "hex", hex: "0a", written: "00000001  0a\n"},
+		{name: "text across payload end", stream: "stdout", rng: "20:31", as: "text", text: "af", written: "af"},
+		{name: "text inside payload", stream: "stdout", rng: "10:25", as: "text"},
+		{name: "too long", stream: "stdout", rng: "0:4097", as: "hex", err: &RangeError{}},
+		{name: "past end", stream: "stdout", rng: "36:", as: "text", err: &RangeError{}},
+		{name: "no stream", stream: "stdin", as: "hex", err: ErrNoStream},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			x, err := Range(st, ref, tc.stream, tc.rng, tc.as, sanitize.Options{})
+			var re *RangeError
+			switch {
+			case tc.err == ErrNoStream && !errors.Is(err, ErrNoStream), tc.err != nil && tc.err != ErrNoStream && !errors.As(err, &re):
+				t.Fatalf("err %v, want %T %v", err, tc.err, tc.err)
+			case tc.err != nil:
+				return
+			case err != nil:
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := x.WriteText(&b); err != nil || x.Hex != tc.hex || x.Text != tc.text || b.String() != tc.written ||
+				x.Schema != Schema || x.StreamBytes == 0 || x.Ref != ref.String() {
+				t.Errorf("got %+v, written %q (%v)", x, b.String(), err)
+			}
+		})
+	}
+}
+
+func TestExport(t *testing.T) {
+	st, ref := newStore(t, nil)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out")
+	os.WriteFile(p, bytes.Repeat([]byte("x"), 100), 0o644)
+	if err := Export(st, ref, "stdout", "3:", p); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != stdout[3:] {
+		t.Errorf("exported %q, want the range only, the old file truncated", b)
+	}
+	whole := filepath.Join(dir, "whole")
+	if err := Export(st, ref, StreamArtifact, "", whole); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(whole); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("whole artifact: %v %v", fi, err)
+	}
+	if b, _ := os.ReadFile(whole); !store.Sniff(b) {
+		t.Errorf("whole artifact is not one: %q", b[:min(len(b), 16)])
+	}
+	ptm, pts, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptm.Close()
+	defer pts.Close()
+	if err := Export(st, ref, "stdout", "", pts.Name()); !errors.Is(err, ErrTerminal) {
+		t.Errorf("to a terminal: %v, want ErrTerminal", err)
+	}
+}
+
+func TestVerify(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "key")
+	recipient, err := seal.Keygen(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := seal.ParseRecipients(recipient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear, ref := newStore(t, nil)
+	sealed, sref := newStore(t, seal.New(rs, nil))
+	if sref != ref {
+		t.Fatal("sealing changed the reference")
+	}
+	raw, err := clear.ReadRaw(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		st   *store.Store
+		file string
+		want string
+	}{
+		{"artifact", clear, string(raw), "match: artifact " + ref.String() + " (" + strconv.Itoa(len(raw)) + " bytes)\n"},
+		{"stream", clear, "e\n", "match: stderr (2 bytes)\n"},
+		{"none", clear, "x", "no match: sha256:2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881 (1 bytes) is neither the artifact nor any of its streams\n"},
+		{"sealed stream", sealed, stdout, "match: stdout (35 bytes; compared by digest, the artifact is encrypted)\n"},
+		{"sealed none", sealed, "x", "no match: sha256:2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881 (1 bytes) is neither the artifact nor any of its streams\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := Verify(tc.st, ref, func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(tc.file)), nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := v.WriteText(render.NewWriter(&b)); err != nil || b.String() != tc.want {
+				t.Errorf("got %q (%v), want %q", b.String(), err, tc.want)
+			}
+			if v.Match != !strings.HasPrefix(tc.want, "no match") || v.Sealed != (tc.st == sealed) {
+				t.Errorf("match %v sealed %v", v.Match, v.Sealed)
+			}
+		})
+	}
+	// Without its record, a sealed artifact needs the identity.
+	os.RemoveAll(filepath.Join(sealed.Dir(), "clean"))
+	if _, err := Verify(sealed, ref, func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("x")), nil }); !errors.Is(err, store.ErrEncrypted) {
+		t.Errorf("sealed without record: %v, want ErrEncrypted", err)
+	}
+}
