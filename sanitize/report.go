@@ -332,39 +332,29 @@ func (r *Report) Clean() bool {
 
 // ByName returns the removal counts keyed by their JSON names, in
 // the order of Counts' fields.
-func (c Counts) ByName() []NamedCount {
-	return []NamedCount{
-		{"c0", c.C0}, {"c1", c.C1}, {"del", c.DEL}, {"cr", c.CR}, {"bs", c.BS},
-		{"esc", c.ESC}, {"csi", c.CSI}, {"osc", c.OSC}, {"dcs", c.DCS}, {"apc", c.APC},
-		{"pm", c.PM}, {"sos", c.SOS}, {"esc_k", c.ESCk}, {"format", c.Format}, {"invalid_utf8", c.Invalid},
-	}
-}
+func (c Counts) ByName() []NamedCount { return byJSON(c) }
 
-// ByName returns the anomaly counts keyed by their JSON names.
-func (a Anomalies) ByName() []NamedCount {
-	return []NamedCount{
-		{"malformed", a.Malformed}, {"aborted", a.Aborted}, {"unterminated", a.Unterminated},
-		{"overlong", a.Overlong}, {"ambiguous", a.Ambiguous}, {"overflow", a.Overflow},
-		{"split", a.Split},
-	}
-}
+// ByName returns the anomaly counts keyed by their JSON names, in the
+// order of Anomalies' fields.
+func (a Anomalies) ByName() []NamedCount { return byJSON(a) }
 
-// ByName returns the flag counts keyed by their JSON names.
-func (f Flags) ByName() []NamedCount {
-	return []NamedCount{
-		{"query", f.Query}, {"erase", f.Erase}, {"cursor_move", f.CursorMove},
-		{"overwrite", f.Overwrite}, {"sgr_conceal", f.SGRConceal}, {"title", f.Title},
-		{"clipboard", f.Clipboard}, {"hyperlink", f.Hyperlink}, {"alt_screen", f.AltScreen},
-		{"reorder", f.Reorder}, {"invisible", f.Invisible},
-	}
-}
+// ByName returns the flag counts keyed by their JSON names, in the order
+// of Flags' fields.
+func (f Flags) ByName() []NamedCount { return byJSON(f) }
 
-// ByName returns the kept counts keyed by their JSON names.
-func (k Kept) ByName() []NamedCount {
-	return []NamedCount{
-		{"format", k.Format}, {"link_labels", k.LinkLabels}, {"link_targets", k.LinkTargets}, {"vt_ff", k.VTFF},
-		{"line_separators", k.LineSeparators},
+// ByName returns the kept counts keyed by their JSON names, in the order
+// of Kept's fields.
+func (k Kept) ByName() []NamedCount { return byJSON(k) }
+
+// byJSON lists the int64 fields of the struct v with their JSON names:
+// the struct's tags are the one list of the report's names.
+func byJSON(v any) []NamedCount {
+	rv := reflect.ValueOf(v)
+	out := make([]NamedCount, rv.NumField())
+	for i := range out {
+		out[i] = NamedCount{rv.Type().Field(i).Tag.Get("json"), rv.Field(i).Int()}
 	}
+	return out
 }
 
 // NamedCount is one count with its JSON name.
