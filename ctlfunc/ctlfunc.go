@@ -550,8 +550,9 @@ type Anomaly struct {
 	Name string
 }
 
-// Anomalies lists the decode flags that reports count, in the order of
-// sanitize.Anomalies' fields.
+// Anomalies lists the decode flags that reports count, in bit order:
+// Anomalies[i].Flag is 1<<i, so that a token's flags index it
+// (TestAnomaliesInBitOrder).
 var Anomalies = []Anomaly{
 	{decode.FlagMalformed, "malformed"},
 	{decode.FlagAborted, "aborted"},
@@ -560,3 +561,7 @@ var Anomalies = []Anomaly{
 	{decode.FlagAmbiguous, "ambiguous"},
 	{decode.FlagOverflow, "overflow"},
 }
+
+// AnomalyFlags is the set of the flags in Anomalies.
+const AnomalyFlags = decode.FlagMalformed | decode.FlagAborted | decode.FlagUnterminated |
+	decode.FlagOverlong | decode.FlagAmbiguous | decode.FlagOverflow

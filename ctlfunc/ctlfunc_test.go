@@ -130,3 +130,18 @@ func TestTableMatchesScan(t *testing.T) {
 		t.Errorf("%d keys found, want every one of the %d entries", found, n)
 	}
 }
+
+// TestAnomaliesInBitOrder: a flag's bit number indexes Anomalies, and
+// AnomalyFlags holds exactly its flags.
+func TestAnomaliesInBitOrder(t *testing.T) {
+	var all decode.Flags
+	for i, a := range Anomalies {
+		if a.Flag != 1<<i {
+			t.Errorf("Anomalies[%d] is %q, flag %#x, want %#x", i, a.Name, a.Flag, 1<<i)
+		}
+		all |= a.Flag
+	}
+	if all != AnomalyFlags {
+		t.Errorf("AnomalyFlags %#x, Anomalies hold %#x", AnomalyFlags, all)
+	}
+}

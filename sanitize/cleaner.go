@@ -163,17 +163,25 @@ func (c *cleaner) bytesAt(off, n int64) []byte {
 	return append(joined, c.chunk[:off+n-c.base]...)
 }
 
-// each runs the policy over one token from the decoder. Text that needs
-// nothing but copying (the options allow it, no CR, format run or offset
-// map waits on it) is copied here, and a CSI that nothing waits on goes
-// straight to sequence; every other token goes through token.
+// each runs the policy over one token from the decoder. Text and invalid
+// UTF-8 that need nothing but writing (the options allow it, no CR,
+// format run or offset map waits on them) are written here, and a CSI
+// that nothing waits on goes straight to sequence; every other token goes
+// through token.
 func (c *cleaner) each(t *decode.Token) {
 	switch t.Kind {
 	case decode.KindText:
-		if c.plainText && !c.mapEach && c.crRun == 0 && !c.fmt.pending() && t.Off >= c.base {
+		if c.plain() && t.Off >= c.base {
 			end := t.End()
 			c.at, c.fmt.prevEnd, c.fmt.prevRune = end, end, -1
 			c.out = append(c.out, c.chunk[t.Off-c.base:end-c.base]...)
+			return
+		}
+	case decode.KindInvalid:
+		if c.plain() {
+			c.at = t.End()
+			c.rep.byKind[decode.KindInvalid]++
+			c.out = append(c.out, replacement[0], replacement[1], replacement[2])
 			return
 		}
 	case decode.KindCSI:
@@ -184,6 +192,12 @@ func (c *cleaner) each(t *decode.Token) {
 		}
 	}
 	c.token(t)
+}
+
+// plain reports whether output can be appended as it stands: no line
+// emulation, format escapes, offset map, CR run or format run wait on it.
+func (c *cleaner) plain() bool {
+	return c.plainText && !c.mapEach && c.crRun == 0 && !c.fmt.pending()
 }
 
 // token is the policy for one token. Text, single controls and format
@@ -205,7 +219,7 @@ func (c *cleaner) token(t *decode.Token) {
 		c.format(t)
 	case decode.KindInvalid:
 		c.rep.byKind[decode.KindInvalid]++
-		c.emitString(replacement)
+		c.emitString(replacement[:])
 	case decode.KindDEL, decode.KindC1:
 		c.rep.byKind[t.Kind]++
 		c.advise(t)
@@ -215,7 +229,7 @@ func (c *cleaner) token(t *decode.Token) {
 }
 
 // replacement is U+FFFD, written for each invalid UTF-8 unit.
-var replacement = []byte(string(utf8.RuneError))
+var replacement = [utf8.UTFMax - 1]byte([]byte(string(utf8.RuneError)))
 
 // sequence counts an escape, CSI or control string, its anomalies and the
 // advisory flags it raises.
@@ -458,15 +472,12 @@ func (c *cleaner) flag(t *decode.Token, n *int64, kind string) {
 	c.rep.find(t.Off, kind, Name(t), t.Len)
 }
 
-// anomalies counts the decode flags of a sequence or string.
+// anomalies counts the decode flags of a sequence or string, in the bit
+// order of ctlfunc.Anomalies.
 func (c *cleaner) anomalies(t *decode.Token) {
-	if t.Flags&^decode.FlagEmbedded == 0 {
-		return
-	}
-	for i, x := range ctlfunc.Anomalies {
-		if t.Flags&x.Flag != 0 {
-			c.flag(t, &c.rep.anomalies[i], x.Name)
-		}
+	for f := t.Flags & ctlfunc.AnomalyFlags; f != 0; f &= f - 1 {
+		i := bits.TrailingZeros16(uint16(f))
+		c.flag(t, &c.rep.anomalies[i], ctlfunc.Anomalies[i].Name)
 	}
 	if t.Is(decode.FlagUnterminated) {
 		c.rep.BytesSwallowed += t.Len
