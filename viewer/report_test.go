@@ -50,7 +50,7 @@ func (d *driver) visits() []int64 {
 // removed/format and kept/format rows visit the format characters the
 // sanitizer removed and kept, which it decides by context: a selector
 // after a base that takes it is kept, after another character or another
-// selector removed; U+1160 after a leading jamo and U+115F before a vowel
+// selector removed, after a digit kept only in a keycap; U+1160 after a leading jamo and U+115F before a vowel
 // jamo are kept, elsewhere removed; ZWJ is kept; a run of removed
 // characters is one place, as the report's invisible finding is.
 func TestFormatItemsAskTheSanitizer(t *testing.T) {
@@ -60,8 +60,10 @@ func TestFormatItemsAskTheSanitizer(t *testing.T) {
 		mark byte
 		text string
 	}{
-		{0, "#"}, {'k', "\uFE0F"}, {'r', "\uFE0F"}, // a second selector is removed
+		{0, "\u2764"}, {'k', "\uFE0F"}, {'r', "\uFE0F"}, // a second selector is removed
 		{0, " a"}, {'r', "\uFE0F"}, // ASCII a takes no selector
+		{0, " #"}, {'k', "\uFE0F"}, {0, "\u20E3"}, // a keycap
+		{0, " 7"}, {'r', "\uFE0F"}, {0, " "}, // a digit alone takes none
 		{0, " \u1100"}, {'k', "\u1160"}, // a jamo filler after a leading jamo
 		{0, " x"}, {'r', "\u1160"},
 		{0, " "}, {'k', "\u115F"}, {0, "\u1161"}, // a choseong filler before a vowel jamo
@@ -134,8 +136,8 @@ func TestFormatItemsAskTheSanitizer(t *testing.T) {
 // scans the stream in blocks (checkpointEvery bytes) and the context that
 // decides a character lies in the block before or after it: a selector
 // kept after a base at the end of the block before, a removed run that
-// crosses into the next block, and U+115F kept before a vowel jamo that
-// begins the next block. They visit what the report of the whole stream
+// crosses into the next block, and U+115F kept before a vowel jamo and
+// U+FE0F after a digit kept before a keycap that begins the next block. They visit what the report of the whole stream
 // names.
 func TestFormatItemsAtBlockEdges(t *testing.T) {
 	t.Parallel()
@@ -146,10 +148,11 @@ func TestFormatItemsAtBlockEdges(t *testing.T) {
 		}
 		data = append(data, s...)
 	}
-	at(checkpointEvery-1, "#\uFE0F")        // the selector begins block 1
-	at(2*checkpointEvery-3, "\u200B\u200B") // a run across blocks 1 and 2
-	at(3*checkpointEvery-3, "\u115F\u1161") // the vowel begins block 3
-	at(3*checkpointEvery+100, "\n")
+	at(checkpointEvery-3, "\u2764\uFE0F")    // the selector begins block 1
+	at(2*checkpointEvery-3, "\u200B\u200B")  // a run across blocks 1 and 2
+	at(3*checkpointEvery-3, "\u115F\u1161")  // the vowel begins block 3
+	at(4*checkpointEvery-4, "#\uFE0F\u20E3") // the keycap begins block 4
+	at(4*checkpointEvery+100, "\n")
 	_, rep, _ := sanitize.Map(data, sanitize.Options{})
 	var removed []int64
 	for _, f := range rep.Findings {
@@ -157,9 +160,9 @@ func TestFormatItemsAtBlockEdges(t *testing.T) {
 			removed = append(removed, f.Offset)
 		}
 	}
-	kept := []int64{checkpointEvery, 3*checkpointEvery - 3}
-	if want := []int64{2*checkpointEvery - 3}; !slices.Equal(removed, want) || rep.Kept.Format != 2 {
-		t.Fatalf("the report: invisible findings at %v, kept %d; the test expects %v, 2", removed, rep.Kept.Format, want)
+	kept := []int64{checkpointEvery, 3*checkpointEvery - 3, 4*checkpointEvery - 3}
+	if want := []int64{2*checkpointEvery - 3}; !slices.Equal(removed, want) || rep.Kept.Format != int64(len(kept)) {
+		t.Fatalf("the report: invisible findings at %v, kept %d; the test expects %v, %d", removed, rep.Kept.Format, want, len(kept))
 	}
 	d := newDriver(t, load(t, data), Options{}, testStyles(termenv.Ascii, false), 120, 30, nil)
 	d.selectItem("removed", "format")
