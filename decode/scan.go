@@ -37,9 +37,10 @@ func RecordOf(t *Token) Record {
 	return Record(t.End())<<24 | Record(t.Flags&recordFlags)<<16 | Record(t.Final)<<8 | Record(t.Kind)
 }
 
-// ScanRecords is the least room Scan needs in recs: one step writes at most
-// three records, and a text run open at the end of p one more.
-const ScanRecords = 4
+// ScanRecords is the least room Scan needs in recs: a byte ends at most
+// three records, a UTF-8 unit after an abort three more, and a text run
+// open at the end of p one more.
+const ScanRecords = 8
 
 // Scan decodes p, which continues the stream, as Feed does, but writes one
 // Record per token into recs instead of building Tokens, and returns how
@@ -58,7 +59,7 @@ const ScanRecords = 4
 func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 	t := scanTableFor(d.LoneC1, d.APCBEL)
 	off := d.off
-	s := uint32(d.scan)
+	s := d.scan
 	i := 0
 	if d.u8n > 0 {
 		var buf [4]byte
@@ -75,45 +76,66 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		s, n = t.unit(s, r, size, cls, d.u8off, recs, n)
 		i = size - have
 	}
-	next, ems := t.next, t.emits
-	limit := len(recs) - ScanRecords
-	for i < len(p) && n <= limit {
-		e := next[s<<8|uint32(p[i])]
-		if e&entryLead != 0 {
-			// A lead byte C2–F4 in ground.
-			r, size, cls := decodeUTF8(p[i:])
-			if cls == utfShort {
-				if s == scanPending {
-					recs[n] = Record(off+int64(i))<<24 | Record(KindText)
-					n++
-				}
-				d.u8n = uint8(copy(d.u8[:], p[i:]))
-				d.u8need = uint8(size0(p[i]))
-				d.u8off = off + int64(i)
-				s, i = scanGround, len(p)
+	next, info, ems, class, pending := &t.next, &t.info, &t.emits, &t.class, t.pending
+	for i < len(p) && n <= len(recs)-ScanRecords {
+		// A block of bytes that cannot fill recs (a byte ends at most
+		// three records), stepped without counting the room left. The
+		// step consumes its byte: i does not wait for the table.
+		stop := min(len(p), i+(len(recs)-ScanRecords-n)/3+1)
+		q := p[:stop]
+		for ; i < len(q); i++ {
+			b := q[i]
+			k := s + uint16(class[b])
+			f := info[k]
+			if f&infoSpecial != 0 {
 				break
 			}
-			s, n = t.unit(s, r, size, cls, off+int64(i), recs, n)
-			i += size
+			em := &ems[f>>infoEmitShift]
+			at := Record(off+int64(i)) << 24
+			fin := Record(^b) << 8
+			recs[n] = (em[0] + at) &^ fin
+			if f&infoMany != 0 {
+				recs[n+1] = (em[1] + at) &^ fin
+				recs[n+2] = (em[2] + at) &^ fin
+			}
+			n += int(f>>infoCountShift) & 3
+			s = next[k]
+		}
+		if i == len(q) {
 			continue
 		}
-		em := &ems[e>>entryEmitShift]
-		at := Record(off+int64(i)) << 24
-		recs[n] = em.r[0] + at
-		if em.n > 1 {
-			recs[n+1] = em.r[1] + at
-			recs[n+2] = em.r[2] + at
+		if k := s + uint16(t.class[p[i]]); info[k]&infoLead == 0 {
+			// An abort that leaves a lead byte to be read again in ground.
+			em := &ems[info[k]>>infoEmitShift]
+			for j := range int(info[k]>>infoCountShift) & 3 {
+				recs[n+j] = em[j] + Record(off+int64(i))<<24
+			}
+			n += int(info[k]>>infoCountShift) & 3
+			s = next[k]
+			continue
 		}
-		n += int(em.n)
-		s = e & entryNext
-		i += int(e>>entryConsumeShift) & 1
+		// A lead byte C2–F4 in ground.
+		r, size, cls := decodeUTF8(p[i:])
+		if cls == utfShort {
+			if s == pending {
+				recs[n] = Record(off+int64(i))<<24 | Record(KindText)
+				n++
+			}
+			d.u8n = uint8(copy(d.u8[:], p[i:]))
+			d.u8need = uint8(size0(p[i]))
+			d.u8off = off + int64(i)
+			s, i = scanGround, len(p)
+			break
+		}
+		s, n = t.unit(s, r, size, cls, off+int64(i), recs, n)
+		i += size
 	}
-	if s == scanPending {
+	if s == pending {
 		recs[n] = Record(off+int64(i))<<24 | Record(KindText)
 		n++
 		s = scanGround
 	}
-	d.scan = uint16(s)
+	d.scan = s
 	d.off = off + int64(i)
 	return i, n
 }
@@ -128,13 +150,14 @@ func (d *Decoder) ScanEnd(recs []Record) int {
 		return 1
 	}
 	t := scanTableFor(d.LoneC1, d.APCBEL)
-	em := &t.emits[t.end[d.scan]]
-	at := Record(d.off) << 24
-	for k := range em.n {
-		recs[k] = em.r[k] + at
+	e := t.end[d.scan/t.pending]
+	em := &t.emits[e>>entryEmitShift]
+	n := int(e>>entryCountShift) & 3
+	for k := range n {
+		recs[k] = em[k] + Record(d.off)<<24
 	}
 	d.scan = scanGround
-	return int(em.n)
+	return n
 }
 
 // size0 returns the length in bytes of the character that lead byte b
@@ -147,22 +170,27 @@ func size0(b byte) int {
 // unit writes the records of the UTF-8 unit of size bytes at off that
 // decodeUTF8 classified as cls, read in ground state s, as unit does for
 // Feed, and returns the next state and record count.
-func (t *scanTable) unit(s uint32, r rune, size int, cls utfClass, off int64, recs []Record, n int) (uint32, int) {
+func (t *scanTable) unit(s uint16, r rune, size int, cls utfClass, off int64, recs []Record, n int) (uint16, int) {
 	if cls == utfText {
-		return scanPending, n
+		return t.pending, n
 	}
 	if cls == utfC1 {
 		// The table's column for U+0080–U+009F, stepped at the second
 		// byte of C2 80–C2 9F.
-		e := t.c1[s<<5|uint32(r-0x80)]
+		k := uint32(r - 0x80)
+		if s == t.pending {
+			k += 32
+		}
+		e := t.c1[k]
 		em := &t.emits[e>>entryEmitShift]
 		at := Record(off+1) << 24
-		for k := range em.n {
-			recs[n+int(k)] = em.r[k] + at
+		fin := Record(^byte(r)) << 8
+		for j := range int(e>>entryCountShift) & 3 {
+			recs[n+j] = (em[j] + at) &^ fin
 		}
-		return e & entryNext, n + int(em.n)
+		return uint16(e & entryNext), n + int(e>>entryCountShift)&3
 	}
-	if s == scanPending {
+	if s == t.pending {
 		recs[n] = Record(off)<<24 | Record(KindText)
 		n++
 	}
@@ -174,39 +202,60 @@ func (t *scanTable) unit(s uint32, r rune, size int, cls utfClass, off int64, re
 	return scanGround, n + 1
 }
 
-// The two ground states of a scan table: between tokens, and in a text run
-// whose record is not yet written.
+// scanGround is the ground state of every scan table, between tokens;
+// scanTable.pending is ground in a text run whose record is not yet
+// written.
+const scanGround = 0
+
+// A table entry: the next state, as its row's index in scanTable.next
+// (bits 0–15); whether the step consumes its byte (bit 16; an abort leaves
+// the byte to be read again in ground); whether the byte is a UTF-8 lead
+// byte in ground (bit 17, decoded by decodeUTF8 instead); how many records
+// the step writes (bits 18–19) and whether more than one (bit 20); and
+// the index of those records in scanTable.emits (bits 21–31).
 const (
-	scanGround  = 0
-	scanPending = 1
+	entryNext         = 1<<16 - 1
+	entryConsumeShift = 16
+	entryLead         = 1 << 17
+	entryCountShift   = 18
+	entryMany         = 1 << 20
+	entryEmitShift    = 21
 )
 
-// A table entry: the next state (bits 0–11), whether the step consumes its
-// byte (bit 12; an abort leaves the byte to be read again in ground),
-// whether the byte is a UTF-8 lead byte in ground (bit 13, decoded by
-// decodeUTF8 instead), and the index of the records the step writes (bits
-// 16–31).
+// scanWidth is the width of a row of scanTable.next and info: at least the
+// number of byte classes, a power of two.
+const scanWidth = 64
+
+// scanInfo bits: the step is a UTF-8 lead byte in ground or an abort that
+// leaves its byte to be read again (bit 0), the former (bit 1), how many
+// records it writes (bits 2–3), whether more than one (bit 4), and the
+// index of those records in scanTable.emits (bits 5–15).
 const (
-	entryNext         = 1<<12 - 1
-	entryConsumeShift = 12
-	entryLead         = 1 << 13
-	entryEmitShift    = 16
+	infoSpecial    = 1 << 0
+	infoLead       = 1 << 1
+	infoCountShift = 2
+	infoMany       = 1 << 4
+	infoEmitShift  = 5
 )
 
 // scanTable is the transition table of Scan for one choice of options.
+// Bytes that every state treats alike share a class, so that the rows
+// that the common states use stay in the first-level cache; the two
+// arrays are indexed by a uint16 and need no bounds check.
 type scanTable struct {
-	next  []uint32   // [state<<8 | byte]
-	c1    []uint32   // [ground state<<5 | code-0x80]: U+0080–U+009F in ground
-	end   []uint32   // [state]: index in emits of the records End writes
-	emits []emission // the record lists of the steps; emits[0] is empty
+	class   [256]uint8        // byte → column
+	next    [1 << 16]uint16   // [state row + class]: the next state row
+	info    [1 << 16]uint16   // [state row + class]: the records (scanInfo bits)
+	pending uint16            // the row of ground in a text run
+	c1      []uint32          // [code-0x80, +32 in a text run]: U+0080–U+009F in ground, as entries
+	end     []uint32          // [state]: the records End writes, as an entry
+	emits   [1 << 11]emission // the record lists of the steps; emits[0] is empty
 }
 
 // emission is the records one step writes, their offsets relative to the
-// byte stepped (added to it as offset<<24).
-type emission struct {
-	n uint8
-	r [3]Record
-}
+// byte stepped (added to it as offset<<24); a final byte 0xFF stands for
+// the byte stepped (a dispatch or a single control).
+type emission [3]Record
 
 // scanConfig is a table state: a Decoder reduced to what decides the
 // boundaries and kinds of the tokens to come (normalize), and for ground
@@ -288,44 +337,56 @@ func represent(n Decoder, pos int64) Decoder {
 // buildScanTable generates the scan table by running the state methods:
 // from each table state it feeds every byte (and, in ground, every UTF-8
 // C1) to a Decoder in that state and records the tokens that end and the
-// state reached, until no new state is reached.
+// state reached, until no new state is reached. Bytes whose column is the
+// same in every state then share a class.
 func buildScanTable(loneC1, apcBEL bool) *scanTable {
-	t := &scanTable{emits: []emission{{}}}
+	t := &scanTable{}
+	nemits := uint32(1)
 	emitIndex := map[emission]uint32{{}: 0}
 	ground := Decoder{LoneC1: loneC1, APCBEL: apcBEL}
 	configs := []scanConfig{{ground, false}, {ground, true}}
-	index := map[scanConfig]uint32{configs[0]: scanGround, configs[1]: scanPending}
+	index := map[scanConfig]uint32{configs[0]: 0, configs[1]: 1}
 	stateOf := func(c scanConfig) uint32 {
 		k, ok := index[c]
 		if !ok {
 			k = uint32(len(configs))
-			if k > entryNext {
-				panic("decode: scan table overflow")
-			}
 			index[c] = k
 			configs = append(configs, c)
 		}
 		return k
 	}
-	emit := func(ts []Token, at int64) uint32 {
+	// emit returns the count and emission bits of an entry that writes
+	// the records of ts; b is the byte stepped, at stream offset at.
+	emit := func(ts []Token, at int64, b byte) uint32 {
 		var em emission
-		for _, tk := range ts {
-			r := RecordOf(&tk) - Record(at)<<24
-			em.r[em.n] = r
-			em.n++
+		for k, tk := range ts {
+			if tk.Final != 0 && tk.Final == b {
+				tk.Final = 0xFF
+			}
+			em[k] = RecordOf(&tk) - Record(at)<<24
 		}
 		k, ok := emitIndex[em]
 		if !ok {
-			k = uint32(len(t.emits))
+			k = nemits
+			if k >= uint32(len(t.emits)) || k >= 1<<(32-entryEmitShift) {
+				panic("decode: scan table overflow")
+			}
 			emitIndex[em] = k
-			t.emits = append(t.emits, em)
+			t.emits[k] = em
+			nemits++
 		}
-		return k
+		e := k<<entryEmitShift | uint32(len(ts))<<entryCountShift
+		if len(ts) > 1 {
+			e |= entryMany
+		}
+		return e
 	}
 	// step feeds in to a Decoder in table state c, its last byte at
-	// probeBase, and returns the entry for that byte.
+	// probeBase, and returns the entry for that byte, its next state the
+	// index of a config.
 	step := func(c scanConfig, in []byte) uint32 {
 		first := int64(probeBase - len(in) + 1)
+		b := in[len(in)-1]
 		d := represent(c.d, first)
 		var ts []Token
 		d.Feed(in, func(tk *Token) { ts = append(ts, *tk) })
@@ -335,7 +396,7 @@ func buildScanTable(loneC1, apcBEL bool) *scanTable {
 			}
 			// An abort left a lead byte to ground: the tokens before it
 			// end here, and the byte is read again in ground.
-			return emit(ts, probeBase)<<entryEmitShift | scanGround
+			return emit(ts, probeBase, b) | scanGround
 		}
 		pending := false
 		if k := len(ts) - 1; d.state == stateGround && k >= 0 && ts[k].Kind == KindText && !ts[k].Is(FlagEmbedded) && ts[k].End() == probeBase+1 {
@@ -345,25 +406,69 @@ func buildScanTable(loneC1, apcBEL bool) *scanTable {
 			ts = append([]Token{{Off: first, Kind: KindText}}, ts...)
 		}
 		next := stateOf(scanConfig{normalize(&d, probeBase+1), pending})
-		return emit(ts, probeBase)<<entryEmitShift | 1<<entryConsumeShift | next
+		return emit(ts, probeBase, b) | 1<<entryConsumeShift | next
 	}
 	for _, c := range configs[:2] {
 		for code := range 32 {
 			t.c1 = append(t.c1, step(c, []byte{0xC2, byte(0x80 + code)}))
 		}
 	}
+	var raw [][256]uint32
 	for k := 0; k < len(configs); k++ {
 		c := configs[k]
-		for b := range 256 {
-			t.next = append(t.next, step(c, []byte{byte(b)}))
+		var row [256]uint32
+		for b := range row {
+			row[b] = step(c, []byte{byte(b)})
 		}
+		raw = append(raw, row)
 		d := represent(c.d, probeBase)
 		var ts []Token
 		d.End(func(tk *Token) { ts = append(ts, *tk) })
 		if c.pending {
 			ts = append([]Token{{Off: probeBase, Kind: KindText}}, ts...)
 		}
-		t.end = append(t.end, emit(ts, probeBase))
+		t.end = append(t.end, emit(ts, probeBase, 0))
 	}
+	// Classes: bytes with equal columns.
+	columns := map[string]uint8{}
+	var firstOf []int
+	for b := range 256 {
+		col := make([]byte, 0, 4*len(raw))
+		for _, row := range raw {
+			col = append(col, byte(row[b]), byte(row[b]>>8), byte(row[b]>>16), byte(row[b]>>24))
+		}
+		k, ok := columns[string(col)]
+		if !ok {
+			k = uint8(len(firstOf))
+			columns[string(col)] = k
+			firstOf = append(firstOf, b)
+		}
+		t.class[b] = k
+	}
+	if len(firstOf) > scanWidth || len(configs)*scanWidth > 1<<16 {
+		panic("decode: scan table overflow")
+	}
+	const width = scanWidth
+	row := func(e uint32) uint32 { return e&^entryNext | (e&entryNext)*width }
+	for k, r := range raw {
+		for c, b := range firstOf {
+			e := row(r[b])
+			f := uint16(e>>entryEmitShift)<<infoEmitShift | uint16(e>>entryCountShift&3)<<infoCountShift
+			if e&entryMany != 0 {
+				f |= infoMany
+			}
+			if e&entryLead != 0 {
+				f |= infoLead | infoSpecial
+			}
+			if e>>entryConsumeShift&1 == 0 {
+				f |= infoSpecial
+			}
+			t.next[k*width+c], t.info[k*width+c] = uint16(e&entryNext), f
+		}
+	}
+	for k := range t.c1 {
+		t.c1[k] = row(t.c1[k])
+	}
+	t.pending = width
 	return t
 }
