@@ -111,4 +111,3 @@ func aptLine(i int) string {
 	}
 	return fmt.Sprintf("\x1b7\x1b[0;24r\x1b8\x1b[1A\x1b7\x1b[25;0f\x1b[42m\x1b[30mProgress: [%3d%%]\x1b[49m\x1b[39m [%s] \x1b8", pct, bar)
 }
-
