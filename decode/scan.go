@@ -130,10 +130,12 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		s, n = t.unit(s, r, size, cls, off+int64(i), recs, n)
 		i += size
 	}
-	if s == pending {
-		recs[n] = Record(off+int64(i))<<24 | Record(KindText)
+	if e := t.flush[s/scanWidth]; e != 0 {
+		// A text run is open: its record is written, as Feed emits the
+		// text at the end of p.
+		recs[n] = t.emits[e>>entryEmitShift][0] + Record(off+int64(i))<<24
 		n++
-		s = scanGround
+		s = uint16(e & entryNext)
 	}
 	d.scan = s
 	d.off = off + int64(i)
@@ -150,7 +152,7 @@ func (d *Decoder) ScanEnd(recs []Record) int {
 		return 1
 	}
 	t := scanTableFor(d.LoneC1, d.APCBEL)
-	e := t.end[d.scan/t.pending]
+	e := t.end[d.scan/scanWidth]
 	em := &t.emits[e>>entryEmitShift]
 	n := int(e>>entryCountShift) & 3
 	for k := range n {
@@ -249,6 +251,7 @@ type scanTable struct {
 	pending uint16            // the row of ground in a text run
 	c1      []uint32          // [code-0x80, +32 in a text run]: U+0080–U+009F in ground, as entries
 	end     []uint32          // [state]: the records End writes, as an entry
+	flush   []uint32          // [state]: the text run a Scan call ends, as an entry
 	emits   [1 << 11]emission // the record lists of the steps; emits[0] is empty
 }
 
@@ -293,11 +296,27 @@ const probeBase = 1 << 20
 // introducer was ESC, FlagMalformed, and the offsets and UTF-8 unit that
 // string_esc, csi_abort_char and string_utf8 read, relative to pos.
 // Parameters, intermediates, payload counts and the OSC number only
-// change a token's fields, not where tokens end, and are dropped.
-func normalize(d *Decoder, pos int64) Decoder {
-	n := Decoder{LoneC1: d.LoneC1, APCBEL: d.APCBEL, state: d.state}
-	if d.state == stateGround {
-		return n
+// change a token's fields, not where tokens end, and are dropped. A
+// character cut in utf8 is a table state when its lead byte can start
+// neither a control nor a format character (plainLead): only its length
+// and how far it has come matter. Otherwise ok is false (Scan decodes
+// such a character with decodeUTF8).
+func normalize(d *Decoder, pos int64) (n Decoder, ok bool) {
+	n = Decoder{LoneC1: d.LoneC1, APCBEL: d.APCBEL, state: d.state}
+	switch d.state {
+	case stateGround:
+		return n, true
+	case stateUTF8:
+		lead := d.u8[0]
+		if plainLead[lead] == 0 {
+			return n, false
+		}
+		if lead != 0xE0 { // E0's second byte is A0–BF; the others are alike
+			lead = plainLeadOf[plainLead[lead]]
+		}
+		n.u8 = [4]byte{lead, 0xA0, 0x80}
+		n.u8n, n.u8need, n.u8off = d.u8n, d.u8need, d.u8off-pos
+		return n, true
 	}
 	n.tok.Kind, n.tok.Intro, n.tok.Flags = d.tok.Kind, d.tok.Intro, d.tok.Flags&FlagMalformed
 	if n.tok.Intro != Intro7Bit {
@@ -313,8 +332,20 @@ func normalize(d *Decoder, pos int64) Decoder {
 		n.unitRem, n.unitLo, n.unitHi, n.unitRet = d.unitRem, d.unitLo, d.unitHi, d.unitRet
 		n.unitOff = d.unitOff - pos
 	}
-	return n
+	return n, true
 }
+
+// plainLeadOf gives, for a length 2 or 3, the first lead byte of that
+// length in plainLead but E0: the lead normalize gives the characters
+// that plainLead lets pass.
+var plainLeadOf = func() (t [4]byte) {
+	for b := 0xFF; b >= 0xC2; b-- {
+		if w := plainLead[b]; w != 0 && b != 0xE0 {
+			t[w] = byte(b)
+		}
+	}
+	return t
+}()
 
 // represent returns a Decoder in table state n whose next byte is at
 // stream offset pos.
@@ -329,6 +360,8 @@ func represent(n Decoder, pos int64) Decoder {
 		d.escOff += pos
 	case stateCSIAbortChar, stateStringUTF8:
 		d.unitOff += pos
+	case stateUTF8:
+		d.u8off += pos
 	}
 	d.overlong = DefaultMaxPayload
 	return d
@@ -388,24 +421,31 @@ func buildScanTable(loneC1, apcBEL bool) *scanTable {
 		first := int64(probeBase - len(in) + 1)
 		b := in[len(in)-1]
 		d := represent(c.d, first)
+		runEnd := first // where an open text run ends
+		if c.d.state == stateUTF8 {
+			runEnd = d.u8off
+		}
 		var ts []Token
 		d.Feed(in, func(tk *Token) { ts = append(ts, *tk) })
-		if d.state == stateUTF8 {
-			if c.d.state == stateGround && len(in) == 1 {
-				return entryLead
-			}
-			// An abort left a lead byte to ground: the tokens before it
-			// end here, and the byte is read again in ground.
-			return emit(ts, probeBase, b) | scanGround
+		n, ok := normalize(&d, probeBase+1)
+		if !ok && c.d.state == stateGround && len(in) == 1 {
+			return entryLead
 		}
 		pending := false
 		if k := len(ts) - 1; d.state == stateGround && k >= 0 && ts[k].Kind == KindText && !ts[k].Is(FlagEmbedded) && ts[k].End() == probeBase+1 {
 			ts, pending = ts[:k], true
+		} else if d.state == stateUTF8 && len(ts) == 0 {
+			pending = c.pending // the text run goes on before the character
 		}
 		if c.pending && !(len(ts) == 0 && pending) {
-			ts = append([]Token{{Off: first, Kind: KindText}}, ts...)
+			ts = append([]Token{{Off: runEnd, Kind: KindText}}, ts...)
 		}
-		next := stateOf(scanConfig{normalize(&d, probeBase+1), pending})
+		if !ok {
+			// The tokens before a lead byte that Scan decodes with
+			// decodeUTF8 end here, and the byte is read again in ground.
+			return emit(ts, probeBase, b) | scanGround
+		}
+		next := stateOf(scanConfig{n, pending})
 		return emit(ts, probeBase, b) | 1<<entryConsumeShift | next
 	}
 	for _, c := range configs[:2] {
@@ -422,12 +462,20 @@ func buildScanTable(loneC1, apcBEL bool) *scanTable {
 		}
 		raw = append(raw, row)
 		d := represent(c.d, probeBase)
+		runEnd := int64(probeBase)
+		if c.d.state == stateUTF8 {
+			runEnd = d.u8off
+		}
 		var ts []Token
 		d.End(func(tk *Token) { ts = append(ts, *tk) })
+		flush := uint32(0)
 		if c.pending {
-			ts = append([]Token{{Off: probeBase, Kind: KindText}}, ts...)
+			run := Token{Off: runEnd, Kind: KindText}
+			ts = append([]Token{run}, ts...)
+			flush = emit([]Token{run}, probeBase, 0) | stateOf(scanConfig{c.d, false})
 		}
 		t.end = append(t.end, emit(ts, probeBase, 0))
+		t.flush = append(t.flush, flush)
 	}
 	// Classes: bytes with equal columns.
 	columns := map[string]uint8{}
@@ -468,6 +516,9 @@ func buildScanTable(loneC1, apcBEL bool) *scanTable {
 	}
 	for k := range t.c1 {
 		t.c1[k] = row(t.c1[k])
+	}
+	for k := range t.flush {
+		t.flush[k] = row(t.flush[k])
 	}
 	t.pending = width
 	return t
