@@ -76,7 +76,7 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		s, n = t.unit(s, r, size, cls, d.u8off, recs, n)
 		i = size - have
 	}
-	next, info, ems, class, pending := &t.next, &t.info, &t.emits, &t.class, t.pending
+	next, info, ems, class := &t.next, &t.info, &t.emits, &t.class
 	for i < len(p) && n <= len(recs)-ScanRecords {
 		// A block of bytes that cannot fill recs (a byte ends at most
 		// three records), stepped without counting the room left. The
@@ -104,7 +104,10 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		if i == len(q) {
 			continue
 		}
-		if k := s + uint16(t.class[p[i]]); info[k]&infoLead == 0 {
+		if k := s + uint16(t.class[p[i]]); info[k]&infoSkip != 0 {
+			i = skipPrintable(p, i+1)
+			continue
+		} else if info[k]&infoLead == 0 {
 			// An abort that leaves a lead byte to be read again in ground.
 			em := &ems[info[k]>>infoEmitShift]
 			for j := range int(info[k]>>infoCountShift) & 3 {
@@ -117,7 +120,7 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		// A lead byte C2–F4 in ground.
 		r, size, cls := decodeUTF8(p[i:])
 		if cls == utfShort {
-			if s == pending {
+			if t.inRun(s) {
 				recs[n] = Record(off+int64(i))<<24 | Record(KindText)
 				n++
 			}
@@ -174,13 +177,13 @@ func size0(b byte) int {
 // Feed, and returns the next state and record count.
 func (t *scanTable) unit(s uint16, r rune, size int, cls utfClass, off int64, recs []Record, n int) (uint16, int) {
 	if cls == utfText {
-		return t.pending, n
+		return scanWidth, n // ground in a text run
 	}
 	if cls == utfC1 {
 		// The table's column for U+0080–U+009F, stepped at the second
 		// byte of C2 80–C2 9F.
 		k := uint32(r - 0x80)
-		if s == t.pending {
+		if t.inRun(s) {
 			k += 32
 		}
 		e := t.c1[k]
@@ -192,7 +195,7 @@ func (t *scanTable) unit(s uint16, r rune, size int, cls utfClass, off int64, re
 		}
 		return uint16(e & entryNext), n + int(e>>entryCountShift)&3
 	}
-	if s == t.pending {
+	if t.inRun(s) {
 		recs[n] = Record(off)<<24 | Record(KindText)
 		n++
 	}
@@ -205,23 +208,28 @@ func (t *scanTable) unit(s uint16, r rune, size int, cls utfClass, off int64, re
 }
 
 // scanGround is the ground state of every scan table, between tokens;
-// scanTable.pending is ground in a text run whose record is not yet
+// rows 1 to scanRun are ground in a text run whose record is not yet
 // written.
 const scanGround = 0
+
+// inRun reports whether s is ground in a text run.
+func (t *scanTable) inRun(s uint16) bool { return s-scanWidth < scanRun*scanWidth }
 
 // A table entry: the next state, as its row's index in scanTable.next
 // (bits 0–15); whether the step consumes its byte (bit 16; an abort leaves
 // the byte to be read again in ground); whether the byte is a UTF-8 lead
 // byte in ground (bit 17, decoded by decodeUTF8 instead); how many records
-// the step writes (bits 18–19) and whether more than one (bit 20); and
-// the index of those records in scanTable.emits (bits 21–31).
+// the step writes (bits 18–19) and whether more than one (bit 20); whether
+// the rest of a run of printable ASCII is skipped (bit 21); and the index
+// of those records in scanTable.emits (bits 22–31).
 const (
 	entryNext         = 1<<16 - 1
 	entryConsumeShift = 16
 	entryLead         = 1 << 17
 	entryCountShift   = 18
 	entryMany         = 1 << 20
-	entryEmitShift    = 21
+	entrySkip         = 1 << 21
+	entryEmitShift    = 22
 )
 
 // scanWidth is the width of a row of scanTable.next and info: at least the
@@ -230,14 +238,16 @@ const scanWidth = 64
 
 // scanInfo bits: the step is a UTF-8 lead byte in ground or an abort that
 // leaves its byte to be read again (bit 0), the former (bit 1), how many
-// records it writes (bits 2–3), whether more than one (bit 4), and the
-// index of those records in scanTable.emits (bits 5–15).
+// records it writes (bits 2–3), whether more than one (bit 4), a run of
+// printable ASCII to skip (bit 5), and the index of those records in
+// scanTable.emits (bits 6–15).
 const (
 	infoSpecial    = 1 << 0
 	infoLead       = 1 << 1
 	infoCountShift = 2
 	infoMany       = 1 << 4
-	infoEmitShift  = 5
+	infoSkip       = 1 << 5
+	infoEmitShift  = 6
 )
 
 // scanTable is the transition table of Scan for one choice of options.
@@ -245,14 +255,13 @@ const (
 // that the common states use stay in the first-level cache; the two
 // arrays are indexed by a uint16 and need no bounds check.
 type scanTable struct {
-	class   [256]uint8        // byte → column
-	next    [1 << 16]uint16   // [state row + class]: the next state row
-	info    [1 << 16]uint16   // [state row + class]: the records (scanInfo bits)
-	pending uint16            // the row of ground in a text run
-	c1      []uint32          // [code-0x80, +32 in a text run]: U+0080–U+009F in ground, as entries
-	end     []uint32          // [state]: the records End writes, as an entry
-	flush   []uint32          // [state]: the text run a Scan call ends, as an entry
-	emits   [1 << 11]emission // the record lists of the steps; emits[0] is empty
+	class [256]uint8        // byte → column
+	next  [1 << 16]uint16   // [state row + class]: the next state row
+	info  [1 << 16]uint16   // [state row + class]: the records (scanInfo bits)
+	c1    []uint32          // [code-0x80, +32 in a text run]: U+0080–U+009F in ground, as entries
+	end   []uint32          // [state]: the records End writes, as an entry
+	flush []uint32          // [state]: the text run a Scan call ends, as an entry
+	emits [1 << 10]emission // the record lists of the steps; emits[0] is empty
 }
 
 // emission is the records one step writes, their offsets relative to the
@@ -264,9 +273,14 @@ type emission [3]Record
 // boundaries and kinds of the tokens to come (normalize), and for ground
 // whether a text run is open.
 type scanConfig struct {
-	d       Decoder
-	pending bool
+	d   Decoder
+	run uint8 // in ground or utf8: the length of the open text run, up to scanRun; 0: none
 }
+
+// scanRun is the length of a run of printable ASCII after which Scan skips
+// the rest of the run eight bytes at a time (skipPrintable), as ground
+// does: shorter runs are cheaper stepped.
+const scanRun = 4
 
 var scanTables [4]struct {
 	once sync.Once
@@ -377,8 +391,14 @@ func buildScanTable(loneC1, apcBEL bool) *scanTable {
 	nemits := uint32(1)
 	emitIndex := map[emission]uint32{{}: 0}
 	ground := Decoder{LoneC1: loneC1, APCBEL: apcBEL}
-	configs := []scanConfig{{ground, false}, {ground, true}}
-	index := map[scanConfig]uint32{configs[0]: 0, configs[1]: 1}
+	// Rows 1 to scanRun are ground in a text run, so that Scan tells them
+	// from the others with one comparison.
+	configs := []scanConfig{{ground, 0}}
+	index := map[scanConfig]uint32{configs[0]: 0}
+	for r := uint8(1); r <= scanRun; r++ {
+		index[scanConfig{ground, r}] = uint32(len(configs))
+		configs = append(configs, scanConfig{ground, r})
+	}
 	stateOf := func(c scanConfig) uint32 {
 		k, ok := index[c]
 		if !ok {
@@ -431,13 +451,16 @@ func buildScanTable(loneC1, apcBEL bool) *scanTable {
 		if !ok && c.d.state == stateGround && len(in) == 1 {
 			return entryLead
 		}
-		pending := false
+		run := uint8(0)
 		if k := len(ts) - 1; d.state == stateGround && k >= 0 && ts[k].Kind == KindText && !ts[k].Is(FlagEmbedded) && ts[k].End() == probeBase+1 {
-			ts, pending = ts[:k], true
+			ts, run = ts[:k], 1
+			if c.run > 0 && len(ts) == 0 && b >= 0x20 && b < 0x7F {
+				run = min(c.run+1, scanRun)
+			}
 		} else if d.state == stateUTF8 && len(ts) == 0 {
-			pending = c.pending // the text run goes on before the character
+			run = c.run // the text run goes on before the character
 		}
-		if c.pending && !(len(ts) == 0 && pending) {
+		if c.run > 0 && !(len(ts) == 0 && run > 0) {
 			ts = append([]Token{{Off: runEnd, Kind: KindText}}, ts...)
 		}
 		if !ok {
@@ -445,10 +468,14 @@ func buildScanTable(loneC1, apcBEL bool) *scanTable {
 			// decodeUTF8 end here, and the byte is read again in ground.
 			return emit(ts, probeBase, b) | scanGround
 		}
-		next := stateOf(scanConfig{n, pending})
-		return emit(ts, probeBase, b) | 1<<entryConsumeShift | next
+		next := stateOf(scanConfig{n, run})
+		e := emit(ts, probeBase, b) | 1<<entryConsumeShift | next
+		if c.run == scanRun && c.d.state == stateGround && d.state == stateGround && run == scanRun {
+			e |= entrySkip
+		}
+		return e
 	}
-	for _, c := range configs[:2] {
+	for _, c := range configs[:2] { // the columns are alike in rows 1 to scanRun
 		for code := range 32 {
 			t.c1 = append(t.c1, step(c, []byte{0xC2, byte(0x80 + code)}))
 		}
@@ -469,10 +496,10 @@ func buildScanTable(loneC1, apcBEL bool) *scanTable {
 		var ts []Token
 		d.End(func(tk *Token) { ts = append(ts, *tk) })
 		flush := uint32(0)
-		if c.pending {
+		if c.run > 0 {
 			run := Token{Off: runEnd, Kind: KindText}
 			ts = append([]Token{run}, ts...)
-			flush = emit([]Token{run}, probeBase, 0) | stateOf(scanConfig{c.d, false})
+			flush = emit([]Token{run}, probeBase, 0) | stateOf(scanConfig{c.d, 0})
 		}
 		t.end = append(t.end, emit(ts, probeBase, 0))
 		t.flush = append(t.flush, flush)
@@ -511,6 +538,9 @@ func buildScanTable(loneC1, apcBEL bool) *scanTable {
 			if e>>entryConsumeShift&1 == 0 {
 				f |= infoSpecial
 			}
+			if e&entrySkip != 0 {
+				f |= infoSkip | infoSpecial
+			}
 			t.next[k*width+c], t.info[k*width+c] = uint16(e&entryNext), f
 		}
 	}
@@ -520,6 +550,5 @@ func buildScanTable(loneC1, apcBEL bool) *scanTable {
 	for k := range t.flush {
 		t.flush[k] = row(t.flush[k])
 	}
-	t.pending = width
 	return t
 }
