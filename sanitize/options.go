@@ -277,8 +277,11 @@ func (o Options) maxPayload() int64 {
 
 // String returns the options in ParsePolicy's form, every key spelled out.
 func (o Options) String() string {
-	return fmt.Sprintf("cr=%s,bs=%s,links=%s,format-chars=%s,c1=%s,apc-bel=%t,max-payload=%d",
-		o.CR, o.BS, o.Links, o.FormatChars, o.C1, o.APCBEL, o.maxPayload())
+	items := make([]string, len(PolicyKeys))
+	for i, k := range PolicyKeys {
+		items[i] = k + "=" + o.Get(k)
+	}
+	return strings.Join(items, ",")
 }
 
 // policyChoices maps each policy key with named values to them.

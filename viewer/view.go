@@ -205,8 +205,12 @@ func (m *model) statusLines() []string {
 const linkOpenNote = "hyperlink open (target not shown)"
 
 // describe returns render.Describe(t), worded for the viewer: the glyph
-// pane shows an OSC 8 link's target unless payloads are hidden.
+// pane (the detail pane in compare mode, which has no glyph pane) shows
+// an OSC 8 link's target unless payloads are hidden.
 func (m *model) describe(t *decode.Token) render.Safe {
+	if m.cmp != nil {
+		return m.describeAt(t, "in the detail pane")
+	}
 	return m.describeAt(t, "shown in the glyph pane")
 }
 
