@@ -442,4 +442,4 @@ func (c *cleaner) anomalies(t *decode.Token) {
 
 // pending reports whether the format policy holds something that the next
 // token settles (beforeToken).
-func (f *formatState) pending() bool { return f.filler || f.runN > 0 || f.nlt > 0 }
+func (f *formatState) pending() bool { return f.held != 0 || f.runN > 0 || f.nlt > 0 || f.joined }

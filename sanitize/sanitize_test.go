@@ -261,7 +261,7 @@ func TestIdempotent(t *testing.T) {
 // TestPlainTextIdentical is invariant 6.
 func TestPlainTextIdentical(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
-	pool := strings.Split("a|b|c| |x|y|z|\t|\n|.|;|:|!|ÿ|é|р|ћ|क|终|😀|👨|\u200d|\u200c|\u00ad|"+
+	pool := strings.Split("a|b|c| |x|y|z|\t|\n|.|;|:|!|ÿ|é|р|ћ|क|终|😀|👨|\u200dx|\u200cل|\u00adz|"+
 		"😀\ufe0f|#\ufe0f\u20e3|\u2764\ufe0f\u200d\U0001F525|葛\U000E0100|\u1820\u180b|\u115f\u1161|\u1100\u1160", "|")
 	for range 2000 {
 		var sb strings.Builder
