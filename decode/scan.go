@@ -51,11 +51,14 @@ const ScanRecords = 8
 // unit to the next call. Scan does not allocate. A Decoder is driven by
 // Feed or by Scan, not both.
 //
-// Scan steps a table (one entry per state and byte: next state, and the
-// records the step ends) that is generated from the state methods Feed
-// runs, by feeding each state every byte (scanTableFor): it has no grammar
-// of its own. In ground, UTF-8 units are classified by decodeUTF8, as
-// ground does.
+// Scan steps a table (one entry per state and byte class: next state, and
+// the records the step ends) that is generated from the state methods
+// Feed runs, by feeding each state every byte (buildScanTable): it has no
+// grammar of its own. In ground, a character whose lead byte may start a
+// C1 or format character is classified by decodeUTF8, as ground does, and
+// a run of printable ASCII is skipped by skipPrintable. len(recs) must be
+// at least ScanRecords. The table of each choice of LoneC1 and APCBEL is
+// built on first use.
 func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 	t := scanTableFor(d.LoneC1, d.APCBEL)
 	off := d.off
@@ -271,7 +274,7 @@ type emission [3]Record
 
 // scanConfig is a table state: a Decoder reduced to what decides the
 // boundaries and kinds of the tokens to come (normalize), and for ground
-// whether a text run is open.
+// and utf8 how long the open text run is.
 type scanConfig struct {
 	d   Decoder
 	run uint8 // in ground or utf8: the length of the open text run, up to scanRun; 0: none
