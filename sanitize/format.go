@@ -23,6 +23,10 @@ type formatState struct {
 	// its end offset, and the character when known (-1: look it up).
 	prevEnd  int64
 	prevRune rune
+	// tail holds the last tailN bytes of that token, when it lies in an
+	// earlier chunk and prevRune is -1.
+	tail  [utf8.UTFMax]byte
+	tailN int
 
 	// The last character written is a joining character (ZWNJ, ZWJ,
 	// LRM, RLM, ALM, SHY): another one right after it, with nothing
@@ -241,18 +245,19 @@ func (c *cleaner) firstChar(t *decode.Token) rune {
 }
 
 // prevChar returns the character that the token ending at off wrote, or
-// -1 when the token just before off wrote none.
+// -1 when the token just before off wrote none. Of a token in an earlier
+// chunk the last bytes were kept when that chunk ended (keepHistory).
 func (c *cleaner) prevChar(off int64) rune {
-	if off == 0 || c.fmt.prevEnd != off {
+	f := &c.fmt
+	if off == 0 || f.prevEnd != off {
 		return -1
 	}
-	if c.fmt.prevRune >= 0 {
-		return c.fmt.prevRune
+	if f.prevRune >= 0 {
+		return f.prevRune
 	}
-	n := min(off, utf8.UTFMax)
-	b := c.bytesAt(off-n, n)
-	if b == nil {
-		return -1
+	b := f.tail[:f.tailN]
+	if off > c.base {
+		b = c.chunk[max(0, off-c.base-utf8.UTFMax) : off-c.base]
 	}
 	r, _ := utf8.DecodeLastRune(b)
 	return r
