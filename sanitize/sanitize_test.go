@@ -459,9 +459,9 @@ func TestOffsetMapLineMode(t *testing.T) {
 
 // TestSplitReadsBack: what a token reads of the input before its own
 // chunk is kept across writes: the base character before a variation
-// selector ("#" U+FE0F is a keycap, kept; "x" U+FE0F is not), and the
-// payload of an OSC 8 link whose URI LinksAppend shows, up to the longest
-// URI it shows. Each input is written split at every boundary.
+// selector (U+2764 U+FE0F is an emoji sequence, kept; "x" U+FE0F is
+// not), and the payload of an OSC 8 link whose URI LinksAppend shows, up
+// to the longest URI it shows. Each input is written split at every boundary.
 func TestSplitReadsBack(t *testing.T) {
 	uri := "https://example.com/" + strings.Repeat("a", MaxLinkURI-len("https://example.com/"))
 	links := Options{Links: LinksAppend}
@@ -470,10 +470,11 @@ func TestSplitReadsBack(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{"ab#\uFE0F", Options{}, "ab#\uFE0F"},
+		{"ab\u2764\uFE0F", Options{}, "ab\u2764\uFE0F"},
+		{"a\u00a9\uFE0F", Options{}, "a\u00a9\uFE0F"},
 		{"abx\uFE0F", Options{}, "abx"},
 		{"é\uFE0F!", Options{}, "é!"},
-		{"\x1b[1m#\x1b[0m\uFE0F", Options{}, "#"},
+		{"\x1b[1m\u2764\x1b[0m\uFE0F", Options{}, "\u2764"},
 		{"a\x1b]8;;https://example.com/x\x1b\\label\x1b]8;;\x1b\\", links, "alabel <https://example.com/x>"},
 		{"\x1b]8;id=" + strings.Repeat("1", 200) + ";" + uri + "\alabel\x1b]8;;\a", links, "label <" + uri + ">"},
 	} {
