@@ -13,18 +13,9 @@ import (
 	"time"
 
 	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/internal/benchinput"
 	"github.com/charmbracelet/x/vt"
-	"golang.org/x/sys/unix"
 )
-
-// threadCPU returns the CPU time the calling thread has used.
-func threadCPU() time.Duration {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
-		panic(err)
-	}
-	return time.Duration(ts.Nano())
-}
 
 // TestCPUTime measures BenchmarkScreen's rows in thread CPU time, the rows
 // of each input interleaved round by round, so that other work on a
@@ -80,12 +71,12 @@ func TestCPUTime(t *testing.T) {
 		for range rounds {
 			for k, f := range rows {
 				n := 0
-				start := threadCPU()
-				for n == 0 || threadCPU()-start < minCPU {
+				start := benchinput.ThreadCPU()
+				for n == 0 || benchinput.ThreadCPU()-start < minCPU {
 					f()
 					n++
 				}
-				mbs[k] = append(mbs[k], float64(n*len(in.p))/(threadCPU()-start).Seconds()/1e6)
+				mbs[k] = append(mbs[k], float64(n*len(in.p))/(benchinput.ThreadCPU()-start).Seconds()/1e6)
 			}
 		}
 		fmt.Fprintf(&out, "| %s", in.name)
