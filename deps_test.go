@@ -30,19 +30,22 @@ var allowed = map[string][]string{
 	"diff":                          {"sanitize", "render", "capture"},
 	"extract":                       {"sanitize", "render", "capture/store", "excerpt", "github.com/mattn/go-isatty"},
 	"version":                       {"render"},
+	"iostreams":                     {"render", "github.com/mattn/go-isatty", "github.com/schollz/progressbar/v3", "golang.org/x/sys/unix"},
 	"hook":                          {"safejson"},
 	"seal":                          {"capture/store", "filippo.io/age"},
 	"mcpserver":                     {"sanitize", "render", "capture", "capture/store", "excerpt", "safejson", "github.com/modelcontextprotocol/go-sdk/", "github.com/google/jsonschema-go/"},
 	"internal/hostile":              {},
+	"internal/benchinput":           {"golang.org/x/sys/unix"},
 	"internal/golden":               {},
 	"sanitize/internal/variantsgen": {},
-	"capture":                       {"decode", "sanitize", "screen", "capture/store", "golang.org/x/sys/unix"},
+	"capture":                       {"decode", "sanitize", "screen", "safejson", "capture/store", "golang.org/x/sys/unix"},
 	"viewer/internal/noquery":       {"github.com/charmbracelet/lipgloss"},
 	"viewer": {"decode", "ctlfunc", "sanitize", "render", "capture", "capture/store", "screen", "viewer/internal/noquery", "golang.org/x/text/unicode/runenames",
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",
-		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv"},
+		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv",
+		"github.com/aymanbagabas/go-udiff/lcs"}, // compare mode's alignment of two captures
 	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "diff", "extract", "version", "safejson", "excerpt", "mcpserver", "hook", "seal", "screen",
-		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty", "golang.org/x/sys/unix", "github.com/schollz/progressbar/v3"},
+		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty", "iostreams"},
 }
 
 func TestLayers(t *testing.T) {

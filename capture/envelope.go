@@ -252,12 +252,7 @@ func (e *Envelope) WriteText(w io.Writer) error {
 	if len(e.Decision) > 0 {
 		field("decision", quoteIfNeeded(string(e.Decision)))
 	}
-	for _, s := range []struct {
-		name       string
-		head, tail string
-		omitted    *Omitted
-		info       *EnvelopeStream
-	}{{"stdout", e.Stdout, e.StdoutTail, e.StdoutOmitted, &e.Streams.Stdout}, {"stderr", e.Stderr, e.StderrTail, e.StderrOmitted, &e.Streams.Stderr}} {
+	for _, s := range e.streams() {
 		summary := fmt.Sprintf("%d bytes raw, %d cleaned, %d shown", s.info.BytesRaw, s.info.BytesCleaned, s.info.BytesKept)
 		if s.info.Truncated {
 			summary += ", head and tail only"

@@ -76,6 +76,12 @@ type RunOptions struct {
 	// JSON whose strings hold no control (but TAB and LF) or format
 	// character.
 	Decision json.RawMessage
+	// Progress, if not nil, is called after each read from the command's
+	// pipes with the raw bytes read so far from its stdout and from its
+	// stderr. Calls are serialized (Run makes them holding the
+	// collector's lock) and must return quickly: meanwhile neither pipe
+	// is read.
+	Progress func(stdout, stderr int64)
 }
 
 func (o *RunOptions) defaults() {
@@ -169,7 +175,7 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts RunOptions) (Envelope, error) 
 	env := Envelope{Schema: EnvelopeSchema, Decision: decision, Limits: opts.limits()}
 	env.setMetadata(argv, exe, cwd, stdinName)
 
-	c := &collector{maxChunks: opts.MaxChunks, maxRaw: opts.MaxRaw}
+	c := &collector{maxChunks: opts.MaxChunks, maxRaw: opts.MaxRaw, progress: opts.Progress}
 	for i, name := range [2]string{"stdout", "stderr"} {
 		s := &c.streams[i]
 		s.id, s.name = uint8(i+1), name
@@ -408,6 +414,7 @@ type collector struct {
 	start     time.Time
 	maxChunks int
 	maxRaw    int64
+	progress  func(stdout, stderr int64) // RunOptions.Progress
 	streams   [2]streamCollector
 
 	mu       sync.Mutex // guards what follows
@@ -465,6 +472,9 @@ func (c *collector) chunk(s *streamCollector, p []byte) {
 		c.chunks = append(c.chunks, EnvelopeChunk{Seq: seq, Stream: s.name, Offset: off, Length: len(p), TMS: t.Milliseconds()})
 	} else {
 		c.omitted++
+	}
+	if c.progress != nil {
+		c.progress(c.streams[0].raw, c.streams[1].raw)
 	}
 }
 

@@ -171,6 +171,27 @@ func TestRunInterleaved(t *testing.T) {
 	}
 }
 
+// TestRunProgress checks that RunOptions.Progress sees each read, with
+// the bytes read so far per stream, ending at the envelope's counts.
+func TestRunProgress(t *testing.T) {
+	var calls [][2]int64
+	env := runShell(t, `for i in 1 2 3; do echo out$i; sleep 0.02; echo err$i >&2; sleep 0.02; done`,
+		RunOptions{Progress: func(o, e int64) { calls = append(calls, [2]int64{o, e}) }})
+	if len(calls) != len(env.Chunks) {
+		t.Fatalf("%d progress calls for %d chunks", len(calls), len(env.Chunks))
+	}
+	var prev [2]int64
+	for i, c := range calls {
+		if c[0] < prev[0] || c[1] < prev[1] || c[0]+c[1] != prev[0]+prev[1]+int64(env.Chunks[i].Length) {
+			t.Errorf("call %d: %v after %v, chunk of %d bytes", i, c, prev, env.Chunks[i].Length)
+		}
+		prev = c
+	}
+	if want := [2]int64{env.Streams.Stdout.BytesRaw, env.Streams.Stderr.BytesRaw}; prev != want || want != [2]int64{15, 15} {
+		t.Errorf("last call %v, envelope %v, want 15 bytes each", prev, want)
+	}
+}
+
 func TestRunOverLimits(t *testing.T) {
 	s := runTestStore(t)
 	const n = 1 << 20 // far past both limits; a 64 KiB pipe would block a child nobody drains

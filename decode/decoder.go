@@ -1,27 +1,69 @@
 package decode
 
-import (
-	"encoding/binary"
-	"iter"
-	"math/bits"
-)
+import "iter"
 
-// state is a DEC parser state (Williams), reduced to what bytelens needs:
-// DCS is parsed as a control string whose parameters are read back from
-// the payload prefix when it is named, and CSI entry and CSI param are one
-// state because the private marker is recognised by position.
+// state is a state of the DEC parser (Paul Williams' diagram, as in xterm,
+// vte and alacritty), adapted to UTF-8 and made to fail closed. Each state
+// is one method, named as in the diagram, in the file of its family:
+//
+//	ground.go     ground
+//	utf8.go       utf8                      (addition)
+//	escape.go     escape, escape_intermediate
+//	csi.go        csi_entry, csi_param, csi_intermediate, csi_ignore,
+//	              csi_abort_char            (addition)
+//	strings.go    osc_string, dcs_passthrough, sos_pm_apc_string,
+//	              osc_command, osc_command_c2, string_esc,
+//	              string_utf8               (additions)
+//
+// The departures from the diagram, all in DESIGN.md ("decode: the shared
+// parser"):
+//
+//   - UTF-8. ground decodes UTF-8 and takes U+0080–U+009F (C2 80–C2 9F) as
+//     the C1 controls they name, so that a C1 introducer cannot hide in
+//     UTF-8; ill-formed input is cut into maximal subparts (Unicode 15
+//     3.9). utf8 holds a character cut by the end of a Feed. Inside a CSI
+//     a non-ASCII character aborts the sequence (csi_abort_char reads the
+//     rest of it); inside a control string its bytes are payload
+//     (string_utf8), so that a continuation byte 9C is not taken for C1 ST
+//     and C2 9C (U+009C) is.
+//   - Fail closed. Nothing is dropped silently: a sequence cut by CAN, SUB,
+//     ESC, a C1 introducer or a non-ASCII byte is emitted with
+//     FlagAborted, csi_ignore emits its sequence with FlagMalformed, and a
+//     C0 executed inside a sequence is an embedded token.
+//   - DCS. dcs_entry, dcs_param, dcs_intermediate and dcs_ignore are folded
+//     into dcs_passthrough: the decoder does not interpret a DCS; it keeps
+//     the payload's prefix, from which Token's methods read the
+//     parameters.
+//   - Strings keep their terminator. In the diagram ESC leaves a string
+//     for escape, where '\' dispatches ST; here string_esc decides between
+//     ST, which ends the string token, and an abort. osc_command reads the
+//     OSC number Ps of OSC Ps ; Pt, and osc_command_c2 settles a C2 read
+//     there (U+009C ends the string with the number, anything else ends
+//     the number). osc_string also serves the GNU screen title ESC k,
+//     which BEL ends as it ends OSC.
+//   - CSI. ':' separates sub-parameters (ITU T.416) instead of leading to
+//     csi_ignore; a private marker 0x3C–0x3F is taken only in csi_entry.
 type state uint8
 
 const (
 	stateGround             state = iota // ground
+	stateUTF8                            // utf8: a character in ground cut by the end of a Feed
 	stateEscape                          // escape
-	stateEscapeIntermediate              // escape intermediate
-	stateCSIParam                        // CSI entry and CSI param
-	stateCSIIntermediate                 // CSI intermediate
-	stateCSIIgnore                       // CSI ignore: malformed, consumed to its final byte
-	stateCSIAbortChar                    // a non-ASCII character aborting a CSI, split across Feed calls
-	stateString                          // OSC string, DCS passthrough, SOS/PM/APC string, ESC k string
-	stateStringEsc                       // an ESC inside a control string: ST or an abort
+	stateEscapeIntermediate              // escape_intermediate
+	stateCSIEntry                        // csi_entry
+	stateCSIParam                        // csi_param
+	stateCSIIntermediate                 // csi_intermediate
+	stateCSIIgnore                       // csi_ignore
+	stateCSIAbortChar                    // csi_abort_char: the rest of a non-ASCII character that aborts a CSI
+	stateOSCCommand                      // osc_command: the number Ps of OSC Ps ; Pt
+	stateOSCCommandC2                    // osc_command_c2: a C2 read in osc_command
+	stateOSCString                       // osc_string (and ESC k)
+	stateDCSPassthrough                  // dcs_passthrough (dcs_entry … dcs_ignore folded in)
+	stateSOSPMAPCString                  // sos_pm_apc_string
+	stateStringEsc                       // string_esc: an ESC inside a control string
+	stateStringUTF8                      // string_utf8: a UTF-8 unit inside a control string
+
+	numStates
 )
 
 // Decoder is a streaming decoder of terminal byte streams. Its zero value
@@ -50,24 +92,29 @@ type Decoder struct {
 	tok   Token // the escape, sequence or string in progress
 	one   Token // the last single token emitted (text, controls, invalid, format)
 
-	// A UTF-8 unit split across Feed calls.
+	// utf8: the first bytes of a character cut by the end of a Feed.
 	u8     [4]byte
 	u8n    uint8
 	u8need uint8
 	u8off  int64
+
+	// csi_abort_char and string_utf8: the UTF-8 unit in progress.
+	unitLead byte  // its lead byte
+	unitRem  uint8 // continuation bytes still expected
+	unitLo   byte  // accepted range of the next continuation byte
+	unitHi   byte
+	unitOff  int64 // offset of its lead byte
+	unitRet  state // the string state to return to after it
 
 	// CSI parameters.
 	np       uint16 // index of the current parameter, saturating
 	anyParam bool
 
 	// Control strings.
-	cmdDone  bool  // the OSC number has been read
-	strRem   uint8 // continuation bytes still expected by a UTF-8 unit in the payload
-	strLead  byte  // that unit's lead byte
-	strLo    byte  // accepted range of the next continuation byte
-	strHi    byte
 	escOff   int64 // offset of an ESC seen inside a string
 	overlong int64 // MaxPayload, resolved when the string begins
+
+	scan uint16 // Scan's table state
 }
 
 // Offset returns the stream offset in bytes of the next byte to be fed.
@@ -76,7 +123,7 @@ func (d *Decoder) Offset() int64 { return d.off }
 // InGround reports whether the decoder is between tokens, with no
 // sequence, string or UTF-8 unit open. Checkpoints taken in ground resume
 // without replaying anything.
-func (d *Decoder) InGround() bool { return d.state == stateGround && d.u8n == 0 }
+func (d *Decoder) InGround() bool { return d.state == stateGround }
 
 // Feed decodes p, which continues the stream, and calls emit for each
 // token that ends inside p, in stream order. It consumes all of p and never
@@ -85,24 +132,46 @@ func (d *Decoder) InGround() bool { return d.state == stateGround && d.u8n == 0 
 // The *Token passed to emit belongs to the decoder and is valid only
 // during the call: emit must not modify or retain it (copy the value to
 // keep it), nor retain p. Feed does not allocate.
+//
+// Each state method consumes bytes from p[i:] and returns the index of the
+// next byte to read, when its state has changed or at the end of p; the
+// common transitions go straight on to the next state's method.
 func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 	base := d.off
-	i := 0
-	if d.u8n > 0 {
-		i = d.resumeUTF8(p, emit)
-	}
-	for i < len(p) {
+	for i := 0; i < len(p); {
 		switch d.state {
 		case stateGround:
 			i = d.ground(p, i, base, emit)
-		case stateEscape, stateEscapeIntermediate:
+		case stateUTF8:
+			i = d.utf8(p, i, emit)
+		case stateEscape:
 			i = d.escape(p, i, base, emit)
-		case stateCSIParam, stateCSIIntermediate, stateCSIIgnore:
-			i = d.csi(p, i, base, emit)
-		case stateString:
-			i = d.str(p, i, base, emit)
+		case stateEscapeIntermediate:
+			i = d.escapeIntermediate(p, i, base, emit)
+		case stateCSIEntry:
+			i = d.csiEntry(p, i, base, emit)
+		case stateCSIParam:
+			i = d.csiParam(p, i, base, emit)
+		case stateCSIIntermediate:
+			i = d.csiIntermediate(p, i, base, emit)
+		case stateCSIIgnore:
+			i = d.csiIgnore(p, i, base, emit)
+		case stateCSIAbortChar:
+			i = d.csiAbortChar(p, i, base, emit)
+		case stateOSCCommand:
+			i = d.oscCommand(p, i, base, emit)
+		case stateOSCCommandC2:
+			i = d.oscCommandC2(p, i, base, emit)
+		case stateOSCString:
+			i = d.oscString(p, i, base, emit)
+		case stateDCSPassthrough:
+			i = d.dcsPassthrough(p, i, base, emit)
+		case stateSOSPMAPCString:
+			i = d.sosPMAPCString(p, i, base, emit)
 		case stateStringEsc:
 			i = d.stringEsc(p, i, base, emit)
+		case stateStringUTF8:
+			i = d.stringUTF8(p, i, base, emit)
 		}
 	}
 	d.off = base + int64(len(p))
@@ -113,23 +182,23 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 // FlagUnterminated (its Len is the bytes it swallowed). The decoder is
 // then back in ground at the same offset, its options kept.
 func (d *Decoder) End(emit func(*Token)) {
-	if d.u8n > 0 {
-		if d.state == stateCSIAbortChar {
-			d.tok.Flags |= FlagAborted
-			d.tok.Abort = AbortNonASCII
-			d.finish(d.off, emit)
-		} else {
-			d.single(emit, KindInvalid, d.u8off, int64(d.u8n), 0, IntroNone, 0, 0)
-		}
-		d.u8n = 0
-	}
-	if d.state == stateString && d.strRem > 0 && d.strLead == 0xC2 && !d.cmdDone {
+	switch d.state {
+	case stateGround:
+		return
+	case stateUTF8:
+		d.single(emit, KindInvalid, d.u8off, int64(d.u8n), 0, IntroNone, 0, 0)
+		d.state = stateGround
+		return
+	case stateCSIAbortChar:
+		// The character that aborted the CSI is cut: it is still aborted,
+		// not unterminated.
+		d.abort(AbortNonASCII, d.off, emit)
+		return
+	case stateOSCCommandC2:
 		d.endCommand() // the C2 that might have begun U+009C is payload
 	}
-	if d.state != stateGround {
-		d.tok.Flags |= FlagUnterminated
-		d.finish(d.off, emit)
-	}
+	d.tok.Flags |= FlagUnterminated
+	d.finish(d.off, emit)
 }
 
 // Tokens returns the tokens of p decoded as a whole stream from d's
@@ -160,220 +229,100 @@ func (d Decoder) Tokens(p []byte) iter.Seq[Token] {
 // grammar.
 func Tokens(p []byte) iter.Seq[Token] { return Decoder{}.Tokens(p) }
 
-// isText marks the ASCII bytes that are text: printable ASCII, TAB and LF.
-var isText = [128]bool{'\t': true, '\n': true}
-
-func init() {
-	for b := 0x20; b < 0x7F; b++ {
-		isText[b] = true
-	}
+// begin starts a token of kind at off, in the state that follows its
+// introducer: escape, csi_entry or the string state of its kind.
+func (d *Decoder) begin(kind Kind, intro Intro, off int64) {
+	d.tok = Token{Off: off, Kind: kind, Intro: intro, Command: -1}
+	d.introduced(kind)
 }
 
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
-// skipPrintable returns the index of the first byte of p at or after i
-// that is not printable ASCII (0x20–0x7E), scanning eight bytes at a time;
-// fewer than eight bytes before the end of p it returns without looking.
-// The loop carries no dependency on the bytes it scans (the mask is only
-// tested), so the scans overlap.
-func skipPrintable(p []byte, i int) int {
-	for i+8 <= len(p) {
-		w := binary.LittleEndian.Uint64(p[i:])
-		below := (w - ones*0x20) &^ w // high bit set in the first byte < 0x20
-		x := w ^ (ones * 0x7F)
-		del := (x - ones) &^ x // high bit set in the first byte == 0x7F
-		// Borrows only run upwards, so the lowest flagged byte is exact.
-		if m := (w | below | del) & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-		i += 8
-	}
-	return i
-}
-
-// ground scans text from p[i:] and handles the first byte that is not text.
-// DEC parser state: ground; ECMA-48 5.1 (C0), 5.2 (C1).
-func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
-	start := i
-	n := len(p)
-	for i < n {
-		b := p[i]
-		if b < 0x80 {
-			if !isText[b] {
-				d.text(start, i, base, emit)
-				i = d.control(p, i, base, emit)
-				if d.state != stateGround {
-					return i
-				}
-				start = i
-				continue
-			}
-			i = skipPrintable(p, i+1)
-			continue
-		}
-		// Fast path for characters whose lead byte rules out controls and
-		// format characters (plainLead): check the continuation bytes
-		// only, for as many such characters as follow. Written out here
-		// because the compiler does not inline it; TestPlainUTF8 checks it
-		// against decodeUTF8.
-		if j := i; plainLead[b] != 0 {
-			for i < n {
-				c := p[i]
-				if w := plainLead[c]; w == 2 && i+1 < n && p[i+1]&0xC0 == 0x80 {
-					i += 2
-				} else if w == 3 && i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && (c != 0xE0 || p[i+1] >= 0xA0) {
-					i += 3
-				} else {
-					break
-				}
-			}
-			if i > j {
-				continue
-			}
-		}
-		if b >= 0xA0 && b < 0xC2 || b > 0xF4 {
-			// A byte that can neither start a character nor be a C1
-			// control is an invalid unit by itself.
-			d.text(start, i, base, emit)
-			d.single(emit, KindInvalid, base+int64(i), 1, 0, IntroNone, 0, 0)
-			i++
-			start = i
-			continue
-		}
-		r, size, cls := decodeUTF8(p[i:])
-		if cls == utfText {
-			i += size
-			continue
-		}
-		d.text(start, i, base, emit)
-		if cls == utfShort {
-			d.saveUTF8(p[i:], base+int64(i))
-			return n
-		}
-		i += d.unit(r, size, cls, base+int64(i), emit)
-		if d.state != stateGround {
-			return i
-		}
-		start = i
-	}
-	d.text(start, i, base, emit)
-	return i
-}
-
-// plainLead gives the length in bytes of the characters that a lead byte
-// starts when none of them can be a C1 control, a surrogate or a format
-// character (leadMayStartFormat): 2 for C3–DF, 3 for E0 (whose second byte
-// must be A0–BF) to EE but ED, except the leads of format characters; 0
-// for every other byte.
-var plainLead = func() (t [256]uint8) {
-	for b := 0xC3; b <= 0xEE; b++ {
-		switch {
-		case b == 0xED || leadMayStartFormat(byte(b)):
-		case b <= 0xDF:
-			t[b] = 2
-		default:
-			t[b] = 3
-		}
-	}
-	return t
-}()
-
-// text emits p[start:end] as one text token.
-func (d *Decoder) text(start, end int, base int64, emit func(*Token)) {
-	if end > start {
-		d.single(emit, KindText, base+int64(start), int64(end-start), 0, IntroNone, 0, 0)
-	}
-}
-
-// control handles the ASCII control byte p[i] in ground and returns the
-// index of the next byte to read. ESC goes straight on to the byte after
-// it when p holds one.
-func (d *Decoder) control(p []byte, i int, base int64, emit func(*Token)) int {
-	off := base + int64(i)
-	switch b := p[i]; b {
-	case 0x1B:
-		d.begin(KindESC, Intro7Bit, off)
+// introduced enters the state that follows the introducer of kind, for a
+// token begun as an escape whose second byte turned out to introduce a
+// sequence or string.
+func (d *Decoder) introduced(kind Kind) {
+	d.tok.Kind = kind
+	switch kind {
+	case KindESC:
 		d.state = stateEscape
-		if i+1 < len(p) {
-			return d.escape(p, i+1, base, emit)
-		}
-	case 0x7F:
-		d.single(emit, KindDEL, off, 1, b, IntroNone, 0, 0)
+	case KindCSI:
+		d.state = stateCSIEntry
+		d.np = 0
+		d.anyParam = false
 	default:
-		d.single(emit, KindC0, off, 1, b, IntroNone, 0, 0)
-	}
-	return i + 1
-}
-
-// unit handles one non-text unit of size bytes at off that decodeUTF8
-// classified as cls: in ground it becomes a token or opens a sequence; in
-// stateCSIAbortChar it ends the aborted CSI. It returns size.
-func (d *Decoder) unit(r rune, size int, cls utfClass, off int64, emit func(*Token)) int {
-	if d.state == stateCSIAbortChar {
-		if cls != utfC1 {
-			d.tok.Flags |= FlagAborted
-			d.tok.Abort = AbortNonASCII
-			d.finish(off+int64(size), emit)
-			return size
+		d.state = stringState[kind]
+		d.overlong = d.MaxPayload
+		if d.overlong <= 0 {
+			d.overlong = DefaultMaxPayload
 		}
-		d.abort(AbortC1, off, emit) // a C1 introducer completed across Feed calls
-	}
-	switch cls {
-	case utfText:
-		d.single(emit, KindText, off, int64(size), 0, IntroNone, 0, r)
-	case utfInvalid:
-		d.single(emit, KindInvalid, off, int64(size), 0, IntroNone, 0, 0)
-	case utfFormat:
-		d.single(emit, KindFormat, off, int64(size), 0, IntroNone, 0, r)
-	case utfRawC1:
-		d.c1(byte(r), Intro8Bit, off, 1, emit)
-	case utfC1:
-		d.c1(byte(r), IntroUTF8, off, 2, emit)
-	}
-	return size
-}
-
-// c1 handles the C1 control code c (0x80–0x9F) spelled intro, size bytes
-// at off: an introducer opens its sequence or string, any other code is a
-// single control. ECMA-48 5.2, 8.3.
-func (d *Decoder) c1(c byte, intro Intro, off int64, size int, emit func(*Token)) {
-	kind := KindC1
-	if intro != Intro8Bit || !d.LoneC1 {
-		kind = c1Kind(c)
-	}
-	if kind == KindC1 {
-		d.single(emit, KindC1, off, int64(size), c, intro, 0, 0)
-		return
-	}
-	d.begin(kind, intro, off)
-	if kind == KindCSI {
-		d.state = stateCSIParam
-	} else {
-		d.beginString()
 	}
 }
 
-// c1Kind returns what the C1 code c introduces, or KindC1 for a single
-// control.
-func c1Kind(c byte) Kind {
-	switch c {
-	case 0x9B:
-		return KindCSI
-	case 0x9D:
-		return KindOSC
-	case 0x90:
-		return KindDCS
-	case 0x98:
-		return KindSOS
-	case 0x9E:
-		return KindPM
-	case 0x9F:
-		return KindAPC
+// stringState gives the state in which each control string begins.
+var stringState = [numKinds]state{
+	KindOSC:         stateOSCCommand,
+	KindScreenTitle: stateOSCString,
+	KindDCS:         stateDCSPassthrough,
+	KindSOS:         stateSOSPMAPCString,
+	KindPM:          stateSOSPMAPCString,
+	KindAPC:         stateSOSPMAPCString,
+}
+
+// finish ends the token in progress at end (exclusive), emits it and
+// returns to ground.
+func (d *Decoder) finish(end int64, emit func(*Token)) {
+	t := &d.tok
+	t.Len = end - t.Off
+	if t.Kind == KindCSI && d.anyParam {
+		t.ParamCount = d.np + 1
+		if d.np == 0xFFFF {
+			t.ParamCount = 0xFFFF
+		}
+		t.NParam = uint8(min(int(t.ParamCount), MaxParams))
 	}
-	return KindC1
+	if t.Kind.IsString() && t.Payload > d.overlong {
+		t.Flags |= FlagOverlong
+	}
+	d.state = stateGround
+	emit(t)
+}
+
+// abort ends the token in progress just before off, cut short by a.
+func (d *Decoder) abort(a Abort, off int64, emit func(*Token)) {
+	d.tok.Flags |= FlagAborted
+	d.tok.Abort = a
+	d.finish(off, emit)
+}
+
+// execute handles a C0 byte b at off inside an escape or CSI, as the DEC
+// parser's "anywhere" and "execute" transitions do: CAN and SUB abort the
+// sequence and are then read again in ground, ESC aborts it and starts a
+// new escape, any other C0 is executed in place (an embedded token) and
+// the sequence goes on. It returns how many bytes it consumed (0 or 1) and
+// whether the sequence goes on in its state.
+func (d *Decoder) execute(b byte, off int64, emit func(*Token)) (n int, stay bool) {
+	switch b {
+	case 0x18, 0x1A:
+		d.abort(abortFor(b), off, emit)
+		return 0, false
+	case 0x1B:
+		d.abort(AbortESC, off, emit)
+		d.begin(KindESC, Intro7Bit, off)
+		return 1, false
+	}
+	kind := KindC0
+	if b == '\t' || b == '\n' {
+		kind = KindText
+	}
+	d.single(emit, kind, off, 1, b, IntroNone, FlagEmbedded, 0)
+	return 1, true
+}
+
+// abortFor returns the abort that CAN (0x18) or SUB (0x1A) causes.
+func abortFor(b byte) Abort {
+	if b == 0x18 {
+		return AbortCAN
+	}
+	return AbortSUB
 }
 
 // single emits a token that has no parameters and no payload, reusing

@@ -444,3 +444,69 @@ func TestPlainLead(t *testing.T) {
 		}
 	}
 }
+
+// TestStates feeds the shortest input that leads to each state and checks
+// the state the decoder is left in: every state of the diagram and every
+// addition is reachable, and the table reads as a map of the diagram.
+func TestStates(t *testing.T) {
+	cases := []struct {
+		in   string
+		want state
+	}{
+		{"text", stateGround},
+		{"\xe6\x9c", stateUTF8},
+		{"\x1b", stateEscape},
+		{"\x1b(", stateEscapeIntermediate},
+		{"\x1b#(", stateEscapeIntermediate},
+		{"\x1b[", stateCSIEntry},
+		{"\x9b", stateCSIEntry},
+		{"\xc2\x9b", stateCSIEntry},
+		{"\x1b[1", stateCSIParam},
+		{"\x1b[?", stateCSIParam},
+		{"\x1b[;", stateCSIParam},
+		{"\x1b[1\x00", stateCSIParam},
+		{"\x1b[ ", stateCSIIntermediate},
+		{"\x1b[1$", stateCSIIntermediate},
+		{"\x1b[1$1", stateCSIIgnore},
+		{"\x1b[1?", stateCSIIgnore},
+		{"\x1b[\xe6", stateCSIAbortChar},
+		{"\x1b[1\xf0\x9f", stateCSIAbortChar},
+		{"\x1b]", stateOSCCommand},
+		{"\x1b]52", stateOSCCommand},
+		{"\x9d52\xc2", stateOSCCommandC2},
+		{"\x1b]52;", stateOSCString},
+		{"\x1b]x", stateOSCString},
+		{"\x1bk", stateOSCString},
+		{"\x1bP", stateDCSPassthrough},
+		{"\x90q\x07", stateDCSPassthrough},
+		{"\x1bX", stateSOSPMAPCString},
+		{"\x1b^", stateSOSPMAPCString},
+		{"\x1b_G\x07", stateSOSPMAPCString},
+		{"\x1b]0;\x1b", stateStringEsc},
+		{"\x1bP\x1b", stateStringEsc},
+		{"\x1b]0;\xe6", stateStringUTF8},
+		{"\x1b_\xc2", stateStringUTF8},
+		{"\x9d0;\xc2", stateStringUTF8},
+	}
+	var reached [numStates]bool
+	for _, c := range cases {
+		// Whole and byte by byte: the state does not depend on the cuts.
+		for _, step := range []int{len(c.in), 1} {
+			var d Decoder
+			for p := []byte(c.in); len(p) > 0; {
+				n := min(step, len(p))
+				d.Feed(p[:n], func(*Token) {})
+				p = p[n:]
+			}
+			if d.state != c.want {
+				t.Errorf("%q fed %d at a time: state %d, want %d", c.in, step, d.state, c.want)
+			}
+		}
+		reached[c.want] = true
+	}
+	for s, ok := range reached {
+		if !ok {
+			t.Errorf("state %d: no case", s)
+		}
+	}
+}

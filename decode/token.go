@@ -12,15 +12,17 @@
 // kept for naming.
 //
 // The grammar is the one in DESIGN.md ("decode: the shared parser"). It is
-// written by hand: one method per state of the DEC diagram (states.go),
-// whose doc comment names the DEC parser state and the ECMA-48 clause it
-// implements, and ground's fast paths (decoder.go), which skip printable
-// ASCII eight bytes at a time and pass over whole UTF-8 characters whose
-// lead byte can start neither a C1 control nor a format character
-// (plainLead, derived from the format table). Control string payloads are
-// skipped in bulk the same way. reference_test.go holds a plain
-// byte-at-a-time transcription of the grammar, without fast paths, that
-// FuzzReference compares with the decoder token for token.
+// written by hand, one method per state of the DEC diagram, named as in
+// the diagram, in one file per family: ground.go, utf8.go, escape.go,
+// csi.go and strings.go (control strings); decoder.go lists the states and
+// the additions to the diagram (UTF-8, fail-closed aborts, the OSC number)
+// in the doc of type state. ground skips printable ASCII eight bytes at a
+// time and passes over whole UTF-8 characters whose lead byte can start
+// neither a C1 control nor a format character (plainLead, derived from
+// the format table); control string payloads are skipped in bulk the same
+// way. reference_test.go holds a plain byte-at-a-time transcription of the
+// grammar, without fast paths, that FuzzReference compares with the
+// decoder token for token.
 package decode
 
 // Kind classifies a token.

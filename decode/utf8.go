@@ -33,22 +33,18 @@ func utf8Lead(b byte) (n, lo, hi byte) {
 	return 3, 0x80, 0xBF
 }
 
-// decodeUTF8 classifies the unit at the start of s (s[0] >= 0x80) and
-// returns its code point and length in bytes. Ill-formed input is cut at
-// its maximal subpart (Unicode 15 3.9): a lead byte and the fitting
+// decodeUTF8 classifies the unit at the start of s, whose first byte is a
+// raw C1 (80–9F) or a lead byte (C2–F4): ground takes every other byte
+// >= 0x80 as an invalid unit by itself before it calls decodeUTF8. It
+// returns the unit's code point and length in bytes. Ill-formed input is
+// cut at its maximal subpart (Unicode 15 3.9): a lead byte and the fitting
 // continuation bytes after it. Unlike utf8.DecodeRune it never splits
 // "E6 9B" into an invalid E6 and a lone 9B. utfShort means s ended inside
 // a unit that was well formed so far (size 0).
 func decodeUTF8(s []byte) (r rune, size int, cls utfClass) {
 	b := s[0]
 	if b < 0xC2 {
-		if b <= 0x9F {
-			return rune(b), 1, utfRawC1
-		}
-		return 0, 1, utfInvalid
-	}
-	if b > 0xF4 {
-		return 0, 1, utfInvalid
+		return rune(b), 1, utfRawC1
 	}
 	n, lo, hi := utf8Lead(b)
 	r = rune(b) & (0x3F >> n)
@@ -73,29 +69,54 @@ func decodeUTF8(s []byte) (r rune, size int, cls utfClass) {
 	return r, size, utfText
 }
 
-// saveUTF8 keeps a unit cut by the end of a Feed (s is its well-formed
-// prefix, at most 3 bytes) to be completed by the next Feed.
+// saveUTF8 keeps a character cut by the end of a Feed in ground (s is its
+// well-formed prefix, at most 3 bytes) and enters utf8, where the next
+// Feed completes it.
 func (d *Decoder) saveUTF8(s []byte, off int64) {
 	n, _, _ := utf8Lead(s[0])
 	d.u8n = uint8(copy(d.u8[:], s))
 	d.u8need = n + 1
 	d.u8off = off
+	d.state = stateUTF8
 }
 
-// resumeUTF8 continues a unit saved by saveUTF8 with the first bytes of p
-// and returns how many bytes of p it consumed.
-func (d *Decoder) resumeUTF8(p []byte, emit func(*Token)) int {
+// utf8 continues the character kept by saveUTF8 with the bytes of p from
+// i and returns the index of the next byte to read: the character (or the
+// maximal subpart it turned out to be) is handled as in ground, and the
+// decoder is back in ground or in the state a C1 introducer opened.
+// Decoder state utf8, an addition to the DEC diagram: ground, inside a
+// character cut by the end of a Feed.
+func (d *Decoder) utf8(p []byte, i int, emit func(*Token)) int {
 	var buf [4]byte
 	have := int(d.u8n)
 	copy(buf[:], d.u8[:have])
-	take := copy(buf[have:d.u8need], p)
+	take := copy(buf[have:d.u8need], p[i:])
 	r, size, cls := decodeUTF8(buf[:have+take])
 	if cls == utfShort {
-		copy(d.u8[have:], p[:take])
+		copy(d.u8[have:], p[i:i+take])
 		d.u8n += uint8(take)
-		return take
+		return i + take
 	}
 	d.u8n = 0
+	d.state = stateGround
 	d.unit(r, size, cls, d.u8off, emit)
-	return size - have
+	return i + size - have
+}
+
+// beginUnit starts the UTF-8 unit whose lead byte b (C2–F4) is at off, for
+// csi_abort_char and string_utf8.
+func (d *Decoder) beginUnit(b byte, off int64) {
+	d.unitLead, d.unitOff = b, off
+	d.unitRem, d.unitLo, d.unitHi = utf8Lead(b)
+}
+
+// unitTakes reports whether b continues the unit in progress, and if so
+// counts it; the unit is complete when d.unitRem is 0.
+func (d *Decoder) unitTakes(b byte) bool {
+	if b < d.unitLo || b > d.unitHi {
+		return false
+	}
+	d.unitRem--
+	d.unitLo, d.unitHi = 0x80, 0xBF
+	return true
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/excerpt"
 	"github.com/bytelens/bytelens/render"
-	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -69,12 +68,9 @@ func (t *tools) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mcp
 	return text(runText(&env)), out, nil
 }
 
-// compact returns env as the compact envelope (capture.CompactEnvelope).
+// compact returns env as the compact envelope (Envelope.JSON).
 func compact(env *capture.Envelope) (map[string]any, error) {
-	js, err := safejson.Marshal(env)
-	if err == nil {
-		js, err = capture.CompactEnvelope(js)
-	}
+	js, err := env.JSON(true)
 	var m map[string]any
 	if err == nil {
 		err = json.Unmarshal(js, &m)

@@ -1,6 +1,8 @@
 package viewer
 
 import (
+	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -10,13 +12,17 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 )
 
 // compare is compare mode: side B beside the capture shown (side A), and
 // the comparison of their reports. The root model's cursor drives both:
-// B's cursor is the same byte offset, clamped to B's length.
+// B's cursor is where the alignment of two captures puts A's cursor (the
+// same byte offset, clamped to B's length, for one capture under two
+// policies and until the alignment is made), or, after a move to a place
+// only B has, that place until A's cursor moves.
 type compare struct {
 	sv     *streamView // B, with its own index, report and text cache
 	opts   sanitize.Options
@@ -24,16 +30,26 @@ type compare struct {
 	shared bool // B is A's stream under another policy: one input
 	chk    func() error
 
+	// al aligns two captures token by token, once a background command
+	// has made it; nil for one capture under two policies, for streams
+	// longer than limit bytes, and until it is made.
+	al    *alignment
+	limit int64
+	// pin, when set, holds B's cursor at pinB while A's is at pinA.
+	pin        bool
+	pinA, pinB int64
+
 	key  diffKey // the reports diff was made from
 	diff sanitize.ReportDiff
 	rows []diffRow
 	sel  int // selected row of the compare report pane
 }
 
-// diffKey identifies the state of both reports.
+// diffKey identifies the state of both reports and of the alignment.
 type diffKey struct {
 	inA, inB     int64
 	doneA, doneB bool
+	aligned      bool
 }
 
 // diffRow is a row of the compare report pane: a count in both reports,
@@ -42,14 +58,19 @@ type diffRow struct {
 	name    render.Safe
 	a, b, d string // the count in A and B, and B−A
 	differs bool
-	off     int64 // a finding's offset, or -1
+	// off is a finding's offset in A and in B (where its counterpart is
+	// or would be), or -1 in both.
+	off [2]int64
 }
+
+// noOff is the offset pair of a row that is not a finding.
+var noOff = [2]int64{-1, -1}
 
 // newCompare returns compare mode for o.Compare beside a, the stream
 // shown; id numbers B's index messages.
 func newCompare(a *streamView, id int, o Options) *compare {
 	oc := o.Compare
-	c := &compare{opts: oc.Sanitize, name: oc.Name, shared: oc.Capture == nil, chk: oc.Check}
+	c := &compare{opts: oc.Sanitize, name: oc.Name, shared: oc.Capture == nil, chk: oc.Check, limit: maxAlign}
 	s := a.s
 	if !c.shared {
 		s = oc.Capture.Stream(o.Stream)
@@ -71,46 +92,121 @@ func (c *compare) check() func() error {
 	return c.chk
 }
 
+// alignCmd returns the command that aligns two captures, A's stream id
+// (a) under oa with B, when both are at most limit bytes long; nil when
+// there is nothing to align.
+func (c *compare) alignCmd(id int, a *streamView, oa sanitize.Options) tea.Cmd {
+	if c.shared || a.src.n > c.limit || c.sv.src.n > c.limit {
+		return nil
+	}
+	return alignCmd(id, a, c.sv, oa, c.opts)
+}
+
+// aligned returns the alignment of the stream shown with B, or nil.
+func (m *model) aligned() *alignment {
+	if c := m.cmp; c != nil && c.al != nil && c.al.stream == m.cur {
+		return c.al
+	}
+	return nil
+}
+
 // update follows A's cursor, and compares the reports again when either
-// has grown since the last time.
-func (c *compare) update(a *streamView) {
-	c.sv.cursor = max(0, min(a.cursor, c.sv.src.n-1))
+// has grown since the last time. al is the alignment, or nil.
+func (c *compare) update(a *streamView, al *alignment) {
+	c.pin = c.pin && a.cursor == c.pinA
+	c.sv.cursor = c.cursorB(a.cursor, al)
 	ra, doneA := a.idx.report()
 	rb, doneB := c.sv.idx.report()
-	k := diffKey{ra.BytesIn, rb.BytesIn, doneA, doneB}
+	k := diffKey{ra.BytesIn, rb.BytesIn, doneA, doneB, al != nil}
 	if k == c.key && c.rows != nil {
 		return
 	}
-	c.key, c.diff = k, sanitize.Compare(ra, rb)
+	c.key, c.diff = k, sanitize.Compare(ra, alignFindings(rb, al))
 	c.rows = c.rows[:0]
 	for _, g := range c.diff.Groups() {
 		for _, r := range g.Rows {
 			c.rows = append(c.rows, diffRow{
 				name: render.Line([]byte(sanitize.RowName(g.Name, r.Name))),
 				a:    strconv.FormatInt(r.A, 10), b: strconv.FormatInt(r.B, 10), d: fmt.Sprintf("%+d", r.Delta),
-				differs: !r.Equal(), off: -1,
+				differs: !r.Equal(), off: noOff,
 			})
 		}
 	}
 	f := &c.diff.Findings
 	c.rows = append(c.rows, diffRow{
 		name:    render.Line(fmt.Appendf(nil, "findings: %d same, %d only A, %d only B, %d changed", f.Same, len(f.OnlyA), len(f.OnlyB), len(f.Changed))),
-		differs: !f.Equal(), off: -1,
+		differs: !f.Equal(), off: noOff,
 	})
+	first := len(c.rows)
 	for _, p := range f.Aligned() {
-		side, x := "A+B", p.A
+		side, x, off := "A+B", p.A, [2]int64{}
 		switch {
 		case p.B == nil:
 			side = "A"
 		case p.A == nil:
 			side, x = "B", p.B
 		}
+		off = [2]int64{x.Offset, x.Offset}
+		switch {
+		case al != nil && p.A == nil: // alignFindings put B's offset, negated, in Offset
+			off[1] = -x.Offset - 1
+			off[0] = al.mapOff(1, off[1])
+		case al != nil:
+			off[1] = al.mapOff(0, off[0])
+		}
+		shown := off[0]
+		if p.A == nil {
+			shown = off[1]
+		}
 		c.rows = append(c.rows, diffRow{
-			name:    render.Concat(render.Offset(x.Offset), render.Line(fmt.Appendf(nil, " %s %s %s%s", side, x.Kind, x.Sequence, findingChange(p.A, p.B)))),
-			differs: true, off: x.Offset,
+			name:    render.Concat(render.Offset(shown), render.Line(fmt.Appendf(nil, " %s %s %s%s", side, x.Kind, x.Sequence, findingChange(p.A, p.B)))),
+			differs: true, off: off,
 		})
 	}
+	slices.SortStableFunc(c.rows[first:], func(x, y diffRow) int { return cmpPair(x.off, y.off) })
 	c.sel = max(0, min(c.sel, len(c.rows)-1))
+}
+
+// cursorB returns B's cursor for A's cursor at a: the pinned place, the
+// byte that al puts there, or (without al) the same offset.
+func (c *compare) cursorB(a int64, al *alignment) int64 {
+	switch {
+	case al == nil:
+		return max(0, min(a, c.sv.src.n-1))
+	case c.pin && a == c.pinA:
+		return c.pinB
+	}
+	return al.mapOff(0, a)
+}
+
+// cmpPair orders offset pairs by A's offset, then B's.
+func cmpPair(x, y [2]int64) int {
+	if x[0] != y[0] {
+		return cmp.Compare(x[0], y[0])
+	}
+	return cmp.Compare(x[1], y[1])
+}
+
+// alignFindings returns rb with the offsets of its findings put in A's
+// terms through al, so that sanitize.Compare pairs a finding with its
+// counterpart however far the bytes before it shifted: a finding of a
+// unit B alone has gets -1 − its offset, which matches nothing of A's.
+// Without al, rb is returned as it is.
+func alignFindings(rb sanitize.Report, al *alignment) sanitize.Report {
+	if al == nil {
+		return rb
+	}
+	fs := slices.Clone(rb.Findings)
+	for i := range fs {
+		u := al.unitAt(1, fs[i].Offset)
+		if u < 0 || al.sides[1].state[u] == unitOnly {
+			fs[i].Offset = -fs[i].Offset - 1
+			continue
+		}
+		fs[i].Offset = al.otherOff(1, u, fs[i].Offset)
+	}
+	rb.Findings = fs
+	return rb
 }
 
 // findingChange says what changed between a finding in A and its
@@ -120,18 +216,27 @@ func findingChange(a, b *sanitize.Finding) string {
 	if a == nil || b == nil || a.Bytes == b.Bytes {
 		return ""
 	}
-	d, how := b.Bytes-a.Bytes, "longer"
+	return ": " + lengthChange(a.Bytes, b.Bytes)
+}
+
+// lengthChange says how B's length compares with A's, in bytes: "33 ->
+// 28 bytes, 5 shorter in B".
+func lengthChange(a, b int64) string {
+	d, how := b-a, "longer"
 	if d < 0 {
 		d, how = -d, "shorter"
 	}
-	return fmt.Sprintf(": %d -> %d bytes, %d %s in B", a.Bytes, b.Bytes, d, how)
+	if d == 0 {
+		return fmt.Sprintf("%d bytes on both sides, other bytes", a)
+	}
+	return fmt.Sprintf("%d -> %d bytes, %d %s in B", a, b, d, how)
 }
 
-// findingAt returns the compare report row of the finding at off, if
-// there is one.
+// findingAt returns the compare report row of the finding at off, A's
+// offset, if there is one.
 func (c *compare) findingAt(off int64) (*diffRow, bool) {
 	for i := range c.rows {
-		if c.rows[i].off == off {
+		if c.rows[i].off[0] == off {
 			return &c.rows[i], true
 		}
 	}
@@ -146,8 +251,8 @@ func (c *compare) done() bool { return c.key.doneA && c.key.doneB }
 func (c *compare) findingOffsets() []int64 {
 	var out []int64
 	for _, r := range c.rows {
-		if r.off >= 0 {
-			out = append(out, r.off)
+		if r.off[0] >= 0 {
+			out = append(out, r.off[0])
 		}
 	}
 	return out
@@ -192,7 +297,34 @@ func (m *model) compareRows() error {
 	}
 	cur := min(third, max(len(upA), len(upB)))
 	f.text, f.textB, f.textCur = stack(upA, downA, k, cur), stack(upB, downB, k, cur), cur
+	if al := m.aligned(); al != nil {
+		f.seq, f.seqB = seqMarks(al, 0, ca, f.text), seqMarks(al, 1, cb, f.textB)
+	}
 	return nil
+}
+
+// seqMarks returns, for each row of side k's text pane, whether its line
+// is not marked as differing text but holds a unit of input that differs
+// from the other side. A line's input runs from the end of the previous
+// line's LF, so sequences before its first character count.
+func seqMarks(al *alignment, k int, c *cleanWin, rows []textRow) []bool {
+	out := make([]bool, len(rows))
+	if c == nil {
+		return out
+	}
+	for i, r := range rows {
+		if !r.ok || r.differs {
+			continue
+		}
+		ls := int64(bytes.LastIndexByte(c.text[:r.out], '\n') + 1)
+		s, e := c.lineSpan(ls)
+		if ls > 0 {
+			_, s = c.m.ToInput(ls - 1)
+			s += c.a
+		}
+		out[i] = al.differs(k, s, e)
+	}
+	return out
 }
 
 // orNone returns c, or an empty window when there is none: every line
@@ -296,17 +428,19 @@ func (m *model) diffLines(width, n int) []string {
 	return out
 }
 
-// diffMark marks a difference in compare mode: an ASCII character, so it
-// shows without colour and in any font.
-var diffMark = render.TextString("!")
+// diffMark marks a line whose text differs in compare mode, and seqMark
+// one whose text is the same but whose bytes differ (a link target, a
+// colour): ASCII characters, so they show without colour and in any
+// font.
+var diffMark, seqMark = render.TextString("!"), render.TextString("~")
 
 // selectDiff selects row i of the compare report pane; a finding row
 // moves the cursor to its offset.
 func (m *model) selectDiff(i int) {
 	c := m.cmp
 	c.sel = max(0, min(i, len(c.rows)-1))
-	if c.sel < len(c.rows) && c.rows[c.sel].off >= 0 {
-		m.jump(c.rows[c.sel].off)
+	if c.sel < len(c.rows) && c.rows[c.sel].off[0] >= 0 {
+		m.jumpPair(c.rows[c.sel].off)
 	}
 }
 
@@ -323,11 +457,88 @@ func (m *model) nextDiffRow(dir int) {
 	m.setMsg(true, "no %s differing row", [2]string{"previous", "next"}[(dir+1)/2])
 }
 
-// nextDiff goes to the next place in direction dir whose text or
-// findings differ, found by a job.
+// nextDiff goes to the next place in direction dir where the two sides
+// differ: from the alignment of two captures (a place only B has
+// included), else found by a job.
 func (m *model) nextDiff(dir int) tea.Cmd {
 	c := m.cmp
-	return m.startJob(newDiffSeek(m.sv(), m.o.Sanitize, c, m.sv().cursor, int64(dir)))
+	al := m.aligned()
+	if al == nil {
+		return m.startJob(newDiffSeek(m.sv(), m.o.Sanitize, c, m.sv().cursor, int64(dir)))
+	}
+	name := [2]string{"previous difference", "next difference"}[(dir+1)/2]
+	// B's cursor as it is now: keys typed together are handled before
+	// the frame that would update it.
+	p, ok := al.next(m.sv().cursor, c.cursorB(m.sv().cursor, al), dir)
+	if !ok {
+		m.setMsg(true, "no %s found", name)
+		return nil
+	}
+	m.jumpPair(p.off)
+	what, err := m.placeChange(al, p)
+	if err != nil {
+		m.err = err
+		return nil
+	}
+	m.msg, m.warn = render.Concat(render.Line(fmt.Appendf(nil, "%s at A %s, B %s: ", name, offsetText(p.off[0]), offsetText(p.off[1]))), what), false
+	return nil
+}
+
+// jumpPair moves A's cursor to off[0] and, for two aligned captures,
+// B's to off[1] while A's stays there.
+func (m *model) jumpPair(off [2]int64) {
+	m.jump(off[0])
+	if c := m.cmp; m.aligned() != nil {
+		c.pin, c.pinA, c.pinB = true, m.sv().cursor, max(0, min(off[1], c.sv.src.n-1))
+	}
+}
+
+// jumpB moves B's cursor to off, a byte of B, and A's to where the
+// alignment puts it; without an alignment A's cursor goes to off.
+func (m *model) jumpB(off int64) {
+	if al := m.aligned(); al != nil {
+		m.jumpPair([2]int64{al.mapOff(1, off), off})
+		return
+	}
+	m.jump(off)
+}
+
+// placeChange says what differs at place p: the finding there, or the
+// token or text of each side ("OSC 8 link: 33 -> 28 bytes, 5 shorter in
+// B", "CSI 31m -> CSI 32m", "only in B: text, 14 bytes").
+func (m *model) placeChange(al *alignment, p diffPlace) (render.Safe, error) {
+	if r, ok := m.cmp.findingAt(p.off[0]); ok && p.side == 0 {
+		return render.Concat(render.TextString("finding "), r.name), nil
+	}
+	s := &al.sides[p.side]
+	u := s.units[p.unit]
+	svs := [2]*streamView{m.sv(), m.cmp.sv}
+	t, err := svs[p.side].tokenAt(u.off)
+	if err != nil {
+		return render.Safe{}, err
+	}
+	if s.state[p.unit] == unitOnly {
+		return render.Line(fmt.Appendf(nil, "only in %c: %s, %d bytes", "AB"[p.side], unitName(&t), u.end-u.off)), nil
+	}
+	ou := al.sides[1].units[s.other[p.unit]]
+	tb, err := m.cmp.sv.tokenAt(ou.off)
+	if err != nil {
+		return render.Safe{}, err
+	}
+	na, nb := unitName(&t), unitName(&tb)
+	if na != nb && t.Kind != decode.KindText {
+		return render.Line(fmt.Appendf(nil, "%s -> %s, %s", na, nb, lengthChange(u.end-u.off, ou.end-ou.off))), nil
+	}
+	return render.Line(fmt.Appendf(nil, "%s changed: %s", na, lengthChange(u.end-u.off, ou.end-ou.off))), nil
+}
+
+// unitName names a unit's token as the report does ("OSC 8 link", "CSI
+// 31m"), and text as "text".
+func unitName(t *decode.Token) string {
+	if t.Kind == decode.KindText {
+		return "text"
+	}
+	return sanitize.Name(t)
 }
 
 // diffSide is one side of a difference search.

@@ -43,6 +43,10 @@ type frame struct {
 	// Compare mode: B's cleaned text, aligned with text at textCur.
 	textB     []textRow
 	textNoteB render.Safe
+	// seq and seqB mark, for two aligned captures, the rows of text and
+	// textB whose line has the same text on both sides but whose bytes
+	// differ (a link target, a colour).
+	seq, seqB []bool
 
 	detail []string // the detail pane's rows, all of them
 
@@ -98,7 +102,7 @@ func (m *model) refresh() error {
 		m.cycleFocus(1)
 	}
 	if m.cmp != nil {
-		m.cmp.update(sv)
+		m.cmp.update(sv, m.aligned())
 	}
 	if m.lay.tooSmall || sv.src.n == 0 {
 		return nil

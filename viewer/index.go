@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"io"
+	"slices"
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -79,7 +80,7 @@ type index struct {
 	cur uint32 // mask of the block being decoded
 	// Owned by the running report step.
 	w      *sanitize.Writer
-	frames []int64 // offsets of the frame boundaries not yet reached, after 0
+	frames []int64 // offsets of the frame boundaries after 0, in order; set before start
 	// Owned by the UI: checkpoints it made ahead of the pass.
 	extra map[int64]decode.Decoder
 }
@@ -195,23 +196,7 @@ func (x *index) reportStep() tea.Msg {
 	if err != nil {
 		return indexMsg{id: x.id, report: true, err: err}
 	}
-	// Frame boundaries are marked for the sanitizer, as capture.Clean
-	// marks them, so that the report counts sequences split across
-	// frames.
-	for pos, end := off, off+int64(len(p)); pos < end; {
-		if len(x.frames) > 0 && x.frames[0] == pos {
-			x.w.Frame()
-		}
-		for len(x.frames) > 0 && x.frames[0] <= pos {
-			x.frames = x.frames[1:]
-		}
-		next := end
-		if len(x.frames) > 0 {
-			next = min(next, x.frames[0])
-		}
-		_, _ = x.w.Write(p[pos-off : next-off]) // io.Discard never fails
-		pos = next
-	}
+	writeFramed(x.w, p, off, x.frames)
 	off += int64(len(p))
 	done := off >= x.src.n
 	if done {
@@ -222,6 +207,21 @@ func (x *index) reportStep() tea.Msg {
 	x.rep, x.reported, x.reportDone = rep, off, done
 	x.mu.Unlock()
 	return indexMsg{id: x.id, report: true}
+}
+
+// writeFramed writes p, the stream's bytes from offset off, to w, and
+// marks each frame boundary of frames (stream offsets, in order) that it
+// reaches, as capture.Clean marks them, so that the sanitizer counts
+// sequences split across frames.
+func writeFramed(w *sanitize.Writer, p []byte, off int64, frames []int64) {
+	i, _ := slices.BinarySearch(frames, off)
+	pos, end := off, off+int64(len(p))
+	for ; i < len(frames) && frames[i] < end; i++ {
+		_, _ = w.Write(p[pos-off : frames[i]-off]) // the writers here discard
+		w.Frame()
+		pos = frames[i]
+	}
+	_, _ = w.Write(p[pos-off:])
 }
 
 // status returns the pass's progress: bytes decoded and sanitized, and

@@ -196,7 +196,7 @@ func (m *model) moveText(p paneID, d int, clamp bool) bool {
 		return false
 	}
 	s, _ := c.m.ToInput(rows[i].out)
-	m.jump(c.a + s)
+	m.jumpIn(p, c.a+s)
 	return true
 }
 

@@ -70,21 +70,16 @@ func (m *model) detailRows(width int) []string {
 	if *t != m.detailTok {
 		m.detailTok, m.detailTop = *t, 0
 	}
-	at, n := t.Off, min(t.Len, int64(introLen(t))+maxDetailPayload)
-	if t.Kind == decode.KindText {
-		at = max(t.Off, sv.cursor-detailContext)
-		n = min(t.End(), sv.cursor+detailContext) - at
+	if c := m.cmp; c != nil && !c.shared {
+		return m.compareDetailRows(width)
 	}
-	data, err := sv.src.read(at, n)
+	fields, err := m.tokenFields(sv, t)
 	if err != nil {
 		return []string{pad(m.st.warn, render.Line([]byte(err.Error())), width)}
 	}
 	var out []string
-	for _, fd := range detailFields(t, m.describeAt(t, "below"), data, at, sv.cursor, m.o.HidePayloads) {
+	for _, fd := range fields {
 		label := render.TextString(fd.label + ": ")
-		if fd.wrap && fd.value.IsZero() {
-			fd.value, fd.wrap = render.TextString("(none)"), false
-		}
 		if fd.wrap && label.Width()+fd.value.Width() <= width {
 			out = append(out, m.st.heading.wrap(label)+pad(m.st.cell(render.ClassPayload, stNormal), fd.value, width-label.Width()))
 			continue
@@ -104,6 +99,27 @@ func (m *model) detailRows(width int) []string {
 		out = append(out, rest[1:]...)
 	}
 	return out
+}
+
+// tokenFields returns the detail fields of t, the token under sv's
+// cursor; an empty payload reads "(none)".
+func (m *model) tokenFields(sv *streamView, t *decode.Token) ([]detailField, error) {
+	at, n := t.Off, min(t.Len, int64(introLen(t))+maxDetailPayload)
+	if t.Kind == decode.KindText {
+		at = max(t.Off, sv.cursor-detailContext)
+		n = min(t.End(), sv.cursor+detailContext) - at
+	}
+	data, err := sv.src.read(at, n)
+	if err != nil {
+		return nil, err
+	}
+	fields := detailFields(t, m.describeAt(t, "below"), data, at, sv.cursor, m.o.HidePayloads)
+	for i := range fields {
+		if fd := &fields[i]; fd.wrap && fd.value.IsZero() {
+			fd.value, fd.wrap = render.TextString("(none)"), false
+		}
+	}
+	return fields, nil
 }
 
 // wrapSafe cuts s into a first row of first cells and rows of width

@@ -41,9 +41,13 @@ func (p textPane) title(m *model) string {
 
 func (p textPane) lines(m *model, width, _ int) []string {
 	rows, _ := m.textSide(p.id())
+	seq := m.f.seq
+	if p.b {
+		seq = m.f.seqB
+	}
 	out := make([]string, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, m.textRow(r, width, m.cmp != nil))
+	for i, r := range rows {
+		out = append(out, m.textRow(r, width, m.cmp != nil, i < len(seq) && seq[i]))
 	}
 	return out
 }
@@ -93,7 +97,7 @@ func (m *model) clickText(p paneID, r, col int) {
 			if pc.mark {
 				for _, run := range c.runs {
 					if run.out == pc.out {
-						m.jump(c.a + run.in)
+						m.jumpIn(p, c.a+run.in)
 						return
 					}
 				}
@@ -103,18 +107,31 @@ func (m *model) clickText(p paneID, r, col int) {
 		x += pc.width
 	}
 	s, _ := c.m.ToInput(out)
-	m.jump(c.a + s)
+	m.jumpIn(p, c.a+s)
+}
+
+// jumpIn moves the cursor to off, a byte of text pane p's side.
+func (m *model) jumpIn(p paneID, off int64) {
+	if p == paneTextB {
+		m.jumpB(off)
+		return
+	}
+	m.jump(off)
 }
 
 // textRow draws a row of a cleaned-text pane; with gutter (compare mode)
-// a first column marks the rows of differing lines.
-func (m *model) textRow(r textRow, width int, gutter bool) string {
+// a first column marks the rows of lines whose text differs (!) and,
+// with seq, of lines whose bytes differ under the same text (~).
+func (m *model) textRow(r textRow, width int, gutter, seq bool) string {
 	var b strings.Builder
 	n := 0
 	if gutter {
-		if r.differs {
+		switch {
+		case r.differs:
 			m.st.differ.add(&b, diffMark)
-		} else {
+		case seq:
+			m.st.differ.add(&b, seqMark)
+		default:
 			b.WriteByte(' ')
 		}
 		n = gutterWidth

@@ -124,8 +124,10 @@ type Styles struct {
 	selected, zero, heading span
 	// prompt is a goto or search prompt; promptCursor its cursor.
 	prompt, promptCursor span
-	// differ is the mark of a difference in compare mode.
-	differ span
+	// differ is the mark of a difference in compare mode; differPart the
+	// part of a value that differs from the other side's, in reverse
+	// video so that it shows without colour too.
+	differ, differPart span
 	// marks style the removal markers of the cleaned text by class and
 	// state: a colour each, or underlined without colour, so that they
 	// stand apart from text in ASCII too.
@@ -195,7 +197,7 @@ func NewStyles(r *lipgloss.Renderer, color bool) Styles {
 	s.header, s.headerFocused = newSpan(head), newSpan(focusHead)
 	s.border, s.borderFocused = newSpan(border), newSpan(borderFocused)
 	s.bar, s.status, s.warn = newSpan(bar), newSpan(ns()), newSpan(warn)
-	s.differ = newSpan(differ)
+	s.differ, s.differPart = newSpan(differ), newSpan(differ.Reverse(true))
 	s.Help = help.Styles{
 		Ellipsis:       descStyle,
 		ShortKey:       keyStyle,

@@ -64,9 +64,10 @@ type Options struct {
 
 // Compare says what compare mode compares the capture with: another
 // capture under the same policy, or the same capture under another
-// policy. Either way one cursor, a byte offset, drives both sides: B
-// shows the same offset (clamped to B's length), so lines of two captures
-// line up where their bytes do.
+// policy. Either way one cursor drives both sides. Two captures of at
+// most 8 MiB each are aligned token by token, and B shows where A's byte
+// is in B; longer ones, and one capture under two policies, show the same
+// offset on both sides (clamped to B's length).
 type Compare struct {
 	// Capture is B; nil compares the capture with itself under Sanitize.
 	// B shows the stream named by Options.Stream when it has one, else
@@ -225,10 +226,10 @@ func newModel(c *capture.Capture, o Options, st Styles) *model {
 }
 
 // Init starts the background pass over the first stream shown, and over
-// B in compare mode.
+// B in compare mode, where it also aligns two captures.
 func (m *model) Init() tea.Cmd {
 	if m.cmp != nil {
-		return tea.Batch(m.sv().start(), m.cmp.sv.start())
+		return tea.Batch(m.sv().start(), m.cmp.sv.start(), m.cmp.alignCmd(m.cur, m.sv(), m.o.Sanitize))
 	}
 	return m.sv().start()
 }
@@ -288,6 +289,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.jobDone(msg)
 	case screenMsg:
 		cmd = m.screenStepped(msg)
+	case alignMsg:
+		m.cmp.al, m.err = msg.al, msg.err
 	}
 	if m.err == nil {
 		m.err = m.refresh()

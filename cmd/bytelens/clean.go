@@ -1,13 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
-	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
@@ -33,14 +34,11 @@ with its offset on stderr (see bytelens report).`,
 	cmd.Flags().StringVar(&reportPath, "report", "", "also write the JSON removal report to this file (an array when there are several streams)")
 	fo := addFailOnFlag(cmd.Flags())
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
-		opts, err := pf.options()
-		if err != nil {
-			return err
-		}
+		opts := *pf
 		if _, err := fo.classes(); err != nil {
 			return err
 		}
-		out := newDataWriter(s.stdout)
+		out := iostreams.NewDataWriter(s.stdout)
 		reps, err := cleanInput(s, args, cf, out, opts)
 		if err != nil {
 			return err
@@ -87,64 +85,74 @@ type soloReport struct {
 func (r streamReport) alone() soloReport { return soloReport{r.Report, r.LoaderRemoved} }
 
 // cleanInput cleans the FILE argument into w (io.Discard for report) and
-// returns one report per stream cleaned.
+// returns one report per stream cleaned. Raw stdin is streamed.
 func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts sanitize.Options) ([]streamReport, error) {
 	c, raw, name, err := openCapture(s, args, cf)
 	if err != nil {
 		return nil, err
 	}
-	if c == nil {
-		sw := sanitize.NewWriter(w, opts)
-		p := s.newProgress(render.Sprintf("cleaning %s", name), regularSize(raw))
-		defer p.finish()
-		if p != nil {
-			raw = progressReader{raw, p}
-		}
-		if err := copyChunks(sw, raw, w); err != nil {
-			return nil, fmt.Errorf("reading %s: %w", name, err)
-		}
-		if err := sw.Close(); err != nil {
-			return nil, fmt.Errorf("writing cleaned text: %w", err)
-		}
-		return []streamReport{{Stream: capture.StreamOutput, Report: sw.Report()}}, nil
+	if c != nil {
+		defer c.Close()
+		_, reps, err := cleanCapture(s, c, cf, name, w, opts)
+		return reps, err
 	}
-	defer c.Close()
+	sw := sanitize.NewWriter(w, opts)
+	p := iostreams.NewProgress(s.tty, render.Sprintf("cleaning %s", name), max(iostreams.RegularSize(raw), 0))
+	defer p.Finish()
+	if err := iostreams.CopyChunks(sw, p.Reader(raw), w); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	if err := sw.Close(); err != nil {
+		return nil, fmt.Errorf("writing cleaned text: %w", err)
+	}
+	return []streamReport{{Stream: capture.StreamOutput, Report: sw.Report()}}, nil
+}
+
+// cleanCapture cleans the streams of c, loaded from name, that --stream
+// picks into w, and returns them with their reports.
+func cleanCapture(s *streams, c *capture.Capture, cf *captureFlags, name string, w io.Writer, opts sanitize.Options) ([]*capture.Stream, []streamReport, error) {
 	warnCapture(s.stderr, c)
 	if err := refuseLossySniff(c, cf, name); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sts, err := pickStreams(c, cf.stream)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var reps []streamReport
 	for _, st := range sts {
 		if len(sts) > 1 && w != io.Discard {
 			s.stderr.Printf("bytelens: cleaning stream %s (%d bytes)\n", st.Name, st.Len)
 		}
-		p := s.newProgress(render.Sprintf("cleaning %s", st.Name), st.Len)
-		if p != nil {
-			counted := *st
-			counted.Data = progressReaderAt{st.Data, p}
-			st = &counted
-		}
-		rep, err := capture.Clean(w, st, opts)
-		p.finish()
+		p := iostreams.NewProgress(s.tty, render.Sprintf("cleaning %s", st.Name), st.Len)
+		rep, err := capture.Clean(w, countStream(st, p), opts)
+		p.Finish()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		reps = append(reps, streamReport{st.Name, rep, st.Removed, c.Format})
 	}
-	return reps, nil
+	return sts, reps, nil
 }
 
-// writeJSONFile writes v as indented JSON to path.
+// countStream returns st, or when p is not nil a copy of it whose reads
+// p counts.
+func countStream(st *capture.Stream, p *iostreams.Progress) *capture.Stream {
+	if p == nil {
+		return st
+	}
+	counted := *st
+	counted.Data = p.ReaderAt(st.Data)
+	return &counted
+}
+
+// writeJSONFile writes v as indented JSON (writeJSON) to path.
 func writeJSONFile(path string, v any) error {
-	b, err := safejson.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	if err := writeJSON(&b, v); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		return fileError(path, err)
 	}
 	return nil
@@ -182,10 +190,7 @@ is shown escaped and cut short (--hidden-text preview), or not at all
 	fo := addFailOnFlag(cmd.Flags())
 	sf := addScreenFlags(cmd.Flags())
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
-		opts, err := pf.options()
-		if err != nil {
-			return err
-		}
+		opts := *pf
 		if _, err := fo.classes(); err != nil {
 			return err
 		}
@@ -194,11 +199,7 @@ is shown escaped and cut short (--hidden-text preview), or not at all
 			return err
 		}
 		if asJSON {
-			b, err := safejson.MarshalIndent(reportJSON(reps, disp), "", "  ")
-			if err != nil {
-				return err
-			}
-			if _, err := s.stdout.Write(append(b, '\n')); err != nil {
+			if err := writeJSON(s.stdout, reportJSON(reps, disp)); err != nil {
 				return err
 			}
 			return fo.check(s.stderr, reps)

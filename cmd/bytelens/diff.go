@@ -6,6 +6,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/diff"
+	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
@@ -16,7 +17,7 @@ type diffFlags struct {
 	corpus           string
 	all, asJSON      bool
 	lines            int
-	policy           *policyFlags
+	policy           *sanitize.Options
 	capture          *captureFlags
 }
 
@@ -90,10 +91,7 @@ compared and listed).`,
 // runDiff runs the diff command and returns its exit code; an error is
 // trouble (exit 2).
 func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
-	base, err := f.policy.options()
-	if err != nil {
-		return 0, err
-	}
+	base := *f.policy
 	aOpts, err := applyPolicy(base, f.aPolicy, "--a-policy")
 	if err != nil {
 		return 0, err
@@ -203,20 +201,9 @@ func cleanSide(s *streams, in *diff.Input, stream string, opts sanitize.Options,
 		return nil, usageError{err}
 	}
 	warnCapture(notes, in.Capture)
-	p := s.newProgress(render.Sprintf("comparing %s", in.Name), st.Len)
-	defer p.finish()
+	p := iostreams.NewProgress(s.tty, render.Sprintf("comparing %s", in.Name), st.Len)
+	defer p.Finish()
 	return in.Clean(countStream(st, p), opts)
-}
-
-// countStream returns st, or when p is not nil a copy of it whose reads
-// p counts.
-func countStream(st *capture.Stream, p *progress) *capture.Stream {
-	if p == nil {
-		return st
-	}
-	counted := *st
-	counted.Data = progressReaderAt{st.Data, p}
-	return &counted
 }
 
 // diffCorpus compares every capture of the --corpus directory.

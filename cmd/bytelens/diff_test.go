@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/bytelens/bytelens/internal/golden"
+	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/creack/pty"
 )
@@ -255,8 +256,8 @@ func TestDiffInputs(t *testing.T) {
 // TestDiffProgress compares a large file under two policies with stderr on
 // a pseudo-terminal: each side's cleaning draws a bar there, as plain text.
 func TestDiffProgress(t *testing.T) {
-	defer func(d time.Duration) { progressDelay = d }(progressDelay)
-	progressDelay = 0
+	defer func(d time.Duration) { iostreams.ProgressDelay = d }(iostreams.ProgressDelay)
+	iostreams.ProgressDelay = 0
 	in := filepath.Join(t.TempDir(), "big.log")
 	os.WriteFile(in, bytes.Repeat([]byte("a\rline \x1b[31mred\x1b[0m\n"), (2<<20)/21), 0o644)
 	ptm, pts, err := pty.Open()

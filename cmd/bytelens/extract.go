@@ -8,13 +8,14 @@ import (
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/extract"
 	"github.com/bytelens/bytelens/safejson"
+	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
 
 type extractFlags struct {
 	rng, as, stream, output string
 	raw, asJSON             bool
-	policy                  *policyFlags
+	policy                  *sanitize.Options
 }
 
 func newExtractCmd(s *streams) *cobra.Command {
@@ -67,10 +68,7 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	case f.stream == extract.StreamArtifact && (!f.raw || f.rng != ""):
 		return usagef("--stream artifact exports the whole artifact: use it with --raw -o FILE and no --range")
 	}
-	sopts, err := f.policy.options()
-	if err != nil {
-		return err
-	}
+	sopts := *f.policy
 	st, err := openStore()
 	if err != nil {
 		return err

@@ -4,9 +4,11 @@ import (
 	"io"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/safejson"
 
 	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
 
@@ -14,7 +16,7 @@ func newGlyphsCmd(s *streams) *cobra.Command {
 	var o render.StreamOptions
 	var describe, asJSON bool
 	var cf *captureFlags
-	var g *policyFlags
+	var g *sanitize.Options
 	cmd := &cobra.Command{
 		Use:   "glyphs [FILE]",
 		Short: "Show every byte as a visible glyph, or list every sequence with --describe",
@@ -46,11 +48,7 @@ capture with several streams is shown stream by stream, each after a
 unless --format names a format.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			pol, err := g.options()
-			if err != nil {
-				return err
-			}
-			o.Policy, o.EndLine = pol, true
+			o.Policy, o.EndLine = *g, true
 			if asJSON && !describe {
 				return usagef("--json goes with --describe")
 			}
@@ -96,7 +94,7 @@ unless --format names a format.`,
 // file and a line at a time to a pipe or terminal, so that its reader sees
 // them as they come.
 func writeDescriptionsJSON(w io.Writer, stream string, each func(fn func(*render.Description) error) error) error {
-	bw := newDataWriter(w)
+	bw := iostreams.NewDataWriter(w)
 	enc := safejson.NewEncoder(bw)
 	err := each(func(d *render.Description) error {
 		if err := enc.Encode(d.JSONLine(stream)); err != nil {

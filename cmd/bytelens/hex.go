@@ -3,17 +3,19 @@ package main
 import (
 	"errors"
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/iostreams"
 	"io"
 	"os"
 
 	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
 
 func newHexCmd(s *streams) *cobra.Command {
 	var o render.HexOptions
 	var cf *captureFlags
-	var g *policyFlags
+	var g *sanitize.Options
 	cmd := &cobra.Command{
 		Use:   "hex [FILE]",
 		Short: "Hex dump with a safe glyph column, classed by the parser",
@@ -37,11 +39,7 @@ dumped stream by stream, each after a "‹stream NAME, N bytes›" line
 (--stream picks one). Stdin is raw bytes unless --format names a format.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			pol, err := g.options()
-			if err != nil {
-				return err
-			}
-			o.Policy = pol
+			o.Policy = *g
 			o.FromStart = func() {
 				s.stderr.Printf("bytelens: note: no CAN, SUB or ESC in the 64 MiB before offset %d to start from: reading from 0\n", o.Skip)
 			}
@@ -134,7 +132,7 @@ func withStreams(s *streams, args []string, cf *captureFlags, fn streamFuncs) er
 // withStdin shows r: a regular file by its size, anything else (a pipe, a
 // terminal, a FIFO) as a stream, read as it arrives and not spooled, so
 // the first rows come out at once and nothing is kept on disk. Reading
-// stops when stdout is a pipe that nobody reads any more (outputGone).
+// stops when stdout is a pipe that nobody reads any more (iostreams.OutputGone).
 func withStdin(r io.Reader, stdout io.Writer, fn streamFuncs) error {
 	if f, ok := r.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
@@ -143,7 +141,7 @@ func withStdin(r io.Reader, stdout io.Writer, fn streamFuncs) error {
 			}
 		}
 	}
-	err := fn.stream(&untilGone{r: r, gone: outputGone(stdout)})
+	err := fn.stream(&untilGone{r: r, gone: iostreams.OutputGone(stdout)})
 	switch {
 	case errors.Is(err, errOutputGone):
 		return exitError{exitFailure} // as quiet as SIGPIPE

@@ -43,16 +43,11 @@ func readStdin(r io.Reader) ([]byte, error) {
 // Raw stdin is not loaded: it returns a nil capture and the reader, so
 // that it can be streamed in constant memory.
 func openCapture(s *streams, args []string, cf *captureFlags) (*capture.Capture, io.Reader, string, error) {
-	opts := capture.OpenOptions{Format: cf.format, Timing: cf.timing}
 	if len(args) == 0 || args[0] == "-" {
 		if cf.format == "" || cf.format == "raw" {
 			return nil, s.stdin, "stdin", rawStdinFlags(cf)
 		}
-		b, err := readStdin(s.stdin)
-		if err != nil {
-			return nil, nil, "stdin", err
-		}
-		c, err := capture.Load(bytes.NewReader(b), int64(len(b)), opts)
+		c, err := loadStdin(s.stdin, capture.OpenOptions{Format: cf.format, Timing: cf.timing})
 		return c, nil, "stdin", err
 	}
 	name := args[0]
@@ -65,7 +60,7 @@ func openCapture(s *streams, args []string, cf *captureFlags) (*capture.Capture,
 	} else if st.IsDir() {
 		return nil, nil, name, render.Errorf("%s is a directory, not a capture", name)
 	}
-	c, err := capture.Open(name, opts)
+	c, err := capture.Open(name, capture.OpenOptions{Format: cf.format, Timing: cf.timing})
 	switch {
 	case errors.Is(err, capture.ErrUnknownFormat):
 		return nil, nil, name, usageError{err}
@@ -75,6 +70,25 @@ func openCapture(s *streams, args []string, cf *captureFlags) (*capture.Capture,
 		return nil, nil, name, err // capture's error names the file at fault, capture or timing
 	}
 	return c, nil, name, nil
+}
+
+// loadInput is openCapture for a command that needs the bytes of raw
+// stdin again (the screen model): it loads it whole as a raw capture.
+func loadInput(s *streams, args []string, cf *captureFlags) (*capture.Capture, string, error) {
+	c, raw, name, err := openCapture(s, args, cf)
+	if err == nil && c == nil {
+		c, err = loadStdin(raw, capture.OpenOptions{Format: "raw"})
+	}
+	return c, name, err
+}
+
+// loadStdin reads r whole (readStdin) and loads it as a capture with o.
+func loadStdin(r io.Reader, o capture.OpenOptions) (*capture.Capture, error) {
+	b, err := readStdin(r)
+	if err != nil {
+		return nil, err
+	}
+	return capture.Load(bytes.NewReader(b), int64(len(b)), o)
 }
 
 // rawStdinFlags returns a usage error for the capture flags that do not

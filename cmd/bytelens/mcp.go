@@ -13,7 +13,7 @@ import (
 )
 
 func newMCPCmd(s *streams) *cobra.Command {
-	var maxOutput, maxRaw byteSize
+	var maxOutput, maxRaw store.Bytes
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the run, excerpt, report and verify tools over MCP on stdio",
@@ -36,10 +36,7 @@ logs go to standard error, escaped.`,
 	cmd.Flags().Var(&maxOutput, "max-output", "cleaned `bytes` of each stream in a run result (suffixes K, M, G)")
 	cmd.Flags().Var(&maxRaw, "max-raw", "raw `bytes` stored per stream (suffixes K, M, G; -1 no limit)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		sopts, err := policy.options()
-		if err != nil {
-			return err
-		}
+		sopts := *policy
 		o := mcpserver.Options{Sanitize: sopts, MaxOutput: int64(maxOutput), MaxRaw: int64(maxRaw), Log: s.stderr}
 		o.Store, o.StoreErr = store.OpenDefault()
 		if o.Store != nil {

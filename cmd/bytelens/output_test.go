@@ -63,29 +63,6 @@ func TestCleanStreamsLines(t *testing.T) {
 	}
 }
 
-func TestDataWriterModes(t *testing.T) {
-	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if d := newDataWriter(f); d.lines {
-		t.Error("a regular file gets line flushing; want blocks")
-	}
-	var buf bytes.Buffer
-	d := newDataWriter(&buf)
-	d.Write([]byte("partial"))
-	d.EndChunk()
-	if buf.Len() != 0 {
-		t.Errorf("flushed %q before a line ended", buf.String())
-	}
-	d.Write([]byte(" line\nnext"))
-	d.EndChunk()
-	if buf.String() != "partial line\nnext" {
-		t.Errorf("after a line end: %q", buf.String())
-	}
-}
-
 // BenchmarkCleanFile cleans 8 MiB of coloured log lines from a regular
 // file to a regular file, and to a pipe-like writer that flushes at line
 // ends per input chunk.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/bytelens/bytelens/sanitize"
@@ -9,8 +8,9 @@ import (
 )
 
 // policyHelp describes each sanitizer policy key for its flag; the values
-// and the default come from sanitize (PolicyValues), and every value,
-// from a flag or from a key=value list, is parsed by sanitize.Options.Set.
+// and the default come from sanitize (PolicyValues, PolicyFlag), and every
+// value, from a flag or from a key=value list, is parsed by
+// sanitize.Options.Set.
 var policyHelp = map[string]string{
 	"cr":           "carriage returns (screen: each line as the terminal screen finally showed it)",
 	"bs":           "backspaces (overstrike: x BS y keeps y, like col -b)",
@@ -21,54 +21,25 @@ var policyHelp = map[string]string{
 	"max-payload":  "control strings longer than this many payload bytes are reported overlong",
 }
 
-// policyFlags are sanitizer policy flags, one per sanitize.PolicyKeys key.
-type policyFlags struct {
-	keys   []string
-	values map[string]*string
-	apcBEL bool
-	maxPay int64
-}
-
 // addPolicyFlags registers the policy flags named by keys (all of
-// sanitize.PolicyKeys when none) on fs, with sanitize's defaults.
-func addPolicyFlags(fs *pflag.FlagSet, keys ...string) *policyFlags {
+// sanitize.PolicyKeys when none) on fs and returns the options they set:
+// each flag is a sanitize.PolicyFlag, so a bad value is a flag error
+// (exit 2) from sanitize.Options.Set, and the defaults are sanitize's.
+func addPolicyFlags(fs *pflag.FlagSet, keys ...string) *sanitize.Options {
 	if len(keys) == 0 {
 		keys = sanitize.PolicyKeys
 	}
-	p := &policyFlags{keys: keys, values: map[string]*string{}}
+	o := &sanitize.Options{}
 	for _, k := range keys {
-		switch k {
-		case "apc-bel":
-			fs.BoolVar(&p.apcBEL, k, false, policyHelp[k])
-		case "max-payload":
-			fs.Int64Var(&p.maxPay, k, sanitize.DefaultMaxPayload, policyHelp[k])
-		default:
-			vals := sanitize.PolicyValues(k)
-			p.values[k] = fs.String(k, vals[0], policyHelp[k]+": "+strings.Join(vals, ", "))
+		v, usage := o.Flag(k), policyHelp[k]
+		if v.Type() == "string" {
+			usage += ": " + strings.Join(sanitize.PolicyValues(k), ", ")
+		}
+		if f := fs.VarPF(v, k, "", usage); v.IsBoolFlag() {
+			f.NoOptDefVal = "true"
 		}
 	}
-	return p
-}
-
-// options returns the sanitizer options the flags select, or a usage
-// error naming the bad value.
-func (p *policyFlags) options() (sanitize.Options, error) {
-	var o sanitize.Options
-	for _, k := range p.keys {
-		var v string
-		switch k {
-		case "apc-bel":
-			v = strconv.FormatBool(p.apcBEL)
-		case "max-payload":
-			v = strconv.FormatInt(p.maxPay, 10)
-		default:
-			v = *p.values[k]
-		}
-		if err := o.Set(k, v); err != nil {
-			return o, usagef("--%s: %v", k, err)
-		}
-	}
-	return o, nil
+	return o
 }
 
 // applyPolicy applies key=value settings (comma- or line-separated) given

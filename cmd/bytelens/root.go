@@ -6,7 +6,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/version"
 	"github.com/spf13/cobra"
 )
 
@@ -82,7 +84,7 @@ func newRoot(s *streams) *cobra.Command {
 		Short:         "Clean, collect and inspect untrusted terminal output",
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Version:       currentVersion().Safe().String(),
+		Version:       version.Current().Safe().String(),
 		// Man pages carry no generation date, so that docs/man changes
 		// only when the commands do.
 		DisableAutoGenTag: true,
@@ -142,7 +144,7 @@ func unknownCommand(cmd *cobra.Command, args []string) error {
 // run executes bytelens with args and returns the process exit code:
 // 0 ok, 1 the command's own failure, 2 usage.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	s := &streams{stdin: stdin, stdout: stdout, out: render.NewWriter(stdout), stderr: render.NewWriter(stderr), tty: terminal(stderr)}
+	s := &streams{stdin: stdin, stdout: stdout, out: render.NewWriter(stdout), stderr: render.NewWriter(stderr), tty: iostreams.Terminal(stderr)}
 	root := newRoot(s)
 	// cobra writes help and usage itself, quoting arguments in them.
 	root.SetOut(render.InertWriter(stdout))

@@ -5,34 +5,29 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"os/signal"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/excerpt"
+	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
-	"github.com/bytelens/bytelens/safejson"
+	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
 
-// maxDecision is the largest --decision file accepted, in bytes.
-const maxDecision = 1 << 20
-
 type runFlags struct {
-	maxOutput, maxRaw             byteSize
+	maxOutput, maxRaw             store.Bytes
 	timeout, waitDelay, killGrace time.Duration
 	stdin, decision               string
 	text, saveEnvelope, noStore   bool
 	compact, exitCode             bool
-	agent                         bool // runagent.go
-	policy                        *policyFlags
+	agent                         bool
+	policy                        *sanitize.Options
 }
 
 func newRunCmd(s *streams) *cobra.Command {
@@ -80,7 +75,7 @@ store_error saying why.`,
 	fs.StringVar(&f.stdin, "stdin", "", "read the command's stdin from `FILE` instead of /dev/null")
 	fs.StringVar(&f.decision, "decision", "", "attach the approval record in JSON `FILE` as the envelope's decision field (its strings may hold no control character but TAB and LF)")
 	fs.BoolVar(&f.text, "text", false, "print a labelled form for people instead of JSON")
-	fs.BoolVar(&f.agent, "agent", false, agentHelp)
+	fs.BoolVar(&f.agent, "agent", false, "print the cleaned stdout, then the cleaned stderr after a [stderr] line, then one [bytelens: ...] footer line (for coding-agent hooks)")
 	fs.BoolVar(&f.saveEnvelope, "save-envelope", false, "also keep the envelope in the store, linked to the raw artifact")
 	fs.BoolVar(&f.noStore, "no-store", false, "keep no raw artifact (raw_artifact is empty)")
 	fs.BoolVar(&f.compact, "compact", false, "leave zero counters, empty fields and the chunk list out of the JSON envelope")
@@ -93,10 +88,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 	if f.noStore && f.saveEnvelope {
 		return usagef("--save-envelope needs the store; drop --no-store")
 	}
-	sopts, err := f.policy.options()
-	if err != nil {
-		return err
-	}
+	sopts := *f.policy
 	opts := capture.RunOptions{
 		Sanitize:  sopts,
 		MaxOutput: int64(f.maxOutput),
@@ -109,6 +101,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		return usagef("--max-output and --max-raw must be positive, or -1 for no limit")
 	}
 	if f.decision != "" {
+		var err error
 		if opts.Decision, err = readDecision(f.decision); err != nil {
 			return err
 		}
@@ -144,7 +137,10 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		defer in.Close()
 		c.Stdin, opts.StdinName = in, f.stdin
 	}
+	p, counted := iostreams.RunProgress(s.tty, args[0])
+	opts.Progress = counted
 	env, err := capture.Run(ctx, c, opts)
+	p.Finish()
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
 			return hintError{err, "check the command name and $PATH"}
@@ -154,12 +150,8 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 	if storeErr != nil {
 		env.StoreError, _ = capture.CleanField("raw artifact not kept: " + storeErr.Error() + " (set BYTELENS_STORE to a private directory, mode 0700, or pass --no-store)")
 	}
-	if f.saveEnvelope && env.RawArtifact != "" {
-		// The raw artifact is committed: whatever happens to the
-		// envelope, its reference is reported.
-		if err := saveEnvelope(opts.Store, &env); err != nil {
-			env.StoreError, _ = capture.CleanField("envelope not kept: " + err.Error())
-		}
+	if f.saveEnvelope {
+		env.SaveTo(opts.Store)
 	}
 	if err := writeEnvelope(s, &env, f); err != nil {
 		return err
@@ -170,35 +162,18 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 	return nil
 }
 
-// saveEnvelope keeps env in the store, linked to its raw artifact.
-func saveEnvelope(st *store.Store, env *capture.Envelope) error {
-	ref, err := store.ParseRef(env.RawArtifact)
-	if err != nil {
-		return err
-	}
-	js, err := marshalEnvelope(env)
-	if err != nil {
-		return err
-	}
-	return st.PutEnvelope(ref, js)
-}
-
 // writeEnvelope prints env as --agent, --text, --compact or plain JSON
-// ask.
+// ask. The text forms are for people and agents: what cleaning keeps
+// (format characters under --format-chars keep, invisible fillers) is
+// escaped too.
 func writeEnvelope(s *streams, env *capture.Envelope, f *runFlags) error {
 	switch {
 	case f.agent:
-		return writeAgentText(s, env)
+		return env.WriteAgentText(render.InertWriter(s.stdout))
 	case f.text:
-		// The labelled form is for people: what cleaning keeps (format
-		// characters under --format-chars keep, invisible fillers) is
-		// escaped too.
 		return env.WriteText(render.InertWriter(s.stdout))
 	}
-	js, err := marshalEnvelope(env)
-	if err == nil && f.compact {
-		js, err = capture.CompactEnvelope(js)
-	}
+	js, err := env.JSON(f.compact)
 	if err != nil {
 		return err
 	}
@@ -206,58 +181,20 @@ func writeEnvelope(s *streams, env *capture.Envelope, f *runFlags) error {
 	return err
 }
 
-// marshalEnvelope encodes env as one line of JSON.
-func marshalEnvelope(env *capture.Envelope) ([]byte, error) {
-	var b strings.Builder
-	enc := safejson.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(env); err != nil {
-		return nil, err
-	}
-	return []byte(b.String()), nil
-}
-
-// readDecision reads a JSON approval record of at most maxDecision bytes.
+// readDecision reads the --decision file (capture.ReadDecision); a record
+// it refuses is a usage error.
 func readDecision(path string) (json.RawMessage, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("--decision: %w", err)
 	}
 	defer fh.Close()
-	b, err := io.ReadAll(io.LimitReader(fh, maxDecision+1))
-	if err != nil {
+	b, err := capture.ReadDecision(fh)
+	switch {
+	case errors.Is(err, capture.ErrDecision):
+		return nil, usagef("--decision: %q: %v", path, err)
+	case err != nil:
 		return nil, fmt.Errorf("--decision: %w", err)
 	}
-	if len(b) > maxDecision {
-		return nil, usagef("--decision: file is over %d bytes", maxDecision)
-	}
-	if !json.Valid(b) {
-		return nil, usagef("--decision: %q is not valid JSON", path)
-	}
-	if off := safejson.LoneSurrogate(b); off >= 0 {
-		return nil, usagef("--decision: %q: the escape at byte %d is a lone UTF-16 surrogate (\\ud800-\\udfff), which JSON readers decode differently", path, off)
-	}
-	// The record is the caller's, but it reaches agents inside the
-	// envelope: refuse control and format characters rather than pass
-	// them on.
-	if err := capture.CheckDecision(b); err != nil {
-		return nil, usagef("--decision: %q: %v", path, err)
-	}
 	return b, nil
-}
-
-// byteSize is a flag value in bytes: a decimal integer with an optional
-// binary suffix K, M or G (KiB, MiB, GiB also accepted), or -1.
-type byteSize int64
-
-func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
-
-func (b *byteSize) Type() string { return "bytes" }
-
-func (b *byteSize) Set(s string) error {
-	n, err := store.ParseBytes(s)
-	if err == nil {
-		*b = byteSize(n)
-	}
-	return err
 }

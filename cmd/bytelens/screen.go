@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"io"
 	"strconv"
 
@@ -19,8 +18,7 @@ type screenFlags struct {
 	on         bool // report --screen
 	size       string
 	hiddenText string
-	c1         string
-	apcBEL     bool
+	policy     *sanitize.Options // screen's --c1 and --apc-bel; report's policy flags
 }
 
 func addScreenSizeFlag(fs *pflag.FlagSet, sf *screenFlags) {
@@ -36,53 +34,22 @@ func addScreenFlags(fs *pflag.FlagSet) *screenFlags {
 	return sf
 }
 
-// options returns the model options for stream st of capture c.
-func (sf *screenFlags) options(c *capture.Capture, st *capture.Stream, findings bool) (screen.Options, capture.ScreenSetup, error) {
-	cols, rows := 0, 0
+// play models stream st of c up to end (capture.ModelScreen) and states
+// how.
+func (sf *screenFlags) play(c *capture.Capture, st *capture.Stream, end int64, findings bool) (*screen.Model, render.ScreenInfo, error) {
+	o := capture.ScreenOptions{Findings: findings, Policy: *sf.policy}
 	if sf.size != "" {
 		var err error
-		if cols, rows, err = screen.ParseSize(sf.size); err != nil {
-			return screen.Options{}, capture.ScreenSetup{}, usagef("--size: %v", err)
+		if o.Cols, o.Rows, err = screen.ParseSize(sf.size); err != nil {
+			return nil, render.ScreenInfo{}, usagef("--size: %v", err)
 		}
 	}
-	set := capture.SetupScreen(c, st, cols, rows)
-	o := screen.Options{Cols: set.Cols, Rows: set.Rows, NewlineCRLF: set.NewlineCRLF, Findings: findings,
-		Timed: c != nil && c.Timed, LoneC1: sf.c1 == "lone", APCBEL: sf.apcBEL}
-	return o, set, nil
-}
-
-// play models stream st of c up to end.
-func (sf *screenFlags) play(c *capture.Capture, st *capture.Stream, end int64, findings bool) (*screen.Model, capture.ScreenSetup, error) {
-	o, set, err := sf.options(c, st, findings)
+	m, set, err := capture.ModelScreen(c, st, end, o)
 	if err != nil {
-		return nil, set, err
+		return nil, render.ScreenInfo{}, err
 	}
-	m, err := screen.New(o)
-	if err != nil {
-		return nil, set, err
-	}
-	if err := capture.PlayScreen(m, st, end); err != nil {
-		return nil, set, err
-	}
-	if end >= st.Len {
-		m.End()
-	}
-	return m, set, nil
-}
-
-// loadInput opens the FILE argument as a capture; raw stdin is read (up to
-// capture.MaxInput bytes) and loaded as a raw capture, since the model
-// needs the bytes again for the hidden text.
-func loadInput(s *streams, args []string, cf *captureFlags) (*capture.Capture, error) {
-	c, raw, _, err := openCapture(s, args, cf)
-	if err != nil || c != nil {
-		return c, err
-	}
-	b, err := readStdin(raw)
-	if err != nil {
-		return nil, err
-	}
-	return capture.Load(bytes.NewReader(b), int64(len(b)), capture.OpenOptions{Format: "raw"})
+	return m, render.ScreenInfo{SizeSource: set.SizeSource, NewlineCRLF: set.NewlineCRLF, Stream: st.Name, End: end, Len: st.Len,
+		Timed: c.Timed, FrameTime: capture.FrameTime(st, m.Stats().Frames)}, nil
 }
 
 // isScreenStream reports whether st is terminal output, which a screen
@@ -114,24 +81,20 @@ capture's header, else --size, else 80x24), whether LF was taken as CR LF
 	addScreenSizeFlag(cmd.Flags(), sf)
 	cmd.Flags().StringVar(&at, "at", "", "show the screen after this many bytes of the stream (decimal or 0x hex)")
 	cmd.Flags().IntVar(&frame, "frame", 0, "show the screen after this frame (1-based) of a recording")
-	cmd.Flags().StringVar(&sf.c1, "c1", "introducers", "raw 8-bit C1 bytes: introducers or lone")
-	cmd.Flags().BoolVar(&sf.apcBEL, "apc-bel", false, "BEL ends APC strings")
+	sf.policy = addPolicyFlags(cmd.Flags(), "c1", "apc-bel")
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
-		var atOff int64 = -1
-		if at != "" {
-			v, err := strconv.ParseInt(at, 0, 64)
-			if err != nil || v < 0 {
+		atOff, err := int64(-1), error(nil)
+		switch {
+		case at != "" && frame != 0:
+			return usagef("--at and --frame are two ways to say where: give one")
+		case frame < 0:
+			return usagef("--frame wants a frame number from 1, not %d", frame)
+		case at != "":
+			if atOff, err = strconv.ParseInt(at, 0, 64); err != nil || atOff < 0 {
 				return usagef("--at wants a byte offset, such as 4096 or 0x1000, not %q", at)
 			}
-			atOff = v
 		}
-		if at != "" && frame != 0 {
-			return usagef("--at and --frame are two ways to say where: give one")
-		}
-		if frame < 0 {
-			return usagef("--frame wants a frame number from 1, not %d", frame)
-		}
-		c, err := loadInput(s, args, cf)
+		c, _, err := loadInput(s, args, cf)
 		if err != nil {
 			return err
 		}
@@ -145,40 +108,31 @@ capture's header, else --size, else 80x24), whether LF was taken as CR LF
 			if !isScreenStream(st) {
 				continue
 			}
-			end := st.Len
+			end, err := capture.ScreenEnd(st, atOff, frame)
 			switch {
-			case atOff > st.Len:
-				return usagef("--at %d is past the end of stream %s (%d bytes)", atOff, st.Name, st.Len)
-			case atOff >= 0:
-				end = atOff
-			case frame > 0:
-				var ok bool
-				if end, ok = capture.FrameEnd(st, frame); !ok {
-					return usagef("stream %s has fewer than %d frames", st.Name, frame)
-				}
+			case err != nil && atOff >= 0:
+				return usagef("--at %v", err)
+			case err != nil:
+				return usageError{err}
 			}
-			m, set, err := sf.play(c, st, end, false)
+			m, info, err := sf.play(c, st, end, false)
 			if err != nil {
 				return err
 			}
 			if i > 0 {
 				s.out.Println()
 			}
-			render.WriteScreen(s.out, m, screenInfo(m, set, c, st, end))
+			render.WriteScreen(s.out, m, info)
 		}
 		return s.out.Err()
 	}
 	return cmd
 }
 
-// screenInfo states how stream st of c was modelled, fed up to end.
-func screenInfo(m *screen.Model, set capture.ScreenSetup, c *capture.Capture, st *capture.Stream, end int64) render.ScreenInfo {
-	return render.ScreenInfo{SizeSource: set.SizeSource, NewlineCRLF: set.NewlineCRLF, Stream: st.Name, End: end, Len: st.Len,
-		Timed: c.Timed, FrameTime: capture.FrameTime(st, m.Stats().Frames)}
-}
-
 // reportInput is cleanInput for report, with the screen model's display
-// of each output stream when --screen is set (nil entries otherwise).
+// of each output stream when --screen is set (nil entries otherwise):
+// the input is loaded once, raw stdin included, for the cleaner and the
+// model.
 func reportInput(s *streams, args []string, cf *captureFlags, opts sanitize.Options, sf *screenFlags) ([]streamReport, []*render.ScreenDisplay, error) {
 	switch sf.hiddenText {
 	case render.HiddenNone, render.HiddenPreview, render.HiddenFull:
@@ -188,46 +142,30 @@ func reportInput(s *streams, args []string, cf *captureFlags, opts sanitize.Opti
 	if !sf.on && (sf.size != "" || sf.hiddenText != "preview") {
 		return nil, nil, usagef("--size and --hidden-text go with --screen")
 	}
-	var stdin []byte
-	if sf.on && (len(args) == 0 || args[0] == "-") {
-		// The model reads the bytes again: keep stdin.
-		b, err := readStdin(s.stdin)
-		if err != nil {
-			return nil, nil, err
-		}
-		stdin = b
-		s = s.withStdin(bytes.NewReader(b))
-	}
-	reps, err := cleanInput(s, args, cf, io.Discard, opts)
-	if err != nil || !sf.on {
+	if !sf.on {
+		reps, err := cleanInput(s, args, cf, io.Discard, opts)
 		return reps, make([]*render.ScreenDisplay, len(reps)), err
 	}
-	if stdin != nil {
-		s.stdin = bytes.NewReader(stdin)
-	}
-	if opts.C1 == sanitize.C1Lone {
-		sf.c1 = "lone"
-	}
-	sf.apcBEL = opts.APCBEL
-	c, err := loadInput(s, args, cf)
+	c, name, err := loadInput(s, args, cf)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer c.Close()
-	sts, err := pickStreams(c, cf.stream)
+	sts, reps, err := cleanCapture(s, c, cf, name, io.Discard, opts)
 	if err != nil {
 		return nil, nil, err
 	}
+	sf.policy = &opts
 	disp := make([]*render.ScreenDisplay, len(reps))
 	for i, st := range sts {
-		if i >= len(reps) || !isScreenStream(st) {
+		if !isScreenStream(st) {
 			continue
 		}
-		m, set, err := sf.play(c, st, st.Len, true)
+		m, info, err := sf.play(c, st, st.Len, true)
 		if err != nil {
 			return nil, nil, err
 		}
-		if disp[i], err = render.NewScreenDisplay(m, screenInfo(m, set, c, st, st.Len), sf.hiddenText, st.Data); err != nil {
+		if disp[i], err = render.NewScreenDisplay(m, info, sf.hiddenText, st.Data); err != nil {
 			return nil, nil, err
 		}
 	}

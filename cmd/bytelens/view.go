@@ -42,16 +42,19 @@ the two removal reports as one table (group.name, A, B, B-A). --compare B
 compares FILE with capture B under the same policy; --compare-policy
 SETTINGS compares FILE under the policy flags (A) with FILE under SETTINGS
 applied on top of them (B), comma-separated key=value as in bytelens diff
-(cr=overwrite,format-chars=keep). One cursor, a byte offset, drives both
-sides: B shows the same offset (for two captures, clamped to B's length),
-and the line each side's cleaned text holds at that offset is on the same
-row. Two captures are thus synchronized by offset: their lines line up
-where their bytes do, and after an insertion in one of them every later
-line shows as different (bytelens diff compares them line by line). A line
-is marked ! where the same input bytes became different text on the other
-side; the table marks differing counts and lists the findings that only one
-report has. d and D go to the next and previous difference (in the table:
-the next differing row).`,
+(cr=overwrite,format-chars=keep). One cursor drives both sides, and the
+line each side's cleaned text holds at it is on the same row. Two captures
+(each up to 8 MiB) are aligned token by token: control sequences and lines
+of text are diffed, a changed sequence is paired with its counterpart (a
+link target, a colour), and B's cursor is where A's byte is in B, however
+far an insertion shifted it; longer captures are synchronized by offset.
+One capture under two policies shows the same offset on both sides. A line
+is marked ! where its text differs from the other side and ~ where the text
+is the same but its bytes differ; the table marks differing counts and
+lists the findings that only one report has or that changed. d and D go to
+the next and previous difference, a line only B has included (in the
+table: the next differing row), and the detail pane shows the token under
+each side's cursor side by side, the part that differs in reverse video.`,
 		Example: `  bytelens view build.log --compare build-again.log
   bytelens view testdata/corpus/cr-progress.bin --compare-policy cr=overwrite`,
 		Args: cobra.MaximumNArgs(1),
@@ -64,10 +67,7 @@ the next differing row).`,
 	cmd.Flags().StringVar(&compareFile, "compare", "", "compare with capture `B` under the same policy")
 	cmd.Flags().StringVar(&comparePolicy, "compare-policy", "", "compare with the same capture under these `SETTINGS` on top of the policy flags, e.g. cr=overwrite")
 	cmd.RunE = func(c *cobra.Command, args []string) error {
-		opts, err := pf.options()
-		if err != nil {
-			return err
-		}
+		opts := *pf
 		cmp, err := compareOptions(c, opts, compareFile, comparePolicy, args)
 		if err != nil {
 			return err

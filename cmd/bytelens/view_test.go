@@ -408,6 +408,8 @@ func TestViewEndToEnd(t *testing.T) {
 		{"compare-policy-no-color", []string{"view", corpus, "--compare-policy", "bs=overstrike,links=append"}, int64(len(all)), false, "NO_COLOR=1"},
 		{"compare-captures", []string{"view", "--hide-payloads", hostile, "--compare", ticks}, int64(h.Len()), true, ""},
 		{"compare-captures-corpus", []string{"view", corpus, "--compare", hostile}, int64(len(all)), false, ""},
+		// Payloads shown: the detail pane draws both sides' escaped.
+		{"ticks-compare", []string{"view", ticks, "--compare", hostile}, int64(tk.Len()), false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := []string{"TERM=xterm-256color", "LANG=C.UTF-8", "HOME=" + dir, "PATH=" + os.Getenv("PATH")}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package iostreams
 
 import (
 	"io"
@@ -9,13 +9,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// outputGone returns a channel that is closed when w is a pipe whose
+// OutputGone returns a channel that is closed when w is a pipe whose
 // reading end has been closed (poll(2) reports POLLERR or POLLHUP on its
 // writing end), or nil when w is not a pipe. hex - squeezes identical rows
 // and glyphs --describe lists only controls, so fed endlessly (yes |
 // bytelens hex - | head -1) they may write nothing for ever, and no
 // SIGPIPE would stop them.
-func outputGone(w io.Writer) <-chan struct{} {
+func OutputGone(w io.Writer) <-chan struct{} {
 	f, ok := w.(*os.File)
 	if !ok {
 		return nil

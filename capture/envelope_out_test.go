@@ -1,0 +1,120 @@
+package capture
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/sanitize"
+)
+
+func TestEnvelopeJSON(t *testing.T) {
+	env := Envelope{Schema: EnvelopeSchema, Command: "echo <a&b>", Stdout: "x\u2028y\n", Chunks: []EnvelopeChunk{}}
+	full, err := env.JSON(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// safejson escapes U+2028; HTML characters stay as they are.
+	for _, want := range []string{`"command":"echo <a&b>"`, `"stdout":"x\u2028y\n"`, `"chunks":[]`, `"exit_code":0`} {
+		if !bytes.Contains(full, []byte(want)) {
+			t.Errorf("JSON(false) = %s, want %s in it", full, want)
+		}
+	}
+	if bytes.Count(full, []byte("\n")) != 1 || !bytes.HasSuffix(full, []byte("\n")) {
+		t.Errorf("JSON(false) is not one line: %q", full)
+	}
+	compact, err := env.JSON(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(compact, []byte(`"chunks"`)) || bytes.Contains(compact, []byte(`"timed_out"`)) ||
+		!bytes.Contains(compact, []byte(`"exit_code":0`)) || !bytes.HasSuffix(compact, []byte("}\n")) {
+		t.Errorf("JSON(true) = %s", compact)
+	}
+}
+
+func TestReadDecision(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, want string // want: "" accepted, else a part of the error
+	}{
+		{"ok", `{"by":"alice","reason":"line 1\nline 2"}`, ""},
+		{"pair", `{"by":"\ud83d\ude00"}`, ""},
+		{"not json", `{"by":`, "not valid JSON"},
+		{"lone high", `{"by":"a\ud800"}`, "escape at byte 8 is a lone UTF-16 surrogate"},
+		{"lone low", `["\udc00x"]`, "escape at byte 2 is a lone UTF-16 surrogate"},
+		{"escaped ESC", `{"by":"a\u001b[2J"}`, "control or format characters"},
+		{"too large", `"` + strings.Repeat("x", MaxDecision) + `"`, "over 1048576 bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ReadDecision(strings.NewReader(tc.in))
+			switch {
+			case tc.want == "" && (err != nil || string(got) != tc.in):
+				t.Errorf("got %q, %v; want the record", got, err)
+			case tc.want != "" && (err == nil || !errors.Is(err, ErrDecision) || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("error %v, want ErrDecision saying %q", err, tc.want)
+			}
+		})
+	}
+	// A failure to read is not about the record.
+	if _, err := ReadDecision(iotest.ErrReader(io.ErrUnexpectedEOF)); !errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, ErrDecision) {
+		t.Errorf("read error: %v", err)
+	}
+}
+
+func TestWriteAgentText(t *testing.T) {
+	removed := sanitize.Report{}
+	removed.Removed.CSI = 2
+	excerpt := "bytelens excerpt restricted:sha256:ab --lines 3:8 --stream stdout"
+	for _, tc := range []struct {
+		name string
+		env  Envelope
+		want string
+	}{
+		{"empty", Envelope{}, "[bytelens: exit 0]\n"},
+		{"both streams", Envelope{ExitCode: 3, Stdout: "out", Stderr: "err\n", RawArtifact: "restricted:sha256:ab",
+			Streams: EnvelopeStreams{Stdout: EnvelopeStream{Report: removed}}},
+			"out\n[stderr]\nerr\n[bytelens: exit 3; removed stdout csi 2; record restricted:sha256:ab]\n"},
+		{"signal and timeout", Envelope{ExitCode: -1, Signal: "SIGKILL", TimedOut: true, Stderr: "e"},
+			"[stderr]\ne\n[bytelens: exit -1 (SIGKILL); timed out]\n"},
+		{"head and tail", Envelope{Stdout: "1\n2\n", StdoutTail: "9\n", StdoutOmitted: &Omitted{Bytes: 12, Lines: 6, FromLine: 3, ToLine: 8, Excerpt: excerpt}},
+			"1\n2\n[bytelens: stdout lines 3-8 omitted (12 bytes); " + excerpt + "]\n9\n" +
+				"[bytelens: exit 0; stdout lines 3-8 omitted; " + excerpt + "]\n"},
+		{"no store", Envelope{StdoutOmitted: &Omitted{Bytes: 1, Lines: 1, FromLine: 1, ToLine: 1}},
+			"[bytelens: stdout lines 1-1 omitted (1 bytes)]\n[bytelens: exit 0; stdout lines 1-1 omitted]\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			if err := tc.env.WriteAgentText(&b); err != nil || b.String() != tc.want {
+				t.Errorf("got %q, %v\nwant %q", b.String(), err, tc.want)
+			}
+		})
+	}
+}
+
+func TestEnvelopeSaveTo(t *testing.T) {
+	s := runTestStore(t)
+	env := runShell(t, "echo kept", RunOptions{Store: s})
+	env.SaveTo(s)
+	ref, _ := store.ParseRef(env.RawArtifact)
+	got, err := s.ReadEnvelope(ref)
+	want, _ := env.JSON(false)
+	if err != nil || !bytes.Equal(got, want) || env.StoreError != "" {
+		t.Errorf("saved %q, %v (store error %q); want %q", got, err, env.StoreError, want)
+	}
+	// A store that refuses it: the envelope says so and stays complete.
+	broken := Envelope{RawArtifact: "restricted:sha256:nothex", Stdout: "x"}
+	broken.SaveTo(s)
+	if !strings.HasPrefix(broken.StoreError, "envelope not kept: ") || broken.Stdout != "x" {
+		t.Errorf("bad reference: store error %q", broken.StoreError)
+	}
+	// No raw artifact, nothing to link to.
+	none := Envelope{}
+	none.SaveTo(nil)
+	if none.StoreError != "" {
+		t.Errorf("no artifact: %q", none.StoreError)
+	}
+}

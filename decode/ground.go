@@ -1,0 +1,211 @@
+package decode
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// ground scans text from p[i:] and handles the first byte that is not
+// text: C0 and DEL are executed (single tokens), ESC enters escape, a C1
+// control (a raw byte 80–9F or C2 80–C2 9F) is executed or enters the
+// state of what it introduces, and UTF-8 is decoded into text, format
+// characters and maximal subparts of ill-formed units. DEC parser state:
+// ground; ECMA-48 5.1 (C0), 5.2 (C1).
+func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
+	start := i
+	n := len(p)
+	for i < n {
+		b := p[i]
+		if b < 0x80 {
+			if !isText[b] {
+				d.text(start, i, base, emit)
+				i = d.control(p, i, base, emit)
+				if d.state != stateGround {
+					return i
+				}
+				start = i
+				continue
+			}
+			i = skipPrintable(p, i+1)
+			continue
+		}
+		// Fast path for characters whose lead byte rules out controls and
+		// format characters (plainLead): check the continuation bytes
+		// only, for as many such characters as follow. Written out here
+		// because the compiler does not inline it; TestPlainUTF8 checks it
+		// against decodeUTF8.
+		if j := i; plainLead[b] != 0 {
+			for i < n {
+				c := p[i]
+				if w := plainLead[c]; w == 2 && i+1 < n && p[i+1]&0xC0 == 0x80 {
+					i += 2
+				} else if w == 3 && i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && (c != 0xE0 || p[i+1] >= 0xA0) {
+					i += 3
+				} else {
+					break
+				}
+			}
+			if i > j {
+				continue
+			}
+		}
+		if b >= 0xA0 && b < 0xC2 || b > 0xF4 {
+			// A byte that can neither start a character nor be a C1
+			// control is an invalid unit by itself.
+			d.text(start, i, base, emit)
+			d.single(emit, KindInvalid, base+int64(i), 1, 0, IntroNone, 0, 0)
+			i++
+			start = i
+			continue
+		}
+		r, size, cls := decodeUTF8(p[i:])
+		if cls == utfText {
+			i += size
+			continue
+		}
+		d.text(start, i, base, emit)
+		if cls == utfShort {
+			d.saveUTF8(p[i:], base+int64(i))
+			return n
+		}
+		d.unit(r, size, cls, base+int64(i), emit)
+		i += size
+		if d.state != stateGround {
+			return i
+		}
+		start = i
+	}
+	d.text(start, i, base, emit)
+	return i
+}
+
+// isText marks the ASCII bytes that are text: printable ASCII, TAB and LF.
+var isText = [128]bool{'\t': true, '\n': true}
+
+func init() {
+	for b := 0x20; b < 0x7F; b++ {
+		isText[b] = true
+	}
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// skipPrintable returns the index of the first byte of p at or after i
+// that is not printable ASCII (0x20–0x7E), scanning eight bytes at a time;
+// fewer than eight bytes before the end of p it returns without looking.
+// The loop carries no dependency on the bytes it scans (the mask is only
+// tested), so the scans overlap.
+func skipPrintable(p []byte, i int) int {
+	for i+8 <= len(p) {
+		w := binary.LittleEndian.Uint64(p[i:])
+		below := (w - ones*0x20) &^ w // high bit set in the first byte < 0x20
+		x := w ^ (ones * 0x7F)
+		del := (x - ones) &^ x // high bit set in the first byte == 0x7F
+		// Borrows only run upwards, so the lowest flagged byte is exact.
+		if m := (w | below | del) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	return i
+}
+
+// plainLead gives the length in bytes of the characters that a lead byte
+// starts when none of them can be a C1 control, a surrogate or a format
+// character (leadMayStartFormat): 2 for C3–DF, 3 for E0 (whose second byte
+// must be A0–BF) to EE but ED, except the leads of format characters; 0
+// for every other byte.
+var plainLead = func() (t [256]uint8) {
+	for b := 0xC3; b <= 0xEE; b++ {
+		switch {
+		case b == 0xED || leadMayStartFormat(byte(b)):
+		case b <= 0xDF:
+			t[b] = 2
+		default:
+			t[b] = 3
+		}
+	}
+	return t
+}()
+
+// text emits p[start:end] as one text token.
+func (d *Decoder) text(start, end int, base int64, emit func(*Token)) {
+	if end > start {
+		d.single(emit, KindText, base+int64(start), int64(end-start), 0, IntroNone, 0, 0)
+	}
+}
+
+// control handles the ASCII control byte p[i] in ground and returns the
+// index of the next byte to read: ESC enters escape (and goes straight on
+// to the byte after it when p holds one), DEL and the C0 controls are
+// executed.
+func (d *Decoder) control(p []byte, i int, base int64, emit func(*Token)) int {
+	off := base + int64(i)
+	switch b := p[i]; b {
+	case 0x1B:
+		d.begin(KindESC, Intro7Bit, off)
+		if i+1 < len(p) {
+			return d.escape(p, i+1, base, emit)
+		}
+	case 0x7F:
+		d.single(emit, KindDEL, off, 1, b, IntroNone, 0, 0)
+	default:
+		d.single(emit, KindC0, off, 1, b, IntroNone, 0, 0)
+	}
+	return i + 1
+}
+
+// unit handles in ground one non-text unit of size bytes at off that
+// decodeUTF8 classified as cls: it becomes a token or opens a sequence.
+func (d *Decoder) unit(r rune, size int, cls utfClass, off int64, emit func(*Token)) {
+	switch cls {
+	case utfText:
+		d.single(emit, KindText, off, int64(size), 0, IntroNone, 0, r)
+	case utfInvalid:
+		d.single(emit, KindInvalid, off, int64(size), 0, IntroNone, 0, 0)
+	case utfFormat:
+		d.single(emit, KindFormat, off, int64(size), 0, IntroNone, 0, r)
+	case utfRawC1:
+		d.c1(byte(r), Intro8Bit, off, 1, emit)
+	case utfC1:
+		d.c1(byte(r), IntroUTF8, off, 2, emit)
+	}
+}
+
+// c1 handles the C1 control code c (0x80–0x9F) spelled intro, size bytes
+// at off: an introducer opens its sequence or string, any other code is a
+// single control. ECMA-48 5.2, 8.3.
+func (d *Decoder) c1(c byte, intro Intro, off int64, size int, emit func(*Token)) {
+	kind := KindC1
+	if intro != Intro8Bit || !d.LoneC1 {
+		kind = c1Kind(c)
+	}
+	if kind == KindC1 {
+		d.single(emit, KindC1, off, int64(size), c, intro, 0, 0)
+		return
+	}
+	d.begin(kind, intro, off)
+}
+
+// c1Kind returns what the C1 code c introduces, or KindC1 for a single
+// control.
+func c1Kind(c byte) Kind {
+	switch c {
+	case 0x9B:
+		return KindCSI
+	case 0x9D:
+		return KindOSC
+	case 0x90:
+		return KindDCS
+	case 0x98:
+		return KindSOS
+	case 0x9E:
+		return KindPM
+	case 0x9F:
+		return KindAPC
+	}
+	return KindC1
+}
