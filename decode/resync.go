@@ -20,9 +20,18 @@ import "encoding/binary"
 // -1 when p holds no synchronizing point.
 func LastSync(p []byte) int {
 	for i := len(p) - 1; i >= 0; {
-		// Eight bytes at a time, back from the end: a byte 0x18–0x1B
-		// (CAN, EM, SUB, ESC) makes a zero byte of the word masked and
-		// offset below; the candidates are then checked one by one.
+		// Sixteen, then eight bytes at a time, back from the end: a byte
+		// 0x18–0x1B (CAN, EM, SUB, ESC) makes a zero byte of a word
+		// masked and offset below; the candidates are then checked one
+		// by one.
+		if i >= 15 {
+			w, v := binary.LittleEndian.Uint64(p[i-7:]), binary.LittleEndian.Uint64(p[i-15:])
+			y, x := w&(ones*0xFC)^ones*0x18, v&(ones*0xFC)^ones*0x18
+			if ((y-ones)&^y|(x-ones)&^x)&highs == 0 {
+				i -= 16
+				continue
+			}
+		}
 		if i >= 7 {
 			w := binary.LittleEndian.Uint64(p[i-7:])
 			y := w&(ones*0xFC) ^ ones*0x18
