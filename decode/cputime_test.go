@@ -60,23 +60,7 @@ func TestScanCPUTime(t *testing.T) {
 			func() { feed.Feed(in.Data, func(*Token) {}) },
 			func() { _ = ansi.Strip(string(in.Data)) },
 		}
-		mbs := make([][]float64, len(rows))
-		for range rounds {
-			for k, f := range rows {
-				n := 0
-				start := benchinput.ThreadCPU()
-				for benchinput.ThreadCPU()-start < minCPU {
-					f()
-					n++
-				}
-				mbs[k] = append(mbs[k], float64(n*len(in.Data))/(benchinput.ThreadCPU()-start).Seconds()/1e6)
-			}
-		}
-		med := make([]float64, len(rows))
-		for k := range rows {
-			slices.Sort(mbs[k])
-			med[k] = mbs[k][rounds/2]
-		}
+		med := benchinput.Medians(rows, len(in.Data), rounds, minCPU)
 		fmt.Fprintf(&out, "| %s | %.0f | %.0f | %.0f | %.0f | **%.2f×** | %.2f× | %.2f× | %.2f |\n",
 			in.Name, med[0], med[1], med[2], med[3], med[0]/med[3], med[1]/med[3], med[2]/med[3], med[0]/med[2])
 	}

@@ -61,23 +61,7 @@ func TestCPUTime(t *testing.T) {
 				}
 			},
 		}
-		mbs := make([][]float64, len(rows))
-		for range rounds {
-			for k, f := range rows {
-				n := 0
-				start := benchinput.ThreadCPU()
-				for benchinput.ThreadCPU()-start < minCPU {
-					f()
-					n++
-				}
-				mbs[k] = append(mbs[k], float64(n*len(in.data))/(benchinput.ThreadCPU()-start).Seconds()/1e6)
-			}
-		}
-		med := make([]float64, len(rows))
-		for k := range rows {
-			slices.Sort(mbs[k])
-			med[k] = mbs[k][rounds/2]
-		}
+		med := benchinput.Medians(rows, len(in.data), rounds, minCPU)
 		uv, uvr := fmt.Sprintf("%.0f", med[5]), fmt.Sprintf("%.2f", med[0]/med[5])
 		if !valid {
 			uv, uvr = "(invalid)", "—"

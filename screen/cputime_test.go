@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -67,22 +66,9 @@ func TestCPUTime(t *testing.T) {
 				<-done
 			},
 		}
-		mbs := make([][]float64, len(rows))
-		for range rounds {
-			for k, f := range rows {
-				n := 0
-				start := benchinput.ThreadCPU()
-				for n == 0 || benchinput.ThreadCPU()-start < minCPU {
-					f()
-					n++
-				}
-				mbs[k] = append(mbs[k], float64(n*len(in.p))/(benchinput.ThreadCPU()-start).Seconds()/1e6)
-			}
-		}
 		fmt.Fprintf(&out, "| %s", in.name)
-		for k := range rows {
-			slices.Sort(mbs[k])
-			fmt.Fprintf(&out, " | %.1f", mbs[k][len(mbs[k])/2])
+		for _, m := range benchinput.Medians(rows, len(in.p), rounds, minCPU) {
+			fmt.Fprintf(&out, " | %.1f", m)
 		}
 		out.WriteString(" |\n")
 	}
