@@ -35,6 +35,7 @@ var allowed = map[string][]string{
 	"seal":                          {"capture/store", "filippo.io/age"},
 	"mcpserver":                     {"sanitize", "render", "capture", "capture/store", "excerpt", "safejson", "github.com/modelcontextprotocol/go-sdk/", "github.com/google/jsonschema-go/"},
 	"internal/hostile":              {},
+	"internal/benchinput":           {"golang.org/x/sys/unix"},
 	"internal/golden":               {},
 	"sanitize/internal/variantsgen": {},
 	"capture":                       {"decode", "sanitize", "screen", "safejson", "capture/store", "golang.org/x/sys/unix"},

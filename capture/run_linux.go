@@ -94,6 +94,9 @@ func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, grace, waitDelay
 }
 
 func (p *reaperProc) start() error {
+	if err := hideFds(); err != nil {
+		return err
+	}
 	ctlR, ctlW, err := os.Pipe()
 	if err != nil {
 		return err
@@ -184,6 +187,10 @@ func reaperMain(path string, argv []string, grace time.Duration) int {
 	// forge its own exit status.
 	unix.CloseOnExec(3)
 	unix.CloseOnExec(4)
+	if err := hideFds(); err != nil {
+		fmt.Fprintf(status, "start %d\n", errnoOf(err))
+		return 1
+	}
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		fmt.Fprintf(status, "start %d\n", errnoOf(err))
 		return 1
@@ -358,4 +365,18 @@ func withoutVar(env []string, name string) []string {
 		}
 	}
 	return out
+}
+
+// hideFds makes the calling process non-dumpable (PR_SET_DUMPABLE 0), so
+// that a process of the same user without CAP_SYS_PTRACE can no longer
+// open its descriptors through /proc/PID/fd: the command would otherwise
+// reopen the collector's stdout, the agent's stream or the MCP server's
+// JSON-RPC channel, as /proc/PID/fd/1, and write raw bytes into it past
+// the cleaning, or the reaper's status pipe and forge its exit status.
+// execve makes the command dumpable again; it cannot make its ancestors so.
+func hideFds() error {
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fmt.Errorf("capture: PR_SET_DUMPABLE: %w", err)
+	}
+	return nil
 }

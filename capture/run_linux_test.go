@@ -263,3 +263,63 @@ func TestCollectorSignals(t *testing.T) {
 		})
 	}
 }
+
+// reopenScript tries, as the command, to reopen the collector's stdout
+// and the reaper's status pipe through /proc/PID/fd and to write there.
+const reopenScript = `r=$PPID; c=$(awk '/^PPid/{print $2}' /proc/$r/status)
+printf 'INJECTED\n' 2>/dev/null >/proc/$c/fd/1 && echo "collector stdout reopened"
+printf 'exit 7\n' 2>/dev/null >/proc/$r/fd/4 && echo "status pipe reopened"
+echo end`
+
+// TestRunCannotReopenCollectorFds runs the collector and its command as
+// one user without CAP_SYS_PTRACE (nobody, when the test runs as root)
+// and checks that the command cannot write into the collector's stdout,
+// where the envelope or an agent's text goes, nor forge its own status.
+func TestRunCannotReopenCollectorFds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a collector process")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "envelope.json")
+	c := collectorProcess(reopenScript, "", out)
+	if os.Geteuid() == 0 {
+		// The test binary and the envelope's directory must be reachable
+		// for nobody.
+		exe := filepath.Join(dir, "capture.test")
+		b, err := os.ReadFile(os.Args[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(exe, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for d := dir; d != filepath.Dir(d) && d != os.TempDir(); d = filepath.Dir(d) {
+			if err := os.Chmod(d, 0o777); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c.Path, c.Args[0] = exe, exe
+		c.Dir = dir
+		c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	}
+	// The collector's stdout is a file that its user may open, as the
+	// pipe from an agent would be.
+	f, err := os.OpenFile(filepath.Join(dir, "stdout"), os.O_RDWR|os.O_CREATE, 0o666)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.Chmod(0o666)
+	c.Stdout = f
+	if err := c.Run(); err != nil {
+		t.Fatalf("collector: %v", err)
+	}
+	stdout, _ := os.ReadFile(f.Name())
+	env := readEnvelope(t, out)
+	if bytes.Contains(stdout, []byte("INJECTED")) || strings.Contains(env.Stdout, "reopened") {
+		t.Errorf("the command reached the collector's descriptors: collector stdout %q, command stdout %q", stdout, env.Stdout)
+	}
+	if env.Stdout != "end\n" || env.ExitCode != 0 {
+		t.Errorf("command stdout %q exit %d, want \"end\\n\" 0", env.Stdout, env.ExitCode)
+	}
+}

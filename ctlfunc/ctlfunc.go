@@ -211,16 +211,13 @@ type Function struct {
 // nF escapes, APC, PM, SOS, an unassigned sequence) or the sequence was
 // cut before its final byte.
 func Lookup(t *decode.Token) (Function, bool) {
-	e := entryOf(t)
-	if e == nil {
+	n := entryNum(t)
+	if n == 0 || n == formatNum {
 		return Function{}, false
 	}
+	e := entries[n-1]
 	f := Function{Entry: e, Mnemonic: e.Mnemonic, Description: e.Description, Classes: e.Classes, Detail: e.Detail}
-	for i := range e.Variants {
-		v := &e.Variants[i]
-		if !v.holds(t) {
-			continue
-		}
+	if v := e.variant(t); v != nil {
 		if v.Mnemonic != "" {
 			f.Mnemonic = v.Mnemonic
 		}
@@ -228,7 +225,6 @@ func Lookup(t *decode.Token) (Function, bool) {
 			f.Description = v.Description
 		}
 		f.Classes, f.Detail = v.Classes, v.Detail
-		break
 	}
 	return f, true
 }
@@ -236,24 +232,47 @@ func Lookup(t *decode.Token) (Function, bool) {
 // ClassesOf returns the advisory classes t raises by itself: those of its
 // function, and Reorder for a bidi control (decode.IsBidiControl). It
 // does not look at anomalies; package sanitize raises nothing for a token
-// cut short.
+// cut short. For a function without variants it is one table look-up.
 func ClassesOf(t *decode.Token) Class {
-	if t.Kind == decode.KindFormat {
+	n := entryNum(t)
+	in := &info[n]
+	switch {
+	case !in.variants:
+		return in.classes
+	case in.conceal:
+		if sgrConceals(t) {
+			return in.varClasses
+		}
+		return in.classes
+	}
+	return varied(t, n)
+}
+
+// varied returns the classes of t, whose entry number n (entryNum) has
+// variants or is formatNum.
+func varied(t *decode.Token, n uint16) Class {
+	if n == formatNum {
 		if decode.IsBidiControl(t.Rune) {
 			return Reorder
 		}
 		return 0
 	}
-	e := entryOf(t)
-	if e == nil {
-		return 0
-	}
-	for i := range e.Variants {
-		if v := &e.Variants[i]; v.holds(t) {
-			return v.Classes
-		}
+	e := entries[n-1]
+	if v := e.variant(t); v != nil {
+		return v.Classes
 	}
 	return e.Classes
+}
+
+// variant returns the first of e's variants that t's parameters select,
+// or nil.
+func (e *Entry) variant(t *decode.Token) *Variant {
+	for i := range e.Variants {
+		if v := &e.Variants[i]; v.holds(t) {
+			return v
+		}
+	}
+	return nil
 }
 
 func (v *Variant) holds(t *decode.Token) bool {
@@ -289,102 +308,164 @@ func Param(t *decode.Token, i int) uint16 {
 	return 0
 }
 
-// entryOf finds the entry for t's key.
-func entryOf(t *decode.Token) *Entry {
-	switch t.Kind {
-	case decode.KindC0:
-		return &c0[t.Final&0x1F]
-	case decode.KindC1:
-		return &c1[t.Final&0x1F]
-	case decode.KindESC:
-		switch f := t.Final; {
-		case f >= 0x40 && f <= 0x5F: // Fe: the 7-bit spelling of a C1 control
-			return &c1[f-0x40]
-		case f != 0:
-			return index.esc[f&0x7F]
-		}
-	case decode.KindCSI:
-		if t.Final == 0 {
-			return nil
-		}
-		m := privateIndex[t.Private]
-		if m < 0 || t.Final < 0x40 || t.Final >= 0x80 {
-			return nil
-		}
-		switch t.NInter {
-		case 0:
-			return index.csi[m][t.Final-0x40]
-		case 1:
-			return index.csi1[m][t.Inter[0]&0x0F][t.Final-0x40]
-		}
-		return index.csiInter[csiKey{t.Private, t.Inter, t.NInter, t.Final}]
-	case decode.KindOSC:
-		if t.Command >= 0 {
-			return index.osc[t.Command]
-		}
-	case decode.KindScreenTitle:
-		return &screenTitle[0]
-	case decode.KindDCS:
-		q := t.PayloadPrefix()
-		for i := range dcs {
-			if bytes.HasPrefix(q, []byte(dcs[i].Selector)) {
-				return &dcs[i]
+// The catalogue arranged for look-up. Every key but a DCS selector and a
+// CSI with two intermediates has a number (keyOf's layout below), and
+// byKey gives, for each number, the entry's place in entries plus one (0:
+// no function), so that finding a function is one index.
+const (
+	keyC0  = 0             // C0 code
+	keyC1  = keyC0 + 32    // C1 code less 0x80
+	keyESC = keyC1 + 32    // ESC final byte; Fe (0x40–0x5F) holds the C1 entries
+	keyCSI = keyESC + 0x80 // [private marker][intermediate][final-0x40], below
+	// A CSI's number: its private marker's index in privateMarkers, then
+	// no intermediate (0) or the one intermediate 0x20–0x2F (1–16), then
+	// its final byte 0x40–0x7F.
+	csiInters  = 17
+	keyOSC     = keyCSI + (len(privateMarkers)+1)*csiInters*64 // OSC command number below oscNumbers
+	oscNumbers = 8192
+	keyTitle   = keyOSC + oscNumbers // ESC k
+	numKeys    = keyTitle + 1
+)
+
+var (
+	// entries is every entry of the catalogue, in All's order.
+	entries = All()
+	// formatNum is the entry number entryNum gives a format character:
+	// no entry, but classes that depend on the character (varied).
+	formatNum = uint16(len(entries) + 1)
+	// info holds, for each entry number (0: none), what ClassesOf needs
+	// without reading the entry.
+	info = func() []entryInfo {
+		in := make([]entryInfo, formatNum+1)
+		for i, e := range entries {
+			in[i+1] = entryInfo{classes: e.Classes, variants: len(e.Variants) > 0}
+			if len(e.Variants) == 1 && e.Variants[0].When == WhenSGRConceal {
+				in[i+1].conceal, in[i+1].varClasses = true, e.Variants[0].Classes
 			}
 		}
-	}
-	return nil
+		in[formatNum].variants = true
+		return in
+	}()
+	byKey    [numKeys]uint16
+	csiInter = map[csiKey]uint16{} // CSIs with two intermediates
+	dcsNums  []uint16              // the DCS entries, in dcs order
+)
+
+// entryInfo is what ClassesOf needs of an entry: its classes, whether it
+// has variants, and for SGR, whose one variant is WhenSGRConceal (the
+// most common CSI of all), that variant's classes, so that it is decided
+// without walking the variants.
+type entryInfo struct {
+	classes, varClasses Class
+	variants, conceal   bool
 }
-
-// privateMarkers are the CSI private markers in index order; "\x00" is none.
-const privateMarkers = "\x00<=>?"
-
-// privateIndex gives the index of each byte in privateMarkers, or -1.
-var privateIndex = func() (t [256]int8) {
-	for i := range t {
-		t[i] = int8(strings.IndexByte(privateMarkers, byte(i)))
-	}
-	return t
-}()
 
 type csiKey struct {
 	private byte
 	inter   [decode.MaxIntermediate]byte
-	n       uint8
 	final   byte
 }
 
-// index is the catalogue arranged for Lookup: arrays for the common keys.
-var index = func() (x struct {
-	esc      [128]*Entry
-	csi      [len(privateMarkers)][64]*Entry
-	csi1     [len(privateMarkers)][16][64]*Entry // one intermediate, 0x20–0x2F
-	csiInter map[csiKey]*Entry                   // two intermediates
-	osc      map[int32]*Entry
-}) {
-	x.csiInter = map[csiKey]*Entry{}
-	x.osc = map[int32]*Entry{}
-	for i := range esc {
-		x.esc[esc[i].Final] = &esc[i]
-	}
-	for i := range csi {
-		e := &csi[i]
-		m := privateIndex[e.Private]
-		switch len(e.Inter) {
-		case 0:
-			x.csi[m][e.Final-0x40] = e
-			continue
-		case 1:
-			x.csi1[m][e.Inter[0]&0x0F][e.Final-0x40] = e
-			continue
+func init() {
+	for i, e := range entries {
+		n := uint16(i + 1)
+		switch e.Kind {
+		case decode.KindC0:
+			byKey[keyC0+int(e.Final&0x1F)] = n
+		case decode.KindC1:
+			byKey[keyC1+int(e.Final&0x1F)] = n
+			byKey[keyESC+0x40+int(e.Final&0x1F)] = n
+		case decode.KindESC:
+			byKey[keyESC+int(e.Final)] = n
+		case decode.KindCSI:
+			if len(e.Inter) == 2 {
+				csiInter[csiKey{e.Private, [2]byte{e.Inter[0], e.Inter[1]}, e.Final}] = n
+				continue
+			}
+			inter := 0
+			if len(e.Inter) == 1 {
+				inter = 1 + int(e.Inter[0]&0x0F)
+			}
+			byKey[csiNum(privateIndex[e.Private], inter, e.Final)] = n
+		case decode.KindOSC:
+			byKey[keyOSC+int(e.Command)] = n // a number past oscNumbers panics here
+		case decode.KindDCS:
+			dcsNums = append(dcsNums, n)
+		case decode.KindScreenTitle:
+			byKey[keyTitle] = n
 		}
-		k := csiKey{private: e.Private, n: uint8(len(e.Inter)), final: e.Final}
-		copy(k.inter[:], e.Inter)
-		x.csiInter[k] = e
 	}
-	for i := range osc {
-		x.osc[osc[i].Command] = &osc[i]
+}
+
+// csiNum is the number of a CSI key: private marker index, intermediate
+// (0 none, else 1 + its low four bits) and final byte 0x40–0x7F.
+func csiNum(private uint8, inter int, final byte) int {
+	return keyCSI + (int(private)*csiInters+inter)*64 + int(final-0x40)
+}
+
+// entryNum returns the place in entries plus one of t's function, 0 for
+// none, or formatNum for a format character.
+func entryNum(t *decode.Token) uint16 {
+	if t.Kind == decode.KindCSI && t.NInter == 0 && t.Final-0x40 < 0x40 {
+		return byKey[csiNum(privateIndex[t.Private], 0, t.Final)]
 	}
-	return x
+	return otherNum(t)
+}
+
+// otherNum is entryNum for every token but a CSI without intermediates.
+func otherNum(t *decode.Token) uint16 {
+	switch t.Kind {
+	case decode.KindFormat:
+		return formatNum
+	case decode.KindC0:
+		return byKey[keyC0+int(t.Final&0x1F)]
+	case decode.KindC1:
+		return byKey[keyC1+int(t.Final&0x1F)]
+	case decode.KindESC:
+		return byKey[keyESC+int(t.Final&0x7F)] // Final 0: cut short, no entry
+	case decode.KindCSI:
+		if t.Final < 0x40 || t.Final >= 0x80 {
+			return 0
+		}
+		switch t.NInter {
+		case 0:
+			return byKey[csiNum(privateIndex[t.Private], 0, t.Final)]
+		case 1:
+			return byKey[csiNum(privateIndex[t.Private], 1+int(t.Inter[0]&0x0F), t.Final)]
+		}
+		return csiInter[csiKey{t.Private, t.Inter, t.Final}]
+	case decode.KindOSC:
+		if uint32(t.Command) < oscNumbers {
+			return byKey[keyOSC+int(t.Command)]
+		}
+	case decode.KindScreenTitle:
+		return byKey[keyTitle]
+	case decode.KindDCS:
+		q := t.PayloadPrefix()
+		for _, n := range dcsNums {
+			if bytes.HasPrefix(q, []byte(entries[n-1].Selector)) {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// privateMarkers are the CSI private markers in index order; "\x00" is
+// none. A byte that is no marker indexes one more row of byKey, which
+// holds no function.
+const privateMarkers = "\x00<=>?"
+
+// privateIndex gives the index of each byte in privateMarkers, or
+// len(privateMarkers).
+var privateIndex = func() (t [256]uint8) {
+	for i := range t {
+		t[i] = uint8(len(privateMarkers))
+		if j := strings.IndexByte(privateMarkers, byte(i)); j >= 0 {
+			t[i] = uint8(j)
+		}
+	}
+	return t
 }()
 
 // All returns every entry of the catalogue: C0, C1, ESC, CSI, OSC, DCS
@@ -469,8 +550,9 @@ type Anomaly struct {
 	Name string
 }
 
-// Anomalies lists the decode flags that reports count, in the order of
-// sanitize.Anomalies' fields.
+// Anomalies lists the decode flags that reports count, in bit order:
+// Anomalies[i].Flag is 1<<i, so that a token's flags index it
+// (TestAnomaliesInBitOrder).
 var Anomalies = []Anomaly{
 	{decode.FlagMalformed, "malformed"},
 	{decode.FlagAborted, "aborted"},
@@ -479,3 +561,7 @@ var Anomalies = []Anomaly{
 	{decode.FlagAmbiguous, "ambiguous"},
 	{decode.FlagOverflow, "overflow"},
 }
+
+// AnomalyFlags is the set of the flags in Anomalies.
+const AnomalyFlags = decode.FlagMalformed | decode.FlagAborted | decode.FlagUnterminated |
+	decode.FlagOverlong | decode.FlagAmbiguous | decode.FlagOverflow

@@ -1,6 +1,7 @@
 package ctlfunc
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/bytelens/bytelens/decode"
@@ -45,5 +46,102 @@ func TestLookup(t *testing.T) {
 	}
 	if _, ok := Lookup(&decode.Token{Kind: decode.KindCSI, Final: 'y', Inter: [2]byte{'%'}, NInter: 1}); ok {
 		t.Error("CSI % y found")
+	}
+}
+
+// scan finds t's entry by comparing keys with every entry, the way a
+// reader would: the reference for the look-up table (entryNum).
+func scan(t *decode.Token) *Entry {
+	kind, final := t.Kind, t.Final
+	if kind == decode.KindESC && final >= 0x40 && final <= 0x5F {
+		kind, final = decode.KindC1, final+0x40 // ESC Fe spells a C1 control
+	}
+	for _, e := range All() {
+		if e.Kind != kind {
+			continue
+		}
+		switch kind {
+		case decode.KindC0, decode.KindC1, decode.KindESC:
+			if e.Final == final && final != 0 || kind == decode.KindC0 && e.Final == final {
+				return e
+			}
+		case decode.KindCSI:
+			if e.Private == t.Private && e.Inter == string(t.Intermediates()) && e.Final == final {
+				return e
+			}
+		case decode.KindOSC:
+			if e.Command == t.Command {
+				return e
+			}
+		case decode.KindDCS:
+			if bytes.HasPrefix(t.PayloadPrefix(), []byte(e.Selector)) {
+				return e
+			}
+		case decode.KindScreenTitle:
+			return e
+		}
+	}
+	return nil
+}
+
+// TestTableMatchesScan: the look-up table finds, for every key a token
+// can carry, the entry a scan over the catalogue finds.
+func TestTableMatchesScan(t *testing.T) {
+	var toks []decode.Token
+	for b := range 256 {
+		toks = append(toks,
+			decode.Token{Kind: decode.KindC0, Final: byte(b) & 0x1F},
+			decode.Token{Kind: decode.KindC1, Final: 0x80 | byte(b)&0x1F},
+			decode.Token{Kind: decode.KindESC, Final: byte(b) & 0x7F})
+		for _, m := range []byte{0, '<', '=', '>', '?', '!'} {
+			toks = append(toks, decode.Token{Kind: decode.KindCSI, Private: m, Final: byte(b)})
+			for i := byte(0x20); i < 0x30; i++ {
+				toks = append(toks,
+					decode.Token{Kind: decode.KindCSI, Private: m, Inter: [2]byte{i}, NInter: 1, Final: byte(b)},
+					decode.Token{Kind: decode.KindCSI, Private: m, Inter: [2]byte{i, '$'}, NInter: 2, Final: byte(b)})
+			}
+		}
+	}
+	for n := int32(-1); n < 9000; n++ {
+		toks = append(toks, decode.Token{Kind: decode.KindOSC, Command: n})
+	}
+	for _, sel := range []string{"", "$q", "+qx", "tmux;x", "=1s", "=2s", "1000p", "+p", "q"} {
+		tk := decode.Token{Kind: decode.KindDCS, NPrefix: uint8(len(sel))}
+		copy(tk.Prefix[:], sel)
+		toks = append(toks, tk)
+	}
+	toks = append(toks, decode.Token{Kind: decode.KindScreenTitle}, decode.Token{Kind: decode.KindAPC}, decode.Token{Kind: decode.KindNF, Final: 'B'})
+	found := 0
+	for i := range toks {
+		tk := &toks[i]
+		want := scan(tk)
+		if tk.Kind == decode.KindCSI && (tk.Final < 0x40 || tk.Final >= 0x80) {
+			want = nil // not a final byte
+		}
+		f, ok := Lookup(tk)
+		if f.Entry != want || ok != (want != nil) {
+			t.Errorf("%+v: table %v, scan %v", *tk, f.Entry, want)
+		}
+		if want != nil {
+			found++
+		}
+	}
+	if n := len(All()); found < n {
+		t.Errorf("%d keys found, want every one of the %d entries", found, n)
+	}
+}
+
+// TestAnomaliesInBitOrder: a flag's bit number indexes Anomalies, and
+// AnomalyFlags holds exactly its flags.
+func TestAnomaliesInBitOrder(t *testing.T) {
+	var all decode.Flags
+	for i, a := range Anomalies {
+		if a.Flag != 1<<i {
+			t.Errorf("Anomalies[%d] is %q, flag %#x, want %#x", i, a.Name, a.Flag, 1<<i)
+		}
+		all |= a.Flag
+	}
+	if all != AnomalyFlags {
+		t.Errorf("AnomalyFlags %#x, Anomalies hold %#x", AnomalyFlags, all)
 	}
 }

@@ -3,7 +3,10 @@ package decode
 import (
 	"bytes"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
+
+	"github.com/bytelens/bytelens/internal/benchinput"
 )
 
 // BenchmarkFeed measures the decoder alone (an emit that counts) on dense
@@ -32,6 +35,25 @@ func BenchmarkFeed(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				d.Feed(in.p, emit)
+			}
+		})
+	}
+}
+
+// BenchmarkScan measures Scan into a batch of 1024 records on the inputs
+// of internal/benchinput (go test ./decode -bench 'Scan/dense').
+func BenchmarkScan(b *testing.B) {
+	recs := make([]Record, 1024)
+	for _, in := range benchinput.Inputs(filepath.Join("..", "sanitize", "testdata", "bench")) {
+		b.Run(in.Name, func(b *testing.B) {
+			var d Decoder
+			b.SetBytes(int64(len(in.Data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				for p := in.Data; len(p) > 0; {
+					m, _ := d.Scan(p, recs)
+					p = p[m:]
+				}
 			}
 		})
 	}

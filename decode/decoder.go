@@ -113,6 +113,8 @@ type Decoder struct {
 	// Control strings.
 	escOff   int64 // offset of an ESC seen inside a string
 	overlong int64 // MaxPayload, resolved when the string begins
+
+	scan uint16 // Scan's table state
 }
 
 // Offset returns the stream offset in bytes of the next byte to be fed.

@@ -18,8 +18,12 @@ const (
 	// U+FFF9–U+FFFB, U+FEFF, the combining grapheme joiner U+034F, the
 	// Hangul fillers U+3164 and U+FFA0, the Khmer inherent vowels
 	// U+17B4–U+17B5, the musical formatting characters U+1D173–U+1D17A,
-	// the shorthand format controls U+1BCA0–U+1BCA3 and the Tags block
-	// U+E0000–U+E007F. The default policy removes them.
+	// the shorthand format controls U+1BCA0–U+1BCA3, the Egyptian
+	// hieroglyph format controls U+13430–U+1343F, the Tags block
+	// U+E0000–U+E007F, and the unassigned default-ignorable code points
+	// U+2065, U+FFF0–U+FFF8, U+E0080–U+E00FF and U+E01F0–U+E0FFF, which a
+	// renderer draws as nothing (Unicode 5.21, DerivedCoreProperties.txt).
+	// The default policy removes them.
 	FormatHiding
 	// FormatJoining: characters that shape ordinary text: ZWNJ, ZWJ, LRM,
 	// RLM, ALM and the soft hyphen. Every policy keeps them.
@@ -60,17 +64,21 @@ var formatRanges = []struct {
 	{0x2028, 0x2029, FormatLineSeparator},
 	{0x202A, 0x202E, FormatHiding}, // LRE, RLE, PDF, LRO, RLO
 	{0x2060, 0x2064, FormatHiding}, // WORD JOINER, invisible operators
+	{0x2065, 0x2065, FormatHiding}, // unassigned, default ignorable
 	{0x2066, 0x2069, FormatHiding}, // LRI, RLI, FSI, PDI
 	{0x206A, 0x206F, FormatHiding}, // deprecated format characters
 	{0x3164, 0x3164, FormatHiding}, // HANGUL FILLER
 	{0xFE00, 0xFE0F, FormatSelector},
 	{0xFEFF, 0xFEFF, FormatHiding},   // ZERO WIDTH NO-BREAK SPACE (BOM)
 	{0xFFA0, 0xFFA0, FormatHiding},   // HALFWIDTH HANGUL FILLER
+	{0xFFF0, 0xFFF8, FormatHiding},   // unassigned, default ignorable
 	{0xFFF9, 0xFFFB, FormatHiding},   // interlinear annotation anchor, separator, terminator
+	{0x13430, 0x1343F, FormatHiding}, // EGYPTIAN HIEROGLYPH format controls
 	{0x1BCA0, 0x1BCA3, FormatHiding}, // SHORTHAND FORMAT controls
 	{0x1D173, 0x1D17A, FormatHiding}, // MUSICAL SYMBOL BEGIN BEAM … END PHRASE
-	{0xE0000, 0xE007F, FormatHiding}, // Tags
+	{0xE0000, 0xE00FF, FormatHiding}, // Tags, then unassigned default ignorable
 	{0xE0100, 0xE01EF, FormatSelector},
+	{0xE01F0, 0xE0FFF, FormatHiding}, // unassigned, default ignorable
 }
 
 // formatBlocks has bit k set when the 64 code points from k<<6 hold a

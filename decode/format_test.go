@@ -2,6 +2,7 @@ package decode
 
 import (
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -46,11 +47,26 @@ func TestClassifyFormat(t *testing.T) {
 		{0x206F, FormatHiding}, {0x3164, FormatHiding}, {0x3165, FormatNone},
 		{0xFE0F, FormatSelector}, {0xFFA0, FormatHiding}, {0xFFFB, FormatHiding},
 		{0x1BCA3, FormatHiding}, {0x1D17A, FormatHiding}, {0x1D17B, FormatNone},
-		{0xE0041, FormatHiding}, {0xE01EF, FormatSelector}, {0xE01F0, FormatNone},
+		{0xE0041, FormatHiding}, {0xE01EF, FormatSelector}, {0xE01F0, FormatHiding}, {0xE1000, FormatNone},
 		{0x10FFFF, FormatNone}, {0x110000, FormatNone}, {-1, FormatNone},
 	} {
 		if got := ClassifyFormat(tc.r); got != tc.want {
 			t.Errorf("ClassifyFormat(U+%04X) = %d, want %d", tc.r, got, tc.want)
+		}
+	}
+}
+
+// TestInvisibleClassified checks that every format character (Cf), variation
+// selector and other default-ignorable code point, assigned or not, has a
+// format class, so that none passes as text: a renderer draws them as
+// nothing (U+E01F0–U+E0FFF alone would carry 11 hidden bits a character).
+// Prepended concatenation marks (U+0600–U+0605, U+06DD…) draw a glyph and
+// stay text.
+func TestInvisibleClassified(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point) &&
+			!unicode.Is(unicode.Prepended_Concatenation_Mark, r) && ClassifyFormat(r) == FormatNone {
+			t.Errorf("U+%04X is invisible and has no format class", r)
 		}
 	}
 }

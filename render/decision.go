@@ -14,60 +14,34 @@ import (
 // Advisory flags the sanitizer raises for t follow ("flagged query: a
 // terminal would have replied"). It describes the policy in DESIGN.md
 // ("sanitize: policy and report") for this token alone; what a CR run
-// became depends on the byte after it, which DecisionIn looks at.
+// became depends on the output after it, which DecisionIn asks the
+// sanitizer about.
 func Decision(t *decode.Token, o sanitize.Options) Safe {
 	var d describer
-	d.decision(t, o, -1)
+	d.decision(t, o, sanitize.CRUnsettled)
 	return Safe{string(d.b)}
 }
 
 // DecisionIn is Decision for token i of w, with the context Decision
-// lacks: for a CR, whether the run it belongs to is followed by LF (in
-// the window) and so disappears into it.
+// lacks: for a CR, what the sanitizer made of the run it belongs to, as
+// far as the window tells (sanitize.SettleCR over the window's tokens).
 func DecisionIn(w *Window, i int, o sanitize.Options) Safe {
 	if i < 0 || i >= len(w.Tokens) {
 		return Safe{}
 	}
 	t := &w.Tokens[i]
-	next := -1
+	fate := sanitize.CRUnsettled
 	if t.Kind == decode.KindC0 && t.Final == '\r' {
-		next = w.afterCR(i)
+		fate = sanitize.SettleCR(w.Tokens[:len(w.Tokens)-w.Open], i, w.Data, w.Off, o)
 	}
 	var d describer
-	d.decision(t, o, next)
+	d.decision(t, o, fate)
 	return Safe{string(d.b)}
 }
 
-// afterCR returns what follows the run of CRs that token i is in: '\n',
-// another byte that ends the run (0), or -1 when the window ends first.
-func (w *Window) afterCR(i int) int {
-	for j := i + 1; j < len(w.Tokens); j++ {
-		t := &w.Tokens[j]
-		switch {
-		case t.Kind == decode.KindC0 && t.Final == '\r':
-			continue
-		case t.Kind == decode.KindText:
-			k := t.Off - w.Off
-			if k < 0 || k >= int64(len(w.Data)) {
-				return 0
-			}
-			if w.Data[k] == '\n' {
-				return '\n'
-			}
-			return 0
-		case t.Kind == decode.KindC0 && (t.Final == 0x0B || t.Final == 0x0C):
-			return '\n'
-		case t.Kind == decode.KindInvalid, t.Kind == decode.KindFormat:
-			return 0
-		}
-		// Removed tokens do not resolve the run; the next output does.
-	}
-	return -1
-}
-
-// decision appends the sanitizer's decision; next is afterCR's answer for
-// a CR, or -1 when unknown.
-func (d *describer) decision(t *decode.Token, o sanitize.Options, next int) {
+// decision appends the sanitizer's decision; fate is what became of the
+// run of CRs a CR belongs to.
+func (d *describer) decision(t *decode.Token, o sanitize.Options, fate sanitize.CRFate) {
 	switch t.Kind {
 	case decode.KindText:
 		if t.Is(decode.FlagEmbedded) {
@@ -77,7 +51,7 @@ func (d *describer) decision(t *decode.Token, o sanitize.Options, next int) {
 		d.s("kept as text")
 		return
 	case decode.KindC0:
-		d.c0Decision(t, o, next)
+		d.c0Decision(t, o, fate)
 	case decode.KindDEL:
 		d.s("removed: DEL")
 	case decode.KindC1:
@@ -114,16 +88,16 @@ func (d *describer) decision(t *decode.Token, o sanitize.Options, next int) {
 	d.anomalyDecision(t)
 }
 
-func (d *describer) c0Decision(t *decode.Token, o sanitize.Options, next int) {
+func (d *describer) c0Decision(t *decode.Token, o sanitize.Options, fate sanitize.CRFate) {
 	switch t.Final {
 	case '\r':
 		d.s("CR: removed; ")
 		switch o.CR {
 		case sanitize.CRLines:
-			switch next {
-			case '\n':
+			switch fate {
+			case sanitize.CRBeforeLF:
 				d.s("run followed by LF, which is the line break")
-			case 0:
+			case sanitize.CROverwrites:
 				d.s("run not followed by LF becomes one LF; flagged overwrite")
 			default:
 				d.s("a run followed by LF becomes that LF, any other run one LF")

@@ -35,6 +35,10 @@ type HexOptions struct {
 	// Policy selects the grammar alternatives the decoder follows, as
 	// sanitize would.
 	Policy sanitize.Options
+	// FromStart, when not nil, is called when no synchronizing byte (CAN,
+	// SUB, or ESC and the byte after it; decode.LastSync) lies in the
+	// 64 MiB before Skip, before HexDump goes forward from 0 to Skip.
+	FromStart func()
 }
 
 // HexDump writes the bytelens hex view of the first size bytes of r to w:
@@ -45,29 +49,98 @@ type HexOptions struct {
 // "* N identical rows, 0x00000010-0x0000003f" (offsets of the first and
 // last byte squeezed). The last line is the offset just past the end.
 // It reads r in bounded pages and returns the first error from r or w.
+//
+// The first row after Skip is classed exactly as in a dump from 0, but
+// only the bytes from the last synchronizing point before Skip are
+// decoded (see decoderBefore): HexDump seeks.
 func HexDump(w io.Writer, r io.ReaderAt, size int64, o HexOptions) error {
-	return hexDump(w, &sizedPages{r: r, size: size}, o, false)
+	src := &sizedPages{r: r, size: size}
+	dec := decoderFor(o.Policy)
+	if o.Skip > 0 {
+		var err error
+		src.off = min(o.Skip, size)
+		if dec, err = decoderBefore(r, src.off, dec, maxSyncBack, o.FromStart); err != nil {
+			return err
+		}
+	}
+	return hexDump(w, src, dec, o, false)
 }
 
-// hexDump writes the hex view of the stream src yields; with flushEach it
-// flushes w after each page.
-func hexDump(w io.Writer, src pageSource, o HexOptions, flushEach bool) error {
+// syncScan is how many bytes decoderBefore reads per step; maxSyncBack
+// how far back from Skip it looks for a synchronizing point.
+const (
+	syncScan    = 1 << 20
+	maxSyncBack = 64 << 20
+)
+
+// decoderBefore returns d advanced to stream offset skip of r: it reads
+// back from skip to the last synchronizing point (decode.LastSync) and
+// decodes forward from there, so that the cost is the distance to that
+// point, not skip. With none in the maxBack bytes before skip it
+// calls fromStart (when not nil) and goes forward from 0, decoding each
+// page from its last synchronizing point (Decoder.Skip).
+func decoderBefore(r io.ReaderAt, skip int64, d decode.Decoder, maxBack int64, fromStart func()) (decode.Decoder, error) {
+	buf := make([]byte, min(skip, syncScan+1))
+	from := int64(-1)
+	// Each step reads [a, end) with end one byte past the part not yet
+	// looked at, so that an ESC at its end has its next byte.
+	lo := max(0, skip-maxBack)
+	for end := skip; end > lo; {
+		a := max(lo, end-syncScan)
+		p := buf[:end-a]
+		if k, err := r.ReadAt(p, a); k < len(p) {
+			return d, readErr(a, k, err)
+		}
+		if k := decode.LastSync(p); k >= 0 {
+			from = a + int64(k)
+			break
+		}
+		if a == 0 {
+			from = 0 // nothing before skip synchronizes: the state at 0 is the one
+		}
+		if a == lo {
+			break
+		}
+		end = a + 1
+	}
+	if from < 0 {
+		if fromStart != nil {
+			fromStart()
+		}
+		from = 0
+	}
+	d.Restart(from)
+	for off := from; off < skip; {
+		p := buf[:min(int64(len(buf)), skip-off)]
+		if k, err := r.ReadAt(p, off); k < len(p) {
+			return d, readErr(off, k, err)
+		}
+		d.Skip(p)
+		off += int64(len(p))
+	}
+	return d, nil
+}
+
+// hexDump writes the hex view of the stream src yields, decoded from dec
+// (which is at src's next byte); with flushEach it flushes w after each
+// page.
+func hexDump(w io.Writer, src pageSource, dec decode.Decoder, o HexOptions, flushEach bool) error {
 	width := o.Width
 	if width <= 0 {
 		width = 16
 	}
 	bw := bufio.NewWriter(w)
 	gopt := GlyphOptions{HidePayloads: !o.Payloads, ASCII: o.ASCII}
-	dec := decoderFor(o.Policy)
 
-	// Decode what comes before Skip, for context only.
-	var off int64
+	// Skip what comes before Skip in a stream, decoding only from each
+	// page's last synchronizing point, for context only.
+	off := dec.Offset()
 	for start := max(o.Skip, 0); off < start; {
 		p, last, err := src.next(int(min(pageSize, start-off)))
 		if err != nil {
 			return err
 		}
-		dec.Feed(p, func(*decode.Token) {})
+		dec.Skip(p)
 		off += int64(len(p))
 		if err := src.done(off); err != nil {
 			return err
@@ -106,7 +179,14 @@ func hexDump(w io.Writer, src pageSource, o HexOptions, flushEach bool) error {
 	var cells []Cell
 	var line []byte
 	for off < end {
-		p, last, err := src.next(int(min(int64(page), end-off)))
+		// Pages end where a dump from 0 ends them, so that a row is
+		// classed with the same bytes after it whatever Skip is; rows
+		// not aligned to width end pages on a row.
+		n := (int64(page) - off%int64(page)) / int64(width) * int64(width)
+		if n == 0 {
+			n = int64(page)
+		}
+		p, last, err := src.next(int(min(n, end-off)))
 		if err != nil {
 			return err
 		}

@@ -182,7 +182,7 @@ func (s *streamPages) ReadAt(p []byte, off int64) (int, error) {
 func HexDumpReader(w io.Writer, r io.Reader, o HexOptions) error {
 	src := newStreamPages(r, false, defaultHold)
 	src.full = true
-	return hexDump(w, src, o, true)
+	return hexDump(w, src, decoderFor(o.Policy), o, true)
 }
 
 // WriteGlyphsReader is WriteGlyphs for a stream of unknown length: it

@@ -67,7 +67,7 @@ func TestStreamRenderingMatchesReaderAt(t *testing.T) {
 				if err := HexDump(&want, bytes.NewReader(data), int64(len(data)), o); err != nil {
 					t.Fatal(err)
 				}
-				if err := hexDump(&got, newStreamPages(iotest.HalfReader(bytes.NewReader(data)), false, testHold), o, true); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
+				if err := hexDump(&got, newStreamPages(iotest.HalfReader(bytes.NewReader(data)), false, testHold), decoderFor(o.Policy), o, true); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
 					t.Errorf("hex %+v differs from the stream (%v):\n%.300s\nwant\n%.300s", o, err, got.Bytes(), want.Bytes())
 				}
 			}

@@ -119,12 +119,12 @@ func NewScreenDisplay(m *screen.Model, in ScreenInfo, hidden string, data io.Rea
 	cols, rows := m.Size()
 	d := &ScreenDisplay{
 		Model: "bytelens screen model (xterm semantics)", Cols: cols, Rows: rows, SizeSource: in.SizeSource,
-		Newline: in.newline(), Timing: "none: visible for is in bytes", Unknown: m.Stats().Unknown,
+		Newline: in.newline(), Timing: "none: time visible is counted in bytes", Unknown: m.Stats().Unknown,
 		HiddenText: hidden, Threshold: screen.Deception, Counts: map[string]int{}, Findings: []DisplayFinding{},
 		Omitted: m.Omitted(),
 	}
 	if in.Timed {
-		d.Timing = "frame times: visible for is in milliseconds"
+		d.Timing = "frame times: time visible is counted in milliseconds"
 	}
 	counts := m.Counts()
 	for _, c := range screen.Causes() {

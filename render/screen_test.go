@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -49,5 +50,41 @@ func TestScreenDisplay(t *testing.T) {
 	}
 	if err := WriteScreenDisplay(NewWriter(&bytes.Buffer{}), nil); err != nil {
 		t.Error(err)
+	}
+}
+
+// BenchmarkScreenDisplay is report --screen's work on a stream after the
+// sanitizer: the screen model with findings over the whole stream, then
+// the display of its findings with hidden text previewed. "clears" is
+// 1 MiB of ED 2 (clear the screen) over and over with a status line after
+// every 64th, which took 4–10 s per MiB while every clear wrote every
+// cell; "redraws" a full-screen program redrawing 24 rows of text.
+func BenchmarkScreenDisplay(b *testing.B) {
+	var clears, redraws bytes.Buffer
+	for i := 0; clears.Len() < 1<<20; i++ {
+		clears.WriteString("\x1b[2J")
+		if i%64 == 0 {
+			fmt.Fprintf(&clears, "\x1b[Hstatus %d\r\n", i)
+		}
+	}
+	for i := 0; redraws.Len() < 1<<20; i++ {
+		fmt.Fprintf(&redraws, "\x1b[%d;1H\x1b[Kitem %d of the list, size %d bytes", i%24+1, i, i*37%10007)
+	}
+	for _, in := range []struct {
+		name string
+		p    []byte
+	}{{"clears", clears.Bytes()}, {"redraws", redraws.Bytes()}} {
+		b.Run(in.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.p)))
+			b.ReportAllocs()
+			for b.Loop() {
+				m, _ := screen.New(screen.Options{Findings: true})
+				m.Feed(in.p)
+				m.End()
+				if _, err := NewScreenDisplay(m, ScreenInfo{SizeSource: "default"}, HiddenPreview, bytes.NewReader(in.p)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

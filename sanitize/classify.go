@@ -131,10 +131,12 @@ func Name(t *decode.Token) string {
 		if t.Final == 0 {
 			return "ESC"
 		}
-		b := append([]byte("ESC "), t.Intermediates()...)
+		var buf [8]byte
+		b := append(append(buf[:0], "ESC "...), t.Intermediates()...)
 		return string(append(b, t.Final))
 	case decode.KindCSI:
-		b := []byte("CSI ")
+		var buf [48]byte // "CSI ?65535;65535;65535;65535…$$q" fits
+		b := append(buf[:0], "CSI "...)
 		if t.Private != 0 {
 			b = append(b, t.Private)
 		}

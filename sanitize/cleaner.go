@@ -14,9 +14,11 @@ import (
 // begins, so memory stays bounded.
 const maxLine = 64 << 10
 
-// histLen is how many input bytes before the current chunk are kept, so
-// that an OSC 8 URI split across writes can still be appended.
-const histLen = MaxLinkURI + 64
+// histLen is the most input bytes before the current chunk that are
+// kept: those of a sequence or string still open, so that the payload of
+// an OSC 8 split across writes can still be read (link reads payloads of
+// up to MaxLinkURI+256 bytes, after a 2-byte introducer).
+const histLen = MaxLinkURI + 256 + 2
 
 // cleaner applies Options to decode tokens. It appends cleaned text to out
 // and counts into rep; the caller owns out and drains it.
@@ -28,11 +30,13 @@ type cleaner struct {
 
 	chunk   []byte // the input being fed
 	base    int64  // stream offset of chunk[0]
-	hist    []byte // the input just before chunk: histLen bytes or more (up to twice that), or all of it
+	hist    []byte // the input just before chunk from where the token still open began, when that is at most histLen bytes
 	flushed int64  // cleaned bytes already drained from out
 
 	crRun int   // CRs waiting to know what follows
 	crOff int64 // offset of the first of them
+	// crFate is what the last run of CRs settled became (SettleCR).
+	crFate CRFate
 
 	lineMode bool   // CROverwrite or BSOverstrike: the line is held in line
 	line     []rune // current line under emulation
@@ -41,6 +45,9 @@ type cleaner struct {
 	linkURI []byte // the URI of the open OSC 8 link, to append under LinksAppend
 
 	m *OffsetMap // optional offset map
+	// mapEach is set when every token adds a point to m: an offset map
+	// without line emulation (which adds a point per line instead).
+	mapEach bool
 
 	scr *screen.Model // the screen of CRScreen, else nil
 	// embOpen is set while controls embedded in a sequence have been
@@ -79,7 +86,9 @@ func (c *cleaner) feed(p []byte) {
 	c.chunk, c.base = p, c.dec.Offset()
 	held := len(c.out)
 	c.dec.Feed(p, c.tokenFn)
-	c.screenFeed(p, held)
+	if c.scr != nil {
+		c.screenFeed(p, held)
+	}
 	c.rep.BytesIn += int64(len(p))
 	c.keepHistory(p)
 	c.chunk = nil
@@ -101,17 +110,32 @@ func (c *cleaner) end() {
 	c.rep.BytesOut = c.flushed + int64(len(c.out))
 }
 
-// keepHistory keeps at least the last histLen bytes of input. It lets the
-// history grow to twice that before dropping the older half, so that small
-// writes do not move it on every call.
+// keepHistory keeps, at the end of chunk p, what a later token may read
+// back of the input before its chunk: the bytes from where the token
+// still open began (c.at, the end of the last token; nothing when the
+// decoder is between tokens), if they are at most histLen, and the
+// character that ends the last token, for prevChar. Text between tokens
+// is not copied.
 func (c *cleaner) keepHistory(p []byte) {
-	if len(p) >= histLen {
-		c.hist = append(c.hist[:0], p[len(p)-histLen:]...)
+	if f := &c.fmt; f.prevRune < 0 && f.prevEnd > c.base {
+		if i := f.prevEnd - c.base; i >= utf8.UTFMax {
+			f.tail, f.tailN = [utf8.UTFMax]byte(p[i-utf8.UTFMax:i]), utf8.UTFMax
+		} else {
+			f.tailN = copy(f.tail[:], p[:i])
+		}
+	}
+	end := c.base + int64(len(p))
+	open := end - c.at
+	if open == 0 || open > histLen {
+		c.hist = c.hist[:0]
 		return
 	}
-	if len(c.hist)+len(p) > 2*histLen {
-		keep := histLen - len(p)
-		c.hist = append(c.hist[:0], c.hist[len(c.hist)-keep:]...)
+	if c.at >= c.base {
+		c.hist = append(c.hist[:0], p[c.at-c.base:]...)
+		return
+	}
+	if drop := int64(len(c.hist)) - (c.base - c.at); drop > 0 {
+		c.hist = append(c.hist[:0], c.hist[drop:]...)
 	}
 	c.hist = append(c.hist, p...)
 }
@@ -139,18 +163,41 @@ func (c *cleaner) bytesAt(off, n int64) []byte {
 	return append(joined, c.chunk[:off+n-c.base]...)
 }
 
-// each runs the policy over one token from the decoder. Text that needs
-// nothing but copying (the options allow it, no CR, format run or offset
-// map waits on it) is copied here; every other token goes through token.
+// each runs the policy over one token from the decoder. Text and invalid
+// UTF-8 that need nothing but writing (the options allow it, no CR,
+// format run or offset map waits on them) are written here, and a CSI
+// that nothing waits on goes straight to sequence; every other token goes
+// through token.
 func (c *cleaner) each(t *decode.Token) {
-	if t.Kind == decode.KindText && c.plainText && c.m == nil && c.crRun == 0 &&
-		!c.fmt.pending() && t.Off >= c.base {
-		end := t.End()
-		c.at, c.fmt.prevEnd, c.fmt.prevRune = end, end, -1
-		c.out = append(c.out, c.chunk[t.Off-c.base:end-c.base]...)
-		return
+	switch t.Kind {
+	case decode.KindText:
+		if c.plain() && t.Off >= c.base {
+			end := t.End()
+			c.at, c.fmt.prevEnd, c.fmt.prevRune = end, end, -1
+			c.out = append(c.out, c.chunk[t.Off-c.base:end-c.base]...)
+			return
+		}
+	case decode.KindInvalid:
+		if c.plain() {
+			c.at = t.End()
+			c.rep.byKind[decode.KindInvalid]++
+			c.out = append(c.out, replacement[0], replacement[1], replacement[2])
+			return
+		}
+	case decode.KindCSI:
+		if !c.mapEach && !c.fmt.pending() {
+			c.at = t.End()
+			c.sequence(t)
+			return
+		}
 	}
 	c.token(t)
+}
+
+// plain reports whether output can be appended as it stands: no line
+// emulation, format escapes, offset map, CR run or format run wait on it.
+func (c *cleaner) plain() bool {
+	return c.plainText && !c.mapEach && c.crRun == 0 && !c.fmt.pending()
 }
 
 // token is the policy for one token. Text, single controls and format
@@ -160,24 +207,21 @@ func (c *cleaner) token(t *decode.Token) {
 	if c.fmt.pending() {
 		c.beforeToken(t)
 	}
-	if c.m != nil && !c.lineMode {
+	if c.mapEach {
 		c.mapToken(t)
 	}
-	r := &c.rep
 	switch t.Kind {
 	case decode.KindText:
 		c.text(t)
-	case decode.KindInvalid:
-		r.Removed.Invalid++
-		c.emitString(replacement)
 	case decode.KindC0:
 		c.c0(t)
-	case decode.KindDEL:
-		r.Removed.DEL++
 	case decode.KindFormat:
 		c.format(t)
-	case decode.KindC1:
-		r.Removed.C1++
+	case decode.KindInvalid:
+		c.rep.byKind[decode.KindInvalid]++
+		c.emitString(replacement[:])
+	case decode.KindDEL, decode.KindC1:
+		c.rep.byKind[t.Kind]++
 		c.advise(t)
 	default:
 		c.sequence(t)
@@ -185,49 +229,50 @@ func (c *cleaner) token(t *decode.Token) {
 }
 
 // replacement is U+FFFD, written for each invalid UTF-8 unit.
-var replacement = []byte(string(utf8.RuneError))
+var replacement = [utf8.UTFMax - 1]byte([]byte(string(utf8.RuneError)))
 
 // sequence counts an escape, CSI or control string, its anomalies and the
 // advisory flags it raises.
 func (c *cleaner) sequence(t *decode.Token) {
 	r := &c.rep
-	if t.Flags != 0 {
-		c.anomalies(t)
-	}
-	if c.frame > t.Off && c.frame < t.End() {
-		c.flag(t, &r.Anomalies.Split, "split")
+	r.byKind[t.Kind&15]++
+	if t.Flags != 0 || c.frame > t.Off {
+		c.irregular(t)
 	}
 	switch t.Kind {
-	case decode.KindESC, decode.KindNF:
-		r.Removed.ESC++
 	case decode.KindCSI:
-		r.Removed.CSI++
 		r.countCSI(t)
 	case decode.KindOSC:
-		r.Removed.OSC++
 		r.countOSC(t)
 		if t.Command == 8 && t.Flags&(decode.FlagAborted|decode.FlagUnterminated) == 0 {
 			c.link(t)
 		}
-	case decode.KindDCS:
-		r.Removed.DCS++
-	case decode.KindAPC:
-		r.Removed.APC++
-	case decode.KindPM:
-		r.Removed.PM++
-	case decode.KindSOS:
-		r.Removed.SOS++
-	case decode.KindScreenTitle:
-		r.Removed.ESCk++
 	}
 	c.advise(t)
 }
 
+// irregular counts the anomalies of a sequence or string, and flags one
+// that straddles a frame boundary (Writer.Frame).
+func (c *cleaner) irregular(t *decode.Token) {
+	if t.Flags != 0 {
+		c.anomalies(t)
+	}
+	if c.frame > t.Off && c.frame < t.End() {
+		c.flag(t, &c.rep.Anomalies.Split, "split")
+	}
+}
+
 // advise counts the advisory flags t raises, each with a finding.
 func (c *cleaner) advise(t *decode.Token) {
-	for a := Advisories(t); a != 0; a &= a - 1 {
-		one := a & -a
-		i := bits.TrailingZeros16(uint16(one))
+	if a := Advisories(t); a != 0 {
+		c.raise(t, a)
+	}
+}
+
+// raise counts the advisory classes a of t, each with a finding.
+func (c *cleaner) raise(t *decode.Token, a Advisory) {
+	for ; a != 0; a &= a - 1 {
+		i := bits.TrailingZeros16(uint16(a))
 		c.flag(t, &c.rep.classes[i], ctlfunc.Classes[i].Name)
 	}
 }
@@ -327,9 +372,11 @@ func (c *cleaner) resolveCR(next byte) {
 func (c *cleaner) settleCR(next int) {
 	c.crRun = 0
 	if next == '\n' {
+		c.crFate = CRBeforeLF
 		return
 	}
 	if next != endOfStream {
+		c.crFate = CROverwrites
 		c.rep.Flags.Overwrite++
 		c.rep.find(c.crOff, "overwrite", "CR", 1)
 	}
@@ -425,15 +472,12 @@ func (c *cleaner) flag(t *decode.Token, n *int64, kind string) {
 	c.rep.find(t.Off, kind, Name(t), t.Len)
 }
 
-// anomalies counts the decode flags of a sequence or string.
+// anomalies counts the decode flags of a sequence or string, in the bit
+// order of ctlfunc.Anomalies.
 func (c *cleaner) anomalies(t *decode.Token) {
-	if t.Flags&^decode.FlagEmbedded == 0 {
-		return
-	}
-	for i, x := range ctlfunc.Anomalies {
-		if t.Flags&x.Flag != 0 {
-			c.flag(t, &c.rep.anomalies[i], x.Name)
-		}
+	for f := t.Flags & ctlfunc.AnomalyFlags; f != 0; f &= f - 1 {
+		i := bits.TrailingZeros16(uint16(f))
+		c.flag(t, &c.rep.anomalies[i], ctlfunc.Anomalies[i].Name)
 	}
 	if t.Is(decode.FlagUnterminated) {
 		c.rep.BytesSwallowed += t.Len
@@ -442,4 +486,4 @@ func (c *cleaner) anomalies(t *decode.Token) {
 
 // pending reports whether the format policy holds something that the next
 // token settles (beforeToken).
-func (f *formatState) pending() bool { return f.filler || f.runN > 0 || f.nlt > 0 }
+func (f *formatState) pending() bool { return f.held != 0 || f.runN > 0 || f.nlt > 0 || f.joined }

@@ -13,18 +13,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/decode"
+	"github.com/bytelens/bytelens/internal/benchinput"
 	"github.com/charmbracelet/x/ansi"
-	"golang.org/x/sys/unix"
 )
-
-// threadCPU returns the CPU time the calling thread has used.
-func threadCPU() time.Duration {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
-		panic(err)
-	}
-	return time.Duration(ts.Nano())
-}
 
 // TestCPUTime measures BenchmarkClean's rows in thread CPU time rather
 // than wall time, the rows of each input interleaved round by round, so
@@ -41,7 +32,11 @@ func TestCPUTime(t *testing.T) {
 	const rounds, minCPU = 7, 60 * time.Millisecond
 	var out strings.Builder
 	out.WriteString("| input | sanitize.Bytes | Writer 64 KiB | Writer 7 B | decode only | ansi.Strip | utf8.Valid + copy | Bytes ÷ Strip | Writer ÷ Strip | decode ÷ Strip | Bytes ÷ utf8.Valid+copy | 7 B ÷ 64 KiB per byte |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	only := strings.Split(os.Getenv("BYTELENS_CPUTIME"), ",")
 	for _, in := range benchInputs() {
+		if only[0] != "1" && !slices.Contains(only, in.name) {
+			continue
+		}
 		dst := make([]byte, 0, 2*len(in.data))
 		valid := utf8.Valid(in.data)
 		var dec decode.Decoder
@@ -66,23 +61,7 @@ func TestCPUTime(t *testing.T) {
 				}
 			},
 		}
-		mbs := make([][]float64, len(rows))
-		for range rounds {
-			for k, f := range rows {
-				n := 0
-				start := threadCPU()
-				for threadCPU()-start < minCPU {
-					f()
-					n++
-				}
-				mbs[k] = append(mbs[k], float64(n*len(in.data))/(threadCPU()-start).Seconds()/1e6)
-			}
-		}
-		med := make([]float64, len(rows))
-		for k := range rows {
-			slices.Sort(mbs[k])
-			med[k] = mbs[k][rounds/2]
-		}
+		med := benchinput.Medians(rows, len(in.data), rounds, minCPU)
 		uv, uvr := fmt.Sprintf("%.0f", med[5]), fmt.Sprintf("%.2f", med[0]/med[5])
 		if !valid {
 			uv, uvr = "(invalid)", "—"

@@ -23,11 +23,21 @@ type formatState struct {
 	// its end offset, and the character when known (-1: look it up).
 	prevEnd  int64
 	prevRune rune
+	// tail holds the last tailN bytes of that token, when it lies in an
+	// earlier chunk and prevRune is -1.
+	tail  [utf8.UTFMax]byte
+	tailN int
 
-	// A U+115F held until the next token says whether it begins a
-	// conjoining jamo sequence.
-	filler    bool
-	fillerOff int64
+	// The last character written is a joining character (ZWNJ, ZWJ,
+	// LRM, RLM, ALM, SHY): another one right after it, with nothing
+	// written between, is removed.
+	joined bool
+
+	// A character held until the next token says whether it is kept
+	// (0: none): U+115F, kept when it begins a conjoining jamo sequence,
+	// or U+FE0E/U+FE0F after # * 0-9, kept when U+20E3 follows (a keycap).
+	held    rune
+	heldOff int64
 
 	// The run of invisible characters being counted (runN > 0): its start
 	// and end offsets and how many characters it holds.
@@ -40,22 +50,26 @@ type formatState struct {
 	nlt int
 }
 
-// fillerLen is the length in bytes of U+115F in UTF-8.
-const fillerLen = 3
+// heldLen is the length in bytes of a held character in UTF-8: U+115F,
+// U+FE0E and U+FE0F all take three.
+const heldLen = 3
 
 // beforeToken runs at the start of every token: it settles a held U+115F by
 // the token that follows it, ends a run of invisible characters that the
 // token does not continue, and under FormatEscape releases held literal
 // text when the token writes output of its own.
 func (c *cleaner) beforeToken(t *decode.Token) {
-	if c.fmt.filler {
-		c.settleFiller(t)
+	if c.fmt.held != 0 {
+		c.settleHeld(t)
 	}
 	if c.fmt.runN > 0 && t.Kind != decode.KindFormat {
 		c.endRun()
 	}
 	if c.fmt.nlt > 0 && writesOutput(t, c.opts) {
 		c.releaseLiteral(nil)
+	}
+	if c.fmt.joined && t.Kind != decode.KindFormat && (t.Kind == decode.KindText || writesOutput(t, c.opts)) {
+		c.fmt.joined = false
 	}
 }
 
@@ -85,8 +99,8 @@ func writesOutput(t *decode.Token, o Options) bool {
 
 // endFormat settles what is held at the end of the stream.
 func (c *cleaner) endFormat() {
-	if c.fmt.filler {
-		c.settleFiller(nil)
+	if c.fmt.held != 0 {
+		c.settleHeld(nil)
 	}
 	if c.fmt.runN > 0 {
 		c.endRun()
@@ -100,19 +114,29 @@ func (c *cleaner) endFormat() {
 func (c *cleaner) format(t *decode.Token) {
 	r := t.Rune
 	cls := decode.ClassifyFormat(r)
-	if r == 0x115F {
-		c.fmt.filler, c.fmt.fillerOff = true, t.Off
+	if r == 0x115F || (r == 0xFE0E || r == 0xFE0F) && isKeycapBase(c.prevChar(t.Off)) {
+		c.fmt.held, c.fmt.heldOff = r, t.Off
 		return
 	}
 	var keep bool
 	switch cls {
 	case decode.FormatJoining:
-		keep = true
+		// One joins or marks; a second one next to it changes nothing a
+		// reader sees, and a run of them would carry a hidden message in
+		// ZWNJ/ZWJ bits.
+		if !c.fmt.joined {
+			c.endRun()
+			c.rep.Kept.Format++
+			c.text(t)
+			c.fmt.joined = true
+			return
+		}
 	case decode.FormatLineSeparator:
 		c.endRun()
 		if c.opts.FormatChars == FormatStrip {
 			c.rep.Kept.LineSeparators++
 			c.emitString([]byte{'\n'})
+			c.fmt.joined = false
 			return
 		}
 		c.removable(t, r)
@@ -123,12 +147,14 @@ func (c *cleaner) format(t *decode.Token) {
 		p := c.prevChar(t.Off)
 		keep = unicode.Is(unicode.Mongolian, p) && decode.ClassifyFormat(p) != decode.FormatMongolian
 	case decode.FormatJamoFiller: // U+1160
-		keep = unicode.Is(leadingJamo, c.prevChar(t.Off))
+		p := c.prevChar(t.Off)
+		keep = p != 0x115F && unicode.Is(leadingJamo, p)
 	}
 	if keep {
 		c.endRun()
 		c.rep.Kept.Format++
 		c.text(t)
+		c.fmt.joined = false
 		return
 	}
 	if decode.IsBidiControl(r) {
@@ -143,13 +169,17 @@ func (c *cleaner) format(t *decode.Token) {
 // removable applies the policy to a format character that the default
 // policy removes.
 func (c *cleaner) removable(t *decode.Token, r rune) {
+	if c.opts.FormatChars != FormatStrip {
+		c.fmt.joined = decode.ClassifyFormat(r) == decode.FormatJoining
+	}
 	switch c.opts.FormatChars {
 	case FormatKeep:
 		c.rep.Kept.Format++
 		if t != nil {
 			c.text(t)
 		} else {
-			c.emitString(fillerUTF8)
+			var buf [utf8.UTFMax]byte
+			c.emitString(utf8.AppendRune(buf[:0], r))
 		}
 	case FormatEscape:
 		c.rep.Kept.Format++
@@ -160,23 +190,43 @@ func (c *cleaner) removable(t *decode.Token, r rune) {
 	}
 }
 
-var fillerUTF8 = []byte("\u115F")
-
-// settleFiller decides a held U+115F now that the token after it, next,
-// is known (nil at the end of the stream): it begins a conjoining jamo
-// sequence when next starts with a vowel jamo (U+1160 included).
-func (c *cleaner) settleFiller(next *decode.Token) {
-	off := c.fmt.fillerOff
-	c.fmt.filler = false
-	if next != nil && next.Off == off+fillerLen && unicode.Is(vowelJamo, c.firstChar(next)) {
+// settleHeld decides the held character now that the token after it,
+// next, is known (nil at the end of the stream). U+115F begins a
+// conjoining jamo sequence when next starts with a vowel jamo other than
+// U+1160: the two fillers together spell a syllable of neither consonant
+// nor vowel, a blank, and a run of them, with a joiner or none after
+// each, would carry a hidden message. A selector after # * 0-9 makes a
+// keycap when next starts with U+20E3; without it the digit looks the
+// same with either selector or none, and one per digit of a log would
+// carry hidden bits.
+func (c *cleaner) settleHeld(next *decode.Token) {
+	r, off := c.fmt.held, c.fmt.heldOff
+	c.fmt.held = 0
+	keep := false
+	if next != nil && next.Off == off+heldLen {
+		n := c.firstChar(next)
+		if r == 0x115F {
+			keep = n != 0x1160 && unicode.Is(vowelJamo, n)
+		} else {
+			keep = n == 0x20E3
+		}
+	}
+	if keep {
 		c.endRun()
 		c.rep.Kept.Format++
-		c.emitString(fillerUTF8)
-		c.fmt.prevEnd, c.fmt.prevRune = off+fillerLen, 0x115F
+		var buf [utf8.UTFMax]byte
+		c.emitString(utf8.AppendRune(buf[:0], r))
+		c.fmt.prevEnd, c.fmt.prevRune, c.fmt.joined = off+heldLen, r, false
 		return
 	}
-	c.invisible(off, fillerLen)
-	c.removable(nil, 0x115F)
+	c.invisible(off, heldLen)
+	c.removable(nil, r)
+}
+
+// isKeycapBase reports whether r is one of the bases of the emoji keycap
+// sequences (base, U+FE0F, U+20E3; emoji-sequences.txt): # * 0-9.
+func isKeycapBase(r rune) bool {
+	return r == '#' || r == '*' || r >= '0' && r <= '9'
 }
 
 // firstChar returns the first character of a text or format token.
@@ -195,18 +245,19 @@ func (c *cleaner) firstChar(t *decode.Token) rune {
 }
 
 // prevChar returns the character that the token ending at off wrote, or
-// -1 when the token just before off wrote none.
+// -1 when the token just before off wrote none. Of a token in an earlier
+// chunk the last bytes were kept when that chunk ended (keepHistory).
 func (c *cleaner) prevChar(off int64) rune {
-	if off == 0 || c.fmt.prevEnd != off {
+	f := &c.fmt
+	if off == 0 || f.prevEnd != off {
 		return -1
 	}
-	if c.fmt.prevRune >= 0 {
-		return c.fmt.prevRune
+	if f.prevRune >= 0 {
+		return f.prevRune
 	}
-	n := min(off, utf8.UTFMax)
-	b := c.bytesAt(off-n, n)
-	if b == nil {
-		return -1
+	b := f.tail[:f.tailN]
+	if off > c.base {
+		b = c.chunk[max(0, off-c.base-utf8.UTFMax) : off-c.base]
 	}
 	r, _ := utf8.DecodeLastRune(b)
 	return r

@@ -23,6 +23,14 @@ func TestFormatPolicy(t *testing.T) {
 		{"selector at start removed", "\ufe0fa", "", "a", 1, 0, []string{"invisible@0+3"}},
 		{"keycap", "#\ufe0f\u20e3", "", "#\ufe0f\u20e3", 0, 0, nil},
 		{"digit keycap", "1\ufe0f\u20e3", "", "1\ufe0f\u20e3", 0, 0, nil},
+		// A selector after a digit draws the same digit: one per digit
+		// of a log would carry hidden bits. It is kept in a keycap.
+		{"selector after digit removed", "12\ufe0e3\ufe0f", "", "123", 2, 0, []string{"invisible@2+3", "invisible@6+3"}},
+		{"text keycap", "1\ufe0e\u20e3", "", "1\ufe0e\u20e3", 0, 0, nil},
+		{"keycap selector twice", "*\ufe0f\ufe0f\u20e3", "", "*\u20e3", 1, 0, []string{"invisible@1+6"}},
+		{"selector after digit at end", "#\ufe0f", "", "#", 1, 0, []string{"invisible@1+3"}},
+		{"selector after digit kept", "5\ufe0f", "format-chars=keep", "5\ufe0f", 1, 0, []string{"invisible@1+3"}},
+		{"selector after digit escaped", "5\ufe0f!", "format-chars=escape", "5<U+FE0F>!", 1, 0, []string{"invisible@1+3"}},
 		{"zero with short stroke", "0\ufe00", "", "0\ufe00", 0, 0, nil},
 		{"math symbol", "\u2229\ufe00", "", "\u2229\ufe00", 0, 0, nil},
 		{"information source letter", "\u2139\ufe0f", "", "\u2139\ufe0f", 0, 0, nil},
@@ -48,16 +56,32 @@ func TestFormatPolicy(t *testing.T) {
 		{"hidden message one run", "\U0001F600" + strings.Repeat("\U000E0140", 5), "", "\U0001F600", 1, 0, []string{"invisible@4+20"}},
 		{"runs split by text", "\u200bx\u200b\u200b", "", "x", 2, 0, []string{"invisible@0+3", "invisible@4+6"}},
 		{"run split by kept joiner", "\u200b\u200d\u200b", "", "\u200d", 2, 0, []string{"invisible@0+3", "invisible@6+3"}},
+		// A run of joiners and marks would carry a hidden message as
+		// ZWNJ/ZWJ bits: only the first of a run is kept, also when
+		// removed controls or invisible characters stand between them.
+		{"joiner run", "ok \u200d\u200c\u200d\u200e\u00ad fine", "", "ok \u200d fine", 1, 0, []string{"invisible@6+11"}},
+		{"joiner run across removed controls", "a\u200c\x1b[m\u200d\u200b\u200cb", "", "a\u200cb", 1, 0, []string{"invisible@7+9"}},
+		{"joiners between letters kept", "a\u200cb\u200dc", "", "a\u200cb\u200dc", 0, 0, nil},
+		{"emoji zwj sequence", "\U0001F469\u200d\U0001F4BB", "", "\U0001F469\u200d\U0001F4BB", 0, 0, nil},
+		{"joiners under overwrite", "ab\u200d\rxy\u200d\u200cz\n", "cr=overwrite", "xy\u200dz\n", 1, 0, []string{"overwrite@5+1", "invisible@11+3"}},
+		{"joiners between letters under overwrite", "a\u200cb\u200dc\n", "cr=overwrite", "a\u200cb\u200dc\n", 0, 0, nil},
+		{"joiners across a line break", "a\u200d\n\u200db", "", "a\u200d\n\u200db", 0, 0, nil},
+		{"joiner run kept", "a\u200d\u200c", "format-chars=keep", "a\u200d\u200c", 1, 0, []string{"invisible@4+3"}},
 		{"hangul filler", "a\u3164b\uffa0", "", "ab", 2, 0, []string{"invisible@1+3", "invisible@5+3"}},
 		{"choseong filler before vowel", "\u115f\u1161", "", "\u115f\u1161", 0, 0, nil},
 		{"choseong filler alone", "\u115fx", "", "x", 1, 0, []string{"invisible@0+3"}},
 		{"choseong filler at end", "x\u115f", "", "x", 1, 0, []string{"invisible@1+3"}},
-		{"both fillers", "\u115f\u1160", "", "\u115f\u1160", 0, 0, nil},
+		// The two fillers together are a blank syllable: a run of them
+		// with a joiner or none after each would spell a hidden message.
+		{"both fillers removed", "a\u115f\u1160b", "", "ab", 1, 0, []string{"invisible@1+6"}},
+		{"filler syllables between joiners", "a\u200d\u115f\u1160\u200c\u115f\u1160\u200db", "", "a\u200db", 1, 0, []string{"invisible@4+18"}},
 		{"jungseong filler after consonant", "\u1100\u1160", "", "\u1100\u1160", 0, 0, nil},
 		{"jungseong filler alone", "a\u1160", "", "a", 1, 0, []string{"invisible@1+3"}},
 		{"mongolian selector", "\u1820\u180b", "", "\u1820\u180b", 0, 0, nil},
 		{"mongolian selector outside", "a\u180b\u180e", "", "a", 1, 0, []string{"invisible@1+6"}},
 		{"mongolian selectors twice", "\u1820\u180b\u180c", "", "\u1820\u180b", 1, 0, []string{"invisible@6+3"}},
+		{"unassigned default ignorable", "a\u2065\ufff0\U000E0080\U000E01F0\U000E0FFFb", "", "ab", 1, 0, []string{"invisible@1+18"}},
+		{"egyptian format controls", "a\U00013430\U0001343Fb", "", "ab", 1, 0, []string{"invisible@1+8"}},
 		{"misc invisible", "\u034f\u206a\ufff9\u17b4\U0001D173\U0001BCA0", "", "", 1, 0, []string{"invisible@0+19"}},
 		{"line separators", "a\u2028b\u2029", "", "a\nb\n", 0, 0, nil},
 		{"line separator kept", "a\u2028b", "format-chars=keep", "a\u2028b", 0, 0, nil},

@@ -17,26 +17,33 @@
 // under every policy.
 //
 //	characters                                  kept when                              otherwise        flag
-//	ZWNJ, ZWJ U+200C–U+200D, LRM, RLM            always                                 —                —
-//	  U+200E–U+200F, ALM U+061C, SHY U+00AD
+//	ZWNJ, ZWJ U+200C–U+200D, LRM, RLM            unless the text written just before    removed          invisible
+//	  U+200E–U+200F, ALM U+061C, SHY U+00AD        ends in one of them (a run of them
+//	                                               would carry ZWNJ/ZWJ bits)
 //	variation selectors U+FE00–U+FE0F            the one selector directly after a      removed          invisible
 //	                                               number, punctuation or symbol (of
 //	                                               ASCII only # * 0-9), or a letter of
 //	                                               Han, Myanmar, Phags-pa, Manichaean,
-//	                                               Egyptian hieroglyphs, or U+2139
+//	                                               Egyptian hieroglyphs, or U+2139;
+//	                                               after # * 0-9 only in a keycap
+//	                                               (U+20E3 next)
 //	ideographic selectors U+E0100–U+E01EF        the one selector directly after an     removed          invisible
 //	                                               ideograph
 //	Mongolian FVS1–FVS4, MVS U+180B–U+180F       the one directly after a Mongolian     removed          invisible
 //	                                               character
 //	Hangul fillers U+115F, U+1160                inside a conjoining jamo sequence:     removed          invisible
 //	                                               U+115F before a vowel jamo, U+1160
-//	                                               after a leading consonant jamo
+//	                                               after a leading consonant jamo (the
+//	                                               two together, a blank, are removed)
 //	bidi embeddings, overrides, isolates         never                                  removed          reorder, each
 //	  U+202A–U+202E, U+2066–U+2069
 //	U+200B, U+2060–U+2064, U+206A–U+206F,        never                                  removed          invisible
 //	  U+FEFF, U+FFF9–U+FFFB, U+034F, U+3164,
 //	  U+FFA0, U+17B4–U+17B5, U+1D173–U+1D17A,
-//	  U+1BCA0–U+1BCA3, Tags U+E0000–U+E007F
+//	  U+1BCA0–U+1BCA3, U+13430–U+1343F, Tags
+//	  U+E0000–U+E007F, and the unassigned
+//	  default-ignorable U+2065, U+FFF0–U+FFF8,
+//	  U+E0080–U+E00FF, U+E01F0–U+E0FFF
 //	LINE SEPARATOR, PARAGRAPH SEPARATOR          —                                      LF               —
 //	  U+2028–U+2029                                                                       (Kept.LineSeparators)
 //

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/bytelens/bytelens/decode"
 )
@@ -194,6 +195,10 @@ type report struct {
 	// Anomalies from them.
 	classes   [16]int64
 	anomalies [8]int64
+	// byKind counts removed tokens by decode kind, for the Counts fields
+	// that are one kind each (snapshot); C0 controls, which split into
+	// C0, CR and BS, and format characters count in Removed directly.
+	byKind [16]int64
 }
 
 func newReport(o Options) report {
@@ -206,24 +211,35 @@ func newReport(o Options) report {
 // privateMarkers are the CSI private markers, in csiPlain's order.
 const privateMarkers = "\x00<=>?"
 
+// privateIndex gives the index of each byte in privateMarkers, or -1.
+var privateIndex = func() (t [256]int8) {
+	for i := range t {
+		t[i] = int8(strings.IndexByte(privateMarkers, byte(i)))
+	}
+	return t
+}()
+
 // countCSI counts the CSI t by private marker, intermediates and final
 // byte.
 func (r *report) countCSI(t *decode.Token) {
-	private, inter, final := t.Private, t.Inter, t.Final
-	if inter[0] == 0 && final >= 0x40 && final < 0x7F {
-		i := -1
-		switch private {
-		case 0:
-			i = 0
-		case '<', '=', '>', '?':
-			i = int(private-'<') + 1
-		}
-		if i >= 0 {
-			if n := &r.csiPlain[i][final-0x40]; *n > 0 || r.admit(&r.namedCSI, &r.CSIOther, t, "CSI keys") {
-				*n++
-			}
+	if i := privateIndex[t.Private]; i >= 0 && t.NInter == 0 && t.Final-0x40 < 0x3F {
+		if n := &r.csiPlain[i][t.Final-0x40]; *n > 0 {
+			*n++
 			return
 		}
+	}
+	r.countNewCSI(t)
+}
+
+// countNewCSI is countCSI for a key not yet counted, or one with
+// intermediates.
+func (r *report) countNewCSI(t *decode.Token) {
+	private, inter, final := t.Private, t.Inter, t.Final
+	if i := privateIndex[private]; i >= 0 && t.NInter == 0 && final >= 0x40 && final < 0x7F {
+		if r.admit(&r.namedCSI, &r.CSIOther, t, "CSI keys") {
+			r.csiPlain[i][final-0x40]++
+		}
+		return
 	}
 	k := csiKey{private, inter[0], inter[1], final}
 	if n, ok := r.csi[k]; ok || r.admit(&r.namedCSI, &r.CSIOther, t, "CSI keys") {
@@ -278,6 +294,11 @@ func (r *report) snapshot() Report {
 	for i, f := range anomalyCounters {
 		anomalies.Field(f).SetInt(r.anomalies[i])
 	}
+	k := &r.byKind
+	out.Removed.C1, out.Removed.DEL, out.Removed.Invalid = k[decode.KindC1], k[decode.KindDEL], k[decode.KindInvalid]
+	out.Removed.ESC, out.Removed.CSI, out.Removed.OSC = k[decode.KindESC]+k[decode.KindNF], k[decode.KindCSI], k[decode.KindOSC]
+	out.Removed.DCS, out.Removed.APC, out.Removed.PM = k[decode.KindDCS], k[decode.KindAPC], k[decode.KindPM]
+	out.Removed.SOS, out.Removed.ESCk = k[decode.KindSOS], k[decode.KindScreenTitle]
 	out.CSIFinals = make(map[string]int64, len(r.csi))
 	for k, n := range r.csi {
 		out.CSIFinals[k.String()] += n
@@ -311,39 +332,29 @@ func (r *Report) Clean() bool {
 
 // ByName returns the removal counts keyed by their JSON names, in
 // the order of Counts' fields.
-func (c Counts) ByName() []NamedCount {
-	return []NamedCount{
-		{"c0", c.C0}, {"c1", c.C1}, {"del", c.DEL}, {"cr", c.CR}, {"bs", c.BS},
-		{"esc", c.ESC}, {"csi", c.CSI}, {"osc", c.OSC}, {"dcs", c.DCS}, {"apc", c.APC},
-		{"pm", c.PM}, {"sos", c.SOS}, {"esc_k", c.ESCk}, {"format", c.Format}, {"invalid_utf8", c.Invalid},
-	}
-}
+func (c Counts) ByName() []NamedCount { return byJSON(c) }
 
-// ByName returns the anomaly counts keyed by their JSON names.
-func (a Anomalies) ByName() []NamedCount {
-	return []NamedCount{
-		{"malformed", a.Malformed}, {"aborted", a.Aborted}, {"unterminated", a.Unterminated},
-		{"overlong", a.Overlong}, {"ambiguous", a.Ambiguous}, {"overflow", a.Overflow},
-		{"split", a.Split},
-	}
-}
+// ByName returns the anomaly counts keyed by their JSON names, in the
+// order of Anomalies' fields.
+func (a Anomalies) ByName() []NamedCount { return byJSON(a) }
 
-// ByName returns the flag counts keyed by their JSON names.
-func (f Flags) ByName() []NamedCount {
-	return []NamedCount{
-		{"query", f.Query}, {"erase", f.Erase}, {"cursor_move", f.CursorMove},
-		{"overwrite", f.Overwrite}, {"sgr_conceal", f.SGRConceal}, {"title", f.Title},
-		{"clipboard", f.Clipboard}, {"hyperlink", f.Hyperlink}, {"alt_screen", f.AltScreen},
-		{"reorder", f.Reorder}, {"invisible", f.Invisible},
-	}
-}
+// ByName returns the flag counts keyed by their JSON names, in the order
+// of Flags' fields.
+func (f Flags) ByName() []NamedCount { return byJSON(f) }
 
-// ByName returns the kept counts keyed by their JSON names.
-func (k Kept) ByName() []NamedCount {
-	return []NamedCount{
-		{"format", k.Format}, {"link_labels", k.LinkLabels}, {"link_targets", k.LinkTargets}, {"vt_ff", k.VTFF},
-		{"line_separators", k.LineSeparators},
+// ByName returns the kept counts keyed by their JSON names, in the order
+// of Kept's fields.
+func (k Kept) ByName() []NamedCount { return byJSON(k) }
+
+// byJSON lists the int64 fields of the struct v with their JSON names:
+// the struct's tags are the one list of the report's names.
+func byJSON(v any) []NamedCount {
+	rv := reflect.ValueOf(v)
+	out := make([]NamedCount, rv.NumField())
+	for i := range out {
+		out[i] = NamedCount{rv.Type().Field(i).Tag.Get("json"), rv.Field(i).Int()}
 	}
+	return out
 }
 
 // NamedCount is one count with its JSON name.

@@ -3,6 +3,7 @@ package sanitize
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -261,7 +262,7 @@ func TestIdempotent(t *testing.T) {
 // TestPlainTextIdentical is invariant 6.
 func TestPlainTextIdentical(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
-	pool := strings.Split("a|b|c| |x|y|z|\t|\n|.|;|:|!|ÿ|é|р|ћ|क|终|😀|👨|\u200d|\u200c|\u00ad|"+
+	pool := strings.Split("a|b|c| |x|y|z|\t|\n|.|;|:|!|ÿ|é|р|ћ|क|终|😀|👨|\u200dx|\u200cل|\u00adz|"+
 		"😀\ufe0f|#\ufe0f\u20e3|\u2764\ufe0f\u200d\U0001F525|葛\U000E0100|\u1820\u180b|\u115f\u1161|\u1100\u1160", "|")
 	for range 2000 {
 		var sb strings.Builder
@@ -453,5 +454,42 @@ func TestOffsetMapLineMode(t *testing.T) {
 	}
 	if s, e := m.ToInput(2); s != 0 || e != 13 {
 		t.Errorf("ToInput(2) = %d,%d want 0,13", s, e)
+	}
+}
+
+// TestSplitReadsBack: what a token reads of the input before its own
+// chunk is kept across writes: the base character before a variation
+// selector (U+2764 U+FE0F is an emoji sequence, kept; "x" U+FE0F is
+// not), and the payload of an OSC 8 link whose URI LinksAppend shows, up
+// to the longest URI it shows. Each input is written split at every boundary.
+func TestSplitReadsBack(t *testing.T) {
+	uri := "https://example.com/" + strings.Repeat("a", MaxLinkURI-len("https://example.com/"))
+	links := Options{Links: LinksAppend}
+	for _, c := range []struct {
+		in   string
+		opts Options
+		want string
+	}{
+		{"ab\u2764\uFE0F", Options{}, "ab\u2764\uFE0F"},
+		{"a\u00a9\uFE0F", Options{}, "a\u00a9\uFE0F"},
+		{"abx\uFE0F", Options{}, "abx"},
+		{"é\uFE0F!", Options{}, "é!"},
+		{"\x1b[1m\u2764\x1b[0m\uFE0F", Options{}, "\u2764"},
+		{"a\x1b]8;;https://example.com/x\x1b\\label\x1b]8;;\x1b\\", links, "alabel <https://example.com/x>"},
+		{"\x1b]8;id=" + strings.Repeat("1", 200) + ";" + uri + "\alabel\x1b]8;;\a", links, "label <" + uri + ">"},
+	} {
+		out, rep := Bytes([]byte(c.in), c.opts)
+		if string(out) != c.want {
+			t.Errorf("%.40q: %q, want %q", c.in, out, c.want)
+			continue
+		}
+		for cut := 1; cut < len(c.in); cut += 1 + cut/64 {
+			assertSplit(t, fmt.Sprintf("%.40q", c.in), []byte(c.in), c.opts, []int{cut}, out, rep)
+		}
+		every := make([]int, 0, len(c.in))
+		for i := 1; i < len(c.in); i++ {
+			every = append(every, i)
+		}
+		assertSplit(t, fmt.Sprintf("%.40q", c.in), []byte(c.in), c.opts, every, out, rep)
 	}
 }

@@ -20,11 +20,8 @@ func newScreen(o Options) *screen.Model {
 }
 
 // screenFeed replaces the text the tokens of p wrote after out[:held] by
-// the lines that scrolled off the screen.
+// the lines that scrolled off the screen. It is called under CRScreen only.
 func (c *cleaner) screenFeed(p []byte, held int) {
-	if c.scr == nil {
-		return
-	}
 	c.scr.Feed(p)
 	c.out = c.scr.TakeScrolled(c.out[:held])
 }

@@ -101,7 +101,7 @@ func String(s string, opts Options) (string, Report) {
 // the cleaned text.
 func Map(p []byte, opts Options) ([]byte, Report, *OffsetMap) {
 	c := newCleaner(opts)
-	c.m = &OffsetMap{}
+	c.m, c.mapEach = &OffsetMap{}, !c.lineMode
 	c.m.add(0, 0)
 	c.out = make([]byte, 0, len(p))
 	c.feed(p)

@@ -10,10 +10,12 @@ import (
 	"github.com/charmbracelet/x/vt"
 )
 
-// benchInputs are the captures of the benchmarks, about 2 MiB each:
+// benchInputs are the captures of the benchmarks, about 2 MiB each
+// (clears 256 KiB):
 // "mixed" is the real recordings (vim, less, apt, a progress bar) one
 // after another, repeated; "scrolling" a coloured log of short lines
-// scrolling the whole screen.
+// scrolling the whole screen; "clears" ED 2 (clear the screen) over and
+// over, with a line of text after every 64th.
 func benchInputs(b *testing.B) []struct {
 	name string
 	p    []byte
@@ -29,10 +31,17 @@ func benchInputs(b *testing.B) []struct {
 	for i := 0; scroll.Len() < 2<<20; i++ {
 		fmt.Fprintf(&scroll, "2026-12-01 10:%02d:%02d \x1b[32mINFO\x1b[0m request %d served in %d ms path=/api/v1/items\r\n", i/60%60, i%60, i, i%97)
 	}
+	var clears bytes.Buffer
+	for i := 0; clears.Len() < 256<<10; i++ {
+		clears.WriteString("\x1b[2J")
+		if i%64 == 0 {
+			fmt.Fprintf(&clears, "\x1b[Hstatus %d\r\n", i)
+		}
+	}
 	return []struct {
 		name string
 		p    []byte
-	}{{"mixed", mixed.Bytes()}, {"scrolling", scroll.Bytes()}}
+	}{{"mixed", mixed.Bytes()}, {"scrolling", scroll.Bytes()}, {"clears", clears.Bytes()}}
 }
 
 // BenchmarkScreen compares, in one run, the decoder alone, the screen

@@ -200,7 +200,7 @@ func (m *Model) wrap() {
 func (m *Model) newLine(y int) {
 	g := &m.grids[m.screen()]
 	g.wrapped[g.rows[y]] = false
-	m.blank(m.line(y))
+	g.setBlank(y, m.blankCell())
 }
 
 // printASCII is print's fast path for a run of printable ASCII at the
@@ -285,15 +285,19 @@ func (m *Model) fixWide(row []Cell) {
 	}
 }
 
-// blank empties cells with the pen's background (xterm's BCE), drawn by
+// blankCell is a cell emptied with the pen's background (xterm's BCE) by
 // the current token.
-func (m *Model) blank(cells []Cell) {
-	var off int64 = -1
-	var n uint32
+func (m *Model) blankCell() Cell {
+	b := Cell{Off: -1, Frame: m.frame, Width: 1, Pen: Pen{Bg: m.cur.pen.Bg}}
 	if m.tok != nil {
-		off, n = m.tok.Off, uint32(m.tok.Len)
+		b.Off, b.Len = m.tok.Off, uint32(m.tok.Len)
 	}
-	b := Cell{Off: off, Len: n, Frame: m.frame, Width: 1, Pen: Pen{Bg: m.cur.pen.Bg}}
+	return b
+}
+
+// blank empties cells (blankCell).
+func (m *Model) blank(cells []Cell) {
+	b := m.blankCell()
 	for i := range cells {
 		cells[i] = b
 	}
@@ -301,24 +305,38 @@ func (m *Model) blank(cells []Cell) {
 
 // erase destroys and blanks cells, recording cause. Erased text leaves a
 // hole that remembers its finding, so what is drawn there next is what
-// replaced it.
-func (m *Model) erase(cells []Cell, cause cause) {
-	var off int64 = -1
-	var n uint32
-	if m.tok != nil {
-		off, n = m.tok.Off, uint32(m.tok.Len)
-	}
+// replaced it. It reports whether it left a hole.
+func (m *Model) erase(cells []Cell, cause cause) (holes bool) {
 	if !m.opts.Findings {
 		m.blank(cells)
-		return
+		return false
 	}
+	b := m.blankCell()
 	for i := range cells {
 		c := &cells[i]
 		var h int32
 		if c.Rune != 0 && m.destroy(c, cause, 0) && cause == causeErased {
 			h = int32(m.pendDel) + 1
+			holes = true
 		}
-		*c = Cell{Off: off, Len: n, Frame: m.frame, Width: 1, Pen: Pen{Bg: m.cur.pen.Bg}, hole: h}
+		*c = b
+		c.hole = h
+	}
+	return holes
+}
+
+// eraseRows erases rows from..to-1 of screen i whole (erase). A row that
+// is blank already, or any row when findings are off, is only marked
+// blank: its cells are written when something reads or draws on it.
+func (m *Model) eraseRows(i, from, to int, cause Cause) {
+	g := &m.grids[i]
+	b := m.blankCell()
+	for y := from; y < to; y++ {
+		r := g.rows[y]
+		if m.opts.Findings && !g.blank[r] && m.erase(g.line(y, m.cols), cause) {
+			continue // the cells keep their holes
+		}
+		g.blank[r], g.fill[r] = true, b
 	}
 }
 
@@ -378,9 +396,7 @@ func (m *Model) scrollUp(top, bot, n int) {
 func (m *Model) shiftUp(top, bot, n int, cause Cause) {
 	n = min(n, bot-top+1)
 	if cause != causeNone {
-		for y := top; y < top+n; y++ {
-			m.erase(m.line(y), cause)
-		}
+		m.eraseRows(m.screen(), top, top+n, cause)
 	}
 	rotate(m.grids[m.screen()].rows[top:bot+1], n)
 	for y := bot + 1 - n; y <= bot; y++ {
@@ -392,9 +408,7 @@ func (m *Model) shiftUp(top, bot, n int, cause Cause) {
 // the region are destroyed.
 func (m *Model) scrollDown(top, bot, n int) {
 	n = min(n, bot-top+1)
-	for y := bot + 1 - n; y <= bot; y++ {
-		m.erase(m.line(y), causeScrolled)
-	}
+	m.eraseRows(m.screen(), bot+1-n, bot+1, causeScrolled)
 	rows := m.grids[m.screen()].rows[top : bot+1]
 	rotate(rows, len(rows)-n)
 	for y := top; y < top+n; y++ {
@@ -418,10 +432,8 @@ func rotate(a []int32, n int) {
 // eraseGrid destroys and blanks every row of screen i.
 func (m *Model) eraseGrid(i int, cause Cause) {
 	g := &m.grids[i]
-	for y := range m.rows {
-		m.erase(g.line(y, m.cols), cause)
-		g.wrapped[g.rows[y]] = false
-	}
+	m.eraseRows(i, 0, m.rows, cause)
+	clear(g.wrapped)
 }
 
 // tab is HT (n > 0) and CBT (n < 0): to the n-th next or previous tab
@@ -688,13 +700,9 @@ func (m *Model) eraseDisplay(n int) {
 	switch n {
 	case 0:
 		m.eraseLine(0)
-		for y := m.cur.y + 1; y < m.rows; y++ {
-			m.erase(m.line(y), causeErased)
-		}
+		m.eraseRows(m.screen(), m.cur.y+1, m.rows, causeErased)
 	case 1:
-		for y := range m.cur.y {
-			m.erase(m.line(y), causeErased)
-		}
+		m.eraseRows(m.screen(), 0, m.cur.y, causeErased)
 		m.eraseLine(1)
 	case 2:
 		m.eraseGrid(m.screen(), causeErased)
@@ -715,19 +723,25 @@ func (m *Model) fixWideAt(row []Cell, i int) {
 
 func (m *Model) eraseLine(n int) {
 	m.cur.pending = false
-	row := m.Row(m.cur.y)
+	from, to := m.cur.x, m.cols // EL 0: from the cursor
 	switch n {
 	case 0:
-		m.fixWideAt(row, m.cur.x)
-		m.erase(row[m.cur.x:], causeErased)
-	case 1:
-		m.fixWideAt(row, m.cur.x+1)
-		m.erase(row[:m.cur.x+1], causeErased)
+	case 1: // to the cursor
+		from, to = 0, m.cur.x+1
 	case 2:
-		m.erase(row, causeErased)
+		from = 0
 	default:
 		m.stats.Unknown++
+		return
 	}
+	if from == 0 && to == m.cols {
+		m.eraseRows(m.screen(), m.cur.y, m.cur.y+1, causeErased)
+		return
+	}
+	row := m.line(m.cur.y)
+	m.fixWideAt(row, from)
+	m.fixWideAt(row, to)
+	m.erase(row[from:to], causeErased)
 }
 
 func (m *Model) eraseChars(n int) {

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 	"strconv"
@@ -136,7 +137,11 @@ type record struct {
 	nrepl       uint8
 	cut         bool
 	rowProgress bool // the row held progress syntax when the text was hidden
-	repl        [MaxReplaced]byte
+	// based says base holds the record's rank before the per-row count
+	// and the clamp to 0..100; growing the record clears it.
+	based bool
+	base  int16
+	repl  [MaxReplaced]byte
 }
 
 // addText appends c to the text of r, the newest record of its kind, kept
@@ -146,6 +151,7 @@ func (m *Model) addText(r *record, c rune) {
 		r.cut = true
 		return
 	}
+	r.based = false
 	a := m.arena(r)
 	n := len(*a)
 	*a = utf8.AppendRune(*a, c)
@@ -153,6 +159,7 @@ func (m *Model) addText(r *record, c rune) {
 }
 
 func (r *record) addRepl(c rune) {
+	r.based = false
 	if c == 0 {
 		c = ' '
 	}
@@ -194,8 +201,11 @@ func (m *Model) destroy(c *Cell, cause Cause, r rune) bool {
 	if m.nameTok != rec.byOff || m.nameRow != rec.row || m.tok.Kind == decode.KindText {
 		// One sequence hiding several runs on one row: the row is read
 		// once. A text run is not, since Feed may cut it in two.
-		m.lineBuf = m.AppendLine(m.lineBuf[:0], m.cur.y)
-		m.rowProgress = progress(string(m.lineBuf))
+		m.rowProgress = false
+		if row := m.line(m.cur.y); mayProgress(row) {
+			m.lineBuf = appendCells(m.lineBuf[:0], row, false, true)
+			m.rowProgress = progress(m.lineBuf)
+		}
 		m.nameRow = rec.row
 	}
 	rec.rowProgress = m.rowProgress
@@ -222,6 +232,9 @@ func (m *Model) newRecord(c *Cell, cause Cause, text rune) int {
 	}
 	if len(m.finds) >= 2*MaxFindings {
 		m.compact()
+		if rec.byName >= 0 {
+			rec.byName = int32(len(m.names) - 1) // compact keeps the current name last
+		}
 	}
 	m.finds = append(m.finds, rec)
 	i := len(m.finds) - 1
@@ -287,7 +300,7 @@ func (m *Model) drawn(c *Cell, off int64, n uint32) {
 	if i := m.pendDrw; i >= 0 {
 		p := &m.finds[i]
 		if p.cause == cause && p.alt == m.alt && (p.end == off || cause == CauseRepeated && p.off == off) {
-			p.end = off + int64(n)
+			p.end, p.based = off+int64(n), false
 			p.cells++
 			if cause != CauseRepeated {
 				m.addText(p, text)
@@ -300,10 +313,14 @@ func (m *Model) drawn(c *Cell, off int64, n uint32) {
 
 // leaveAlt records the text of the alternate screen as it is left.
 func (m *Model) leaveAlt() {
+	g := &m.grids[1]
 	for y := range m.rows {
-		row := m.grids[1].line(y, m.cols)
+		if g.blank[g.rows[y]] {
+			continue
+		}
+		row := g.line(y, m.cols)
 		for i := range row {
-			if m.destroy(&row[i], CauseAltScreen, 0) {
+			if row[i].Rune != 0 && m.destroy(&row[i], CauseAltScreen, 0) {
 				row[i].flags |= cellReported
 			}
 		}
@@ -496,15 +513,19 @@ func (m *Model) Omitted() int {
 // with their texts, and counts the others by cause in m.omitted, so that
 // memory does not grow with the input whatever it holds. Findings still
 // growing are closed and erased cells forget their finding, since indices
-// change. Ranking at every MaxFindings new records keeps the cost per
-// finding logarithmic.
+// change. Compacting at every MaxFindings new records, with each record's
+// rank worked out once (record.base), keeps the cost per finding
+// constant.
 func (m *Model) compact() {
-	_, order := m.ranked()
-	for _, i := range order[MaxFindings:] {
-		m.omitted[m.finds[i].cause]++
+	keep := m.best(MaxFindings)
+	j := 0
+	for i := range m.finds {
+		if j < len(keep) && keep[j] == int32(i) {
+			j++
+		} else {
+			m.omitted[m.finds[i].cause]++
+		}
 	}
-	keep := order[:MaxFindings]
-	slices.Sort(keep)
 	var del, drw []byte
 	for j, i := range keep {
 		r := m.finds[i]
@@ -517,13 +538,111 @@ func (m *Model) compact() {
 		*a = append(*a, t...)
 		m.finds[j] = r
 	}
-	m.finds, m.delText, m.drawText = m.finds[:MaxFindings], del, drw
+	m.finds, m.delText, m.drawText = m.finds[:len(keep)], del, drw
 	m.pendDel, m.pendDrw = -1, -1
+	m.compactNames()
 	for g := range m.grids {
 		for i := range m.grids[g].cells {
 			m.grids[g].cells[i].hole = 0
 		}
 	}
+}
+
+// compactNames keeps the token names the records still use, and the
+// current one (the last), so that they do not grow with the input.
+// Records name tokens in the order names were added, so one pass renumbers
+// them.
+func (m *Model) compactNames() {
+	var names []string
+	last := int32(-1)
+	for j := range m.finds {
+		r := &m.finds[j]
+		if r.byName < 0 {
+			continue
+		}
+		if r.byName != last {
+			last = r.byName
+			names = append(names, m.names[last])
+		}
+		r.byName = int32(len(names) - 1)
+	}
+	if n := int32(len(m.names)) - 1; n >= 0 && last != n {
+		names = append(names, m.names[n])
+	}
+	m.names = names
+}
+
+// best returns the indices, in record order, of the n records of highest
+// rank, of equal ranks the first recorded. Ranks are whole numbers
+// 0..100, so it counts them rather than sorting.
+func (m *Model) best(n int) []int32 {
+	hits := m.rowHits()
+	scores := make([]int8, len(m.finds))
+	var count [101]int
+	for i := range m.finds {
+		r := &m.finds[i]
+		if !r.based {
+			in := m.rankInput(r)
+			b, _ := rank(&in, 0, nil)
+			r.base, r.based = int16(b), true
+		}
+		s := int(r.base)
+		if r.cause < CauseConcealed {
+			s += rowPenalty(int(hits[boolInt(r.alt)][r.row]))
+		}
+		s = max(0, min(100, s))
+		scores[i] = int8(s)
+		count[s]++
+	}
+	cut, above := 100, 0 // records ranked above cut, and how many
+	for cut >= 0 && above+count[cut] <= n {
+		above += count[cut]
+		cut--
+	}
+	keep := make([]int32, 0, n)
+	var ties []int32
+	for i, s := range scores {
+		switch {
+		case int(s) > cut:
+			keep = append(keep, int32(i))
+		case int(s) == cut:
+			ties = append(ties, int32(i))
+		}
+	}
+	keep = append(keep, ties[:min(len(ties), n-above)]...)
+	slices.Sort(keep)
+	return keep
+}
+
+// rowHits returns the number of destruction records on each row of each
+// screen (0 main, 1 alternate), for the rank's count of redrawn rows.
+func (m *Model) rowHits() [2][]int32 {
+	var rows [2]int32
+	for i := range m.finds {
+		r := &m.finds[i]
+		rows[boolInt(r.alt)] = max(rows[boolInt(r.alt)], r.row+1)
+	}
+	hits := [2][]int32{make([]int32, rows[0]), make([]int32, rows[1])}
+	for i := range m.finds {
+		if r := &m.finds[i]; r.cause < CauseConcealed {
+			hits[boolInt(r.alt)][r.row]++
+		}
+	}
+	return hits
+}
+
+// rankInput returns what rank reads of r.
+func (m *Model) rankInput(r *record) rankIn {
+	in := rankIn{cause: r.cause, text: m.textOf(r), repl: r.repl[:r.nrepl], via: r.via, ms: -1,
+		bytes: max(0, r.visOff-r.off), rowProgress: r.rowProgress}
+	switch {
+	case r.cause >= CauseConcealed:
+		in.bytes = 0
+	case m.opts.Timed:
+		in.ms = max(0, m.times[r.frame]-m.times[r.drawFrame]).Milliseconds()
+		in.never = r.frame == r.drawFrame
+	}
+	return in
 }
 
 // ranked returns a finding for each record, by record index, and the
@@ -533,18 +652,10 @@ func (m *Model) compact() {
 // texts are copied into one string, reasons share one array, and an index
 // is sorted rather than the findings.
 func (m *Model) ranked() ([]Finding, []int32) {
-	var rows [2]int32 // rows seen on each screen, for the per-row counts
+	hits := m.rowHits()
 	total := 0
 	for i := range m.finds {
-		r := &m.finds[i]
-		rows[boolInt(r.alt)] = max(rows[boolInt(r.alt)], r.row+1)
-		total += int(r.ntext) + int(r.nrepl)
-	}
-	hits := [2][]int32{make([]int32, rows[0]), make([]int32, rows[1])}
-	for i := range m.finds {
-		if r := &m.finds[i]; r.cause < CauseConcealed {
-			hits[boolInt(r.alt)][r.row]++
-		}
+		total += int(m.finds[i].ntext) + int(m.finds[i].nrepl)
 	}
 	var text strings.Builder
 	text.Grow(total)
@@ -562,29 +673,26 @@ func (m *Model) ranked() ([]Finding, []int32) {
 		f := &tmp[i]
 		t, repl := all[at:at+int(r.ntext)], all[at+int(r.ntext):at+int(r.ntext)+int(r.nrepl)]
 		at += int(r.ntext) + int(r.nrepl)
+		in := m.rankInput(r)
 		*f = Finding{
 			Off: r.off, Len: r.end - r.off, Cause: r.cause,
 			By: Ref{r.byOff, r.byLen, m.nameOf(r)}, Via: moveNames[r.via],
 			Text: t, TextCut: r.cut, ReplacedBy: repl,
 			Alternate: r.alt, Row: int(r.row), Col: int(r.col), Cells: int(r.cells),
-			VisibleBytes: max(0, r.visOff-r.off), VisibleMs: -1, Shown: "unknown",
-		}
-		if r.cause < CauseConcealed {
-			if m.opts.Timed {
-				f.VisibleMs = max(0, m.times[r.frame]-m.times[r.drawFrame]).Milliseconds()
-				f.Shown = "yes"
-				if r.frame == r.drawFrame {
-					f.Shown = "never"
-				}
-			}
-		} else {
-			f.VisibleBytes = 0
+			VisibleBytes: in.bytes, VisibleMs: in.ms, Shown: "unknown",
 		}
 		rowHits := 0
 		if r.cause < CauseConcealed {
 			rowHits = int(hits[boolInt(r.alt)][r.row])
+			if m.opts.Timed {
+				f.Shown = "yes"
+				if in.never {
+					f.Shown = "never"
+				}
+			}
 		}
-		rank(f, rowHits, r.rowProgress, why[reasonsCap*i:reasonsCap*i:reasonsCap*(i+1)])
+		score, reasons := rank(&in, rowHits, why[reasonsCap*i:reasonsCap*i:reasonsCap*(i+1)])
+		f.Rank, f.Reasons = max(0, min(100, score)), reasons
 	}
 	order := make([]int32, len(tmp))
 	for i := range order {
@@ -638,92 +746,113 @@ var causeBase = [numCauses]int{
 	CauseConcealed: 60, CauseInvisible: 60, CauseRemapped: 20, CauseRepeated: 10,
 }
 
-// rank scores f from 0 to 100; rowHits is the number of destruction
-// findings on the same screen row. The reasons are appended to why.
-func rank(f *Finding, rowHits int, rowProgress bool, why []string) {
-	score := causeBase[f.Cause]
-	why = append(why, f.Cause.String())
+// rankIn is what rank reads of a finding: its cause, its text and what
+// replaced it, the move that led there, how long it was visible (ms -1
+// without timing; never: drawn and hidden within one frame) and whether
+// its row held progress syntax.
+type rankIn struct {
+	cause       Cause
+	text, repl  []byte
+	via         move
+	never       bool
+	ms, bytes   int64
+	rowProgress bool
+}
+
+// rank scores a finding, 0 to 100 once clamped; rowHits is the number of
+// destruction findings on the same screen row. The reasons are appended
+// to why, unless why is nil.
+func rank(f *rankIn, rowHits int, why []string) (int, []string) {
+	score := causeBase[f.cause]
 	add := func(d int, reason string) {
 		score += d
-		why = append(why, reason)
+		if why != nil {
+			why = append(why, reason)
+		}
 	}
-	text, repl := strings.TrimSpace(f.Text), strings.TrimSpace(f.ReplacedBy)
+	add(0, f.cause.String())
+	text, repl := bytes.TrimSpace(f.text), bytes.TrimSpace(f.repl)
 	letters := 0
-	for _, r := range text {
+	for _, r := range string(text) {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			letters++
 		}
 	}
-	brief := f.Shown == "never" || f.VisibleMs >= 0 && f.VisibleMs < 100 || f.VisibleMs < 0 && f.VisibleBytes < 256
-	long := f.VisibleMs >= 1000 || f.VisibleMs < 0 && f.VisibleBytes >= 4096
-	destroyed := f.Cause < CauseConcealed
+	brief := f.never || f.ms >= 0 && f.ms < 100 || f.ms < 0 && f.bytes < 256
+	long := f.ms >= 1000 || f.ms < 0 && f.bytes >= 4096
+	destroyed := f.cause < CauseConcealed
 	switch {
 	case letters == 0:
 		add(-100, "no letters or digits")
-	case destroyed && repl != "" && sameText(text, repl):
+	case destroyed && len(repl) > 0 && bytes.HasPrefix(repl, text):
 		add(-100, "the same text came back")
 	}
 	if destroyed {
-		if f.Shown == "never" && f.Cause != CauseAltScreen && f.Cause != CauseScrolled {
+		if f.never && f.cause != CauseAltScreen && f.cause != CauseScrolled {
 			add(20, "never on screen")
 		}
 		if long {
 			add(-20, "visible a long time")
 		}
-		if progress(text) && !rowProgress {
+		if progress(text) && !f.rowProgress {
 			add(-30, "progress syntax")
 		}
 		switch {
-		case f.Cause != CauseOverwritten && f.Cause != CauseErased, repl == "":
+		case f.cause != CauseOverwritten && f.cause != CauseErased, len(repl) == 0:
 		case similar(text, repl):
 			add(-30, "replaced by similar text")
 		case brief:
 			add(20, "soon replaced by unrelated text")
 		}
-		if f.Via == "BS" {
+		if f.via == moveBS {
 			add(20, "hidden by backspace")
 		}
-		if brief && (f.Cause == CauseAltScreen || f.Cause == CauseScrolled) && !long {
+		if brief && (f.cause == CauseAltScreen || f.cause == CauseScrolled) && !long {
 			add(30, "shown only for an instant")
 		}
 		if rowHits >= 2 {
-			add(-10*(min(rowHits, 4)-1), redrawn[min(rowHits, 4)])
+			add(rowPenalty(rowHits), redrawn[min(rowHits, 4)])
 		}
-		if rowProgress {
+		if f.rowProgress {
 			add(-30, "on a progress line")
 		}
 	}
-	if f.Cause == CauseRemapped && wordLike(text) {
+	if f.cause == CauseRemapped && wordLike(text) {
 		add(40, "letters that spell words")
 	}
-	if letters > 0 && letters < 3 && f.Cause != CauseConcealed && f.Cause != CauseInvisible {
+	if letters > 0 && letters < 3 && f.cause != CauseConcealed && f.cause != CauseInvisible {
 		add(-20, "one or two characters")
 	}
-	if shellLike(text) {
+	if shellSet.in(text, false) {
 		add(30, "shell-command shape")
 	}
-	if instructionLike(text) {
+	if instructionSet.in(text, true) {
 		add(30, "instruction-like words")
 	}
-	f.Rank = max(0, min(100, score))
-	f.Reasons = why
+	return score, why
+}
+
+// rowPenalty is the rank lost by a destruction finding on a row that
+// rowHits destruction findings share: a redrawn row.
+func rowPenalty(rowHits int) int {
+	if rowHits < 2 {
+		return 0
+	}
+	return -10 * (min(rowHits, 4) - 1)
 }
 
 // redrawn words how often a row was redrawn, by count (4 for more).
 var redrawn = [5]string{2: "row redrawn 2 times", 3: "row redrawn 3 times", 4: "row redrawn 4 times or more"}
 
-// sameText reports whether the replacement starts with the hidden text.
-func sameText(text, repl string) bool { return strings.HasPrefix(repl, text) }
-
 // similar reports whether the hidden text and its replacement are the
 // same words redrawn, perhaps shifted: the first half of the shorter one
 // occurs in the other; or they differ only in digits.
-func similar(text, repl string) bool {
+func similar(text, repl []byte) bool {
 	short, long := text, repl
 	if len(short) > len(long) {
 		short, long = long, short
 	}
-	if half := short[:(len(short)+1)/2]; len(half) >= 2 && strings.Contains(long, half) {
+	if half := short[:(len(short)+1)/2]; len(half) >= 2 && bytes.Contains(long, half) {
 		return true
 	}
 	// Equal once digits are skipped, and not digits only.
@@ -747,26 +876,70 @@ func similar(text, repl string) bool {
 }
 
 // progress reports progress-bar and spinner syntax: a percentage, a bar
-// of '=', '#' or block characters, a byte rate or a count "n/m".
-func progress(s string) bool {
-	if strings.ContainsAny(s, "%█▏▎▍▌▋▊▉━") || strings.Contains(s, "==") || strings.Contains(s, "##") ||
-		strings.Contains(s, "/s") || strings.Contains(s, "ETA") {
-		return true
+// of '=', '#' or block characters (█▏▎▍▌▋▊▉━), a byte rate ("/s"), "ETA",
+// a count "n/m" at the first '/', or nothing but spinner characters
+// (|/-\ . and the braille dots ⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏). One scan of s.
+func progress(s []byte) bool {
+	spinner, slash := true, false
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		switch {
+		case b == '%':
+			return true
+		case (b == '=' || b == '#') && i+1 < len(s) && s[i+1] == b:
+			return true
+		case b == '/':
+			if i+1 < len(s) && s[i+1] == 's' {
+				return true
+			}
+			if !slash && i > 0 && i+1 < len(s) && isDigit(s[i-1]) && isDigit(s[i+1]) {
+				return true
+			}
+			slash = true
+		case b == 'E' && bytes.HasPrefix(s[i:], []byte("ETA")):
+			return true
+		case b >= utf8.RuneSelf:
+			r, n := utf8.DecodeRune(s[i:])
+			if r == '█' || r >= '▉' && r <= '▏' || r == '━' {
+				return true
+			}
+			spinner = spinner && strings.ContainsRune("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏", r)
+			i += n - 1
+			continue
+		}
+		spinner = spinner && spinnerASCII[b]
 	}
-	if i := strings.IndexByte(s, '/'); i > 0 && i+1 < len(s) && isDigit(s[i-1]) && isDigit(s[i+1]) {
-		return true
-	}
-	return strings.Trim(s, "|/-\\ .⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏") == ""
+	return spinner
 }
+
+// mayProgress reports whether the text of row could be progress syntax:
+// whether it holds a character progress looks for first, or nothing but
+// spinner characters. It saves writing out the rows that cannot.
+func mayProgress(row []Cell) bool {
+	spinner := true
+	for i := range row {
+		switch r := row[i].Rune; {
+		case r == '%' || r == '=' || r == '#' || r == '/' || r == 'E' || r >= utf8.RuneSelf:
+			return true
+		case r != 0 && !spinnerASCII[r]:
+			spinner = false
+		}
+	}
+	return spinner
+}
+
+// spinnerASCII holds the ASCII characters of spinners: | / - \ . and
+// space.
+var spinnerASCII = [128]bool{'|': true, '/': true, '-': true, '\\': true, '.': true, ' ': true}
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // wordLike reports whether DEC graphics letters hold three or more letters
 // that are not line-drawing letters (j k l m n q t u v w x, and a for the
 // checkerboard).
-func wordLike(s string) bool {
+func wordLike(s []byte) bool {
 	n := 0
-	for _, r := range s {
+	for _, r := range string(s) {
 		if r >= 'b' && r <= 'z' && !strings.ContainsRune("jklmnqtuvwx", r) {
 			n++
 		}
@@ -782,29 +955,37 @@ var shellWords = []string{"rm -", "curl ", "wget ", "| sh", "|sh", "| bash", "|b
 var instructionWords = []string{"ignore ", "previous instruction", "instructions", "assistant", "system prompt", "you must", "do not tell", "don't tell", "password", "secret", "token", "api key", "api_key", "private key", "exfiltrate", "execute", "run the"}
 
 // wordSet finds any of a list of words in a text in one scan, the words
-// filed by their first byte.
-type wordSet [256][]string
+// filed by their first byte; first marks the bytes that start a word, in
+// either ASCII case.
+type wordSet struct {
+	first [256]bool
+	words [256][]string
+}
 
 func newWordSet(words []string) *wordSet {
 	var ws wordSet
 	for _, w := range words {
-		ws[w[0]] = append(ws[w[0]], w)
+		ws.words[w[0]] = append(ws.words[w[0]], w)
+		ws.first[w[0]] = true
+		if b := w[0]; b >= 'a' && b <= 'z' {
+			ws.first[b-'a'+'A'] = true
+		}
 	}
 	return &ws
 }
 
+// shellSet holds shellWords; instructionSet instructionWords, matched
+// without regard to ASCII case.
 var shellSet, instructionSet = newWordSet(shellWords), newWordSet(instructionWords)
-
-func shellLike(s string) bool { return shellSet.in(s, false) }
-
-// instructionLike matches instructionWords without regard to ASCII case.
-func instructionLike(s string) bool { return instructionSet.in(s, true) }
 
 // in reports whether s holds one of the words; with fold, ASCII capitals
 // of s match the words' lower-case letters.
-func (ws *wordSet) in(s string, fold bool) bool {
+func (ws *wordSet) in(s []byte, fold bool) bool {
 	for i := 0; i < len(s); i++ {
-		for _, w := range ws[lowerIf(s[i], fold)] {
+		if !ws.first[s[i]] {
+			continue
+		}
+		for _, w := range ws.words[lowerIf(s[i], fold)] {
 			if hasPrefix(s[i:], w, fold) {
 				return true
 			}
@@ -813,7 +994,7 @@ func (ws *wordSet) in(s string, fold bool) bool {
 	return false
 }
 
-func hasPrefix(s, w string, fold bool) bool {
+func hasPrefix(s []byte, w string, fold bool) bool {
 	if len(s) < len(w) {
 		return false
 	}

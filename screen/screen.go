@@ -180,13 +180,34 @@ type grid struct {
 	// wrapped[i] is set when autowrap went on from physical row i to the
 	// row below it, so that the two are one line of text.
 	wrapped []bool
-	saved   cursor // DECSC of this screen
+	// blank[i] is set when every cell of physical row i is fill[i]: an
+	// erased row whose cells are written when something reads or draws
+	// on it, so that erasing a blank row again (a program clearing the
+	// screen over and over) costs nothing per cell.
+	blank []bool
+	fill  []Cell
+	saved cursor // DECSC of this screen
 }
 
-// line returns the cells of row y of g, cols wide.
+// line returns the cells of row y of g, cols wide, writing them first if
+// the row is blank.
 func (g *grid) line(y, cols int) []Cell {
-	i := int(g.rows[y]) * cols
-	return g.cells[i : i+cols : i+cols]
+	i := int(g.rows[y])
+	row := g.cells[i*cols : i*cols+cols : i*cols+cols]
+	if g.blank[i] {
+		g.blank[i] = false
+		for j := range row {
+			row[j] = g.fill[i]
+		}
+	}
+	return row
+}
+
+// setBlank makes row y of g blank with every cell b, without writing its
+// cells.
+func (g *grid) setBlank(y int, b Cell) {
+	i := g.rows[y]
+	g.blank[i], g.fill[i] = true, b
 }
 
 // Stats counts what the model did not act on.
@@ -298,14 +319,15 @@ func ParseSize(s string) (cols, rows int, err error) {
 func (m *Model) setSize(cols, rows int) {
 	m.cols, m.rows = cols, rows
 	for i := range m.grids {
-		m.grids[i].cells = make([]Cell, cols*rows)
-		m.grids[i].rows = make([]int32, rows)
-		m.grids[i].wrapped = make([]bool, rows)
-		for y := range m.grids[i].rows {
-			m.grids[i].rows[y] = int32(y)
-		}
-		for j := range m.grids[i].cells {
-			m.grids[i].cells[j] = Cell{Off: -1, Width: 1}
+		g := &m.grids[i]
+		g.cells = make([]Cell, cols*rows)
+		g.rows = make([]int32, rows)
+		g.wrapped = make([]bool, rows)
+		g.blank = make([]bool, rows)
+		g.fill = make([]Cell, rows)
+		for y := range g.rows {
+			g.rows[y] = int32(y)
+			g.setBlank(y, Cell{Off: -1, Width: 1})
 		}
 	}
 }
@@ -336,6 +358,8 @@ func (m *Model) Clone() *Model {
 		c.grids[i].cells = append([]Cell(nil), m.grids[i].cells...)
 		c.grids[i].rows = append([]int32(nil), m.grids[i].rows...)
 		c.grids[i].wrapped = append([]bool(nil), m.grids[i].wrapped...)
+		c.grids[i].blank = append([]bool(nil), m.grids[i].blank...)
+		c.grids[i].fill = append([]Cell(nil), m.grids[i].fill...)
 	}
 	c.times = append([]time.Duration(nil), m.times...)
 	c.finds = append([]record(nil), m.finds...)

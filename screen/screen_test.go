@@ -314,8 +314,8 @@ func TestFindingsBounded(t *testing.T) {
 	p := []byte("ok\x1b[2J\x1b[H")
 	for range n {
 		m.Feed(p)
-		if len(m.finds) > 2*MaxFindings {
-			t.Fatalf("%d records kept, want at most %d", len(m.finds), 2*MaxFindings)
+		if len(m.finds) > 2*MaxFindings || len(m.names) > 2*MaxFindings+1 {
+			t.Fatalf("%d records and %d token names kept, want at most %d", len(m.finds), len(m.names), 2*MaxFindings)
 		}
 	}
 	m.Feed([]byte("\x1b[8mrm -rf ~\x1b[0m\n"))
@@ -327,8 +327,8 @@ func TestFindingsBounded(t *testing.T) {
 	if fs[0].Cause != CauseConcealed || fs[0].Text != "rm -rf ~" {
 		t.Errorf("first finding %v %q, want the concealed command", fs[0].Cause, fs[0].Text)
 	}
-	if f := fs[len(fs)-1]; f.Cause != CauseErased || f.Text != "ok" {
-		t.Errorf("last finding %v %q, want an erased \"ok\"", f.Cause, f.Text)
+	if f := fs[len(fs)-1]; f.Cause != CauseErased || f.Text != "ok" || f.By.Name != "ED 2" {
+		t.Errorf("last finding %v %q by %q, want an erased \"ok\" by ED 2", f.Cause, f.Text, f.By.Name)
 	}
 	counts := m.Counts()
 	if counts[CauseErased] != n || counts[CauseConcealed] != 1 {

@@ -256,23 +256,26 @@ var approxNote = render.TextString("approximate until indexed")
 // tok, if not nil, is the token under the cursor, highlighted too. With
 // other set (compare mode) each row says whether its line differs from
 // other (lineDiffers, by content when content is set).
+//
+// Lines are laid out segment by segment (segStart), so the cost is the
+// rows asked for, not the length of the line that holds them.
 func (c *cleanWin) rowsAround(cursor int64, tok *decode.Token, width, nAbove, nBelow int, other *cleanWin, content bool) (above, below []textRow) {
 	h := c.highlightFor(cursor, tok)
 	anchor := h.cs
 	if h.run >= 0 {
 		anchor = c.runs[h.run].out
 	}
-	line := func(ls int64) []textRow {
-		rows := c.lineRows(ls, width, h)
-		if other != nil && c.lineDiffers(ls, other, content) {
+	seg := func(s int64) []textRow {
+		rows := c.segRows(s, c.segEnd(s), width, h)
+		if other != nil && c.lineDiffers(int64(bytes.LastIndexByte(c.text[:s], '\n')+1), other, content) {
 			for i := range rows {
 				rows[i].differs = true
 			}
 		}
 		return rows
 	}
-	ls := int64(bytes.LastIndexByte(c.text[:anchor], '\n') + 1)
-	cur := line(ls)
+	ss := c.segStart(anchor)
+	cur := seg(ss)
 	ci := 0
 	for i, r := range cur {
 		if r.out <= anchor {
@@ -280,17 +283,75 @@ func (c *cleanWin) rowsAround(cursor int64, tok *decode.Token, width, nAbove, nB
 		}
 	}
 	above = append([]textRow(nil), cur[:ci]...)
-	for start := ls; len(above) < nAbove && start > 0; {
-		prev := int64(bytes.LastIndexByte(c.text[:start-1], '\n') + 1)
-		above = append(line(prev), above...)
+	for start := ss; len(above) < nAbove && start > 0; {
+		prev := c.segStart(start - 1)
+		above = append(seg(prev), above...)
 		start = prev
 	}
 	below = append([]textRow(nil), cur[ci:]...)
-	for end := lineEnd(c.text, ls); len(below) < nBelow && end < int64(len(c.text)); {
-		below = append(below, line(end+1)...)
-		end = lineEnd(c.text, end+1)
+	for end := c.segEnd(ss); len(below) < nBelow && end < int64(len(c.text)); {
+		next := end
+		if c.text[end] == '\n' {
+			next++
+		}
+		if next == int64(len(c.text)) {
+			below = append(below, seg(next)...) // the empty line after a last LF
+			break
+		}
+		below = append(below, seg(next)...)
+		end = c.segEnd(next)
 	}
 	return above, below
+}
+
+// segLen is the length in bytes of cleaned text after which a long line
+// begins a new segment: a line is laid out in segments of about segLen
+// bytes, each starting a row, so that the rows around a place cost the
+// same however long its line is.
+const segLen = 4 << 10
+
+// segStart returns the start of the segment holding output offset p:
+// the start of p's line, or the last segment boundary after it at or
+// before p. The boundaries are the first character starts at or after
+// each multiple of segLen that fall inside a line (not on its LF); only
+// the bytes back to the boundary before p are looked at.
+func (c *cleanWin) segStart(p int64) int64 {
+	for g := p - p%segLen; ; g -= segLen {
+		start := int64(-1)
+		if g == 0 {
+			start = 0
+		} else if b := c.boundary(g); b <= p && b < int64(len(c.text)) && c.text[b] != '\n' {
+			start = b
+		}
+		if i := bytes.LastIndexByte(c.text[g:p], '\n'); i >= 0 {
+			start = max(start, g+int64(i)+1)
+		}
+		if start >= 0 {
+			return start
+		}
+	}
+}
+
+// segEnd returns the end of the segment starting at s: the LF that ends
+// its line, the end of the text, or the next segment boundary.
+func (c *cleanWin) segEnd(s int64) int64 {
+	n := int64(len(c.text))
+	g := s - s%segLen + segLen
+	if i := bytes.IndexByte(c.text[s:min(n, g+utf8.UTFMax)], '\n'); i >= 0 {
+		return s + int64(i)
+	}
+	if g >= n {
+		return n
+	}
+	return c.boundary(g)
+}
+
+// boundary returns the first character start of the text at or after g.
+func (c *cleanWin) boundary(g int64) int64 {
+	for g < int64(len(c.text)) && !utf8.RuneStart(c.text[g]) {
+		g++
+	}
+	return g
 }
 
 // stack returns want rows: the last of above just before row cur, below
@@ -361,10 +422,11 @@ func (c *cleanWin) charSpan(s, e int64) (int64, int64) {
 	return s, e
 }
 
-// lineRows returns the rows of the cleaned line that starts at ls,
-// wrapped at width cells, with removal marks and the highlight.
-func (c *cleanWin) lineRows(ls int64, width int, h highlight) []textRow {
-	le := lineEnd(c.text, ls)
+// segRows returns the rows of the segment [ls, le) of the cleaned text
+// (segStart, segEnd), wrapped at width cells, with removal marks and the
+// highlight. A removal at le is drawn here when le ends the line.
+func (c *cleanWin) segRows(ls, le int64, width int, h highlight) []textRow {
+	lineEnds := le == int64(len(c.text)) || c.text[le] == '\n'
 	var pieces []piece
 	add := func(from, to int64) {
 		for from < to {
@@ -391,7 +453,7 @@ func (c *cleanWin) lineRows(ls int64, width int, h highlight) []textRow {
 	}
 	p := ls
 	for i, r := range c.runs {
-		if r.out < ls || r.out > le {
+		if r.out < ls || r.out > le || r.out == le && !lineEnds {
 			continue
 		}
 		add(p, r.out)

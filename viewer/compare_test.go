@@ -412,3 +412,25 @@ func TestCompareUnaligned(t *testing.T) {
 		t.Errorf("detail summary %q", d.m.f.detail[0])
 	}
 }
+
+// TestCompareLegend checks that the help (?) of compare mode explains its
+// line marks, ! and ~, and that the help of one capture does not.
+func TestCompareLegend(t *testing.T) {
+	t.Parallel()
+	data := []byte("10%\r50%\r100%\ndone\n")
+	legend := []string{"! compare: the line's text differs", "~ compare: same text, different bytes"}
+	for _, tc := range []struct {
+		name string
+		cmp  *Compare
+		want bool
+	}{{"compare", policyPair(t, "cr=drop"), true}, {"one capture", nil, false}} {
+		d := newDriver(t, load(t, data), Options{Compare: tc.cmp}, testStyles(termenv.Ascii, false), 200, 40, nil)
+		d.press("?")
+		v := d.m.View()
+		for _, l := range legend {
+			if strings.Contains(v, l) != tc.want {
+				t.Errorf("%s: help shows %q: %v, want %v:\n%s", tc.name, l, !tc.want, tc.want, v)
+			}
+		}
+	}
+}

@@ -12,17 +12,25 @@ import (
 // hazardItem is what the hazard keys (w and W) look for: every token that
 // changes what a person at a terminal would see or what an agent would
 // read from the cleaned text. Tokens tell most of them by themselves
-// (hazardOf); a CR is one only when no LF follows its run, which the
-// sanitizer's overwrite findings say.
+// (hazardOf); the sanitizer's findings tell the rest: a CR is one only
+// when no LF follows its run (an overwrite finding), a format character
+// only when the sanitizer's format table does not keep it by its context
+// (an invisible finding for a run of them, a reorder finding for a bidi
+// control, raised under every policy: a kept variation selector or ZWJ
+// is none), and a sequence cut
+// by a frame boundary of a recording is one whatever it does (a split
+// anomaly), since a cleaner that sees one frame at a time sees two
+// harmless halves.
 var hazardItem = reportItem{
 	name: "hazard",
 	need: bitCR | bitBS | bitAnomaly | kb(decode.KindESC, decode.KindNF, decode.KindCSI, decode.KindOSC,
 		decode.KindDCS, decode.KindAPC, decode.KindPM, decode.KindSOS, decode.KindScreenTitle,
 		decode.KindFormat, decode.KindInvalid, decode.KindC1),
-	match:      func(t *decode.Token, _ *sanitize.Options) bool { return hazardOf(t) != "" },
-	finding:    "overwrite",
-	findingSeq: "CR",
-	runs:       true,
+	match: func(t *decode.Token, _ *sanitize.Options) bool {
+		return t.Kind != decode.KindFormat && hazardOf(t) != ""
+	},
+	found: anyOf(findingIs("overwrite", "CR"), findingIs("split", ""), findingIs("invisible", ""), findingIs("reorder", "")),
+	runs:  true,
 }
 
 // hazardOf says why t is a hazard, or returns "" when it is none (text,
@@ -111,13 +119,33 @@ func hazardWhy(t *decode.Token) string {
 	return hazardOf(t)
 }
 
-// hazardMessage is the status message after the hazard keys stop at t.
-func hazardMessage(t *decode.Token) string {
-	why := hazardWhy(t)
-	if why == "" {
-		why = "hazard"
+// hazardMessage is the status message after the hazard keys stop at t,
+// which spans frames (sv.splitFrames; "" when no frame boundary cuts it).
+func hazardMessage(t *decode.Token, frames string) string {
+	var why []string
+	if w := hazardWhy(t); w != "" {
+		why = append(why, w)
 	}
-	return fmt.Sprintf("%s %s at %s: %s", t.Kind, sanitize.Name(t), offsetText(t.Off), why)
+	if frames != "" {
+		why = append(why, "split across "+frames+": a filter that cleans one frame at a time sees two harmless halves")
+	}
+	if len(why) == 0 {
+		why = append(why, "hazard")
+	}
+	return fmt.Sprintf("%s %s at %s: %s", t.Kind, sanitize.Name(t), offsetText(t.Off), strings.Join(why, "; "))
+}
+
+// splitFrames says which frames of the recording t spans when a frame
+// boundary cuts it ("frames 1/2", "frames 1 to 3"), else "".
+func (sv *streamView) splitFrames(t *decode.Token) string {
+	switch a, b := sv.frameAt(t.Off), sv.frameAt(t.End()-1); {
+	case a == b:
+		return ""
+	case b == a+1:
+		return fmt.Sprintf("frames %d/%d", a+1, b+1)
+	default:
+		return fmt.Sprintf("frames %d to %d", a+1, b+1)
+	}
 }
 
 // offsetText writes an offset the one way the viewer writes offsets:

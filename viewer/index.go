@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"io"
+	"slices"
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -21,9 +22,12 @@ const (
 	// a checkpoint to show a place the background pass has not reached.
 	// Past it decoding restarts just before the place, and the view says it
 	// is approximate until the pass catches up.
-	maxCatchUp = 16 << 20
+	maxCatchUp = 4 << 20
 	// resync is how far before a place an approximate decode starts.
 	resync = 4 << 10
+	// syncBack is how far before a place past maxCatchUp the viewer
+	// looks for a synchronizing point to decode from exactly.
+	syncBack = 1 << 20
 )
 
 // Bits of a block mask: bit k for each decode.Kind k, and three more.
@@ -76,7 +80,7 @@ type index struct {
 	cur uint32 // mask of the block being decoded
 	// Owned by the running report step.
 	w      *sanitize.Writer
-	frames []int64 // offsets of the frame boundaries not yet reached, after 0
+	frames []int64 // offsets of the frame boundaries after 0, in order; set before start
 	// Owned by the UI: checkpoints it made ahead of the pass.
 	extra map[int64]decode.Decoder
 }
@@ -192,23 +196,7 @@ func (x *index) reportStep() tea.Msg {
 	if err != nil {
 		return indexMsg{id: x.id, report: true, err: err}
 	}
-	// Frame boundaries are marked for the sanitizer, as capture.Clean
-	// marks them, so that the report counts sequences split across
-	// frames.
-	for pos, end := off, off+int64(len(p)); pos < end; {
-		if len(x.frames) > 0 && x.frames[0] == pos {
-			x.w.Frame()
-		}
-		for len(x.frames) > 0 && x.frames[0] <= pos {
-			x.frames = x.frames[1:]
-		}
-		next := end
-		if len(x.frames) > 0 {
-			next = min(next, x.frames[0])
-		}
-		_, _ = x.w.Write(p[pos-off : next-off]) // io.Discard never fails
-		pos = next
-	}
+	writeFramed(x.w, p, off, x.frames)
 	off += int64(len(p))
 	done := off >= x.src.n
 	if done {
@@ -219,6 +207,21 @@ func (x *index) reportStep() tea.Msg {
 	x.rep, x.reported, x.reportDone = rep, off, done
 	x.mu.Unlock()
 	return indexMsg{id: x.id, report: true}
+}
+
+// writeFramed writes p, the stream's bytes from offset off, to w, and
+// marks each frame boundary of frames (stream offsets, in order) that it
+// reaches, as capture.Clean marks them, so that the sanitizer counts
+// sequences split across frames.
+func writeFramed(w *sanitize.Writer, p []byte, off int64, frames []int64) {
+	i, _ := slices.BinarySearch(frames, off)
+	pos, end := off, off+int64(len(p))
+	for ; i < len(frames) && frames[i] < end; i++ {
+		_, _ = w.Write(p[pos-off : frames[i]-off]) // the writers here discard
+		w.Frame()
+		pos = frames[i]
+	}
+	_, _ = w.Write(p[pos-off:])
 }
 
 // status returns the pass's progress: bytes decoded and sanitized, and
@@ -251,10 +254,12 @@ func (x *index) mask(b int) (uint32, bool) {
 func (x *index) blocks() int { return int((x.src.n + checkpointEvery - 1) / checkpointEvery) }
 
 // decoderAt returns a decoder whose next byte is at off: exact when it
-// was resumed from a checkpoint, approximate (a fresh decoder started
-// resync bytes before off, its offsets relative to that start) when the
-// nearest checkpoint is more than maxCatchUp bytes back. base is the
-// stream offset of the returned decoder's offset 0.
+// was resumed from a checkpoint or restarted at a synchronizing point
+// (decode.LastSync) in the syncBack bytes before off, approximate (a
+// fresh decoder started resync bytes before off, its offsets relative to
+// that start) when the nearest checkpoint is more than maxCatchUp bytes
+// back and no such point is near. base is the stream offset of the
+// returned decoder's offset 0.
 func (x *index) decoderAt(off int64) (d decode.Decoder, base int64, exact bool, err error) {
 	b := off / checkpointEvery
 	x.mu.Lock()
@@ -271,14 +276,23 @@ func (x *index) decoderAt(off int64) (d decode.Decoder, base int64, exact bool, 
 		}
 	}
 	if off-d.Offset() > maxCatchUp {
-		start := max(0, off-resync)
-		d = decoderFor(x.opts)
+		// Exact from the last synchronizing point in the syncBack bytes
+		// before off (decode.LastSync), or from 0 when they reach it;
+		// else approximate.
+		start := max(0, off-syncBack)
 		p, err := x.src.read(start, off-start)
 		if err != nil {
 			return d, 0, false, err
 		}
-		d.Feed(p, func(*decode.Token) {})
-		return d, start, false, nil
+		d = decoderFor(x.opts)
+		if k := decode.LastSync(p); k >= 0 || start == 0 {
+			k = max(k, 0)
+			d.Restart(start + int64(k))
+			d.Feed(p[k:], func(*decode.Token) {})
+			return d, 0, true, nil
+		}
+		d.Feed(p[len(p)-resync:], func(*decode.Token) {})
+		return d, off - resync, false, nil
 	}
 	for d.Offset() < off {
 		n := min(off-d.Offset(), checkpointEvery-d.Offset()%checkpointEvery)
@@ -286,7 +300,7 @@ func (x *index) decoderAt(off int64) (d decode.Decoder, base int64, exact bool, 
 		if err != nil {
 			return d, 0, false, err
 		}
-		d.Feed(p, func(*decode.Token) {})
+		d.Skip(p) // decodes only from p's last synchronizing point
 		if d.Offset()%checkpointEvery == 0 {
 			x.extra[d.Offset()/checkpointEvery] = d
 		}

@@ -2,8 +2,11 @@ package viewer
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"io"
 	"time"
+	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -90,7 +93,7 @@ func (m *model) jobDone(msg jobMsg) tea.Cmd {
 				m.err = err
 				return nil
 			}
-			m.setMsg(true, "%s", hazardMessage(&t))
+			m.setMsg(true, "%s", hazardMessage(&t, m.sv().splitFrames(&t)))
 			return nil
 		}
 		if _, ok := j.(*diffSeek); ok {
@@ -177,39 +180,67 @@ func (s *scanner) tokens(b int64, fn func(t *decode.Token)) error {
 	return nil
 }
 
-// findings returns the offsets of the sanitizer findings of kind that
-// point into block b, in order.
-func (s *scanner) findings(b int64, kind, seq string, opts sanitize.Options) ([]int64, error) {
+// findings returns the sanitizer's findings that cover bytes of block b,
+// in order, in stream offsets; frame boundaries are marked as the report
+// marks them, so split sequences are found too.
+func (s *scanner) findings(b int64, opts sanitize.Options) ([]sanitize.Finding, error) {
 	src := s.x.src
 	start := b * checkpointEvery
 	end := min(src.n, start+checkpointEvery)
 	// The sanitizer starts where the decoder is in ground: at the first
-	// token that begins in the block, and runs until the last has ended.
+	// token that begins in the block, and runs until the last has ended
+	// and a character more, which decides a CR or U+115F held at the end.
 	g, stop := int64(-1), end
+	var first decode.Kind
 	if err := s.tokens(b, func(t *decode.Token) {
 		if t.Flags&decode.FlagEmbedded == 0 {
 			if g < 0 {
-				g = t.Off
+				g, first = t.Off, t.Kind
 			}
 			stop = max(stop, t.End())
 		}
 	}); err != nil {
 		return nil, err
 	}
-	var hits []int64
+	stop = min(src.n, stop+utf8.UTFMax)
+	if first == decode.KindFormat && g >= 0 && b > 0 {
+		// What the policy makes of a format character depends on the
+		// text and format characters just before it: start there.
+		cs, ce := int64(-1), int64(-1)
+		if err := s.tokens(b-1, func(t *decode.Token) {
+			switch {
+			case t.Flags&decode.FlagEmbedded != 0:
+				return
+			case t.Kind == decode.KindText, t.Kind == decode.KindFormat && (cs < 0 || ce != t.Off):
+				cs = t.Off
+			case t.Kind != decode.KindFormat:
+				cs = -1
+			}
+			ce = t.End()
+		}); err != nil {
+			return nil, err
+		}
+		if cs >= 0 && ce == g {
+			g = cs
+		}
+	}
+	var hits []sanitize.Finding
 	for g >= 0 && g < end {
 		p, err := src.read(g, stop-g)
 		if err != nil {
 			return nil, err
 		}
-		_, rep, _ := sanitize.Map(p, opts)
+		w := sanitize.NewWriter(io.Discard, opts)
+		writeFramed(w, p, g, s.x.frames)
+		_ = w.Close() // io.Discard never fails
+		rep := w.Report()
 		next := int64(-1)
 		for _, f := range rep.Findings {
-			off := g + f.Offset
-			if f.Kind == kind && (seq == "" || f.Sequence == seq) && off >= start && off < end {
-				hits = append(hits, off)
+			f.Offset += g
+			if f.Offset < end && f.Offset+max(1, f.Bytes) > start {
+				hits = append(hits, f)
 			}
-			next = max(next, off+max(1, f.Bytes))
+			next = max(next, f.Offset+max(1, f.Bytes))
 		}
 		if rep.FindingsOmitted == 0 || next <= g {
 			break
@@ -261,25 +292,7 @@ func (j *seek) step() (done, found bool, off int64, err error) {
 		if mask, known := j.sc.x.mask(int(j.b)); known && mask&j.it.need == 0 {
 			continue
 		}
-		var hits []int64
-		if j.it.match != nil {
-			var prev decode.Token
-			err = j.sc.tokens(j.b, func(t *decode.Token) {
-				// A run of BS is one place to stop: the sequel of each
-				// is the same overwrite.
-				run := j.it.runs && t.Kind == decode.KindC0 && t.Final == '\b' &&
-					prev.Kind == decode.KindC0 && prev.Final == '\b' && prev.End() == t.Off
-				if j.it.match(t, &j.opts) && !run {
-					hits = append(hits, t.Off)
-				}
-				prev = *t
-			})
-		}
-		if err == nil && j.it.finding != "" {
-			var more []int64
-			more, err = j.sc.findings(j.b, j.it.finding, j.it.findingSeq, j.opts)
-			hits = append(hits, more...)
-		}
+		hits, err := j.it.places(j.sc, j.b, &j.opts)
 		if err != nil {
 			return true, false, 0, err
 		}
@@ -319,6 +332,7 @@ type textSearch struct {
 	wrapped bool
 	done    int64 // bytes searched
 	pre     prefilter
+	buf     []byte // the piece read, reused
 }
 
 // textPiece is how many bytes the text search sanitizes at a time.
@@ -378,10 +392,11 @@ func (j *textSearch) step() (done, found bool, off int64, err error) {
 			}
 		}
 		tail := min(src.n, g+int64(len(j.q))*4+64)
-		in, err := src.read(j.pos, tail-j.pos)
+		in, err := src.readInto(j.buf, j.pos, tail-j.pos)
 		if err != nil {
 			return true, false, 0, err
 		}
+		j.buf = in
 		if !j.pre.mayMatch(in) {
 			j.done += g - j.pos
 			j.pos, j.d = g, gd
@@ -426,13 +441,26 @@ func smartFold(q []byte) bool { return bytes.Equal(q, asciiLower(q)) }
 // so every offset, are kept.
 func asciiLower(p []byte) []byte { return appendLower(make([]byte, 0, len(p)), p) }
 
-// appendLower appends p to dst with ASCII letters in lower case.
+// appendLower appends p to dst with ASCII letters in lower case, eight
+// bytes at a time.
 func appendLower(dst, p []byte) []byte {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	n := len(dst)
 	dst = append(dst, p...)
-	for i, b := range dst[n:] {
-		if b-'A' < 26 {
-			dst[n+i] = b + 'a' - 'A'
+	d := dst[n:]
+	i := 0
+	for ; i+8 <= len(d); i += 8 {
+		w := binary.LittleEndian.Uint64(d[i:])
+		// Each byte's low seven bits plus an offset set its high bit
+		// from 'A' on, and from past 'Z' on; no sum carries into the
+		// next byte. Bytes with their own high bit set are not letters.
+		low := w &^ highs
+		upper := (low + ones*(0x80-'A')) &^ (low + ones*(0x80-'Z'-1)) &^ w & highs
+		binary.LittleEndian.PutUint64(d[i:], w|upper>>2) // 0x80>>2 is 'a'-'A'
+	}
+	for ; i < len(d); i++ {
+		if d[i]-'A' < 26 {
+			d[i] += 'a' - 'A'
 		}
 	}
 	return dst

@@ -35,6 +35,8 @@ type keyMap struct {
 	// "keys" are the markers themselves, which no command matches.
 	LegendRemoved [render.NumRemovals]key.Binding
 	LegendC1      key.Binding
+	// Compare mode's line marks (diffMark, seqMark).
+	LegendDiff, LegendSame key.Binding
 }
 
 // newKeyMap returns the viewer's bindings, all enabled; the legend shows
@@ -89,6 +91,8 @@ func newKeyMap(ascii bool) keyMap {
 		c1 = "!"
 	}
 	k.LegendC1 = b(c1, "glyphs: raw C1 byte", c1)
+	k.LegendDiff = b(diffMark.String(), "compare: the line's text differs", diffMark.String())
+	k.LegendSame = b(seqMark.String(), "compare: same text, different bytes", seqMark.String())
 	for r := range k.LegendRemoved {
 		g := render.Removal(r).Mark(ascii).String()
 		k.LegendRemoved[r] = b(g, "removed: "+render.Removal(r).String(), g)
@@ -141,6 +145,8 @@ func (k *keyMap) setContext(c keyContext) {
 		k.LegendRemoved[r].SetEnabled(nav)
 	}
 	k.LegendC1.SetEnabled(nav && !c.compare)
+	k.LegendDiff.SetEnabled(nav && c.compare)
+	k.LegendSame.SetEnabled(nav && c.compare)
 	k.Confirm.SetEnabled(c.prompt)
 	k.Cancel.SetEnabled(c.prompt)
 	k.Quit.SetEnabled(true)
@@ -167,6 +173,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.ReportUp, k.ReportDown, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Goto, k.NextHazard, k.PrevHazard, k.NextSeq, k.PrevSeq, k.NextClass, k.PrevClass, k.NextDiff, k.PrevDiff, k.NextFrame, k.PrevFrame, k.NextStream},
 		{k.SearchText, k.SearchRaw, k.SearchHex, k.Mark, k.JumpMark, k.Focus, k.FocusBack, k.Detail, k.Screen, k.NextFinding, k.PrevFinding, k.NextRanked, k.PrevRanked},
-		append([]key.Binding{k.Confirm, k.Cancel, k.Help, k.Quit, k.LegendC1}, k.LegendRemoved[:]...),
+		append([]key.Binding{k.Confirm, k.Cancel, k.Help, k.Quit, k.LegendC1, k.LegendDiff, k.LegendSame}, k.LegendRemoved[:]...),
 	}
 }

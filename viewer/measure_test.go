@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -47,10 +49,21 @@ func measureMiB(t *testing.T) int {
 // it is not a number); the figures go to BENCHMARKS.md.
 func TestMeasureLarge(t *testing.T) {
 	mib := measureMiB(t)
-	path := filepath.Join(t.TempDir(), "large.bin")
+	// BYTELENS_VIEWER_MEASURE_DIR keeps the capture there, for measuring
+	// other tools on the same bytes.
+	dir := os.Getenv("BYTELENS_VIEWER_MEASURE_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	path := filepath.Join(dir, "large.bin")
 	genStart := time.Now()
-	size := writeLarge(t, path, int64(mib)<<20)
-	size += appendTail(t, path)
+	var size int64
+	if shape := os.Getenv("BYTELENS_VIEWER_MEASURE_SHAPE"); shape != "" {
+		size = writeShape(t, path, shape, int64(mib)<<20)
+	} else {
+		size = writeLarge(t, path, int64(mib)<<20)
+		size += appendTail(t, path)
+	}
 	t.Logf("generated %d MiB in %v", mib, time.Since(genStart).Round(time.Millisecond))
 	runtime.GC()
 	debug.FreeOSMemory()
@@ -84,7 +97,7 @@ func TestMeasureLarge(t *testing.T) {
 	spawn(initCmd)
 	r := rand.New(rand.NewPCG(1, 2))
 	var during []time.Duration
-	idxStart := time.Now()
+	idxStart, idxCPU := time.Now(), processCPU()
 	for pending > 0 {
 		msg := <-msgs
 		pending--
@@ -103,30 +116,43 @@ func TestMeasureLarge(t *testing.T) {
 			during = append(during, jumpTime(m, r.Int64N(size)))
 		}
 	}
-	indexed := time.Since(idxStart)
-	t.Logf("indexed %d MiB in %v (%.0f MiB/s), %d jumps during indexing: %s", mib, indexed.Round(time.Millisecond),
-		float64(mib)/indexed.Seconds(), len(during), percentiles(during))
+	indexed, indexCPU := time.Since(idxStart), processCPU()-idxCPU
+	t.Logf("indexed %d MiB in %v (%.0f MiB/s), CPU %v, %d jumps during indexing: %s", mib, indexed.Round(time.Millisecond),
+		float64(mib)/indexed.Seconds(), indexCPU.Round(time.Millisecond), len(during), percentiles(during))
 	var after []time.Duration
+	cpu := processCPU()
 	for range 200 {
 		after = append(after, jumpTime(m, r.Int64N(size)))
 	}
-	t.Logf("jumps after indexing (200, Update+View): %s", percentiles(after))
+	t.Logf("jumps after indexing (200, Update+View): %s; CPU %v per jump", percentiles(after), (processCPU()-cpu)/200)
 	var pages []time.Duration
+	cpu = processCPU()
 	for range 200 {
 		s := time.Now()
 		m.Update(tea.KeyMsg{Type: tea.KeyPgDown})
 		_ = m.View()
 		pages = append(pages, time.Since(s))
 	}
-	t.Logf("page down (200): %s", percentiles(pages))
+	t.Logf("page down (200): %s; CPU %v per page", percentiles(pages), (processCPU()-cpu)/200)
 	// A needle near the end: the text search from the start, cleaned
 	// text and raw text, the index built.
 	for _, q := range []string{"needle at the end", "NEEDLE at the end", "absent needle"} {
-		s := time.Now()
+		s, cpu := time.Now(), processCPU()
 		found, off := runJob(t, newTextSearch(m.sv().idx, q, false, sanitize.Options{}, 0))
-		t.Logf("text search %q: found %v at %d (%.1f%% of the capture) in %v", q, found, off, 100*float64(off)/float64(size), time.Since(s).Round(time.Millisecond))
+		t.Logf("text search %q: found %v at %d (%.1f%% of the capture) in %v, CPU %v", q, found, off, 100*float64(off)/float64(size),
+			time.Since(s).Round(time.Millisecond), (processCPU() - cpu).Round(time.Millisecond))
 	}
 	t.Logf("resident: %s", rss())
+}
+
+// processCPU returns the CPU time the process has used, user and system,
+// on every thread (the garbage collector's included).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // jumpTime goes to off through the goto prompt and returns how long the
@@ -209,6 +235,39 @@ func writeLarge(t *testing.T, path string, n int64) int64 {
 	return size
 }
 
+// writeShape writes a capture of n bytes of the shape BYTELENS_VIEWER_
+// MEASURE_SHAPE names: "lf" is line feeds only, "line=L" coloured text
+// in lines of L bytes (lineCapture; L = n makes one line), with the
+// needle of appendTail near the end. It returns the size.
+func writeShape(t *testing.T, path, shape string, n int64) int64 {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 4<<20)
+	if shape == "lf" {
+		_, err = w.Write(bytes.Repeat([]byte("\n"), int(n)))
+	} else {
+		l, perr := strconv.ParseInt(strings.TrimPrefix(shape, "line="), 10, 64)
+		if perr != nil || l <= 0 {
+			t.Fatalf("BYTELENS_VIEWER_MEASURE_SHAPE=%q: want lf or line=BYTES", shape)
+		}
+		err = writeLines(w, n, l)
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Size()
+}
+
 // appendTail appends a line holding "needle at the end" to the capture
 // at path, its colour changing inside the word "end", and 2 MiB of lines
 // after it, so a search for it runs through 99.8% of a 1 GiB capture. It
@@ -240,7 +299,12 @@ func TestMeasureLargeBinary(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	path := filepath.Join(dir, "large.bin")
-	size := writeLarge(t, path, int64(mib)<<20)
+	var size int64
+	if shape := os.Getenv("BYTELENS_VIEWER_MEASURE_SHAPE"); shape != "" {
+		size = writeShape(t, path, shape, int64(mib)<<20)
+	} else {
+		size = writeLarge(t, path, int64(mib)<<20)
+	}
 	cold := exec.Command("sh", "-c", "sync && echo 3 > /proc/sys/vm/drop_caches").Run() == nil
 
 	cmd := exec.Command(bin, "view", path)

@@ -239,3 +239,23 @@ func TestPrefilter(t *testing.T) {
 		t.Error("prefilter never ruled a piece out")
 	}
 }
+
+// TestPrefilterNonASCII checks the prefilter on queries whose prefixes
+// end in bytes outside printable ASCII: a removed token right after a
+// UTF-8 character of the query, or after a run of such bytes.
+func TestPrefilterNonASCII(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ raw, q string }{
+		{"un caf\u00e9\x1b[31m au lait", "café au"},
+		{"x \u03c3\u1ff6\x1b[1m\u03bc\u03b1 y", "σῶμα"},
+		{"終端\x07\x1b[0mです", "終端です"},
+	} {
+		pre := newPrefilter([]byte(c.q), false, sanitize.Options{})
+		if text, _ := sanitize.String(c.raw, sanitize.Options{}); !strings.Contains(text, c.q) {
+			t.Fatalf("%q cleans to %q, without %q", c.raw, text, c.q)
+		}
+		if !pre.mayMatch([]byte(c.raw)) {
+			t.Errorf("prefilter rules %q out of %q", c.q, c.raw)
+		}
+	}
+}

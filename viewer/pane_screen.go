@@ -7,7 +7,6 @@ import (
 	"sort"
 	"sync"
 	"unicode/utf8"
-	"unsafe"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -25,15 +24,17 @@ import (
 // that drew it; f/F and r/R step through the findings.
 type screenPane struct{ noKeys }
 
-// Checkpoints of the screen pass: one every screenStep bytes at first;
-// when they would take more than screenBudget bytes, every other one is
-// dropped and the step doubles, so that memory stays under the budget on
-// any capture while a jump replays at most one step.
+// Checkpoints of the screen pass (screen.Snapshot, a few KiB each): one
+// every screenStep bytes at first; when they would take more than
+// screenBudget bytes, every other one is dropped and the step doubles, so
+// that memory stays under the budget on any capture while a jump replays
+// at most one step.
 const (
-	screenStep   = 512 << 10
+	screenStep   = 128 << 10
 	screenBudget = 128 << 20
-	// screenChunk is how many bytes one step of the pass feeds.
-	screenChunk = 4 << 20
+	// screenChunk is how many bytes one step of the pass feeds; the
+	// findings so far are shown after each step.
+	screenChunk = 1 << 20
 )
 
 // screenCache is a stream's screen models: the background pass (a model
@@ -44,14 +45,18 @@ type screenCache struct {
 	st  *capture.Stream
 
 	mu      sync.Mutex
-	step    int64           // bytes between checkpoints
-	cps     []*screen.Model // cps[i] has been fed i*step bytes
-	pass    *screen.Model   // the pass's model, with findings; owned by its step
+	step    int64              // bytes between checkpoints
+	cps     []*screen.Snapshot // cps[i] has been fed i*step bytes
+	cpBytes int64              // the memory of cps
+	pass    *screen.Model      // the pass's model, with findings; owned by its step
 	done    bool
-	started bool             // the pass has been started (UI goroutine only)
-	finds   []screen.Finding // when done: by offset
-	rank    []int            // indices into finds, highest rank first
-	union   []span64         // the findings' spans merged, by offset
+	started bool // the pass has been started (UI goroutine only)
+	// The findings of the bytes the pass has read, replaced after each
+	// step: by offset, the indices of finds highest rank first, and the
+	// spans merged.
+	finds []screen.Finding
+	rank  []int
+	union []span64
 
 	cur *screen.Model // the model at the cursor (UI goroutine only)
 }
@@ -73,12 +78,8 @@ func newScreenCache(c *capture.Capture, st *capture.Stream) (*screenCache, error
 		return nil, err
 	}
 	pass, _ := screen.New(screen.Options{Cols: set.Cols, Rows: set.Rows, NewlineCRLF: set.NewlineCRLF, Findings: true, Timed: c != nil && c.Timed})
-	return &screenCache{set: set, st: st, step: screenStep, cps: []*screen.Model{first}, pass: pass}, nil
-}
-
-// cpCost is the memory of one checkpoint in bytes: its two grids.
-func (c *screenCache) cpCost() int64 {
-	return int64(c.set.Cols) * int64(c.set.Rows) * 2 * int64(unsafe.Sizeof(screen.Cell{}))
+	cp := first.Snapshot()
+	return &screenCache{set: set, st: st, step: screenStep, cps: []*screen.Snapshot{cp}, cpBytes: cp.Bytes(), pass: pass}, nil
 }
 
 // passStep feeds the pass the next screenChunk bytes, taking checkpoints
@@ -95,47 +96,58 @@ func (c *screenCache) passStep(id int) tea.Cmd {
 				return screenMsg{id, err}
 			}
 			if p.Offset() == next {
-				c.addCheckpoint(p.Checkpoint())
+				c.addCheckpoint(p.Snapshot())
 			}
 		}
-		if end < c.st.Len {
-			return screenMsg{id: id}
+		last := end >= c.st.Len
+		if last {
+			p.End()
 		}
-		p.End()
-		fs := p.Findings()
-		rank := make([]int, len(fs)) // Findings is in rank order
-		for i := range rank {
-			rank[i] = i
-		}
-		byOff := slices.Clone(rank)
-		slices.SortStableFunc(byOff, func(a, b int) int { return int(fs[a].Off - fs[b].Off) })
-		pos := make([]int, len(fs)) // rank order index -> offset order index
-		sorted := make([]screen.Finding, len(fs))
-		for j, i := range byOff {
-			sorted[j], pos[i] = fs[i], j
-		}
-		for i := range rank {
-			rank[i] = pos[i]
-		}
-		c.mu.Lock()
-		c.finds, c.rank, c.union, c.done, c.pass = sorted, rank, unionOf(sorted), true, nil
-		c.mu.Unlock()
+		c.publish(p.Findings(), last)
 		return screenMsg{id: id}
 	}
 }
 
+// publish replaces the findings shown by fs (in rank order, as
+// Model.Findings returns them); done says the pass has ended.
+func (c *screenCache) publish(fs []screen.Finding, done bool) {
+	rank := make([]int, len(fs))
+	for i := range rank {
+		rank[i] = i
+	}
+	byOff := slices.Clone(rank)
+	slices.SortStableFunc(byOff, func(a, b int) int { return int(fs[a].Off - fs[b].Off) })
+	pos := make([]int, len(fs)) // rank order index -> offset order index
+	sorted := make([]screen.Finding, len(fs))
+	for j, i := range byOff {
+		sorted[j], pos[i] = fs[i], j
+	}
+	for i := range rank {
+		rank[i] = pos[i]
+	}
+	c.mu.Lock()
+	c.finds, c.rank, c.union, c.done = sorted, rank, unionOf(sorted), done
+	if done {
+		c.pass = nil
+	}
+	c.mu.Unlock()
+}
+
 // addCheckpoint appends cp, thinning the checkpoints when they pass the
 // memory budget.
-func (c *screenCache) addCheckpoint(cp *screen.Model) {
+func (c *screenCache) addCheckpoint(cp *screen.Snapshot) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.cps = append(c.cps, cp)
-	if int64(len(c.cps))*c.cpCost() <= screenBudget {
+	c.cpBytes += cp.Bytes()
+	if c.cpBytes <= screenBudget {
 		return
 	}
 	kept := c.cps[:0]
+	c.cpBytes = 0
 	for i := 0; i < len(c.cps); i += 2 {
 		kept = append(kept, c.cps[i])
+		c.cpBytes += c.cps[i].Bytes()
 	}
 	clear(c.cps[len(kept):])
 	c.cps, c.step = kept, c.step*2
@@ -181,7 +193,7 @@ func (c *screenCache) modelAt(end int64) (*screen.Model, error) {
 		return nil, errScreenBehind
 	}
 	if !near {
-		c.cur = cp.Clone()
+		c.cur = cp.Model()
 	}
 	return c.cur, capture.PlayScreen(c.cur, c.st, end)
 }
@@ -192,9 +204,6 @@ var errScreenBehind = errors.New("the screen pass has not reached the cursor yet
 // findingAt returns the index (by offset) of a finding whose span holds
 // off, the one of highest rank when several do, or -1.
 func (c *screenCache) findingAt(off int64) int {
-	if !c.done {
-		return -1
-	}
 	best := -1
 	// Destruction spans tile without overlap, and so do draw-time ones:
 	// at most one of each holds off, and it is the last of its family
@@ -273,25 +282,32 @@ func (m *model) screenStepped(msg screenMsg) tea.Cmd {
 }
 
 // stepFinding moves the cursor to the next finding (d 1) or the previous
-// one (d -1), by offset or by rank.
+// one (d -1), by offset or by rank, among those the pass has found so far.
 func (m *model) stepFinding(d int, byRank bool) {
 	c, err := m.screenCache()
 	if err != nil {
 		m.err = err
 		return
 	}
-	c.mu.Lock()
-	done := c.done
-	c.mu.Unlock()
-	switch {
-	case !done:
-		m.setMsg(true, "findings come when the screen pass has read the stream")
-		return
-	case len(c.finds) == 0:
-		m.setMsg(true, "no hidden-text findings in this stream")
+	off, msg := c.stepTarget(m.sv().cursor, d, byRank)
+	if msg != "" {
+		m.setMsg(true, "%s", msg)
 		return
 	}
-	cur := m.sv().cursor
+	m.jump(off)
+}
+
+// stepTarget returns the offset of the finding d steps from the cursor at
+// cur, by offset or by rank, or why there is none.
+func (c *screenCache) stepTarget(cur int64, d int, byRank bool) (int64, string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case len(c.finds) == 0 && !c.done:
+		return 0, "no hidden-text findings yet: the screen pass is reading the stream"
+	case len(c.finds) == 0:
+		return 0, "no hidden-text findings in this stream"
+	}
 	var i int
 	if byRank {
 		// From the finding under the cursor, else from the top (or bottom).
@@ -311,11 +327,10 @@ func (m *model) stepFinding(d int, byRank bool) {
 			i = sort.Search(len(c.finds), func(i int) bool { return c.finds[i].Off >= cur }) - 1
 		}
 		if i < 0 || i >= len(c.finds) {
-			m.setMsg(true, "no finding %s", map[bool]string{true: "after the cursor", false: "before the cursor"}[d > 0])
-			return
+			return 0, "no finding " + map[bool]string{true: "after the cursor", false: "before the cursor"}[d > 0]
 		}
 	}
-	m.jump(c.finds[i].Off)
+	return c.finds[i].Off, ""
 }
 
 // findingNote names the finding under the cursor for the status line:
@@ -369,10 +384,9 @@ func (screenPane) title(m *model) string {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.done {
-		t += fmt.Sprintf(", %d findings", len(c.finds))
-	} else {
-		t += fmt.Sprintf(", finding hidden text %d%%", percent(int64(len(c.cps)-1)*c.step, m.sv().src.n))
+	t += fmt.Sprintf(", %d findings", len(c.finds))
+	if !c.done {
+		t += fmt.Sprintf(" so far, %d%% read", percent(int64(len(c.cps)-1)*c.step, m.sv().src.n))
 	}
 	return t
 }

@@ -133,15 +133,17 @@ func TestScreenFindings(t *testing.T) {
 func TestScreenCheckpointBudget(t *testing.T) {
 	c := &screenCache{set: capture.ScreenSetup{Cols: 80, Rows: 24}, step: screenStep}
 	m, _ := screen.New(screen.Options{})
-	n := int(2*screenBudget/c.cpCost()) + 3
+	m.Feed(bytes.Repeat([]byte("a full screen of text "), 100))
+	cp := m.Snapshot()
+	n := int(2*screenBudget/cp.Bytes()) + 3
 	for range n {
-		c.addCheckpoint(m)
+		c.addCheckpoint(cp)
 	}
-	if got := int64(len(c.cps)) * c.cpCost(); got > screenBudget {
-		t.Errorf("%d checkpoints take %d bytes, over the budget %d", len(c.cps), got, screenBudget)
+	if got := int64(len(c.cps)) * cp.Bytes(); got > screenBudget || got != c.cpBytes {
+		t.Errorf("%d checkpoints take %d bytes (counted %d), over the budget %d", len(c.cps), got, c.cpBytes, screenBudget)
 	}
-	if kept := int64(len(c.cps)) * c.cpCost(); kept < screenBudget/2 {
-		t.Errorf("thinning kept %d bytes of checkpoints, under half the budget", kept)
+	if c.cpBytes < screenBudget/2 {
+		t.Errorf("thinning kept %d bytes of checkpoints, under half the budget", c.cpBytes)
 	}
 	if c.step <= screenStep {
 		t.Errorf("step %d did not grow", c.step)
@@ -170,5 +172,31 @@ func TestScreenBehind(t *testing.T) {
 	}
 	if got := m.Offset(); got != st.Len {
 		t.Errorf("model at %d, want %d", got, st.Len)
+	}
+}
+
+// TestScreenFindingsIncremental: findings show after each step of the
+// screen pass, before it has read the whole stream; f jumps to one.
+func TestScreenFindingsIncremental(t *testing.T) {
+	head := []byte("files: a.txt\r\nrm -rf ~/\r\x1b[Kb.txt\r\n")
+	data := append(head, bytes.Repeat([]byte("2026-12-01 build step ok\r\n"), 3*screenChunk/26)...)
+	st := &capture.Stream{Name: capture.StreamOutput, Data: bytes.NewReader(data), Len: int64(len(data))}
+	c, err := newScreenCache(nil, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := c.passStep(0)().(screenMsg); msg.err != nil {
+		t.Fatal(msg.err)
+	}
+	if c.done {
+		t.Fatalf("pass done after one step of %d bytes over %d", screenChunk, len(data))
+	}
+	rm := int64(bytes.Index(head, []byte("rm -rf")))
+	off, msg := c.stepTarget(0, 1, false)
+	if msg != "" || off != rm {
+		t.Errorf("first finding after one step: offset %d %q, want %d", off, msg, rm)
+	}
+	if i := c.findingAt(rm); i < 0 || c.finds[i].Cause != screen.CauseErased {
+		t.Errorf("findingAt(%d) = %d, want the erased command", rm, i)
 	}
 }

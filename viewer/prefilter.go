@@ -24,6 +24,12 @@ type prefilter struct {
 	// bit endsPrefix when b ends a proper prefix of q.
 	class [256]uint8
 	buf   []byte // the piece in lower case, reused
+	// ends[b] lists the lengths k of the proper prefixes q[:k] that end
+	// in b.
+	ends [256][]int
+	// printable is set when every proper prefix of q ends in printable
+	// ASCII.
+	printable bool
 }
 
 // Bits of prefilter.class.
@@ -54,8 +60,11 @@ func newPrefilter(q []byte, fold bool, opts sanitize.Options) prefilter {
 			p.class[b] |= startsRemoved
 		}
 	}
+	p.printable = true
 	for k := 1; k < len(q); k++ {
 		p.class[q[k-1]] |= endsPrefix
+		p.ends[q[k-1]] = append(p.ends[q[k-1]], k)
+		p.printable = p.printable && q[k-1] >= 0x20 && q[k-1] < 0x7F
 	}
 	return p
 }
@@ -76,21 +85,28 @@ func (p *prefilter) mayMatch(raw []byte) bool {
 	if len(raw) == 0 {
 		return false
 	}
-	prev := p.class[raw[0]]
-	for i := 1; i < len(raw); i++ {
-		c := p.class[raw[i]]
-		if c&startsRemoved != 0 && prev&endsPrefix != 0 && p.prefixBefore(raw, i) {
+	// Every byte that can begin removed input is outside printable
+	// ASCII: the scan skips printable runs a word at a time and looks
+	// only at the bytes that end them; when the query's proper prefixes
+	// end in printable ASCII, only the first byte of each run can follow
+	// one, and the rest of the run is stepped over.
+	for i := decode.NextNonPrintable(raw, 1); i < len(raw); i = decode.NextNonPrintable(raw, i) {
+		if p.class[raw[i]]&startsRemoved != 0 && p.class[raw[i-1]]&endsPrefix != 0 && p.prefixBefore(raw, i) {
 			return true
 		}
-		prev = c
+		i++
+		for p.printable && i < len(raw) && (raw[i] < 0x20 || raw[i] >= 0x7F) {
+			i++
+		}
 	}
 	return false
 }
 
-// prefixBefore reports whether raw[:i] ends with a proper prefix of q.
+// prefixBefore reports whether raw[:i] ends with a proper prefix of q,
+// trying only the prefix lengths whose last byte is raw[i-1].
 func (p *prefilter) prefixBefore(raw []byte, i int) bool {
-	for k := 1; k < len(p.q) && k <= i; k++ {
-		if p.q[k-1] == raw[i-1] && bytes.Equal(raw[i-k:i], p.q[:k]) {
+	for _, k := range p.ends[raw[i-1]] {
+		if k <= i && bytes.Equal(raw[i-k:i], p.q[:k]) {
 			return true
 		}
 	}

@@ -1,6 +1,8 @@
 package viewer
 
 import (
+	"slices"
+
 	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/sanitize"
 )
@@ -16,18 +18,96 @@ type reportItem struct {
 	// match reports whether a token is one this item counts, when that
 	// can be told from the token alone.
 	match func(t *decode.Token, o *sanitize.Options) bool
-	// finding is the kind of sanitize.Finding that marks a place this
-	// item counts, when match is nil.
-	finding string
-	// findingSeq, if set, keeps only the findings of that sequence
-	// ("CR").
-	findingSeq string
+	// unless, if set, drops the tokens match takes that lie in the span
+	// of a sanitizer finding it accepts: what the sanitizer decided by
+	// context (a format character it removed).
+	unless func(f *sanitize.Finding, o *sanitize.Options) bool
+	// found reports whether a sanitizer finding marks a place this item
+	// counts, at the finding's offset.
+	found func(f *sanitize.Finding, o *sanitize.Options) bool
 	// runs makes a run of BS controls one place, found at its first.
 	runs bool
 }
 
 // searchable reports whether ] and [ can find the item's places.
-func (it *reportItem) searchable() bool { return it.match != nil || it.finding != "" }
+func (it *reportItem) searchable() bool { return it.match != nil || it.found != nil }
+
+// usesFindings reports whether the item's places depend on the
+// sanitizer's findings.
+func (it *reportItem) usesFindings() bool { return it.found != nil || it.unless != nil }
+
+// findingIs returns a matcher for the findings of kind, and of sequence
+// seq when seq is not empty ("CR").
+func findingIs(kind, seq string) func(*sanitize.Finding, *sanitize.Options) bool {
+	return func(f *sanitize.Finding, _ *sanitize.Options) bool {
+		return f.Kind == kind && (seq == "" || f.Sequence == seq)
+	}
+}
+
+// anyOf returns a matcher for the findings that one of fs accepts.
+func anyOf(fs ...func(*sanitize.Finding, *sanitize.Options) bool) func(*sanitize.Finding, *sanitize.Options) bool {
+	return func(f *sanitize.Finding, o *sanitize.Options) bool {
+		for _, fn := range fs {
+			if fn(f, o) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// places returns the offsets in block b of the places it counts, in
+// order: the
+// tokens match takes (but those in a finding unless accepts), then the
+// findings found accepts that begin in the block.
+func (it *reportItem) places(sc *scanner, b int64, o *sanitize.Options) ([]int64, error) {
+	var fs []sanitize.Finding
+	if it.usesFindings() {
+		var err error
+		if fs, err = sc.findings(b, *o); err != nil {
+			return nil, err
+		}
+	}
+	var hits []int64
+	if it.match != nil {
+		var prev decode.Token
+		err := sc.tokens(b, func(t *decode.Token) {
+			// A run of BS is one place to stop: the sequel of each is
+			// the same overwrite.
+			run := it.runs && t.Kind == decode.KindC0 && t.Final == '\b' &&
+				prev.Kind == decode.KindC0 && prev.Final == '\b' && prev.End() == t.Off
+			if it.match(t, o) && !run && !it.excepted(fs, t.Off, o) {
+				hits = append(hits, t.Off)
+			}
+			prev = *t
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for i := range fs {
+		if it.found != nil && fs[i].Offset >= b*checkpointEvery && it.found(&fs[i], o) {
+			hits = append(hits, fs[i].Offset)
+		}
+	}
+	slices.Sort(hits)
+	return hits, nil
+}
+
+// excepted reports whether off lies in the span of a finding of fs that
+// it.unless accepts.
+func (it *reportItem) excepted(fs []sanitize.Finding, off int64, o *sanitize.Options) bool {
+	if it.unless == nil {
+		return false
+	}
+	for i := range fs {
+		f := &fs[i]
+		if off >= f.Offset && off < f.Offset+max(1, f.Bytes) && it.unless(f, o) {
+			return true
+		}
+	}
+	return false
+}
 
 // Mask bits of one kind.
 func kb(ks ...decode.Kind) uint32 {
@@ -74,10 +154,21 @@ func anomalyIs(f decode.Flags) func(*decode.Token, *sanitize.Options) bool {
 	}
 }
 
-// removedFormat tells the format characters the policy removes from those
-// it keeps.
-func removedFormat(t *decode.Token, o *sanitize.Options) bool {
-	return t.Kind == decode.KindFormat && decode.ClassifyFormat(t.Rune) == decode.FormatHiding && o.FormatChars == sanitize.FormatStrip
+// removesFormat reports whether finding f marks format characters that
+// the policy removed from the cleaned text. Whether a character is one the
+// format table removes depends on its context (a variation selector after
+// a base that takes it, a jamo filler inside a jamo sequence), which only
+// the sanitizer judges: it raises an invisible finding for each run of
+// them and a reorder finding for each bidi control, under every policy
+// (package sanitize, "Format characters"), and FormatStrip removes them.
+func removesFormat(f *sanitize.Finding, o *sanitize.Options) bool {
+	return o.FormatChars == sanitize.FormatStrip && (f.Kind == "invisible" || f.Kind == "reorder")
+}
+
+// becomesLF reports whether t is a LINE or PARAGRAPH SEPARATOR that the
+// policy writes as LF (Kept.LineSeparators rather than Kept.Format).
+func becomesLF(t *decode.Token, o *sanitize.Options) bool {
+	return t.Kind == decode.KindFormat && decode.ClassifyFormat(t.Rune) == decode.FormatLineSeparator && o.FormatChars == sanitize.FormatStrip
 }
 
 var (
@@ -102,7 +193,7 @@ var knownItems = map[string]reportItem{
 	"removed/pm":           {need: kb(decode.KindPM), match: kindIs(decode.KindPM)},
 	"removed/sos":          {need: kb(decode.KindSOS), match: kindIs(decode.KindSOS)},
 	"removed/esc_k":        {need: kb(decode.KindScreenTitle), match: kindIs(decode.KindScreenTitle)},
-	"removed/format":       {need: kb(decode.KindFormat), match: removedFormat},
+	"removed/format":       {need: kb(decode.KindFormat), found: removesFormat},
 	"removed/invalid_utf8": {need: kb(decode.KindInvalid), match: kindIs(decode.KindInvalid)},
 
 	"anomalies/malformed":    {need: bitAnomaly, match: anomalyIs(decode.FlagMalformed)},
@@ -122,11 +213,12 @@ var knownItems = map[string]reportItem{
 	"flags/hyperlink":   {need: kb(decode.KindOSC)},
 	"flags/alt_screen":  {need: kb(decode.KindCSI)},
 
-	"kept/format": {need: kb(decode.KindFormat), match: func(t *decode.Token, o *sanitize.Options) bool {
-		return t.Kind == decode.KindFormat && !removedFormat(t, o)
+	"kept/format": {need: kb(decode.KindFormat), unless: removesFormat, match: func(t *decode.Token, o *sanitize.Options) bool {
+		return t.Kind == decode.KindFormat && !becomesLF(t, o)
 	}},
-	"kept/link_labels": {need: kb(decode.KindOSC), finding: "hyperlink"},
-	"kept/vt_ff":       {need: kb(decode.KindC0), match: c0Is(0x0B, 0x0C)},
+	"kept/line_separators": {need: kb(decode.KindFormat), match: becomesLF},
+	"kept/link_labels":     {need: kb(decode.KindOSC), found: findingIs("hyperlink", "")},
+	"kept/vt_ff":           {need: kb(decode.KindC0), match: c0Is(0x0B, 0x0C)},
 }
 
 // reportGroups returns the report's counts by group, in the order of its
@@ -154,10 +246,10 @@ var reportItems = func() []reportItem {
 		for _, nc := range g.counts {
 			it, ok := knownItems[g.name+"/"+nc.Name]
 			if !ok && (g.name == "flags" || g.name == "anomalies") {
-				it = reportItem{need: ^uint32(0), finding: nc.Name}
+				it = reportItem{need: ^uint32(0), found: findingIs(nc.Name, "")}
 			}
-			if ok && it.match == nil && it.finding == "" {
-				it.finding = nc.Name
+			if ok && !it.searchable() {
+				it.found = findingIs(nc.Name, "")
 			}
 			it.group, it.name = g.name, nc.Name
 			items = append(items, it)

@@ -19,6 +19,9 @@ type rows struct {
 	src  source
 	bpr  int64
 	runs [][2]int64 // recent runs [lo, hi) of identical full rows, hi-lo >= 2 rows
+	buf  []byte     // scan's buffer, reused
+	read int64      // bytes scan has read since layout began
+	span int64      // the run span in bytes; 0 means runSpan
 }
 
 // scanChunk is how many bytes a run scan reads at a time.
@@ -40,8 +43,36 @@ func (r *rows) lastRow() int64 { return r.rowStart(max(0, r.src.n-1)) }
 // full reports whether the row at off is a whole row.
 func (r *rows) full(off int64) bool { return off+r.bpr <= r.src.n }
 
+// runSpan bounds the runs of identical rows: a run never crosses a
+// multiple of runSpan bytes (the first row start at or after it), so that
+// finding one reads at most runSpan bytes, however long the stretch of
+// identical bytes, and every run is the same whichever of its rows the
+// scan starts from. A longer stretch shows as one squeeze row per span.
+const runSpan = 16 << 20
+
+// layoutScan is how many bytes layout lets the run scans read before it
+// stops adding rows: a screen of squeeze rows over a gigabyte of
+// identical rows shows the first two runs (32 MiB), the rest as the view
+// scrolls.
+const layoutScan = 2 * runSpan
+
+// spanOf returns the rows [lo, hi) of the run span holding the row at off.
+func (r *rows) spanOf(off int64) (lo, hi int64) {
+	span := r.span
+	if span <= 0 {
+		span = runSpan
+	}
+	up := func(x int64) int64 { return (x + r.bpr - 1) / r.bpr * r.bpr }
+	c := off / span
+	if up(c*span) > off {
+		c--
+	}
+	return up(c * span), up((c + 1) * span)
+}
+
 // run returns the run [lo, hi) of identical full rows that holds the row
-// at off; a row like neither neighbour is a run of one.
+// at off, inside its run span; a row like neither neighbour is a run of
+// one.
 func (r *rows) run(off int64) (lo, hi int64, err error) {
 	if !r.full(off) {
 		return off, off + r.bpr, nil
@@ -55,11 +86,12 @@ func (r *rows) run(off int64) (lo, hi int64, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	hi, err = r.scan(row, off+r.bpr, 1)
+	spanLo, spanHi := r.spanOf(off)
+	hi, err = r.scan(row, off+r.bpr, 1, spanHi)
 	if err != nil {
 		return 0, 0, err
 	}
-	lo, err = r.scan(row, off-r.bpr, -1)
+	lo, err = r.scan(row, off-r.bpr, -1, spanLo)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -75,19 +107,23 @@ func (r *rows) run(off int64) (lo, hi int64, err error) {
 
 // scan walks rows from off in direction dir (+1 or -1) while they equal
 // row, and returns the offset of the first row that differs (or that is
-// past either end). It reads a few rows first, then ever more, up to
-// scanChunk bytes at a time.
-func (r *rows) scan(row []byte, off int64, dir int64) (int64, error) {
+// past either end, or past limit: before it going back, at or after it
+// going on). It reads a few rows first, then ever more, up to scanChunk
+// bytes at a time.
+func (r *rows) scan(row []byte, off int64, dir int64, limit int64) (int64, error) {
 	b := r.bpr
 	chunk := int64(4)
 	for {
-		if off < 0 || !r.full(off) {
+		if off < 0 || !r.full(off) || dir > 0 && off >= limit || dir < 0 && off < limit {
 			return off, nil
 		}
 		// Whole rows in the direction of travel, starting with off.
-		avail := (r.src.n - off) / b
+		avail := (min(r.src.n, limit) - off) / b
 		if dir < 0 {
-			avail = off/b + 1
+			avail = (off-limit)/b + 1
+		}
+		if avail <= 0 { // a short last row before limit
+			return off, nil
 		}
 		k := min(chunk, avail)
 		chunk = min(2*chunk, scanChunk/b)
@@ -95,9 +131,18 @@ func (r *rows) scan(row []byte, off int64, dir int64) (int64, error) {
 		if dir < 0 {
 			start = off - (k-1)*b
 		}
-		p, err := r.src.read(start, k*b)
+		r.read += k * b
+		p, err := r.src.readInto(r.buf, start, k*b)
 		if err != nil {
 			return 0, err
+		}
+		r.buf = p
+		// The k rows all equal row when the first does and the chunk
+		// equals itself shifted by a row: two comparisons of memory
+		// instead of one per row.
+		if bytes.Equal(p[:b], row) && bytes.Equal(p[b:], p[:len(p)-int(b)]) {
+			off += dir * k * b
+			continue
 		}
 		for i := range k {
 			j := i
@@ -112,12 +157,14 @@ func (r *rows) scan(row []byte, off int64, dir int64) (int64, error) {
 	}
 }
 
-// layout returns up to k display rows starting at top, a row start. The
-// row holding cursor is always shown as a data row.
+// layout returns up to k display rows starting at top, a row start; fewer
+// once the run scans have read layoutScan bytes, but never before the
+// cursor's row. The row holding cursor is always shown as a data row.
 func (r *rows) layout(top, cursor int64, k int) ([]dispRow, error) {
 	out := make([]dispRow, 0, k)
 	cur := r.rowStart(cursor)
-	for off := top; len(out) < k && off < r.src.n; {
+	r.read = 0
+	for off := top; len(out) < k && off < r.src.n && (r.read < layoutScan || off <= cur); {
 		d, err := r.rowAt(off, cur)
 		if err != nil {
 			return nil, err

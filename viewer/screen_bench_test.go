@@ -60,7 +60,7 @@ func BenchmarkScreenJump(b *testing.B) {
 			b.Fatal(msg.err)
 		}
 	}
-	b.Logf("%d checkpoints %d bytes apart, %d MiB", len(c.cps), c.step, int64(len(c.cps))*c.cpCost()>>20)
+	b.Logf("%d checkpoints %d bytes apart, %d MiB", len(c.cps), c.step, c.cpBytes>>20)
 	for _, worst := range []bool{false, true} {
 		name := "far"
 		if worst {

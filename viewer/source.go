@@ -22,9 +22,18 @@ type source struct {
 // read returns the bytes in [off, off+n), clamped to the stream. A read
 // that comes back short of the stream's length means the file changed.
 func (s source) read(off, n int64) ([]byte, error) {
+	return s.readInto(nil, off, n)
+}
+
+// readInto is read into buf's storage when it is large enough (the
+// result then aliases buf), else into a new buffer.
+func (s source) readInto(buf []byte, off, n int64) ([]byte, error) {
 	off = max(0, min(off, s.n))
 	n = max(0, min(n, s.n-off))
-	buf := make([]byte, n)
+	if int64(cap(buf)) < n {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
 	got, err := s.r.ReadAt(buf, off)
 	if int64(got) == n {
 		return buf, nil

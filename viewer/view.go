@@ -166,12 +166,9 @@ func (m *model) statusLines() []string {
 	}
 	if f.tokOK {
 		t := &f.tok
-		split := ""
-		if a, b := sv.frameAt(t.Off), sv.frameAt(t.End()-1); a != b {
-			split = fmt.Sprintf(" split across frames %d/%d", a+1, b+1)
-			if b > a+1 {
-				split = fmt.Sprintf(" split across frames %d to %d", a+1, b+1)
-			}
+		split := sv.splitFrames(t)
+		if split != "" {
+			split = " split across " + split
 		}
 		first = render.Concat(first,
 			render.Line([]byte(fmt.Sprintf("  %s ", t.Kind))), render.Offset(t.Off),

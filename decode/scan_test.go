@@ -1,0 +1,184 @@
+package decode
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/bytelens/bytelens/internal/hostile"
+)
+
+// mergeRecords joins consecutive text records that are not embedded, as
+// mergeText joins tokens: where Feed and Scan cut a text run depends on
+// their call boundaries.
+func mergeRecords(rs []Record) []Record {
+	var out []Record
+	isRun := func(r Record) bool { return r.Kind() == KindText && r.Flags()&FlagEmbedded == 0 }
+	for _, r := range rs {
+		if n := len(out); n > 0 && isRun(r) && isRun(out[n-1]) {
+			out[n-1] = r
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// feedRecords returns the records of Feed's tokens for p fed whole.
+func feedRecords(d Decoder, p []byte) []Record {
+	var rs []Record
+	for _, t := range mergeText(collect(d, p)) {
+		rs = append(rs, RecordOf(&t))
+	}
+	return rs
+}
+
+// scanRecords returns the records Scan writes for p cut at cuts, with room
+// for size records per call (at least ScanRecords), ScanEnd included.
+func scanRecords(d Decoder, p []byte, cuts []int, size int) []Record {
+	var rs []Record
+	recs := make([]Record, size)
+	prev := 0
+	for _, c := range append(slices.Clone(cuts), len(p)) {
+		for q := p[prev:c]; len(q) > 0; {
+			m, n := d.Scan(q, recs)
+			rs = append(rs, recs[:n]...)
+			q = q[m:]
+		}
+		prev = c
+	}
+	n := d.ScanEnd(recs)
+	return mergeRecords(append(rs, recs[:n]...))
+}
+
+func recordSigs(rs []Record) []string {
+	s := make([]string, len(rs))
+	for i, r := range rs {
+		s[i] = fmt.Sprintf("%s@%d f%02X %#x", r.Kind(), r.End(), r.Flags(), r.Final())
+	}
+	return s
+}
+
+// checkScan holds Scan to Feed on p: fed whole with the least room for
+// records, with ample room, split at cut, and one byte per call.
+func checkScan(t *testing.T, p []byte, d Decoder, cut int) {
+	t.Helper()
+	want := feedRecords(d, p)
+	every := make([]int, 0, len(p))
+	for i := 1; i < len(p); i++ {
+		every = append(every, i)
+	}
+	cut = min(cut, len(p))
+	for _, run := range []struct {
+		name string
+		cuts []int
+		size int
+	}{
+		{"whole", nil, ScanRecords},
+		{"whole, room 1024", nil, 1024},
+		{fmt.Sprintf("split at %d", cut), []int{cut}, ScanRecords + 1},
+		{"byte by byte", every, ScanRecords},
+	} {
+		got := scanRecords(d, p, run.cuts, run.size)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q (lone %v, apc-bel %v), %s:\n got %q\nwant %q", p, d.LoneC1, d.APCBEL, run.name, recordSigs(got), recordSigs(want))
+		}
+	}
+}
+
+// TestScanCorpus holds Scan to Feed on every input of the hostile corpus,
+// under every option, byte by byte and split at 64 points (8 with
+// -short).
+func TestScanCorpus(t *testing.T) {
+	files, err := filepath.Glob("../testdata/corpus/*.bin")
+	if err != nil || len(files) == 0 {
+		t.Fatal("no corpus", err)
+	}
+	for _, f := range files {
+		p, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []Decoder{{}, {LoneC1: true}, {APCBEL: true}, {LoneC1: true, APCBEL: true}} {
+			step := max(1, len(p)/64)
+			if testing.Short() {
+				step = max(1, len(p)/8)
+			}
+			for cut := 0; cut <= len(p); cut += step {
+				checkScan(t, p, d, cut)
+			}
+		}
+	}
+}
+
+// TestScanRandom holds Scan to Feed on hostile and uniform random bytes.
+func TestScanRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	n := 3000
+	if testing.Short() {
+		n = 400
+	}
+	for k := range n {
+		p := hostile.Bytes(r, r.IntN(200))
+		if k%4 == 3 {
+			for i := range p {
+				p[i] = byte(r.IntN(256))
+			}
+		}
+		checkScan(t, p, Decoder{LoneC1: k%3 == 1, APCBEL: k%5 == 1}, r.IntN(len(p)+1))
+	}
+}
+
+// TestScanRecordFields checks Scan's records of one input by value.
+func TestScanRecordFields(t *testing.T) {
+	p := []byte("ab\x1b[3\t1m\xc2\x9b?25\x18\u202e\xe2\x80")
+	got := recordSigs(scanRecords(Decoder{}, p, nil, ScanRecords))
+	want := []string{
+		"text@2 f00 0x0",
+		"text@6 f40 0x9", // TAB executed inside the CSI
+		"csi@8 f00 0x6d",
+		"csi@13 f02 0x0", // aborted by CAN
+		"c0@14 f00 0x18",
+		"format@17 f00 0x0",
+		"invalid-utf8@19 f00 0x0", // cut by the end of the stream
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestScanAllocs checks that Scan does not allocate once its table is
+// built.
+func TestScanAllocs(t *testing.T) {
+	p := hostile.Bytes(rand.New(rand.NewPCG(1, 2)), 4096)
+	recs := make([]Record, 256)
+	var d Decoder
+	d.Scan(p, recs)
+	if a := testing.AllocsPerRun(20, func() {
+		for q := p; len(q) > 0; {
+			m, _ := d.Scan(q, recs)
+			q = q[m:]
+		}
+	}); a != 0 {
+		t.Fatalf("Scan allocates %v times per run", a)
+	}
+}
+
+// FuzzScan holds Scan to Feed on any input and split point, under every
+// option.
+func FuzzScan(f *testing.F) {
+	for _, s := range []string{
+		"plain text\n", "\x1b[1;31mred\x1b[0m", "\x1b]8;;http://x/\x1b\\l\x1b]8;;\x1b\\",
+		"\x9b31m\xc2\x9b0m", "\x1b]0;a\x9cb\x07", "\xe6\x9bh\xc0\x9b", "\x1b[3\xc2\x85x",
+		"\x1bPtmux;\x1b\x1b]0;x\x07\x1b\\", "\x1b[3\n1m\x1b[3\x18", "a\u202eb\U000E0041",
+		"\x9d0;\xe0\x9c\x9c", "\x9d5\xc2\x9c", "\x1b]x\x1bc", "\x9b\xe2\x82\x1b\x18",
+	} {
+		f.Add([]byte(s), uint16(3), false, false)
+	}
+	f.Fuzz(func(t *testing.T, p []byte, cut uint16, lone, apcBEL bool) {
+		checkScan(t, p, Decoder{LoneC1: lone, APCBEL: apcBEL}, int(cut))
+	})
+}
