@@ -179,7 +179,7 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 // (runDiff refuses --timing for two inputs), and words its errors for a
 // person.
 func loadDiffInput(s *streams, name string, cf *captureFlags) (*diff.Input, error) {
-	in, err := diff.Load(name, s.stdin, capture.OpenOptions{Format: cf.format, Timing: cf.timing})
+	in, err := diff.Load(name, s.stdin, cf.open())
 	if err != nil {
 		return nil, fileError(name, err)
 	}

@@ -144,7 +144,7 @@ func openView(s *streams, args []string, cf *captureFlags, stdinLimit int64) (c 
 		c, err = viewer.Demo()
 		return c, "demo (bytelens view with no FILE)", nil, cleanup, err
 	case args[0] == "-":
-		c, err = capture.OpenSpooled(s.stdin, stdinLimit, capture.OpenOptions{Format: cf.format, Timing: cf.timing})
+		c, err = capture.OpenSpooled(s.stdin, stdinLimit, cf.open())
 		if errors.Is(err, capture.ErrInputTooLarge) {
 			err = hintError{render.Errorf("stdin: %w", err), "save it to a file and view the file, or raise --stdin-limit"}
 		}
