@@ -103,9 +103,9 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, ks.PrevSeq):
 		return m.startJob(newSeek(sv.idx, &seqItem, m.o.Sanitize, sv.cursor, -1))
 	case key.Matches(k, ks.NextHazard):
-		return m.startJob(newSeek(sv.idx, &hazardItem, m.o.Sanitize, sv.cursor, 1))
+		return m.hazardSeek(1)
 	case key.Matches(k, ks.PrevHazard):
-		return m.startJob(newSeek(sv.idx, &hazardItem, m.o.Sanitize, sv.cursor, -1))
+		return m.hazardSeek(-1)
 	case key.Matches(k, ks.NextClass):
 		return m.classSeek(1)
 	case key.Matches(k, ks.PrevClass):
