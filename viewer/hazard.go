@@ -107,7 +107,9 @@ const crWhy = "CR without LF: the text after it is drawn over the line"
 // formatWhy says what format character r does to the text around it.
 func formatWhy(r rune) string {
 	switch {
-	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F, r == 0x061C:
+	case r == 0x202C, r == 0x2069: // PDF, PDI (Unicode UAX #9)
+		return fmt.Sprintf("bidi control U+%04X: ends the reordering an earlier control began: the text before it may be shown out of byte order", r)
+	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2068, r == 0x200E, r == 0x200F, r == 0x061C:
 		return fmt.Sprintf("bidi control U+%04X: the text after it is shown reordered", r)
 	case decode.ClassifyFormat(r) == decode.FormatJoining:
 		return fmt.Sprintf("invisible U+%04X: joins or changes the characters around it", r)

@@ -161,3 +161,23 @@ func TestHazardKeyHiddenText(t *testing.T) {
 		t.Errorf("W twice from the EL: cursor %d, message %q; want the hidden text at %d", c, d.m.msg, rm)
 	}
 }
+
+// TestFormatWhyBidi checks the words for bidi controls: the ones that
+// end reordering (PDF, PDI) do not say the text after them is
+// reordered; those that start it do.
+func TestFormatWhyBidi(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		r    rune
+		want string
+	}{
+		{0x2069, "U+2069: ends the reordering an earlier control began"},
+		{0x202C, "U+202C: ends the reordering an earlier control began"},
+		{0x2067, "U+2067: the text after it is shown reordered"},
+		{0x202E, "U+202E: the text after it is shown reordered"},
+	} {
+		if got := formatWhy(tc.r); !strings.Contains(got, tc.want) {
+			t.Errorf("formatWhy(%U) = %q, want it to say %q", tc.r, got, tc.want)
+		}
+	}
+}

@@ -23,6 +23,7 @@ func (m *model) keyContext() keyContext {
 		streams: len(m.svs) > 1,
 		compare: m.cmp != nil,
 		screen:  m.lay.shown[paneScreen],
+		help:    m.help.ShowAll,
 	}
 }
 
@@ -51,6 +52,10 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		} else {
 			m.setMsg(true, "no mark %c", r[0])
 		}
+		return nil
+	}
+	if m.help.ShowAll && key.Matches(k, m.keys.Help) { // before a pane takes Esc
+		m.help.ShowAll = false
 		return nil
 	}
 	if ok, cmd := panes[m.focus].key(m, k); ok {
