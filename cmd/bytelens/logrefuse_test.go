@@ -16,7 +16,8 @@ func TestLogLineRefused(t *testing.T) {
 		journalOK = `{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1795952867100444","MESSAGE":"ok"}` + "\n"
 		osc52     = "\x1b]52;c;eA==\a"
 	)
-	dockerBad := dockerOK + dockerOK + `{"log":"` + osc52 + `","stream":"stdout",,"time":"2026-11-29T11:47:48Z"}` + "\n" + dockerOK
+	// docker writes the OSC 52 as JSON escapes; a doubled comma breaks the line.
+	dockerBad := dockerOK + dockerOK + `{"log":"\u001b]52;c;eA==\u0007","stream":"stdout",,"time":"2026-11-29T11:47:48Z"}` + "\n" + dockerOK
 	journalBad := journalOK + `{"__CURSOR":"s=2","MESSAGE":[27,93,53,50,59,99,59,256]}` + "\n" + `{"MESSAGE":"` + osc52
 	tests := []cliCase{
 		{name: "docker fail-on any", stdin: dockerBad, args: []string{"report", "--format", "docker", "--fail-on", "any"}, code: 1,
@@ -28,7 +29,7 @@ func TestLogLineRefused(t *testing.T) {
 			stderr: "bytelens: error: read capture: line 2: MESSAGE byte array holds a value that is not an integer from 0 to 255\n"},
 		{name: "journald-json truncated", stdin: journalOK + `{"MESSAGE":"` + osc52, args: []string{"report", "--format", "journald-json", "--fail-on", "clipboard"}, code: 1,
 			stderr: "line 2: not a journal entry (malformed or truncated JSON)"},
-		{name: "raw shows it", stdin: dockerBad, args: []string{"report", "--format", "raw", "--fail-on", "clipboard"}, code: 1,
+		{name: "raw shows it", stdin: journalBad, args: []string{"report", "--format", "raw", "--fail-on", "clipboard"}, code: 1,
 			contains: []string{"clipboard  1"}, stderr: "fail-on: stream output: clipboard at offset"},
 	}
 	for _, tc := range tests {
