@@ -181,13 +181,13 @@ func (sv *streamView) screenStop(cur, dir int64) screenStop {
 	st := screenStop{off: -1}
 	c := sv.scr
 	if c == nil || !c.started {
-		st.missing = "hidden-text findings are not computed yet: S shows the screen pane, whose pass finds them"
+		st.missing = "hidden-text findings not computed yet (S computes them)"
 		return st
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.done {
-		st.missing = fmt.Sprintf("hidden-text findings are known only in the first %d%%: the screen pass is still reading", c.readPercent(sv.src.n))
+		st.missing = fmt.Sprintf("hidden-text findings known only in the first %d%% (the screen pass is reading)", c.readPercent(sv.src.n))
 	}
 	i := sort.Search(len(c.finds), func(i int) bool { return c.finds[i].Off > cur })
 	if dir < 0 {
