@@ -64,8 +64,9 @@ const (
 	// clamped to it and a warning is added.
 	MaxTermSize = 1000
 	// MaxLine is the longest line, in bytes, that the line-based parsers
-	// (asciicast, timing files) accept; longer lines are skipped with a
-	// warning and never buffered whole.
+	// accept; longer lines are never buffered whole. Asciicast and timing
+	// files skip them with a warning; docker json-file and journalctl -o
+	// json logs are refused with a *LineError.
 	MaxLine = 16 << 20
 	// MaxFrame is the largest ttyrec frame payload, in bytes, that is taken
 	// at face value. A larger length field is treated as corruption: the

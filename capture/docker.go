@@ -3,6 +3,8 @@ package capture
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"time"
 )
@@ -22,6 +24,10 @@ type dockerEntry struct {
 	Attrs  json.RawMessage `json:"attrs"`
 }
 
+// errDockerStream refuses a docker json-file entry whose stream is neither
+// stdout nor stderr.
+var errDockerStream = errors.New("docker json-file entry names a stream other than stdout and stderr")
+
 // sniffDocker reports whether the first line of b is a json-file entry:
 // a JSON object with only the members log, stream, time and attrs, a
 // stream and a time among them.
@@ -39,8 +45,9 @@ func sniffDocker(b []byte) bool {
 // from its JSON string, is appended to the stream it names (StreamStdout
 // or StreamStderr) as a frame timed by the entry's "time". A line that is
 // not such an entry — malformed or truncated JSON, an unknown member or
-// stream, a bad time — is skipped (or, for a bad time, timed like the
-// entry before it) with a warning naming the line.
+// stream — refuses the log with a *LineError naming it, whether the
+// format was sniffed or asked for; an entry with a bad time is timed like
+// the entry before it, with a warning.
 func (l *loader) loadDocker() error {
 	c := l.c
 	c.Format = FormatDockerJSON
@@ -51,12 +58,10 @@ func (l *loader) loadDocker() error {
 	return l.readLines(lr, func(line []byte) error {
 		var e dockerEntry
 		if err := decodeObject(line, &e, true); err != nil {
-			l.warnf(lr.line, -1, "not a docker json-file entry (%v); line skipped", err)
-			return nil
+			return fmt.Errorf("not a docker json-file entry (%w)", err)
 		}
 		if e.Stream != StreamStdout && e.Stream != StreamStderr {
-			l.warnf(lr.line, -1, "entry names a stream other than stdout and stderr; line skipped")
-			return nil
+			return errDockerStream
 		}
 		t, err := time.Parse(time.RFC3339Nano, e.Time)
 		if err != nil {

@@ -48,10 +48,11 @@ func sniffJournalJSON(b []byte) bool {
 	return cursor || realtime
 }
 
-// Errors of journalValues; their texts hold nothing from the capture.
+// Errors of journalValues and loadJournalJSON; their texts hold nothing from the capture.
 var (
 	errJournalByte  = errors.New("MESSAGE byte array holds a value that is not an integer from 0 to 255")
 	errJournalValue = errors.New("MESSAGE is not a string, a byte array, null or an array of these")
+	errJournalTime  = errors.New(journalRealtime + " is not a count of microseconds")
 )
 
 // journalValues decodes a MESSAGE member of journalctl -o json: a string
@@ -103,9 +104,9 @@ func journalValues(raw json.RawMessage, nested bool) (vals [][]byte, nulls int, 
 
 // loadJournalJSON loads journalctl -o json output. A line that is not a
 // JSON object, or whose MESSAGE or __REALTIME_TIMESTAMP is malformed (a
-// byte value out of range included), is skipped with a warning naming the
-// line. MESSAGE values that journalctl left out (null) make the capture
-// lossy.
+// byte value out of range included), refuses the log with a *LineError
+// naming it, whether the format was sniffed or asked for. MESSAGE values
+// that journalctl left out (null) make the capture lossy.
 func (l *loader) loadJournalJSON() error {
 	c := l.c
 	c.Format = FormatJournalJSON
@@ -121,8 +122,7 @@ func (l *loader) loadJournalJSON() error {
 	return l.readLines(lr, func(line []byte) error {
 		var e map[string]json.RawMessage
 		if err := decodeObject(line, &e, false); err != nil {
-			l.warnf(lr.line, -1, "not a journal entry (%v); line skipped", err)
-			return nil
+			return fmt.Errorf("not a journal entry (%w)", err)
 		}
 		var t time.Time
 		if raw, ok := e[journalRealtime]; ok {
@@ -132,8 +132,7 @@ func (l *loader) loadJournalJSON() error {
 				t, ok = journalTime([]byte(s))
 			}
 			if !ok {
-				l.warnf(lr.line, -1, "%s is not a count of microseconds; line skipped", journalRealtime)
-				return nil
+				return errJournalTime
 			}
 		}
 		raw, ok := e[journalMessage]
@@ -142,8 +141,7 @@ func (l *loader) loadJournalJSON() error {
 		}
 		vals, n, err := journalValues(raw, false)
 		if err != nil {
-			l.warnf(lr.line, -1, "%v; line skipped", err)
-			return nil
+			return err
 		}
 		nulls += n
 		for _, v := range vals {

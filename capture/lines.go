@@ -96,10 +96,26 @@ func (r *repeated) flush(l *loader, source, msg string) {
 // without an error.
 var errStopLines = errors.New("capture: stop reading lines")
 
-// readLines calls f with each line of lr (lr.line numbers it), skipping
-// with a warning a line longer than lr.maxLine, until the end of the
-// input, an error of lr or f, or errStopLines from f, which ends the walk
-// with no error.
+// A LineError refuses a line-oriented capture (docker json-file,
+// journalctl -o json) at a line that does not load whole: malformed or
+// truncated JSON, a member of the wrong shape, a byte value out of range,
+// a line longer than MaxLine. Skipping the line would drop its bytes from
+// what is cleaned and reported, so the capture is not loaded at all;
+// format raw reads the same bytes as they are.
+type LineError struct {
+	Line int   // 1-based number of the refused line
+	Err  error // what is wrong with it; its text quotes nothing from the capture
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+// Unwrap returns e.Err.
+func (e *LineError) Unwrap() error { return e.Err }
+
+// readLines calls f with each line of lr (lr.line numbers it) until the
+// end of the input, an error of lr or f, or errStopLines from f, which
+// ends the walk with no error. An error of f, and a line longer than
+// lr.maxLine, are returned as a *LineError naming the line.
 func (l *loader) readLines(lr *lineReader, f func(line []byte) error) error {
 	for {
 		line, _, long, err := lr.next()
@@ -109,14 +125,13 @@ func (l *loader) readLines(lr *lineReader, f func(line []byte) error) error {
 		case err != nil:
 			return err
 		case long:
-			l.warnf(lr.line, -1, "line longer than %d bytes skipped", lr.maxLine)
-			continue
+			return &LineError{Line: lr.line, Err: fmt.Errorf("line longer than %d bytes", lr.maxLine)}
 		}
 		if err := f(line); err != nil {
 			if err == errStopLines {
 				return nil
 			}
-			return err
+			return &LineError{Line: lr.line, Err: err}
 		}
 	}
 }

@@ -52,20 +52,6 @@ func TestLogLoaders(t *testing.T) {
 			want: map[string]string{"stdout": "red \x1b[31mxy\n", "stderr": "err\n"},
 		},
 		{
-			name: "docker truncated last line", format: "docker", data: []byte(
-				`{"log":"a\n","stream":"stdout","time":"2026-11-29T11:47:47Z"}` + "\n" + `{"log":"b\n","stream":"std`),
-			want: map[string]string{"stdout": "a\n"}, warn: "capture line 2: not a docker json-file entry (malformed or truncated JSON)",
-		},
-		{
-			name: "docker unknown member", format: "docker", data: []byte(
-				`{"log":"a\n","stream":"stdout","time":"2026-11-29T11:47:47Z","secret":"zz"}` + "\n"),
-			want: map[string]string{"output": ""}, warn: "line 1: not a docker json-file entry (not the expected JSON object)",
-		},
-		{
-			name: "docker other stream", format: "docker", data: []byte(`{"log":"a","stream":"stdin","time":"2026-11-29T11:47:47Z"}`),
-			want: map[string]string{"output": ""}, warn: "line 1: entry names a stream other than stdout and stderr",
-		},
-		{
 			name: "docker bad time", format: "docker", data: []byte(`{"log":"a","stream":"stdout","time":"yesterday"}`),
 			want: map[string]string{"stdout": "a"}, warn: "line 1: entry time is not RFC 3339",
 		},
@@ -96,21 +82,6 @@ func TestLogLoaders(t *testing.T) {
 					`{"__REALTIME_TIMESTAMP":"1795952867300444","MESSAGE":["one",[7],null]}` + "\n" +
 					`{"__REALTIME_TIMESTAMP":"1795952867400444","_PID":"1"}` + "\n"),
 			want: map[string]string{"output": "plain\n\x1b[31m\xff\none\n\a\n"},
-		},
-		{
-			name: "journald byte out of range", format: "journald-json", data: []byte(
-				`{"__REALTIME_TIMESTAMP":"1795952867100444","MESSAGE":[104,256]}` + "\n" +
-					`{"__REALTIME_TIMESTAMP":"1795952867100444","MESSAGE":"ok"}` + "\n"),
-			want: map[string]string{"output": "ok\n"}, warn: "capture line 1: MESSAGE byte array holds a value that is not an integer from 0 to 255",
-		},
-		{
-			name: "journald negative and fractional bytes", format: "journald-json", data: []byte(
-				`{"MESSAGE":[-1]}` + "\n" + `{"MESSAGE":[1.5]}` + "\n" + `{"MESSAGE":[1e1]}` + "\n"),
-			want: map[string]string{"output": ""}, warn: "line 3: MESSAGE byte array",
-		},
-		{
-			name: "journald truncated line", format: "journald-json", data: []byte(`{"__CURSOR":"s=1","MESSAGE":"abc`),
-			want: map[string]string{"output": ""}, warn: "line 1: not a journal entry (malformed or truncated JSON)",
 		},
 		{
 			name: "journald export text and binary", data: cat(
@@ -152,6 +123,67 @@ func TestLogLoaders(t *testing.T) {
 				t.Errorf("removed %+v, want %+v", removed, tt.removed)
 			}
 		})
+	}
+}
+
+// TestLogRefused: a docker json-file or journalctl -o json log with a line
+// that does not load whole is refused with the line's number, sniffed or
+// given by --format, and format raw reads the same bytes as they are.
+func TestLogRefused(t *testing.T) {
+	const (
+		dockerOK  = `{"log":"a\n","stream":"stdout","time":"2026-11-29T11:47:47Z"}` + "\n"
+		journalOK = `{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1795952867100444","MESSAGE":"ok"}` + "\n"
+	)
+	tests := []struct {
+		name, format string // format as given by --format; the first line also sniffs as it
+		data         string
+		line         int
+		err          string
+	}{
+		{"docker truncated line", "docker", dockerOK + `{"log":"\u001b]52;c;eA==\u0007","stream":"std`, 2, "not a docker json-file entry (malformed or truncated JSON)"},
+		{"docker malformed line", "docker", dockerOK + dockerOK + `{"log":"b\n",,"stream":"stdout"}` + "\n" + dockerOK, 3, "not a docker json-file entry (malformed or truncated JSON)"},
+		{"docker not JSON", "docker-json", dockerOK + "\x1b]52;c;eA==\a\n", 2, "not a docker json-file entry (not the expected JSON object)"},
+		{"docker unknown member", "docker", dockerOK + `{"log":"b","stream":"stdout","time":"2026-11-29T11:47:47Z","secret":"zz"}` + "\n", 2, "not the expected JSON object"},
+		{"docker other stream", "docker", dockerOK + `{"log":"b","stream":"stdin","time":"2026-11-29T11:47:47Z"}`, 2, "names a stream other than stdout and stderr"},
+		{"journald truncated line", "journald", journalOK + `{"__CURSOR":"s=2","MESSAGE":"abc`, 2, "not a journal entry (malformed or truncated JSON)"},
+		{"journald malformed line", "journald-json", journalOK + `{"__CURSOR":"s=2" "MESSAGE":"abc"}` + "\n" + journalOK, 2, "not a journal entry (malformed or truncated JSON)"},
+		{"journald byte out of range", "journald", journalOK + `{"__CURSOR":"s=2","MESSAGE":[27,93,53,50,256]}` + "\n" + journalOK, 2, "MESSAGE byte array holds a value that is not an integer from 0 to 255"},
+		{"journald negative byte", "journald", journalOK + journalOK + `{"__CURSOR":"s=3","MESSAGE":[-1]}` + "\n", 3, "MESSAGE byte array"},
+		{"journald fractional byte", "journald", journalOK + `{"__CURSOR":"s=2","MESSAGE":[1e1]}` + "\n", 2, "MESSAGE byte array"},
+		{"journald bad time", "journald", journalOK + `{"__REALTIME_TIMESTAMP":"soon","MESSAGE":"x"}` + "\n", 2, "__REALTIME_TIMESTAMP is not a count of microseconds"},
+	}
+	for _, tt := range tests {
+		for _, format := range []string{tt.format, ""} {
+			t.Run(tt.name+"/format="+format, func(t *testing.T) {
+				c, err := Load(strings.NewReader(tt.data), int64(len(tt.data)), OpenOptions{Format: format})
+				var le *LineError
+				if !errors.As(err, &le) || le.Line != tt.line || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("Load = %v, %v; want a *LineError for line %d with %q", c, err, tt.line, tt.err)
+				}
+				if want := "line " + strconv.Itoa(tt.line) + ": "; !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not name %q", err, want)
+				}
+			})
+		}
+		t.Run(tt.name+"/format=raw", func(t *testing.T) {
+			c := loadBytes(t, []byte(tt.data), "raw", nil, OpenOptions{})
+			if got := string(streamBytes(t, c.Stream(StreamOutput))); got != tt.data {
+				t.Errorf("raw stream %q, want the input %q", got, tt.data)
+			}
+		})
+	}
+}
+
+// TestLogLongLine: a line over MaxLine refuses a docker log too.
+func TestLogLongLine(t *testing.T) {
+	l := newLoader(strings.NewReader(""), 0, OpenOptions{})
+	data := `{"log":"a\n","stream":"stdout","time":"2026-11-29T11:47:47Z"}` + "\n" + strings.Repeat("x", 100) + "\n"
+	lr := newLineReader(strings.NewReader(data))
+	lr.maxLine = 80
+	err := l.readLines(lr, func([]byte) error { return nil })
+	var le *LineError
+	if !errors.As(err, &le) || le.Line != 2 || err.Error() != "line 2: line longer than 80 bytes" {
+		t.Errorf("readLines = %v, want line 2 refused as longer than 80 bytes", err)
 	}
 }
 

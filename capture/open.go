@@ -45,9 +45,12 @@ const maxTiming = 64 << 20
 //
 // Errors name the path and wrap the underlying error: fs.ErrNotExist,
 // fs.ErrPermission, ErrIsDir, ErrNotRegular, ErrUnknownFormat,
-// or a read error. Malformed content is not an error: everything valid is
-// loaded and the rest is described in Capture.Warnings. An empty file loads
-// as a raw capture with one empty stream and a warning.
+// a *LineError, or a read error. Malformed content is mostly not an error:
+// everything valid is loaded and the rest is described in
+// Capture.Warnings. The exception is a docker json-file or journalctl -o
+// json log with a line that does not load whole, sniffed or asked for: it
+// is refused with a *LineError rather than loaded without that line. An
+// empty file loads as a raw capture with one empty stream and a warning.
 func Open(path string, opts OpenOptions) (*Capture, error) {
 	f, err := os.Open(path)
 	if err != nil {

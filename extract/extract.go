@@ -8,6 +8,7 @@
 package extract
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -64,7 +65,7 @@ type Result struct {
 	Hex         string `json:"hex,omitempty"`
 	Text        string `json:"text,omitempty"`
 
-	raw []byte // the range's bytes, for As "hex"
+	dump []byte // the range as bytelens hex shows it, for As "hex"
 }
 
 // Range returns the range rng ("START:END", END excluded, either may be
@@ -90,21 +91,30 @@ func Range(st *store.Store, ref store.Ref, stream, rng, as string, opts sanitize
 		x.Text = string(b)
 		return x, err
 	}
-	if x.raw, err = io.ReadAll(io.NewSectionReader(sm, int64(start), int64(end-start))); err != nil {
+	raw, err := io.ReadAll(io.NewSectionReader(sm, int64(start), int64(end-start)))
+	if err != nil {
 		return nil, err
 	}
-	x.Hex = hex.EncodeToString(x.raw)
+	x.Hex = hex.EncodeToString(raw)
+	var dump bytes.Buffer
+	o := render.HexOptions{Skip: int64(start), Length: int64(end - start), Policy: opts, NoSqueeze: true}
+	if err := render.HexDump(&dump, sm, sm.Len, o); err != nil {
+		return nil, err
+	}
+	x.dump = dump.Bytes()
 	return x, nil
 }
 
-// WriteText writes the range for a person: hex rows with offsets
-// (render.WriteHexRows), or the cleaned text as it is.
+// WriteText writes the range for a person: as bytelens hex shows it
+// (render.HexDump: offsets, hex digits, the glyph column classed in the
+// stream's context, payloads drawn ░), or the cleaned text as it is.
 func (x *Result) WriteText(w io.Writer) error {
 	if x.As == "text" {
 		_, err := io.WriteString(w, x.Text)
 		return err
 	}
-	return render.WriteHexRows(w, x.raw, int64(x.Start))
+	_, err := w.Write(x.dump)
+	return err
 }
 
 // openStream opens and checks the artifact ref and finds its stream.

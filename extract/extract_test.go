@@ -62,8 +62,8 @@ func TestRange(t *testing.T) {
 		hex, text, written    string
 		err                   error
 	}{
-		{name: "hex", stream: "stdout", rng: "0:4", as: "hex", hex: "6f6b201b", written: "00000000  6f 6b 20 1b\n"},
-		{name: "hex offset", stream: "stderr", rng: "1:", as: "hex", hex: "0a", written: "00000001  0a\n"},
+		{name: "hex", stream: "stdout", rng: "0:4", as: "hex", hex: "6f6b201b", written: "0x00000000  6f 6b 20 1b                                       |ok ␛|\n0x00000004\n"},
+		{name: "hex offset", stream: "stderr", rng: "1:", as: "hex", hex: "0a", written: "0x00000001  0a                                                |␊|\n0x00000002\n"},
 		{name: "text across payload end", stream: "stdout", rng: "20:31", as: "text", text: "af", written: "af"},
 		{name: "text inside payload", stream: "stdout", rng: "10:25", as: "text"},
 		{name: "too long", stream: "stdout", rng: "0:4097", as: "hex", err: &RangeError{}},

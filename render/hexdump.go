@@ -439,25 +439,6 @@ func readErr(off int64, k int, err error) error {
 	return fmt.Errorf("read at offset %d: %w", off+int64(k), err)
 }
 
-// WriteHexRows writes p as rows of an offset (eight hex digits, base plus
-// the row's offset) and up to 16 bytes in hex in two groups of 8, with no
-// glyph column: nothing of p is written as characters. It returns the
-// first error from w.
-func WriteHexRows(w io.Writer, p []byte, base int64) error {
-	var row []byte
-	for off := 0; off < len(p); off += 16 {
-		b := p[off:min(off+16, len(p))]
-		row = fmt.Appendf(row[:0], "%08x  % x", base+int64(off), b[:min(8, len(b))])
-		if len(b) > 8 {
-			row = fmt.Appendf(row, "  % x", b[8:])
-		}
-		if _, err := w.Write(append(row, '\n')); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // DescribeSchema is the version of the JSON Lines of bytelens glyphs
 // --describe --json (docs/json.md).
 const DescribeSchema = "bytelens.describe/v1"

@@ -137,7 +137,11 @@ func NewScreenDisplay(m *screen.Model, in ScreenInfo, hidden string, data io.Rea
 		df := DisplayFinding{Finding: f, Cause: f.Cause.String()}
 		switch hidden {
 		case HiddenPreview:
-			df.text, df.repl = preview(f.Text, f.TextCut), preview(f.ReplacedBy, false)
+			from := screen.Differs(f.Text, f.ReplacedBy)
+			if from == len(f.Text) {
+				from = 0 // nothing differs: the text from its start
+			}
+			df.text, df.repl = preview(f.Text, from, f.TextCut), preview(f.ReplacedBy, from, false)
 		case HiddenFull:
 			b := make([]byte, f.Len)
 			if _, err := data.ReadAt(b, f.Off); err != nil && err != io.EOF {
@@ -151,14 +155,20 @@ func NewScreenDisplay(m *screen.Model, in ScreenInfo, hidden string, data io.Rea
 	return d, nil
 }
 
-// preview returns text escaped and cut to PreviewRunes runes, ending in
-// "…" when cut.
-func preview(text string, cut bool) Safe {
-	r := []rune(text)
+// preview returns text from byte from on, escaped and cut to
+// PreviewRunes runes, starting with "…" when from is past the start and
+// ending in "…" when cut. From is where the hidden text starts to differ
+// from its replacement (screen.Differs), so that a row redrawn with the same start shows
+// what was hidden rather than what stayed on screen.
+func preview(text string, from int, cut bool) Safe {
+	r := []rune(text[from:])
 	if len(r) > PreviewRunes {
 		r, cut = r[:PreviewRunes], true
 	}
 	s := Line([]byte(string(r)))
+	if from > 0 {
+		s = Sprintf("…%s", s)
+	}
 	if cut {
 		s = Sprintf("%s…", s)
 	}

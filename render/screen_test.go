@@ -53,6 +53,27 @@ func TestScreenDisplay(t *testing.T) {
 	}
 }
 
+// TestScreenDisplayPreviewDiffers: the preview of a row redrawn with the
+// same start begins where the texts differ, so that the command hidden in
+// an ls -l row is shown, not the 39 bytes both rows share.
+func TestScreenDisplayPreviewDiffers(t *testing.T) {
+	m, err := screen.New(screen.Options{NewlineCRLF: true, Findings: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := "-rw-r--r-- 1 dev dev   64 Jan  1 10:00 "
+	in := row + "run.sh; rm -rf ~/ # and more words here\r\x1b[K" + row + "cache.o\n"
+	m.Feed([]byte(in))
+	m.End()
+	d, err := NewScreenDisplay(m, ScreenInfo{SizeSource: "default", NewlineCRLF: true}, HiddenPreview, strings.NewReader(in))
+	if err != nil || len(d.Findings) != 1 {
+		t.Fatalf("%+v, %v", d, err)
+	}
+	if f := d.Findings[0]; f.Text != "…run.sh; rm -rf ~/ # and …" || f.ReplacedBy != "…cache.o" || f.Rank < screen.Deception {
+		t.Errorf("preview %q replaced by %q, rank %d", f.Text, f.ReplacedBy, f.Rank)
+	}
+}
+
 // BenchmarkScreenDisplay is report --screen's work on a stream after the
 // sanitizer: the screen model with findings over the whole stream, then
 // the display of its findings with hidden text previewed. "clears" is

@@ -125,6 +125,7 @@ type record struct {
 	cause       Cause
 	via         move
 	alt         bool
+	replCut     bool // repl is cut short at MaxReplaced
 	row, col    int32
 	cells       int32
 	drawFrame   int32
@@ -163,9 +164,11 @@ func (r *record) addRepl(c rune) {
 	if c == 0 {
 		c = ' '
 	}
-	if int(r.nrepl)+utf8.RuneLen(c) <= MaxReplaced {
-		r.nrepl = uint8(len(utf8.AppendRune(r.repl[:r.nrepl], c)))
+	if int(r.nrepl)+utf8.RuneLen(c) > MaxReplaced {
+		r.replCut = true
+		return
 	}
+	r.nrepl = uint8(len(utf8.AppendRune(r.repl[:r.nrepl], c)))
 }
 
 // destroy records that the text of c is about to be lost by cause, with r
@@ -634,7 +637,7 @@ func (m *Model) rowHits() [2][]int32 {
 // rankInput returns what rank reads of r.
 func (m *Model) rankInput(r *record) rankIn {
 	in := rankIn{cause: r.cause, text: m.textOf(r), repl: r.repl[:r.nrepl], via: r.via, ms: -1,
-		bytes: max(0, r.visOff-r.off), rowProgress: r.rowProgress}
+		bytes: max(0, r.visOff-r.off), rowProgress: r.rowProgress, cut: r.cut || r.replCut}
 	switch {
 	case r.cause >= CauseConcealed:
 		in.bytes = 0
@@ -749,7 +752,8 @@ var causeBase = [numCauses]int{
 // rankIn is what rank reads of a finding: its cause, its text and what
 // replaced it, the move that led there, how long it was visible (ms -1
 // without timing; never: drawn and hidden within one frame) and whether
-// its row held progress syntax.
+// its row held progress syntax; cut says the text or its replacement is
+// cut short.
 type rankIn struct {
 	cause       Cause
 	text, repl  []byte
@@ -757,6 +761,7 @@ type rankIn struct {
 	never       bool
 	ms, bytes   int64
 	rowProgress bool
+	cut         bool
 }
 
 // rank scores a finding, 0 to 100 once clamped; rowHits is the number of
@@ -772,11 +777,12 @@ func rank(f *rankIn, rowHits int, why []string) (int, []string) {
 	}
 	add(0, f.cause.String())
 	text, repl := bytes.TrimSpace(f.text), bytes.TrimSpace(f.repl)
-	letters := 0
-	for _, r := range string(text) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			letters++
-		}
+	letters := alnum(text)
+	// What the hidden text shares with its replacement stayed on screen:
+	// its words are judged on the part that differs.
+	differs, replDiffers := text, repl
+	if destroyed := f.cause < CauseConcealed; destroyed && len(repl) > 0 {
+		differs, replDiffers = differing(text, repl, f.cut)
 	}
 	brief := f.never || f.ms >= 0 && f.ms < 100 || f.ms < 0 && f.bytes < 256
 	long := f.ms >= 1000 || f.ms < 0 && f.bytes >= 4096
@@ -799,7 +805,7 @@ func rank(f *rankIn, rowHits int, why []string) (int, []string) {
 		}
 		switch {
 		case f.cause != CauseOverwritten && f.cause != CauseErased, len(repl) == 0:
-		case similar(text, repl):
+		case similar(text, repl, differs, replDiffers):
 			add(-30, "replaced by similar text")
 		case brief:
 			add(20, "soon replaced by unrelated text")
@@ -820,13 +826,13 @@ func rank(f *rankIn, rowHits int, why []string) (int, []string) {
 	if f.cause == CauseRemapped && wordLike(text) {
 		add(40, "letters that spell words")
 	}
-	if letters > 0 && letters < 3 && f.cause != CauseConcealed && f.cause != CauseInvisible {
+	if n := alnum(differs); n > 0 && n < 3 && f.cause != CauseConcealed && f.cause != CauseInvisible {
 		add(-20, "one or two characters")
 	}
-	if shellSet.in(text, false) {
+	if shellSet.in(differs, false) {
 		add(30, "shell-command shape")
 	}
-	if instructionSet.in(text, true) {
+	if instructionSet.in(differs, true) {
 		add(30, "instruction-like words")
 	}
 	return score, why
@@ -844,11 +850,67 @@ func rowPenalty(rowHits int) int {
 // redrawn words how often a row was redrawn, by count (4 for more).
 var redrawn = [5]string{2: "row redrawn 2 times", 3: "row redrawn 3 times", 4: "row redrawn 4 times or more"}
 
+// alnum returns the number of letters and digits of s.
+func alnum(s []byte) int {
+	n := 0
+	for _, r := range string(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// differing returns the parts of the hidden text and of its replacement
+// that differ: without the whole words they start with in common (Differs)
+// and, unless cut (one of them is cut short, so its end is not the real
+// end), the whole words they end with. An ls -l row redrawn with another
+// file name differs only in the name.
+func differing(text, repl []byte, cut bool) ([]byte, []byte) {
+	p := Differs(text, repl)
+	text, repl = text[p:], repl[p:]
+	if cut {
+		return text, repl
+	}
+	s := 0
+	for s < len(text) && s < len(repl) && text[len(text)-1-s] == repl[len(repl)-1-s] {
+		s++
+	}
+	for s > 0 && text[len(text)-s] != ' ' && !(wordEnd(text, len(text)-s-1) && wordEnd(repl, len(repl)-s-1)) {
+		s--
+	}
+	return text[:len(text)-s], repl[:len(repl)-s]
+}
+
+// Differs returns where a and b start to differ, in bytes, at the start of
+// a word: the length of the longest common prefix made of whole words,
+// words being separated by spaces. It is 0 when they share no whole word,
+// and a character boundary of UTF-8 text.
+func Differs[T string | []byte](a, b T) int {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	for p > 0 && a[p-1] != ' ' && !(wordEnd(a, p) && wordEnd(b, p)) {
+		p--
+	}
+	return p
+}
+
+// wordEnd reports whether a word of s ends before byte i: i is past the
+// end of s, or a space.
+func wordEnd[T string | []byte](s T, i int) bool { return i < 0 || i >= len(s) || s[i] == ' ' }
+
 // similar reports whether the hidden text and its replacement are the
-// same words redrawn, perhaps shifted: the first half of the shorter one
-// occurs in the other; or they differ only in digits.
-func similar(text, repl []byte) bool {
-	short, long := text, repl
+// same words redrawn, perhaps shifted, judged on the parts that differ
+// (differs and replDiffers, from differing): nothing of the hidden text
+// differs; or the first half of the shorter part occurs in the other; or
+// the texts differ only in digits.
+func similar(text, repl, differs, replDiffers []byte) bool {
+	if len(differs) == 0 {
+		return true
+	}
+	short, long := differs, replDiffers
 	if len(short) > len(long) {
 		short, long = long, short
 	}

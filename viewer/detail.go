@@ -43,7 +43,7 @@ func detailFields(t *decode.Token, meaning render.Safe, data []byte, at, cursor 
 	if kind := t.Kind.String(); !strings.EqualFold(name, kind) {
 		name = kind + " " + name
 	}
-	head := fmt.Sprintf("%s at %s, %d bytes", name, offsetText(t.Off), t.Len)
+	head := fmt.Sprintf("%s at %s, %s", name, offsetText(t.Off), byteCount(t.Len))
 	fields := []detailField{
 		{label: "token", value: render.Line([]byte(head))},
 		{label: "meaning", value: meaning},
@@ -105,14 +105,14 @@ func payloadFields(t *decode.Token, data []byte, hide bool) []detailField {
 	start := min(len(data), introLen(t))
 	p := data[start:min(len(data), start+int(min(t.Payload, maxDetailPayload)))]
 	if hide {
-		return []detailField{{label: "payload", value: render.Line(fmt.Appendf(nil, "%d bytes, hidden (--hide-payloads)", t.Payload))}}
+		return []detailField{{label: "payload", value: render.Line(fmt.Appendf(nil, "%s, hidden (--hide-payloads)", byteCount(t.Payload)))}}
 	}
 	cut := ""
 	if t.Payload > int64(len(p)) {
 		cut = fmt.Sprintf(", the first %d shown", len(p))
 	}
 	field := func(label string, v []byte) detailField {
-		return detailField{label: fmt.Sprintf("%s (%d bytes%s)", label, len(v), cut), value: render.Line(v), wrap: true}
+		return detailField{label: fmt.Sprintf("%s (%s%s)", label, byteCount(int64(len(v))), cut), value: render.Line(v), wrap: true}
 	}
 	parts := bytes.SplitN(p, []byte(";"), 3)
 	switch {
@@ -235,4 +235,12 @@ func wordScripts(word []byte) []string {
 		}
 	}
 	return out
+}
+
+// byteCount writes n bytes as a count: "1 byte", "16 bytes".
+func byteCount(n int64) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

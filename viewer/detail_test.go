@@ -27,7 +27,7 @@ func TestDetailPane(t *testing.T) {
 	}{
 		{"link", link, "4", false, []string{"target (190 bytes):", "https://evil.example/aaaa", "/x?␁=1"}, nil},
 		{"link-hidden", link, "4", true, []string{"payload: 193 bytes, hidden (--hide-payloads)"}, []string{"evil.example"}},
-		{"clipboard", clip, "0", false, []string{"data, base64 (20 bytes):", "cm0gLXJmIH4KG1szMW0=", "data, decoded (14 bytes):", "rm -rf ~␊␛[31m"}, nil},
+		{"clipboard", clip, "0", false, []string{"selection (1 byte):", "data, base64 (20 bytes):", "cm0gLXJmIH4KG1szMW0=", "data, decoded (14 bytes):", "rm -rf ~␊␛[31m"}, nil},
 		{"title", "\x1b]0;my title\x07", "0", false, []string{"title (8 bytes):", "my title"}, nil},
 		{"cyrillic", "p\u0430ypal ok\n", "1", false, []string{"U+0430 CYRILLIC SMALL LETTER A", "script: Cyrillic", "the word pаypal mixes scripts (Latin, Cyrillic)"}, nil},
 		{"nbsp", "a\u00a0b\n", "1", false, []string{"U+00A0 NO-BREAK SPACE", "UTF-8 C2 A0"}, []string{"mixes scripts"}},

@@ -2,11 +2,15 @@ package viewer
 
 import (
 	"fmt"
+	"sort"
 	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
+	"github.com/bytelens/bytelens/screen"
 )
 
 // hazardItem is what the hazard keys (w and W) look for: every token that
@@ -20,7 +24,8 @@ import (
 // is none), and a sequence cut
 // by a frame boundary of a recording is one whatever it does (a split
 // anomaly), since a cleaner that sees one frame at a time sees two
-// harmless halves.
+// harmless halves. The hazard keys also stop at the screen model's
+// hidden-text findings (screenStop).
 var hazardItem = reportItem{
 	name: "hazard",
 	need: bitCR | bitBS | bitAnomaly | kb(decode.KindESC, decode.KindNF, decode.KindCSI, decode.KindOSC,
@@ -102,7 +107,9 @@ const crWhy = "CR without LF: the text after it is drawn over the line"
 // formatWhy says what format character r does to the text around it.
 func formatWhy(r rune) string {
 	switch {
-	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F, r == 0x061C:
+	case r == 0x202C, r == 0x2069: // PDF, PDI (Unicode UAX #9)
+		return fmt.Sprintf("bidi control U+%04X: ends the reordering an earlier control began: the text before it may be shown out of byte order", r)
+	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2068, r == 0x200E, r == 0x200F, r == 0x061C:
 		return fmt.Sprintf("bidi control U+%04X: the text after it is shown reordered", r)
 	case decode.ClassifyFormat(r) == decode.FormatJoining:
 		return fmt.Sprintf("invisible U+%04X: joins or changes the characters around it", r)
@@ -152,4 +159,84 @@ func (sv *streamView) splitFrames(t *decode.Token) string {
 // hex, then decimal in parentheses.
 func offsetText(off int64) string {
 	return fmt.Sprintf("%s (%d)", render.Offset(off).String(), off)
+}
+
+// screenStop is the hidden-text finding of the screen model (package
+// screen) that the hazard keys stop at besides the tokens: the nearest
+// one past the cursor whose rank is screen.Deception or more. Findings
+// of lower rank are ordinary redrawing (every line of a progress bar is
+// one), whose CR or erase is a stop already; f/F visits them all.
+type screenStop struct {
+	off  int64       // the finding's offset, -1 when there is none
+	note render.Safe // the finding as the screen pane's status names it
+	// missing says why findings may be unknown (the screen pass has not
+	// run, or not to the end), "" when they are all known.
+	missing string
+}
+
+// screenStop returns the stop among the hidden-text findings strictly
+// after (dir +1) or before (dir -1) byte cur, the finding of highest
+// rank when several start at one offset.
+func (sv *streamView) screenStop(cur, dir int64) screenStop {
+	st := screenStop{off: -1}
+	c := sv.scr
+	if c == nil || !c.started {
+		st.missing = "hidden-text findings not computed yet (S computes them)"
+		return st
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.done {
+		st.missing = fmt.Sprintf("hidden-text findings known only in the first %d%% (the screen pass is reading)", c.readPercent(sv.src.n))
+	}
+	i := sort.Search(len(c.finds), func(i int) bool { return c.finds[i].Off > cur })
+	if dir < 0 {
+		i = sort.Search(len(c.finds), func(i int) bool { return c.finds[i].Off >= cur }) - 1
+	}
+	best := -1
+	for ; i >= 0 && i < len(c.finds); i += int(dir) {
+		f := &c.finds[i]
+		if best >= 0 && f.Off != c.finds[best].Off {
+			break
+		}
+		if f.Rank >= screen.Deception && (best < 0 || f.Rank > c.finds[best].Rank) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		st.off, st.note = c.finds[best].Off, c.note(best)
+	}
+	return st
+}
+
+// hazardSeek starts the hazard search from the cursor in direction dir,
+// the screen model's findings counted with the tokens.
+func (m *model) hazardSeek(dir int64) tea.Cmd {
+	sv := m.sv()
+	j := newSeek(sv.idx, &hazardItem, m.o.Sanitize, sv.cursor, dir)
+	j.scr = sv.screenStop(sv.cursor, dir)
+	return m.startJob(j)
+}
+
+// hazardFound sets the status message after the hazard search j ended:
+// found at off, or not found.
+func (m *model) hazardFound(j *seek, found bool, off int64) error {
+	var parts []render.Safe
+	switch {
+	case !found:
+		parts = append(parts, render.Line([]byte("no "+j.name()+" found")))
+	case off == j.scr.off:
+		parts = append(parts, render.Line([]byte("hidden text at "+offsetText(off)+": ")), j.scr.note)
+	default:
+		t, err := m.sv().tokenAt(off)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, render.Line([]byte(hazardMessage(&t, m.sv().splitFrames(&t)))))
+	}
+	if j.scr.missing != "" {
+		parts = append(parts, render.Line([]byte("; "+j.scr.missing)))
+	}
+	m.msg, m.warn = render.Concat(parts...), true
+	return nil
 }

@@ -73,7 +73,7 @@ func TestHazardKeySplitFrames(t *testing.T) {
 			}
 		}
 	}
-	if msg := d.m.msg.String(); msg != "no next hazard found" {
+	if msg := d.m.msg.String(); !strings.HasPrefix(msg, "no next hazard found") {
 		t.Errorf("w past the last hazard: message %q", msg)
 	}
 	if offs := []int64{want[0].off, want[1].off}; !slices.Equal(got, offs) {
@@ -112,6 +112,72 @@ func TestHazardKeyFormat(t *testing.T) {
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("format-chars=%s: w stops at %v, want %v", o.Sanitize.FormatChars, got, want)
+		}
+	}
+}
+
+// TestHazardKeyHiddenText checks that w and W stop, in byte order with
+// the tokens, at the screen model's hidden-text findings of deception
+// rank: on a file-name trap whose CR and EL hide "rm -rf ~/", w goes to
+// the hidden command first, then the CR, then the EL, the status line
+// naming the finding as the screen pane does; and that before the screen
+// pass has run, w says the findings are not computed.
+func TestHazardKeyHiddenText(t *testing.T) {
+	t.Parallel()
+	in := "files: a.txt\r\n\x1b[31mrm -rf ~/\x1b[0m\r\x1b[Kb.txt\r\n"
+	rm, cr, el := int64(strings.Index(in, "rm -rf")), int64(strings.Index(in, "\r\x1b[K")), int64(strings.Index(in, "\x1b[K"))
+	d := newDriver(t, load(t, []byte(in)), Options{}, testStyles(termenv.Ascii, false), 160, 40, nil)
+	d.press("w")
+	if c, msg := d.m.sv().cursor, d.m.msg.String(); c != cr || !strings.Contains(msg, "not computed yet") {
+		t.Errorf("w before the screen pass: cursor %d, message %q; want the CR at %d and a note that findings are not computed", c, msg, cr)
+	}
+	d.press("S<home>")
+	want := []struct {
+		off int64
+		why []string
+	}{
+		{rm, []string{"hidden text at 0x00000013 (19)", "erased, rank", "by EL", "text rm -rf ~/", "replaced by b.txt"}},
+		{cr, []string{"CR without LF"}},
+		{el, []string{"CSI K", "erase: text on screen is wiped"}},
+	}
+	for i, w := range want {
+		d.press("w")
+		c, msg := d.m.sv().cursor, d.m.msg.String()
+		if c != w.off {
+			t.Errorf("stop %d: cursor %d, want %d (message %q)", i, c, w.off, msg)
+			continue
+		}
+		for _, s := range w.why {
+			if !strings.Contains(msg, s) {
+				t.Errorf("stop %d at %d: message %q does not say %q", i, c, msg, s)
+			}
+		}
+		if strings.Contains(msg, "not computed") || strings.Contains(msg, "known only") {
+			t.Errorf("stop %d: message %q says findings are missing after the pass", i, msg)
+		}
+	}
+	d.press("WW")
+	if c := d.m.sv().cursor; c != rm || !strings.Contains(d.m.msg.String(), "text rm -rf ~/") {
+		t.Errorf("W twice from the EL: cursor %d, message %q; want the hidden text at %d", c, d.m.msg, rm)
+	}
+}
+
+// TestFormatWhyBidi checks the words for bidi controls: the ones that
+// end reordering (PDF, PDI) do not say the text after them is
+// reordered; those that start it do.
+func TestFormatWhyBidi(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		r    rune
+		want string
+	}{
+		{0x2069, "U+2069: ends the reordering an earlier control began"},
+		{0x202C, "U+202C: ends the reordering an earlier control began"},
+		{0x2067, "U+2067: the text after it is shown reordered"},
+		{0x202E, "U+202E: the text after it is shown reordered"},
+	} {
+		if got := formatWhy(tc.r); !strings.Contains(got, tc.want) {
+			t.Errorf("formatWhy(%U) = %q, want it to say %q", tc.r, got, tc.want)
 		}
 	}
 }

@@ -88,12 +88,7 @@ func (m *model) jobDone(msg jobMsg) tea.Cmd {
 		m.job = nil
 		m.jump(msg.off)
 		if sk, ok := j.(*seek); ok && sk.it == &hazardItem {
-			t, err := m.sv().tokenAt(msg.off)
-			if err != nil {
-				m.err = err
-				return nil
-			}
-			m.setMsg(true, "%s", hazardMessage(&t, m.sv().splitFrames(&t)))
+			m.err = m.hazardFound(sk, true, msg.off)
 			return nil
 		}
 		if _, ok := j.(*diffSeek); ok {
@@ -105,6 +100,10 @@ func (m *model) jobDone(msg jobMsg) tea.Cmd {
 		m.setMsg(false, "%s at %s", j.name(), offsetText(msg.off))
 	default:
 		m.job = nil
+		if sk, ok := j.(*seek); ok && sk.it == &hazardItem {
+			m.err = m.hazardFound(sk, false, 0)
+			return nil
+		}
 		m.setMsg(true, "no %s found", j.name())
 	}
 	return nil
@@ -260,13 +259,16 @@ type seek struct {
 	b    int64 // next block to look at
 	b0   int64
 	nb   int64
+	// scr is a hidden-text finding of the screen model that counts as a
+	// place (the hazard keys'); scr.off is -1 for other seeks.
+	scr screenStop
 }
 
 // newSeek returns a job that finds the first place after (dir +1) or
 // before (dir -1) from that it counts.
 func newSeek(x *index, it *reportItem, opts sanitize.Options, from, dir int64) *seek {
 	b := from / checkpointEvery
-	return &seek{sc: newScanner(x), it: it, opts: opts, from: from, dir: dir, b: b, b0: b, nb: int64(x.blocks())}
+	return &seek{sc: newScanner(x), it: it, opts: opts, from: from, dir: dir, b: b, b0: b, nb: int64(x.blocks()), scr: screenStop{off: -1}}
 }
 
 func (j *seek) name() string {
@@ -289,29 +291,29 @@ func (j *seek) step() (done, found bool, off int64, err error) {
 		if time.Now().After(deadline) {
 			return false, false, 0, nil
 		}
-		if mask, known := j.sc.x.mask(int(j.b)); known && mask&j.it.need == 0 {
-			continue
+		var hits []int64
+		if mask, known := j.sc.x.mask(int(j.b)); !known || mask&j.it.need != 0 {
+			var err error
+			if hits, err = j.it.places(j.sc, j.b, &j.opts); err != nil {
+				return true, false, 0, err
+			}
 		}
-		hits, err := j.it.places(j.sc, j.b, &j.opts)
-		if err != nil {
-			return true, false, 0, err
+		// The nearest place past the cursor in direction dir, the screen
+		// finding counted when it lies in this block.
+		best := int64(-1)
+		nearer := func(h int64) {
+			if (h-j.from)*j.dir > 0 && (best < 0 || (h-best)*j.dir < 0) {
+				best = h
+			}
 		}
-		if j.dir > 0 {
-			for _, h := range hits {
-				if h > j.from {
-					return true, true, h, nil
-				}
-			}
-		} else {
-			best := int64(-1)
-			for _, h := range hits {
-				if h < j.from && h > best {
-					best = h
-				}
-			}
-			if best >= 0 {
-				return true, true, best, nil
-			}
+		for _, h := range hits {
+			nearer(h)
+		}
+		if j.scr.off >= 0 && j.scr.off/checkpointEvery == j.b {
+			nearer(j.scr.off)
+		}
+		if best >= 0 {
+			return true, true, best, nil
 		}
 	}
 	return true, false, 0, nil

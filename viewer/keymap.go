@@ -108,6 +108,7 @@ type keyContext struct {
 	streams bool // the capture has more than one stream
 	compare bool // compare mode
 	screen  bool // the screen pane is shown
+	help    bool // the full help is shown
 }
 
 // setContext enables the bindings that apply in c.
@@ -149,6 +150,13 @@ func (k *keyMap) setContext(c keyContext) {
 	k.LegendSame.SetEnabled(nav && c.compare)
 	k.Confirm.SetEnabled(c.prompt)
 	k.Cancel.SetEnabled(c.prompt)
+	if c.help { // Esc closes the full help too
+		k.Help.SetKeys("?", "esc")
+		k.Help.SetHelp("?", "close help (esc)")
+	} else {
+		k.Help.SetKeys("?")
+		k.Help.SetHelp("?", "more keys")
+	}
 	k.Quit.SetEnabled(true)
 	if c.prompt {
 		k.Quit.SetKeys("ctrl+c")

@@ -23,6 +23,7 @@ func (m *model) keyContext() keyContext {
 		streams: len(m.svs) > 1,
 		compare: m.cmp != nil,
 		screen:  m.lay.shown[paneScreen],
+		help:    m.help.ShowAll,
 	}
 }
 
@@ -51,6 +52,10 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		} else {
 			m.setMsg(true, "no mark %c", r[0])
 		}
+		return nil
+	}
+	if m.help.ShowAll && key.Matches(k, m.keys.Help) { // before a pane takes Esc
+		m.help.ShowAll = false
 		return nil
 	}
 	if ok, cmd := panes[m.focus].key(m, k); ok {
@@ -103,9 +108,9 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, ks.PrevSeq):
 		return m.startJob(newSeek(sv.idx, &seqItem, m.o.Sanitize, sv.cursor, -1))
 	case key.Matches(k, ks.NextHazard):
-		return m.startJob(newSeek(sv.idx, &hazardItem, m.o.Sanitize, sv.cursor, 1))
+		return m.hazardSeek(1)
 	case key.Matches(k, ks.PrevHazard):
-		return m.startJob(newSeek(sv.idx, &hazardItem, m.o.Sanitize, sv.cursor, -1))
+		return m.hazardSeek(-1)
 	case key.Matches(k, ks.NextClass):
 		return m.classSeek(1)
 	case key.Matches(k, ks.PrevClass):

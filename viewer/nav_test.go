@@ -513,18 +513,30 @@ func TestTextCursorWholeCharacter(t *testing.T) {
 }
 
 // TestLinkStatus checks that the status line says where an OSC 8 link's
-// target is: in the glyph pane, or hidden with --hide-payloads.
+// target is: in the detail pane when it is shown, else in the glyph pane,
+// or hidden with --hide-payloads.
 func TestLinkStatus(t *testing.T) {
 	t.Parallel()
 	data := []byte("see \x1b]8;;https://x.example/\x1b\\here\x1b]8;;\x1b\\\n")
 	for _, tc := range []struct {
-		hide bool
-		want string
-	}{{false, "hyperlink open (target shown in the glyph pane)"}, {true, "hyperlink open (target hidden: --hide-payloads)"}} {
+		hide   bool
+		detail bool
+		want   string
+	}{
+		{false, true, "hyperlink open (target shown in the detail pane)"},
+		{false, false, "hyperlink open (target shown in the glyph pane)"},
+		{true, true, "hyperlink open (target hidden: --hide-payloads)"},
+	} {
 		d := newDriver(t, load(t, data), Options{HidePayloads: tc.hide}, testStyles(termenv.Ascii, false), 160, 30, nil)
+		if !tc.detail {
+			d.press("i")
+		}
 		d.press("g4<enter>")
+		if d.m.lay.shown[paneDetail] != tc.detail {
+			t.Fatalf("detail pane shown %v, want %v", d.m.lay.shown[paneDetail], tc.detail)
+		}
 		if v := d.m.View(); !strings.Contains(v, tc.want) || strings.Contains(v, "target not shown") {
-			t.Errorf("hide %v: status line does not say %q:\n%s", tc.hide, tc.want, v)
+			t.Errorf("hide %v, detail %v: status line does not say %q:\n%s", tc.hide, tc.detail, tc.want, v)
 		}
 	}
 }
@@ -682,5 +694,20 @@ func TestAheadExact(t *testing.T) {
 	// compared.
 	if !m.f.tokOK || m.f.tok.Kind != want.Kind || want.Kind != decode.KindText && (m.f.tok.Off != want.Off || m.f.tok.Len != want.Len) {
 		t.Errorf("token under the cursor %d: %+v, ok %v; want %+v", cur, m.f.tok, m.f.tokOK, want)
+	}
+}
+
+// TestHelpEsc checks that Esc closes the full help that ? opened, and
+// that the help says so.
+func TestHelpEsc(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, load(t, []byte("text\n")), Options{}, testStyles(termenv.Ascii, false), 160, 30, nil)
+	d.press("?")
+	if !d.m.help.ShowAll || !strings.Contains(d.m.View(), "close help (esc)") {
+		t.Errorf("? did not open the full help, or it does not say Esc closes it")
+	}
+	d.press("<esc>")
+	if d.m.help.ShowAll {
+		t.Errorf("Esc did not close the full help")
 	}
 }

@@ -333,8 +333,8 @@ func (c *screenCache) stepTarget(cur int64, d int, byRank bool) (int64, string) 
 	return c.finds[i].Off, ""
 }
 
-// findingNote names the finding under the cursor for the status line:
-// its cause, rank, the token that hid it and what replaced it, escaped.
+// findingNote names the finding under the cursor for the status line
+// (screenCache.note), when the screen pane is shown.
 func (m *model) findingNote() (render.Safe, bool) {
 	c := m.sv().scr
 	if !m.screenOn || c == nil {
@@ -346,6 +346,13 @@ func (m *model) findingNote() (render.Safe, bool) {
 	if i < 0 {
 		return render.Safe{}, false
 	}
+	return c.note(i), true
+}
+
+// note names finding i (by offset) for the status line: its place by
+// rank, cause, rank, the token that hid it and what replaced it,
+// escaped. The caller holds c.mu.
+func (c *screenCache) note(i int) render.Safe {
 	f := &c.finds[i]
 	r := slices.Index(c.rank, i)
 	s := fmt.Sprintf("finding %d of %d by rank: %s, rank %d, by %s", r+1, len(c.finds), f.Cause, f.Rank, f.By.Name)
@@ -357,7 +364,16 @@ func (m *model) findingNote() (render.Safe, bool) {
 	if f.ReplacedBy != "" {
 		parts = append(parts, render.Line([]byte(", replaced by ")), render.Line([]byte(f.ReplacedBy)))
 	}
-	return render.Concat(parts...), true
+	return render.Concat(parts...)
+}
+
+// readPercent is how much of a stream of n bytes the screen pass has
+// read, in percent. The caller holds c.mu.
+func (c *screenCache) readPercent(n int64) int64 {
+	if c.done {
+		return 100
+	}
+	return percent(int64(len(c.cps)-1)*c.step, n)
 }
 
 func (screenPane) title(m *model) string {
@@ -386,7 +402,7 @@ func (screenPane) title(m *model) string {
 	defer c.mu.Unlock()
 	t += fmt.Sprintf(", %d findings", len(c.finds))
 	if !c.done {
-		t += fmt.Sprintf(" so far, %d%% read", percent(int64(len(c.cps)-1)*c.step, m.sv().src.n))
+		t += fmt.Sprintf(" so far, %d%% read", c.readPercent(m.sv().src.n))
 	}
 	return t
 }

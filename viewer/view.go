@@ -201,12 +201,13 @@ func (m *model) statusLines() []string {
 // target is instead.
 const linkOpenNote = "hyperlink open (target not shown)"
 
-// describe returns render.Describe(t), worded for the viewer: the glyph
-// pane (the detail pane in compare mode, which has no glyph pane) shows
-// an OSC 8 link's target unless payloads are hidden.
+// describe returns render.Describe(t), worded for the viewer: the detail
+// pane when it is shown (always in compare mode, which has no glyph
+// pane), else the glyph pane, shows an OSC 8 link's target unless
+// payloads are hidden.
 func (m *model) describe(t *decode.Token) render.Safe {
-	if m.cmp != nil {
-		return m.describeAt(t, "in the detail pane")
+	if m.cmp != nil || m.lay.shown[paneDetail] {
+		return m.describeAt(t, "shown in the detail pane")
 	}
 	return m.describeAt(t, "shown in the glyph pane")
 }

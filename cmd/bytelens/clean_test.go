@@ -102,7 +102,7 @@ func TestCleanAndReport(t *testing.T) {
 		{name: "jenkins", args: []string{"clean", logs + "jenkins-console.log"}, contains: []string{"[Pipeline] node\nplain red see here\n"}},
 		{name: "journald json", args: []string{"report", logs + "journald.json"}, contains: []string{"(journald-json)", "clipboard"}, stderr: "journalctl --all keeps them"},
 		{name: "journald export", args: []string{"clean", logs + "journald.export"}, contains: []string{"plain red and clip\n"}},
-		{name: "truncated docker line refused", args: []string{"clean", truncated}, code: 1, stderr: "capture line 2: not a docker json-file entry (malformed or truncated JSON)"},
+		{name: "truncated docker line refused", args: []string{"clean", truncated}, code: 1, stderr: "truncated.log: line 2: not a docker json-file entry (malformed or truncated JSON)"},
 		{name: "truncated docker line raw", args: []string{"clean", "--format", "raw", truncated}, contains: []string{`{"log":"b`}},
 	}
 	for _, tc := range tests {

@@ -27,7 +27,9 @@ func newExtractCmd(s *streams) *cobra.Command {
 store, checks its digest, and shows bytes START to END (END excluded) of one
 stream, at most 4096 bytes per call:
 
-  --as hex    offset and hex rows, no raw text (the default)
+  --as hex    the range as bytelens hex shows it (the default): offsets,
+              hex digits, and the glyph column classed in the stream's
+              context, payloads drawn ░
   --as text   the range cleaned by the sanitizer, which reads the stream
               from its start so that a range inside a control string
               shows none of its payload

@@ -41,10 +41,10 @@ func TestExtract(t *testing.T) {
 		err  string
 	}{
 		{"hex", []string{"--range", "0:20"}, 0,
-			"00000000  6f 6b 20 1b 5d 35 32 3b  63 3b 53 45 43 52 45 54\n00000010  53 45 43 52\n", ""},
+			"0x00000000  6f 6b 20 1b 5d 35 32 3b  63 3b 53 45 43 52 45 54  |ok ␛]░░░░░░░░░░░|\n0x00000010  53 45 43 52                                       |░░░░|\n0x00000014\n", ""},
 		{"hex offset", []string{"--range", "0x1c:", "--as", "hex"}, 0,
-			"0000001c  07 61 66 74 65 72 0a\n", ""},
-		{"stderr", []string{"--stream", "stderr"}, 0, "00000000  65 0a\n", ""},
+			"0x0000001c  07 61 66 74 65 72 0a                              |␇after␊|\n0x00000023\n", ""},
+		{"stderr", []string{"--stream", "stderr"}, 0, "0x00000000  65 0a                                             |e␊|\n0x00000002\n", ""},
 		{"text whole", []string{"--as", "text"}, 0, "ok after\n", ""},
 		{"text inside payload", []string{"--as", "text", "--range", "10:28"}, 0, "", ""},
 		{"text across payload end", []string{"--as", "text", "--range", "20:31"}, 0, "af", ""},
@@ -54,7 +54,7 @@ func TestExtract(t *testing.T) {
 		{"bad range", []string{"--range", "abc"}, 2, "", "START:END"},
 		{"past end", []string{"--range", "100:"}, 2, "", "START 100 is past the end of the stream, which holds 35 bytes"},
 		{"end past end", []string{"--range", "30:36"}, 2, "", "END 36 is past the end of the stream, which holds 35 bytes"},
-		{"end at end", []string{"--range", "30:35"}, 0, "0000001e  66 74 65 72 0a\n", ""},
+		{"end at end", []string{"--range", "30:35"}, 0, "0x0000001e  66 74 65 72 0a                                    |fter␊|\n0x00000023\n", ""},
 		{"bad as", []string{"--as", "raw"}, 2, "", "hex or text"},
 		{"raw without -o", []string{"--raw"}, 2, "", "go together"},
 		{"raw to stdout", []string{"--raw", "-o", "-"}, 2, "", "never to standard output"},
