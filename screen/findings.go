@@ -529,7 +529,9 @@ func (m *Model) compact() {
 			m.omitted[m.finds[i].cause]++
 		}
 	}
-	var del, drw []byte
+	// The arenas the last compaction left take the kept texts; the
+	// current ones are kept for the next.
+	del, drw := m.spare.del[:0], m.spare.drw[:0]
 	for j, i := range keep {
 		r := m.finds[i]
 		t := m.textOf(&r)
@@ -541,6 +543,7 @@ func (m *Model) compact() {
 		*a = append(*a, t...)
 		m.finds[j] = r
 	}
+	m.spare.del, m.spare.drw = m.delText, m.drawText
 	m.finds, m.delText, m.drawText = m.finds[:len(keep)], del, drw
 	m.pendDel, m.pendDrw = -1, -1
 	m.compactNames()
@@ -579,8 +582,10 @@ func (m *Model) compactNames() {
 // rank, of equal ranks the first recorded. Ranks are whole numbers
 // 0..100, so it counts them rather than sorting.
 func (m *Model) best(n int) []int32 {
-	hits := m.rowHits()
-	scores := make([]int8, len(m.finds))
+	m.spare.hits = m.rowHits(m.spare.hits)
+	hits := m.spare.hits
+	scores := slices.Grow(m.spare.scores[:0], len(m.finds))[:len(m.finds)]
+	m.spare.scores = scores
 	var count [101]int
 	for i := range m.finds {
 		r := &m.finds[i]
@@ -602,30 +607,33 @@ func (m *Model) best(n int) []int32 {
 		above += count[cut]
 		cut--
 	}
-	keep := make([]int32, 0, n)
-	var ties []int32
+	keep, ties := m.spare.keep[:0], n-above
 	for i, s := range scores {
-		switch {
-		case int(s) > cut:
+		if int(s) > cut || int(s) == cut && ties > 0 {
+			if int(s) == cut {
+				ties--
+			}
 			keep = append(keep, int32(i))
-		case int(s) == cut:
-			ties = append(ties, int32(i))
 		}
 	}
-	keep = append(keep, ties[:min(len(ties), n-above)]...)
-	slices.Sort(keep)
+	m.spare.keep = keep
 	return keep
 }
 
 // rowHits returns the number of destruction records on each row of each
-// screen (0 main, 1 alternate), for the rank's count of redrawn rows.
-func (m *Model) rowHits() [2][]int32 {
+// screen (0 main, 1 alternate), for the rank's count of redrawn rows, in
+// buf's arrays when they are large enough.
+func (m *Model) rowHits(buf [2][]int32) [2][]int32 {
 	var rows [2]int32
 	for i := range m.finds {
 		r := &m.finds[i]
 		rows[boolInt(r.alt)] = max(rows[boolInt(r.alt)], r.row+1)
 	}
-	hits := [2][]int32{make([]int32, rows[0]), make([]int32, rows[1])}
+	hits := buf
+	for s := range hits {
+		hits[s] = slices.Grow(hits[s][:0], int(rows[s]))[:rows[s]]
+		clear(hits[s])
+	}
 	for i := range m.finds {
 		if r := &m.finds[i]; r.cause < CauseConcealed {
 			hits[boolInt(r.alt)][r.row]++
@@ -655,7 +663,7 @@ func (m *Model) rankInput(r *record) rankIn {
 // texts are copied into one string, reasons share one array, and an index
 // is sorted rather than the findings.
 func (m *Model) ranked() ([]Finding, []int32) {
-	hits := m.rowHits()
+	hits := m.rowHits([2][]int32{})
 	total := 0
 	for i := range m.finds {
 		total += int(m.finds[i].ntext) + int(m.finds[i].nrepl)
@@ -764,9 +772,13 @@ type rankIn struct {
 	cut         bool
 }
 
+// wordBonus is the most rank the word checks of rank add.
+const wordBonus = 60
+
 // rank scores a finding, 0 to 100 once clamped; rowHits is the number of
 // destruction findings on the same screen row. The reasons are appended
-// to why, unless why is nil.
+// to why, unless why is nil; then, when the score cannot end above 0, rank
+// may stop early and return a score that is not exact but is 0 or below.
 func rank(f *rankIn, rowHits int, why []string) (int, []string) {
 	score := causeBase[f.cause]
 	add := func(d int, reason string) {
@@ -825,6 +837,11 @@ func rank(f *rankIn, rowHits int, why []string) (int, []string) {
 	}
 	if f.cause == CauseRemapped && wordLike(text) {
 		add(40, "letters that spell words")
+	}
+	if why == nil && score+wordBonus <= 0 {
+		// The score will be clamped to 0 whatever the words say, and
+		// the rest only lowers it: stop before reading them.
+		return score, nil
 	}
 	if n := alnum(differs); n > 0 && n < 3 && f.cause != CauseConcealed && f.cause != CauseInvisible {
 		add(-20, "one or two characters")
@@ -1082,4 +1099,15 @@ func (f *Finding) VisibleFor() string {
 		return (time.Duration(f.VisibleMs) * time.Millisecond).String()
 	}
 	return strconv.FormatInt(f.VisibleBytes, 10) + " bytes"
+}
+
+// spare holds compact's buffers from one compaction to the next, so that
+// compacting allocates nothing once they have grown: the arenas the texts
+// were last copied out of, and best's scratch. A copy of a Model gets its
+// own (none).
+type spare struct {
+	del, drw []byte
+	scores   []int8
+	keep     []int32
+	hits     [2][]int32
 }

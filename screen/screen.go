@@ -260,6 +260,7 @@ type Model struct {
 	delText, drawText []byte
 	pendDel           int // index of the destruction finding that may still grow, or -1
 	pendDrw           int // same for draw-time findings
+	spare             spare
 
 	lineBuf  []byte // scratch for a row's text
 	scrolled []byte // text of lines scrolled off, with Options.Scrollback
@@ -366,6 +367,7 @@ func (m *Model) Clone() *Model {
 	c.delText = append([]byte(nil), m.delText...)
 	c.drawText = append([]byte(nil), m.drawText...)
 	c.names = slices.Clip(m.names)
+	c.spare = spare{}
 	c.p, c.tok, c.lineBuf = nil, nil, nil
 	c.scrolled = append([]byte(nil), m.scrolled...)
 	c.emit = c.token

@@ -32,7 +32,7 @@ const (
 func (m *Model) Snapshot() *Snapshot {
 	s := &Snapshot{m: *m}
 	c := &s.m
-	c.finds, c.delText, c.drawText, c.names, c.times = nil, nil, nil, nil, nil
+	c.finds, c.delText, c.drawText, c.names, c.times, c.spare = nil, nil, nil, nil, nil, spare{}
 	c.p, c.tok, c.lineBuf, c.emit = nil, nil, nil, nil
 	c.scrolled = slices.Clone(m.scrolled)
 	c.nameTok, c.opts.Findings, c.drawHidden = -1, false, false
