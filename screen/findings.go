@@ -789,7 +789,7 @@ func rank(f *rankIn, rowHits int, why []string) (int, []string) {
 	}
 	add(0, f.cause.String())
 	text, repl := bytes.TrimSpace(f.text), bytes.TrimSpace(f.repl)
-	letters := alnum(text)
+	letters := alnum(text, 1)
 	// What the hidden text shares with its replacement stayed on screen:
 	// its words are judged on the part that differs.
 	differs, replDiffers := text, repl
@@ -812,7 +812,7 @@ func rank(f *rankIn, rowHits int, why []string) (int, []string) {
 		if long {
 			add(-20, "visible a long time")
 		}
-		if progress(text) && !f.rowProgress {
+		if !f.rowProgress && progress(text) {
 			add(-30, "progress syntax")
 		}
 		switch {
@@ -843,7 +843,7 @@ func rank(f *rankIn, rowHits int, why []string) (int, []string) {
 		// the rest only lowers it: stop before reading them.
 		return score, nil
 	}
-	if n := alnum(differs); n > 0 && n < 3 && f.cause != CauseConcealed && f.cause != CauseInvisible {
+	if n := alnum(differs, 3); n > 0 && n < 3 && f.cause != CauseConcealed && f.cause != CauseInvisible {
 		add(-20, "one or two characters")
 	}
 	if shellSet.in(differs, false) {
@@ -867,16 +867,33 @@ func rowPenalty(rowHits int) int {
 // redrawn words how often a row was redrawn, by count (4 for more).
 var redrawn = [5]string{2: "row redrawn 2 times", 3: "row redrawn 3 times", 4: "row redrawn 4 times or more"}
 
-// alnum returns the number of letters and digits of s.
-func alnum(s []byte) int {
+// alnum returns the number of letters and digits of s, counting no
+// further than limit.
+func alnum(s []byte, limit int) int {
 	n := 0
-	for _, r := range string(s) {
+	for i := 0; i < len(s) && n < limit; i++ {
+		if b := s[i]; b < utf8.RuneSelf {
+			n += int(asciiAlnum[b])
+			continue
+		}
+		r, size := utf8.DecodeRune(s[i:])
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			n++
 		}
+		i += size - 1
 	}
 	return n
 }
+
+// asciiAlnum is 1 for the ASCII letters and digits.
+var asciiAlnum = func() (t [utf8.RuneSelf]uint8) {
+	for b := range t {
+		if unicode.IsLetter(rune(b)) || unicode.IsDigit(rune(b)) {
+			t[b] = 1
+		}
+	}
+	return t
+}()
 
 // differing returns the parts of the hidden text and of its replacement
 // that differ: without the whole words they start with in common (Differs)
