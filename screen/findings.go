@@ -239,6 +239,11 @@ func (m *Model) newRecord(c *Cell, cause Cause, text rune) int {
 			rec.byName = int32(len(m.names) - 1) // compact keeps the current name last
 		}
 	}
+	if n := len(m.finds); n == cap(m.finds) {
+		// Doubling up to the most compact keeps: append's growth by a
+		// quarter would copy the records five times over.
+		m.finds = slices.Grow(m.finds, max(1, min(max(64, n), 2*MaxFindings-n)))
+	}
 	m.finds = append(m.finds, rec)
 	i := len(m.finds) - 1
 	m.startText(&m.finds[i])
