@@ -148,15 +148,24 @@ type record struct {
 // addText appends c to the text of r, the newest record of its kind, kept
 // in its arena at r.textAt.
 func (m *Model) addText(r *record, c rune) {
-	if int(r.ntext)+utf8.RuneLen(c) > MaxText {
+	n := 1
+	if c >= utf8.RuneSelf || c < 0 {
+		n = utf8.RuneLen(c)
+	}
+	if int(r.ntext)+n > MaxText {
 		r.cut = true
 		return
 	}
 	r.based = false
 	a := m.arena(r)
-	n := len(*a)
+	if n == 1 {
+		*a = append(*a, byte(c))
+		r.ntext++
+		return
+	}
+	k := len(*a)
 	*a = utf8.AppendRune(*a, c)
-	r.ntext += uint8(len(*a) - n)
+	r.ntext += uint8(len(*a) - k)
 }
 
 func (r *record) addRepl(c rune) {
@@ -1014,13 +1023,27 @@ func progress(s []byte) bool {
 }
 
 // mayProgress reports whether the text of row could be progress syntax:
-// whether it holds a character progress looks for first, or nothing but
-// spinner characters. It saves writing out the rows that cannot.
+// whether it holds a character other than ASCII, or what progress looks
+// for in ASCII ("%", "==", "##", "/s", a digit "/" a digit, "ETA"), or
+// nothing but spinner characters. It saves writing out the rows that
+// cannot. Cells of ASCII are the bytes of the text one for one (an empty
+// cell is a space), so a neighbouring cell is a neighbouring byte.
 func mayProgress(row []Cell) bool {
+	at := func(i int) rune {
+		if i >= 0 && i < len(row) {
+			return row[i].Rune
+		}
+		return 0
+	}
+	digit := func(r rune) bool { return r >= '0' && r <= '9' }
 	spinner := true
 	for i := range row {
 		switch r := row[i].Rune; {
-		case r == '%' || r == '=' || r == '#' || r == '/' || r == 'E' || r >= utf8.RuneSelf:
+		case r >= utf8.RuneSelf || r == '%':
+			return true
+		case (r == '=' || r == '#') && at(i+1) == r,
+			r == '/' && (at(i+1) == 's' || digit(at(i-1)) && digit(at(i+1))),
+			r == 'E' && at(i+1) == 'T' && at(i+2) == 'A':
 			return true
 		case r != 0 && !spinnerASCII[r]:
 			spinner = false
