@@ -64,3 +64,45 @@ func TestDiffering(t *testing.T) {
 		}
 	}
 }
+
+// TestMayProgress: mayProgress passes every row whose text progress
+// accepts (it only saves reading the others), and turns away ASCII rows
+// with none of the syntax: rows of random ASCII from a small alphabet of
+// the characters progress looks at, and the table's rows.
+func TestMayProgress(t *testing.T) {
+	row := func(s string) []Cell {
+		cells := make([]Cell, 0, len(s))
+		for _, r := range s {
+			if r == '_' {
+				r = 0 // an empty cell
+			}
+			cells = append(cells, Cell{Rune: r, Width: 1})
+		}
+		return cells
+	}
+	for _, c := range []struct {
+		text string
+		may  bool
+	}{
+		{"ls /usr/bin", false}, {"10 MB/s", true}, {"3/4 done", true}, {"E T A", false}, {"ETA 5s", true},
+		{"a=b c#d", false}, {"[====   ]", true}, {"## x", true}, {"50%", true}, {"|/-\\", true}, {"é", true},
+		{"1/_2", false}, {"_", true}, {"=_=", false},
+	} {
+		if got := mayProgress(row(c.text)); got != c.may {
+			t.Errorf("mayProgress(%q) = %v, want %v", c.text, got, c.may)
+		}
+	}
+	const alphabet = "=#/sETA01 ._|-ab%"
+	seed := uint32(1)
+	for n := 0; n < 20000; n++ {
+		b := make([]byte, 1+n%9)
+		for i := range b {
+			seed = seed*1664525 + 1013904223
+			b[i] = alphabet[seed>>16%uint32(len(alphabet))]
+		}
+		r := row(string(b))
+		if text := appendCells(nil, r, false, true); progress(text) && !mayProgress(r) {
+			t.Fatalf("progress(%q) but not mayProgress", text)
+		}
+	}
+}
