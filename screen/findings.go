@@ -1078,21 +1078,29 @@ var shellWords = []string{"rm -", "curl ", "wget ", "| sh", "|sh", "| bash", "|b
 // instructionWords are words of instructions aimed at an agent.
 var instructionWords = []string{"ignore ", "previous instruction", "instructions", "assistant", "system prompt", "you must", "do not tell", "don't tell", "password", "secret", "token", "api key", "api_key", "private key", "exfiltrate", "execute", "run the"}
 
-// wordSet finds any of a list of words in a text in one scan, the words
-// filed by their first byte; first marks the bytes that start a word, in
-// either ASCII case.
+// wordSet finds any of a list of words of two bytes or more in a text in
+// one scan, the words filed by their first byte; pair is a bit set of the
+// first two bytes of the words, in either ASCII case, so that the scan
+// looks up words only where two bytes start one.
 type wordSet struct {
-	first [256]bool
+	pair  [256][4]uint64
 	words [256][]string
 }
 
 func newWordSet(words []string) *wordSet {
 	var ws wordSet
+	cases := func(b byte) []byte {
+		if b >= 'a' && b <= 'z' {
+			return []byte{b, b - 'a' + 'A'}
+		}
+		return []byte{b}
+	}
 	for _, w := range words {
 		ws.words[w[0]] = append(ws.words[w[0]], w)
-		ws.first[w[0]] = true
-		if b := w[0]; b >= 'a' && b <= 'z' {
-			ws.first[b-'a'+'A'] = true
+		for _, a := range cases(w[0]) {
+			for _, b := range cases(w[1]) {
+				ws.pair[a][b>>6] |= 1 << (b & 63)
+			}
 		}
 	}
 	return &ws
@@ -1105,8 +1113,8 @@ var shellSet, instructionSet = newWordSet(shellWords), newWordSet(instructionWor
 // in reports whether s holds one of the words; with fold, ASCII capitals
 // of s match the words' lower-case letters.
 func (ws *wordSet) in(s []byte, fold bool) bool {
-	for i := 0; i < len(s); i++ {
-		if !ws.first[s[i]] {
+	for i := 0; i+1 < len(s); i++ {
+		if b := s[i+1]; ws.pair[s[i]][b>>6]&(1<<(b&63)) == 0 {
 			continue
 		}
 		for _, w := range ws.words[lowerIf(s[i], fold)] {

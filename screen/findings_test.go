@@ -106,3 +106,31 @@ func TestMayProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestWordSet: a word is found at the start, middle and end of a text,
+// capitals match only with fold, and a text holding the first byte of a
+// word alone is not taken for it.
+func TestWordSet(t *testing.T) {
+	for _, c := range []struct {
+		set  *wordSet
+		text string
+		fold bool
+		want bool
+	}{
+		{shellSet, "rm -rf /", false, true},
+		{shellSet, "x && y", false, true},
+		{shellSet, "echo $(", false, true},
+		{shellSet, "$", false, false},
+		{shellSet, "RM -rf", false, false},
+		{shellSet, "r", false, false},
+		{instructionSet, "IGNORE all", true, true},
+		{instructionSet, "the api key", true, true},
+		{instructionSet, "the Token", true, true},
+		{instructionSet, "tok", true, false},
+		{instructionSet, "ignored", true, false},
+	} {
+		if got := c.set.in([]byte(c.text), c.fold); got != c.want {
+			t.Errorf("in(%q, %v) = %v, want %v", c.text, c.fold, got, c.want)
+		}
+	}
+}
