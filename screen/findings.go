@@ -1038,19 +1038,45 @@ func mayProgress(row []Cell) bool {
 	digit := func(r rune) bool { return r >= '0' && r <= '9' }
 	spinner := true
 	for i := range row {
-		switch r := row[i].Rune; {
-		case r >= utf8.RuneSelf || r == '%':
+		r := row[i].Rune
+		if r >= utf8.RuneSelf {
 			return true
-		case (r == '=' || r == '#') && at(i+1) == r,
-			r == '/' && (at(i+1) == 's' || digit(at(i-1)) && digit(at(i+1))),
-			r == 'E' && at(i+1) == 'T' && at(i+2) == 'A':
-			return true
-		case r != 0 && !spinnerASCII[r]:
+		}
+		switch progressASCII[r] {
+		case asciiPlain:
 			spinner = false
+		case asciiSpecial:
+			if r == '%' ||
+				(r == '=' || r == '#') && at(i+1) == r ||
+				r == '/' && (at(i+1) == 's' || digit(at(i-1)) && digit(at(i+1))) ||
+				r == 'E' && at(i+1) == 'T' && at(i+2) == 'A' {
+				return true
+			}
+			spinner = spinner && spinnerASCII[r]
 		}
 	}
 	return spinner
 }
+
+// Classes of ASCII characters for mayProgress.
+const (
+	asciiPlain   = iota // neither a spinner character nor one progress looks for
+	asciiSpinner        // a spinner character, or an empty cell
+	asciiSpecial        // one progress looks for: % = # / E
+)
+
+// progressASCII classes each ASCII character for mayProgress.
+var progressASCII = func() (t [utf8.RuneSelf]uint8) {
+	for b := range t {
+		switch {
+		case strings.IndexByte("%=#/E", byte(b)) >= 0:
+			t[b] = asciiSpecial
+		case b == 0 || spinnerASCII[b]:
+			t[b] = asciiSpinner
+		}
+	}
+	return t
+}()
 
 // spinnerASCII holds the ASCII characters of spinners: | / - \ . and
 // space.
