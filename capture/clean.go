@@ -51,3 +51,28 @@ func Clean(w io.Writer, st *Stream, opts sanitize.Options) (sanitize.Report, err
 	}
 	return sw.Report(), nil
 }
+
+// StreamReport is the removal report of one stream of a capture, as
+// report --json and clean --report write it for a capture of several
+// streams (an array of them): the stream's name, the sanitizer's report
+// (schema sanitize.Schema), and what the loader took out of the file
+// before cleaning (recorder annotations such as Jenkins ConsoleNotes and
+// timestamp prefixes, which are not terminal output). No field holds
+// payload.
+type StreamReport struct {
+	Stream string `json:"stream"`
+	sanitize.Report
+	LoaderRemoved []Removal `json:"loader_removed,omitempty"`
+	// Format is the capture's format, for summaries; not in the JSON form.
+	Format Format `json:"-"`
+}
+
+// SoloReport is the JSON form of the report of a capture of one stream:
+// the sanitize.Schema object, with loader_removed when there is any.
+type SoloReport struct {
+	sanitize.Report
+	LoaderRemoved []Removal `json:"loader_removed,omitempty"`
+}
+
+// Solo returns r without its stream name.
+func (r StreamReport) Solo() SoloReport { return SoloReport{r.Report, r.LoaderRemoved} }

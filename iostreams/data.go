@@ -3,6 +3,7 @@ package iostreams
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"os"
 )
@@ -87,17 +88,57 @@ func CopyChunks(dst io.Writer, r io.Reader, out io.Writer) error {
 // RegularSize returns the bytes left to read in f when it is an *os.File
 // open on a regular file (its size less the current offset), else -1.
 func RegularSize(f any) int64 {
+	if sr := RegularSection(f); sr != nil {
+		return sr.Size()
+	}
+	return -1
+}
+
+// RegularSection returns the rest of f, from its current offset, when f
+// is an *os.File open on a regular file, else nil: standard input
+// redirected from a file can then be read at random like the file.
+func RegularSection(f any) *io.SectionReader {
 	file, ok := f.(*os.File)
 	if !ok {
-		return -1
+		return nil
 	}
 	fi, err := file.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
-		return -1
+		return nil
 	}
 	pos, err := file.Seek(0, io.SeekCurrent)
 	if err != nil {
-		return -1
+		return nil
 	}
-	return fi.Size() - pos
+	return io.NewSectionReader(file, pos, fi.Size()-pos)
+}
+
+// ErrOutputGone is the read error of an UntilGone reader once its output
+// is gone.
+var ErrOutputGone = errors.New("standard output was closed")
+
+// UntilGone returns a reader of r that fails with ErrOutputGone once w is
+// a pipe whose reading end is closed (OutputGone); r itself when w is not
+// a pipe.
+func UntilGone(r io.Reader, w io.Writer) io.Reader {
+	gone := OutputGone(w)
+	if gone == nil {
+		return r
+	}
+	return &untilGone{r: r, gone: gone}
+}
+
+// untilGone reads r until gone is closed.
+type untilGone struct {
+	r    io.Reader
+	gone <-chan struct{}
+}
+
+func (u *untilGone) Read(p []byte) (int, error) {
+	select {
+	case <-u.gone:
+		return 0, ErrOutputGone
+	default:
+		return u.r.Read(p)
+	}
 }

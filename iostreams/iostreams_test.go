@@ -2,9 +2,11 @@ package iostreams
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -173,3 +175,61 @@ func TestProgressOnTerminal(t *testing.T) {
 		t.Errorf("the line is not cleared at the end: %q", drawn[max(0, len(drawn)-40):])
 	}
 }
+
+func TestRegularSection(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.WriteString("abcdef")
+	f.Seek(2, io.SeekStart)
+	sr := RegularSection(f)
+	if sr == nil {
+		t.Fatal("RegularSection(regular file) = nil")
+	}
+	b := make([]byte, 8)
+	n, _ := sr.ReadAt(b, 0)
+	if sr.Size() != 4 || string(b[:n]) != "cdef" || RegularSize(f) != 4 {
+		t.Errorf("section of size %d reads %q, RegularSize %d; want 4, \"cdef\", 4", sr.Size(), b[:n], RegularSize(f))
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	if RegularSection(pr) != nil || RegularSection(strings.NewReader("x")) != nil || RegularSize(pr) != -1 {
+		t.Error("RegularSection of a pipe or a strings.Reader is not nil")
+	}
+}
+
+func TestUntilGone(t *testing.T) {
+	src := strings.NewReader("x")
+	if UntilGone(src, io.Discard) != io.Reader(src) {
+		t.Error("UntilGone wraps a reader for an output that is not a pipe")
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	u := UntilGone(zeros{}, pw)
+	pr.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := u.Read(make([]byte, 1))
+		if errors.Is(err, ErrOutputGone) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("read error %v after the pipe's reader closed; want ErrOutputGone", err)
+		}
+		runtime.Gosched()
+	}
+}
+
+// zeros reads endless zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }

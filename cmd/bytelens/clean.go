@@ -52,7 +52,7 @@ with its offset on stderr (see bytelens report).`,
 		if reportPath != "" {
 			var v any = reps
 			if len(reps) == 1 {
-				v = reps[0].alone()
+				v = reps[0].Solo()
 			}
 			if err := writeJSONFile(reportPath, v); err != nil {
 				return err
@@ -63,63 +63,43 @@ with its offset on stderr (see bytelens report).`,
 	return cmd
 }
 
-// streamReport is the report of one stream of a capture: the sanitizer's,
-// and what the loader took out of the file before cleaning (recorder
-// annotations such as Jenkins ConsoleNotes and timestamp prefixes, which
-// are not terminal output).
-type streamReport struct {
-	Stream string `json:"stream"`
-	sanitize.Report
-	LoaderRemoved []capture.Removal `json:"loader_removed,omitempty"`
-	format        capture.Format    // for the summary; not in the JSON form
-}
-
-// soloReport is the JSON form of the report of a capture of one stream:
-// the bytelens.report/v1 object, with loader_removed when there is any.
-type soloReport struct {
-	sanitize.Report
-	LoaderRemoved []capture.Removal `json:"loader_removed,omitempty"`
-}
-
-// alone returns r without its stream name.
-func (r streamReport) alone() soloReport { return soloReport{r.Report, r.LoaderRemoved} }
-
 // cleanInput cleans the FILE argument into w (io.Discard for report) and
 // returns one report per stream cleaned. Raw stdin is streamed.
-func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts sanitize.Options) ([]streamReport, error) {
-	c, raw, name, err := openCapture(s, args, cf)
+func cleanInput(s *streams, args []string, cf *captureFlags, w io.Writer, opts sanitize.Options) ([]capture.StreamReport, error) {
+	in, err := openInput(s, args, cf, false)
 	if err != nil {
 		return nil, err
 	}
-	if c != nil {
-		defer c.Close()
-		_, reps, err := cleanCapture(s, c, cf, name, w, opts)
+	defer in.Close()
+	if in.Capture != nil {
+		_, reps, err := cleanCapture(s, in, cf, w, opts)
 		return reps, err
 	}
 	sw := sanitize.NewWriter(w, opts)
-	p := iostreams.NewProgress(s.tty, render.Sprintf("cleaning %s", name), max(iostreams.RegularSize(raw), 0))
+	p := iostreams.NewProgress(s.tty, render.Sprintf("cleaning %s", in.Name), max(iostreams.RegularSize(in.Raw), 0))
 	defer p.Finish()
-	if err := iostreams.CopyChunks(sw, p.Reader(raw), w); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
+	if err := iostreams.CopyChunks(sw, p.Reader(in.Raw), w); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", in.Name, err)
 	}
 	if err := sw.Close(); err != nil {
 		return nil, fmt.Errorf("writing cleaned text: %w", err)
 	}
-	return []streamReport{{Stream: capture.StreamOutput, Report: sw.Report()}}, nil
+	return []capture.StreamReport{{Stream: capture.StreamOutput, Report: sw.Report()}}, nil
 }
 
-// cleanCapture cleans the streams of c, loaded from name, that --stream
-// picks into w, and returns them with their reports.
-func cleanCapture(s *streams, c *capture.Capture, cf *captureFlags, name string, w io.Writer, opts sanitize.Options) ([]*capture.Stream, []streamReport, error) {
+// cleanCapture cleans the streams of in's capture that --stream picks
+// into w, and returns them with their reports.
+func cleanCapture(s *streams, in *capture.Input, cf *captureFlags, w io.Writer, opts sanitize.Options) ([]*capture.Stream, []capture.StreamReport, error) {
+	c := in.Capture
 	warnCapture(s.stderr, c)
-	if err := refuseLossySniff(c, cf, name); err != nil {
+	if err := in.CheckSniff(); err != nil {
 		return nil, nil, err
 	}
 	sts, err := pickStreams(c, cf.stream)
 	if err != nil {
 		return nil, nil, err
 	}
-	var reps []streamReport
+	var reps []capture.StreamReport
 	for _, st := range sts {
 		if len(sts) > 1 && w != io.Discard {
 			s.stderr.Printf("bytelens: cleaning stream %s (%d bytes)\n", st.Name, st.Len)
@@ -130,7 +110,7 @@ func cleanCapture(s *streams, c *capture.Capture, cf *captureFlags, name string,
 		if err != nil {
 			return nil, nil, err
 		}
-		reps = append(reps, streamReport{st.Name, rep, st.Removed, c.Format})
+		reps = append(reps, capture.StreamReport{Stream: st.Name, Report: rep, LoaderRemoved: st.Removed, Format: c.Format})
 	}
 	return sts, reps, nil
 }
@@ -213,8 +193,8 @@ is shown escaped and cut short (--hidden-text preview), or not at all
 				s.out.Println()
 			}
 			label := render.Sprintf("%s", name)
-			if r.format != capture.FormatRaw {
-				label = render.Sprintf("%s (%s)", label, r.format)
+			if r.Format != capture.FormatRaw {
+				label = render.Sprintf("%s (%s)", label, r.Format)
 			}
 			if len(reps) > 1 {
 				label = render.Sprintf("%s [%s]", label, r.Stream)

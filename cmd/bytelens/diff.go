@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"io"
 
 	"github.com/bytelens/bytelens/capture"
@@ -180,13 +179,8 @@ func runDiff(s *streams, f *diffFlags, args []string) (int, error) {
 // (runDiff refuses --timing for two inputs), and words its errors for a
 // person.
 func loadDiffInput(s *streams, name string, cf *captureFlags) (*diff.Input, error) {
-	in, err := diff.Load(name, s.stdin, capture.OpenOptions{Format: cf.format, Timing: cf.timing})
-	switch {
-	case errors.Is(err, capture.ErrInputTooLarge):
-		return nil, hintError{err, "save it to a file and pass the file"}
-	case errors.Is(err, diff.ErrDirectory):
-		return nil, hintError{err, "compare a directory of captures with --corpus DIR --b-policy P"}
-	case err != nil:
+	in, err := diff.Load(name, s.stdin, cf.open())
+	if err != nil {
 		return nil, fileError(name, err)
 	}
 	return in, nil

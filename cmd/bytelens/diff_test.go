@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/internal/golden"
 	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/sanitize"
@@ -179,7 +180,7 @@ func TestDiffInputs(t *testing.T) {
 	_, one, _ := runCLI(t, "", "report", "--json", in)
 	var r sanitize.Report
 	json.Unmarshal([]byte(one), &r)
-	streamsJSON, _ := json.Marshal([]streamReport{{Stream: "stdout", Report: sanitize.Report{Schema: sanitize.Schema}}, {Stream: "stderr", Report: r}})
+	streamsJSON, _ := json.Marshal([]capture.StreamReport{{Stream: "stdout", Report: sanitize.Report{Schema: sanitize.Schema}}, {Stream: "stderr", Report: r}})
 	arr := filepath.Join(dir, "streams.json")
 	os.WriteFile(arr, streamsJSON, 0o644)
 	v2 := filepath.Join(dir, "v2.json")

@@ -53,7 +53,7 @@ matches per call.`,
 func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 	ref, err := store.ParseRef(refArg)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	if (f.lines == "") == (f.grep == "") || f.report && f.lines == "" {
 		return usagef("give --lines FROM:TO or --grep PATTERN (--report goes with --lines)")
@@ -102,12 +102,10 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 	return enc.Encode(v)
 }
 
-// excerptError words the package's errors for the command line.
+// excerptError adds the way out to a record not found (usage errors
+// come from errorKinds).
 func excerptError(err error) error {
-	switch {
-	case errors.Is(err, excerpt.ErrRange), errors.Is(err, excerpt.ErrPattern), errors.Is(err, excerpt.ErrStream):
-		return usageError{err}
-	case errors.Is(err, store.ErrNotFound):
+	if errors.Is(err, store.ErrNotFound) {
 		return hintError{err, "the record was written without cleaned text or it was pruned; bytelens view REF reads the raw artifact"}
 	}
 	return err

@@ -56,7 +56,7 @@ is. --stream artifact with --raw exports the whole framed artifact file.`,
 func runExtract(s *streams, f *extractFlags, refArg string) error {
 	ref, err := store.ParseRef(refArg)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	switch {
 	case f.raw != (f.output != ""):
@@ -88,18 +88,13 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	return x.WriteText(s.stdout)
 }
 
-// extractError words extract's errors for the command line.
+// extractError names the --range flag in a range error.
 func extractError(err error) error {
 	var re *extract.RangeError
-	switch {
-	case errors.As(err, &re):
+	if errors.As(err, &re) {
 		return usagef("--range: %v", re)
-	case errors.Is(err, extract.ErrNoStream):
-		return usageError{err}
-	case errors.Is(err, extract.ErrTerminal):
-		return hintError{err, "use bytelens extract --as hex or --as text to look at them, or bytelens view"}
 	}
-	return keyError(err)
+	return err
 }
 
 // writeJSON writes v as indented JSON through safejson, with a final LF.
@@ -132,7 +127,7 @@ A stream that passed the raw limit is matched by its stored prefix only.`,
 func runVerify(s *streams, refArg, path string, asJSON bool) error {
 	ref, err := store.ParseRef(refArg)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	st, err := openStore()
 	if err != nil {
@@ -150,7 +145,7 @@ func runVerify(s *streams, refArg, path string, asJSON bool) error {
 	})
 	switch {
 	case err != nil:
-		return keyError(err)
+		return err
 	case asJSON:
 		err = writeJSON(s.stdout, v)
 	default:

@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 
+	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/pflag"
@@ -28,7 +29,7 @@ func (f *failOnFlag) classes() ([]string, error) {
 
 // check names on w each occurrence in reps of a class the flag names
 // (render.WriteGate), and returns exitError{1} when there was one.
-func (f *failOnFlag) check(w *render.Writer, reps []streamReport) error {
+func (f *failOnFlag) check(w *render.Writer, reps []capture.StreamReport) error {
 	classes, err := f.classes()
 	if err != nil || len(classes) == 0 {
 		return err

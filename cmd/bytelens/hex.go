@@ -1,11 +1,7 @@
 package main
 
 import (
-	"errors"
-	"github.com/bytelens/bytelens/capture"
-	"github.com/bytelens/bytelens/iostreams"
 	"io"
-	"os"
 
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
@@ -65,106 +61,4 @@ dumped stream by stream, each after a "‹stream NAME, N bytes›" line
 	f.Int64VarP(&o.Length, "length", "n", 0, "number of bytes to show (0: to the end)")
 	cf = addCaptureFlags(f)
 	return cmd
-}
-
-// streamFuncs show one stream: at from an io.ReaderAt of known size (a
-// file, a capture's stream, named), stream from a pipe read as it arrives
-// (stdin, the output stream). noHeadings leaves out the heading line
-// before each of several streams (for JSON Lines, which name the stream).
-type streamFuncs struct {
-	at         func(name string, r io.ReaderAt, size int64) error
-	stream     func(r io.Reader) error
-	noHeadings bool
-}
-
-// withStreams calls fn with the bytes of each stream of the FILE argument
-// ("-" or none is stdin), loaded as clean and report load it (openCapture):
-// a recording gives the terminal bytes it holds, not the file's own bytes
-// (JSON text, frame headers), and --format raw gives the file as it is.
-// When several streams are shown, each is preceded by a heading line
-// "‹stream NAME, N bytes›", which the capture's text cannot imitate (render
-// escapes ‹ and › in text). Raw stdin, and a FIFO or device named as FILE,
-// are read as stdin is (withStdin); with --format they are loaded like
-// stdin too.
-func withStreams(s *streams, args []string, cf *captureFlags, fn streamFuncs) error {
-	if len(args) > 0 && args[0] != "-" {
-		if st, err := os.Stat(args[0]); err == nil && !st.IsDir() && !st.Mode().IsRegular() {
-			f, err := os.Open(args[0])
-			if err != nil {
-				return fileError(args[0], err)
-			}
-			defer f.Close()
-			cp := *s
-			cp.stdin = f
-			s = &cp
-			args = nil
-		}
-	}
-	c, raw, _, err := openCapture(s, args, cf)
-	if err != nil {
-		return err
-	}
-	if c == nil {
-		return withStdin(raw, s.stdout, fn)
-	}
-	defer c.Close()
-	warnCapture(s.stderr, c)
-	sts, err := pickStreams(c, cf.stream)
-	if err != nil {
-		return err
-	}
-	for i, st := range sts {
-		if len(sts) > 1 && !fn.noHeadings {
-			if i > 0 {
-				s.out.Println()
-			}
-			if err := s.out.Printf("‹stream %s, %d bytes›\n", st.Name, st.Len); err != nil {
-				return err
-			}
-		}
-		if err := fn.at(st.Name, st.Data, st.Len); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// withStdin shows r: a regular file by its size, anything else (a pipe, a
-// terminal, a FIFO) as a stream, read as it arrives and not spooled, so
-// the first rows come out at once and nothing is kept on disk. Reading
-// stops when stdout is a pipe that nobody reads any more (iostreams.OutputGone).
-func withStdin(r io.Reader, stdout io.Writer, fn streamFuncs) error {
-	if f, ok := r.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			if pos, err := f.Seek(0, io.SeekCurrent); err == nil {
-				return fn.at(capture.StreamOutput, io.NewSectionReader(f, pos, st.Size()-pos), st.Size()-pos)
-			}
-		}
-	}
-	err := fn.stream(&untilGone{r: r, gone: iostreams.OutputGone(stdout)})
-	switch {
-	case errors.Is(err, errOutputGone):
-		return exitError{exitFailure} // as quiet as SIGPIPE
-	case err != nil:
-		return render.Errorf("reading stdin: %w", err)
-	}
-	return nil
-}
-
-// errOutputGone is the error of an untilGone whose output is gone.
-var errOutputGone = errors.New("standard output was closed")
-
-// untilGone reads r until gone is closed.
-type untilGone struct {
-	r    io.Reader
-	gone <-chan struct{}
-}
-
-func (u *untilGone) Read(p []byte) (int, error) {
-	select {
-	case <-u.gone:
-		return 0, errOutputGone
-	default:
-		return u.r.Read(p)
-	}
 }

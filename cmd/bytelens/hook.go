@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 
 	"github.com/bytelens/bytelens/hook"
@@ -42,11 +41,7 @@ settings snippets.`,
 			return err
 		}
 		o.Bytelens = exe
-		err = hook.Answer(agent, s.stdin, s.stdout, o)
-		if errors.Is(err, hook.ErrInput) {
-			return usageError{err}
-		}
-		return err
+		return hook.Answer(agent, s.stdin, s.stdout, o)
 	}
 	return cmd
 }

@@ -1,13 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
-	"os"
-	"strings"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
@@ -28,67 +23,49 @@ func addCaptureFlags(fs *pflag.FlagSet) *captureFlags {
 	return c
 }
 
-// readStdin reads stdin whole (capture.ReadInput, at most
-// capture.MaxInput bytes) for a loader that needs random access; raw
-// stdin is streamed instead, in constant memory.
-func readStdin(r io.Reader) ([]byte, error) {
-	b, err := capture.ReadInput(r, 0)
-	if errors.Is(err, capture.ErrInputTooLarge) {
-		return nil, hintError{render.Errorf("stdin: %w", err), "save it to a file and pass the file"}
-	}
-	return b, err
+// open returns the capture.OpenOptions the flags set.
+func (c *captureFlags) open() capture.OpenOptions {
+	return capture.OpenOptions{Format: c.format, Timing: c.timing}
 }
 
-// openCapture loads the FILE argument ("-" or none is stdin) as a capture.
-// Raw stdin is not loaded: it returns a nil capture and the reader, so
-// that it can be streamed in constant memory.
-func openCapture(s *streams, args []string, cf *captureFlags) (*capture.Capture, io.Reader, string, error) {
-	if len(args) == 0 || args[0] == "-" {
-		if cf.format == "" || cf.format == "raw" {
-			return nil, s.stdin, "stdin", rawStdinFlags(cf)
-		}
-		c, err := loadStdin(s.stdin, capture.OpenOptions{Format: cf.format, Timing: cf.timing})
-		return c, nil, "stdin", err
+// openInput opens the FILE argument ("-" or none is stdin) with
+// capture.OpenArg as the capture flags say; with specials, a FIFO or
+// device named as FILE is read as stdin is. Raw stdin is returned unread
+// (Input.Raw), so that it can be streamed in constant memory, once the
+// flags are checked against it (rawStdinFlags).
+func openInput(s *streams, args []string, cf *captureFlags, specials bool) (*capture.Input, error) {
+	arg := ""
+	if len(args) > 0 {
+		arg = args[0]
 	}
-	name := args[0]
-	if strings.HasPrefix(name, store.RefPrefix) {
-		c, err := openRef(name)
-		return c, nil, name, err
-	}
-	if st, err := os.Stat(name); err != nil {
-		return nil, nil, name, fileError(name, err)
-	} else if st.IsDir() {
-		return nil, nil, name, render.Errorf("%s is a directory, not a capture", name)
-	}
-	c, err := capture.Open(name, capture.OpenOptions{Format: cf.format, Timing: cf.timing})
+	in, err := capture.OpenArg(arg, capture.ArgOptions{OpenOptions: cf.open(), Stdin: s.stdin, Store: refStore, Specials: specials})
+	var pe *fs.PathError
 	switch {
-	case errors.Is(err, capture.ErrUnknownFormat):
-		return nil, nil, name, usageError{err}
+	case errors.As(err, &pe):
+		return nil, fileError(arg, err)
 	case errors.Is(err, fs.ErrPermission):
-		return nil, nil, name, hintError{err, "check the file's mode and owner"}
+		return nil, hintError{err, "check the file's mode and owner"}
 	case err != nil:
-		return nil, nil, name, err // capture's error names the file at fault, capture or timing
-	}
-	return c, nil, name, nil
-}
-
-// loadInput is openCapture for a command that needs the bytes of raw
-// stdin again (the screen model): it loads it whole as a raw capture.
-func loadInput(s *streams, args []string, cf *captureFlags) (*capture.Capture, string, error) {
-	c, raw, name, err := openCapture(s, args, cf)
-	if err == nil && c == nil {
-		c, err = loadStdin(raw, capture.OpenOptions{Format: "raw"})
-	}
-	return c, name, err
-}
-
-// loadStdin reads r whole (readStdin) and loads it as a capture with o.
-func loadStdin(r io.Reader, o capture.OpenOptions) (*capture.Capture, error) {
-	b, err := readStdin(r)
-	if err != nil {
 		return nil, err
+	case in.Capture == nil:
+		if err := rawStdinFlags(cf); err != nil {
+			in.Close()
+			return nil, err
+		}
 	}
-	return capture.Load(bytes.NewReader(b), int64(len(b)), o)
+	return in, nil
+}
+
+// loadInput is openInput for a command that needs the bytes of raw stdin
+// again (the screen model): it loads it whole as a raw capture.
+func loadInput(s *streams, args []string, cf *captureFlags) (*capture.Input, error) {
+	in, err := openInput(s, args, cf, false)
+	if err == nil && in.Capture == nil {
+		if err = in.LoadWhole(in.Raw, capture.OpenOptions{Format: "raw"}); err != nil {
+			return nil, err
+		}
+	}
+	return in, err
 }
 
 // rawStdinFlags returns a usage error for the capture flags that do not
@@ -104,13 +81,9 @@ func rawStdinFlags(cf *captureFlags) error {
 	return nil
 }
 
-// openRef opens a "restricted:sha256:<hex>" reference from the default
-// store. A malformed reference is a usage error.
-func openRef(ref string) (*capture.Capture, error) {
-	r, err := store.ParseRef(ref)
-	if err != nil {
-		return nil, usageError{err}
-	}
+// refStore opens the default store for a "restricted:" reference, with
+// the key flags' sealer.
+func refStore() (*store.Store, error) {
 	st, err := store.OpenDefault()
 	if err != nil {
 		return nil, err
@@ -118,21 +91,7 @@ func openRef(ref string) (*capture.Capture, error) {
 	if err := useKeys(st); err != nil {
 		return nil, err
 	}
-	c, err := capture.OpenArtifact(st, r)
-	return c, keyError(err)
-}
-
-// refuseLossySniff fails closed when a format that was sniffed, not asked
-// for, made the loader skip or change input: a file whose first line looks
-// like a recording must not choose what the rest of it cleans to.
-func refuseLossySniff(c *capture.Capture, cf *captureFlags, name string) error {
-	if cf.format != "" || c.Format == capture.FormatRaw || len(c.Warnings) == 0 {
-		return nil
-	}
-	return hintError{
-		render.Errorf("%s looks like %s, but loading it skipped or changed input (%s)", name, c.Format, c.Warnings[0]),
-		fmt.Sprintf("--format raw cleans the file's bytes as they are; --format %s accepts the %s reading", c.Format, c.Format),
-	}
+	return st, nil
 }
 
 // pickStreams returns the streams a command works on: the one --stream

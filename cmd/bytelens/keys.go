@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/seal"
@@ -33,14 +31,6 @@ func useKeys(st *store.Store) error {
 		st.SetSealer(sl)
 	}
 	return nil
-}
-
-// keyError adds the way out to an error reading an encrypted artifact.
-func keyError(err error) error {
-	if errors.Is(err, store.ErrEncrypted) {
-		return hintError{err, "the raw artifact is encrypted at rest: pass --identity FILE (or set " + seal.EnvIdentity + "); bytelens excerpt REF reads its cleaned text without the key"}
-	}
-	return err
 }
 
 func newKeygenCmd(s *streams) *cobra.Command {

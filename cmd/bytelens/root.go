@@ -1,13 +1,22 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"os/exec"
 	"strings"
 
+	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/diff"
+	"github.com/bytelens/bytelens/excerpt"
+	"github.com/bytelens/bytelens/extract"
+	"github.com/bytelens/bytelens/hook"
 	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/seal"
 	"github.com/bytelens/bytelens/version"
 	"github.com/spf13/cobra"
 )
@@ -40,12 +49,66 @@ type hintError struct {
 func (e hintError) Error() string          { return e.err.Error() }
 func (e hintError) Unwrap() error          { return e.err }
 func (e hintError) SafeError() render.Safe { return render.ErrorText(e.err) }
+func (e hintError) Hint() string           { return e.hint }
 
 // exitError lets a command choose its exit code without printing an error
 // (diff exits 1 when inputs differ).
 type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// errorKinds give the exit code and hint of an error that wraps one of
+// these (errors.Is), for the packages' errors that mean the same on every
+// command: bad input from the command line is a usage error (exit 2). A
+// hintError or usageError a command wraps around an error comes first,
+// and so does the hint of an error that has its own (a Hint method).
+var errorKinds = []struct {
+	err   error
+	usage bool
+	hint  string
+}{
+	{capture.ErrUnknownFormat, true, ""},
+	{store.ErrBadRef, true, ""},
+	{extract.ErrNoStream, true, ""},
+	{excerpt.ErrRange, true, ""},
+	{excerpt.ErrPattern, true, ""},
+	{excerpt.ErrStream, true, ""},
+	{hook.ErrInput, true, ""},
+	{capture.ErrInputTooLarge, false, "save it to a file and pass the file"},
+	{diff.ErrDirectory, false, "compare a directory of captures with --corpus DIR --b-policy P"},
+	{store.ErrEncrypted, false, "the raw artifact is encrypted at rest: pass --identity FILE (or set " + seal.EnvIdentity + "); bytelens excerpt REF reads its cleaned text without the key"},
+	{extract.ErrTerminal, false, "use bytelens extract --as hex or --as text to look at them, or bytelens view"},
+	{exec.ErrNotFound, false, "check the command name and $PATH"},
+}
+
+// exitCode prints err on stderr, with its hint, and returns its exit
+// code: exitError's own, 2 for a usage error, else 1.
+func exitCode(stderr *render.Writer, err error) int {
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	stderr.Printf("bytelens: error: %v\n", err)
+	var hinted interface{ Hint() string }
+	var ue usageError
+	usage, hint := errors.As(err, &ue), ""
+	if errors.As(err, &hinted) {
+		hint = hinted.Hint()
+	}
+	for _, k := range errorKinds {
+		if errors.Is(err, k.err) {
+			usage = usage || k.usage
+			hint = cmp.Or(hint, k.hint)
+		}
+	}
+	if hint != "" {
+		stderr.Printf("hint: %s\n", hint)
+	}
+	if usage {
+		return exitUsage
+	}
+	return exitFailure
+}
 
 // streams are the standard streams a command runs with. Messages for
 // people go through out (on stdout) and stderr, which take only render's
@@ -61,13 +124,6 @@ type streams struct {
 	stderr *render.Writer
 	// tty is stderr when it is a terminal, for progress bars; else nil.
 	tty io.Writer
-}
-
-// withStdin returns a copy of s that reads r as standard input.
-func (s *streams) withStdin(r io.Reader) *streams {
-	c := *s
-	c.stdin = r
-	return &c
 }
 
 // subcommands are the constructors of bytelens's commands, in the order
@@ -150,22 +206,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetOut(render.InertWriter(stdout))
 	root.SetErr(render.InertWriter(stderr))
 	root.SetArgs(args)
-	err := root.Execute()
-	if err == nil {
-		return exitOK
+	if err := root.Execute(); err != nil {
+		return exitCode(s.stderr, err)
 	}
-	var ee exitError
-	if errors.As(err, &ee) {
-		return ee.code
-	}
-	s.stderr.Printf("bytelens: error: %v\n", err)
-	var he hintError
-	if errors.As(err, &he) {
-		s.stderr.Printf("hint: %s\n", he.hint)
-	}
-	var ue usageError
-	if errors.As(err, &ue) {
-		return exitUsage
-	}
-	return exitFailure
+	return exitOK
 }

@@ -142,9 +142,6 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 	env, err := capture.Run(ctx, c, opts)
 	p.Finish()
 	if err != nil {
-		if errors.Is(err, exec.ErrNotFound) {
-			return hintError{err, "check the command name and $PATH"}
-		}
 		return err
 	}
 	if storeErr != nil {

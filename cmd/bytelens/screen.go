@@ -94,11 +94,12 @@ capture's header, else --size, else 80x24), whether LF was taken as CR LF
 				return usagef("--at wants a byte offset, such as 4096 or 0x1000, not %q", at)
 			}
 		}
-		c, _, err := loadInput(s, args, cf)
+		in, err := loadInput(s, args, cf)
 		if err != nil {
 			return err
 		}
-		defer c.Close()
+		defer in.Close()
+		c := in.Capture
 		warnCapture(s.stderr, c)
 		sts, err := pickStreams(c, cf.stream)
 		if err != nil {
@@ -133,7 +134,7 @@ capture's header, else --size, else 80x24), whether LF was taken as CR LF
 // of each output stream when --screen is set (nil entries otherwise):
 // the input is loaded once, raw stdin included, for the cleaner and the
 // model.
-func reportInput(s *streams, args []string, cf *captureFlags, opts sanitize.Options, sf *screenFlags) ([]streamReport, []*render.ScreenDisplay, error) {
+func reportInput(s *streams, args []string, cf *captureFlags, opts sanitize.Options, sf *screenFlags) ([]capture.StreamReport, []*render.ScreenDisplay, error) {
 	switch sf.hiddenText {
 	case render.HiddenNone, render.HiddenPreview, render.HiddenFull:
 	default:
@@ -146,12 +147,13 @@ func reportInput(s *streams, args []string, cf *captureFlags, opts sanitize.Opti
 		reps, err := cleanInput(s, args, cf, io.Discard, opts)
 		return reps, make([]*render.ScreenDisplay, len(reps)), err
 	}
-	c, name, err := loadInput(s, args, cf)
+	in, err := loadInput(s, args, cf)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer c.Close()
-	sts, reps, err := cleanCapture(s, c, cf, name, io.Discard, opts)
+	defer in.Close()
+	c := in.Capture
+	sts, reps, err := cleanCapture(s, in, cf, io.Discard, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -174,20 +176,20 @@ func reportInput(s *streams, args []string, cf *captureFlags, opts sanitize.Opti
 
 // reportJSON is the JSON value of report: the report itself, with its
 // display when --screen made one.
-func reportJSON(reps []streamReport, disp []*render.ScreenDisplay) any {
+func reportJSON(reps []capture.StreamReport, disp []*render.ScreenDisplay) any {
 	type withDisplay struct {
-		soloReport
+		capture.SoloReport
 		Display *render.ScreenDisplay `json:"display,omitempty"`
 	}
 	type streamWithDisplay struct {
-		streamReport
+		capture.StreamReport
 		Display *render.ScreenDisplay `json:"display,omitempty"`
 	}
 	if len(reps) == 1 {
 		if disp[0] == nil {
-			return reps[0].alone()
+			return reps[0].Solo()
 		}
-		return withDisplay{reps[0].alone(), disp[0]}
+		return withDisplay{reps[0].Solo(), disp[0]}
 	}
 	out := make([]streamWithDisplay, len(reps))
 	for i := range reps {

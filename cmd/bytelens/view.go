@@ -144,7 +144,7 @@ func openView(s *streams, args []string, cf *captureFlags, stdinLimit int64) (c 
 		c, err = viewer.Demo()
 		return c, "demo (bytelens view with no FILE)", nil, cleanup, err
 	case args[0] == "-":
-		c, err = capture.OpenSpooled(s.stdin, stdinLimit, capture.OpenOptions{Format: cf.format, Timing: cf.timing})
+		c, err = capture.OpenSpooled(s.stdin, stdinLimit, cf.open())
 		if errors.Is(err, capture.ErrInputTooLarge) {
 			err = hintError{render.Errorf("stdin: %w", err), "save it to a file and view the file, or raise --stdin-limit"}
 		}
@@ -158,9 +158,11 @@ func openView(s *streams, args []string, cf *captureFlags, stdinLimit int64) (c 
 		if before, err = os.Stat(name); err == nil && !before.IsDir() && !before.Mode().IsRegular() {
 			return nil, name, nil, cleanup, hintError{render.Errorf("%s is not a regular file", name), "read it through stdin: bytelens view - < " + name}
 		}
-		if c, _, _, err = openCapture(s, args, cf); err != nil {
+		var in *capture.Input
+		if in, err = openInput(s, args, cf, false); err != nil {
 			return nil, name, nil, cleanup, err
 		}
+		c = in.Capture
 		if before != nil {
 			check = func() error {
 				after, err := os.Stat(name)
