@@ -25,6 +25,7 @@ type removedRun struct {
 // the sanitizer started from a checkpoint in ground at a.
 type cleanWin struct {
 	a, b  int64
+	blk   int64 // the block of the offset the window was made for
 	in    []byte
 	text  []byte
 	m     *sanitize.OffsetMap
@@ -38,7 +39,12 @@ type cleanWin struct {
 func (sv *streamView) cleanAround(off int64, opts sanitize.Options) (*cleanWin, render.Safe, error) {
 	blk := off / checkpointEvery
 	b := min(sv.src.n, (blk+2)*checkpointEvery)
-	if c := sv.clean; c != nil && off >= c.a && c.b == b && off-c.a < 2*checkpointEvery {
+	// A window made for off's block is the one this call would make: its
+	// start depends only on the block and the checkpoints, however far
+	// back the last one in ground is (one of a long line's checkpoints may
+	// fall inside a sequence). Rebuilding it on every frame the pass
+	// reports would cost a window's sanitizing each time.
+	if c := sv.clean; c != nil && c.blk == blk && c.b == b {
 		return c, render.Safe{}, nil
 	}
 	a, exact := int64(-1), true
@@ -65,6 +71,7 @@ func (sv *streamView) cleanAround(off int64, opts sanitize.Options) (*cleanWin, 
 		return nil, render.Safe{}, err
 	}
 	sv.clean = newCleanWin(a, in, opts, exact)
+	sv.clean.blk = blk
 	return sv.clean, render.Safe{}, nil
 }
 

@@ -235,6 +235,18 @@ func writeLarge(t *testing.T, path string, n int64) int64 {
 	return size
 }
 
+// measureFile returns the path and size of BYTELENS_VIEWER_MEASURE_FILE,
+// a capture to measure instead of a generated one (for example the same
+// bytes with and without their line feeds).
+func measureFile(t *testing.T) (string, int64) {
+	path := os.Getenv("BYTELENS_VIEWER_MEASURE_FILE")
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, st.Size()
+}
+
 // writeShape writes a capture of n bytes of the shape BYTELENS_VIEWER_
 // MEASURE_SHAPE names: "lf" is line feeds only, "line=L" coloured text
 // in lines of L bytes (lineCapture; L = n makes one line), with the
@@ -300,9 +312,12 @@ func TestMeasureLargeBinary(t *testing.T) {
 	}
 	path := filepath.Join(dir, "large.bin")
 	var size int64
-	if shape := os.Getenv("BYTELENS_VIEWER_MEASURE_SHAPE"); shape != "" {
+	switch shape := os.Getenv("BYTELENS_VIEWER_MEASURE_SHAPE"); {
+	case os.Getenv("BYTELENS_VIEWER_MEASURE_FILE") != "":
+		path, size = measureFile(t)
+	case shape != "":
 		size = writeShape(t, path, shape, int64(mib)<<20)
-	} else {
+	default:
 		size = writeLarge(t, path, int64(mib)<<20)
 	}
 	cold := exec.Command("sh", "-c", "sync && echo 3 > /proc/sys/vm/drop_caches").Run() == nil

@@ -108,3 +108,33 @@ func TestSegments(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanWindowKept checks that the cleaned-text window is made once
+// for a cursor whose nearest checkpoint in ground is two blocks back (the
+// checkpoint before its block falls inside an OSC, as a long line's
+// checkpoints do inside its sequences): frames that do not move the
+// cursor out of its block, such as every step the background pass
+// reports, reuse it instead of sanitizing it again.
+func TestCleanWindowKept(t *testing.T) {
+	var data []byte
+	data = append(data, bytes.Repeat([]byte("a"), checkpointEvery-8)...)
+	data = append(data, "\x1b]0;title over the checkpoint\x07"...)
+	data = append(data, bytes.Repeat([]byte("b"), 3*checkpointEvery)...)
+	m, c := openModel(t, t.TempDir(), data)
+	defer c.Close()
+	indexAll(m)
+	sv := m.sv()
+	for _, off := range []int64{2*checkpointEvery + 100, 2*checkpointEvery + 5000, 3*checkpointEvery - 1} {
+		first, _, err := sv.cleanAround(off, sanitize.Options{})
+		if err != nil || first == nil {
+			t.Fatalf("cleanAround(%d): %v, %v", off, first, err)
+		}
+		if first.a != 0 || !first.exact {
+			t.Fatalf("cleanAround(%d): window from %d (exact %v), want the checkpoint in ground at 0", off, first.a, first.exact)
+		}
+		again, _, _ := sv.cleanAround(off, sanitize.Options{})
+		if again != first {
+			t.Errorf("cleanAround(%d) made the window [%d, %d) again", off, again.a, again.b)
+		}
+	}
+}
