@@ -134,3 +134,43 @@ func TestWordSet(t *testing.T) {
 		}
 	}
 }
+
+// TestCloneCompacts: a clone of a model that has compacted its findings
+// goes on compacting apart from it: fed in turn the same bytes with
+// different commands hidden, each reports its own, since compaction's
+// spare buffers are not shared. The text hidden before the copy is the
+// longer, so that an arena shared by mistake would hold the other's texts
+// without growing.
+func TestCloneCompacts(t *testing.T) {
+	m, err := New(Options{Cols: 20, Rows: 4, Findings: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hide := func(m *Model, text string) { m.Feed([]byte(text + "\x1b[2J\x1b[H")) }
+	for range 3 * MaxFindings {
+		hide(m, "ok ok ok ok")
+	}
+	c := m.Clone()
+	for range 3 * MaxFindings {
+		hide(m, "rm -rf aa")
+		hide(c, "rm -rf bb")
+	}
+	for _, x := range []struct {
+		m           *Model
+		own, others string
+	}{{m, "rm -rf aa", "rm -rf bb"}, {c, "rm -rf bb", "rm -rf aa"}} {
+		x.m.End()
+		own := 0
+		for _, f := range x.m.Findings() {
+			switch f.Text {
+			case x.own:
+				own++
+			case x.others:
+				t.Fatalf("finding %q in the model that hid %q", f.Text, x.own)
+			}
+		}
+		if own == 0 {
+			t.Errorf("no finding %q", x.own)
+		}
+	}
+}
