@@ -4,10 +4,7 @@ package decode
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"runtime"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,22 +19,17 @@ import (
 // per kind, Feed with an empty callback, and charmbracelet/x/ansi.Strip,
 // on the inputs of internal/benchinput. It prints a Markdown table of
 // medians (MB of input per CPU second) and ratios. Run with
-// BYTELENS_CPUTIME=1, and BYTELENS_CPUTIME_INPUTS=dense,plain to measure
-// only those inputs (see BENCHMARKS.md).
+// BYTELENS_CPUTIME=1, or BYTELENS_CPUTIME=dense,plain to measure only
+// those inputs (see BENCHMARKS.md).
 func TestScanCPUTime(t *testing.T) {
-	if os.Getenv("BYTELENS_CPUTIME") == "" {
-		t.Skip("set BYTELENS_CPUTIME=1 to measure")
-	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	benchinput.Measure(t)
 	const rounds, minCPU = 7, 60 * time.Millisecond
 	var out strings.Builder
 	out.WriteString("| input | Scan | Scan + count | Feed | ansi.Strip | Scan ÷ Strip | Scan + count ÷ Strip | Feed ÷ Strip | Scan ÷ Feed |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	recs := make([]Record, 1024)
 	var counts [numKinds]int
-	only := os.Getenv("BYTELENS_CPUTIME_INPUTS") // a comma-separated list of input names, or all
 	for _, in := range benchinput.Inputs(filepath.Join("..", "sanitize", "testdata", "bench")) {
-		if only != "" && !slices.Contains(strings.Split(only, ","), in.Name) {
+		if !benchinput.Wanted(in.Name) {
 			continue
 		}
 		var scan, count, feed Decoder

@@ -4,9 +4,6 @@ package sanitize
 
 import (
 	"fmt"
-	"os"
-	"runtime"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,17 +21,12 @@ import (
 // input per CPU second) and ratios. Run with BYTELENS_CPUTIME=1 (see
 // BENCHMARKS.md).
 func TestCPUTime(t *testing.T) {
-	if os.Getenv("BYTELENS_CPUTIME") == "" {
-		t.Skip("set BYTELENS_CPUTIME=1 to measure")
-	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	benchinput.Measure(t)
 	const rounds, minCPU = 7, 60 * time.Millisecond
 	var out strings.Builder
 	out.WriteString("| input | sanitize.Bytes | Writer 64 KiB | Writer 7 B | decode only | ansi.Strip | utf8.Valid + copy | Bytes ÷ Strip | Writer ÷ Strip | decode ÷ Strip | Bytes ÷ utf8.Valid+copy | 7 B ÷ 64 KiB per byte |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	only := strings.Split(os.Getenv("BYTELENS_CPUTIME"), ",")
 	for _, in := range benchInputs() {
-		if only[0] != "1" && !slices.Contains(only, in.name) {
+		if !benchinput.Wanted(in.name) {
 			continue
 		}
 		dst := make([]byte, 0, 2*len(in.data))

@@ -5,8 +5,6 @@ package screen
 import (
 	"fmt"
 	"io"
-	"os"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -24,11 +22,7 @@ import (
 // counts that goroutine's time only as far as it shares the thread. Run
 // with BYTELENS_CPUTIME=1 (see BENCHMARKS.md).
 func TestCPUTime(t *testing.T) {
-	if os.Getenv("BYTELENS_CPUTIME") == "" {
-		t.Skip("set BYTELENS_CPUTIME=1 to measure")
-	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	benchinput.Measure(t)
 	const rounds, minCPU = 5, 200 * time.Millisecond
 	var out strings.Builder
 	out.WriteString("| input | decode | screen | screen+findings | x/vt |\n|---|---:|---:|---:|---:|\n")

@@ -1,7 +1,11 @@
 package benchinput
 
 import (
+	"os"
+	"runtime"
 	"slices"
+	"strings"
+	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -42,4 +46,23 @@ func Medians(rows []func(), n, rounds int, minCPU time.Duration) []float64 {
 		med[k] = mbs[k][rounds/2]
 	}
 	return med
+}
+
+// Measure skips t unless BYTELENS_CPUTIME is set (to 1, or to a
+// comma-separated list of input names, which Wanted then keeps), and
+// locks t's goroutine to its thread for the rest of the test, as
+// ThreadCPU needs.
+func Measure(t *testing.T) {
+	if os.Getenv("BYTELENS_CPUTIME") == "" {
+		t.Skip("set BYTELENS_CPUTIME=1 (or to a list of input names) to measure")
+	}
+	runtime.LockOSThread()
+	t.Cleanup(runtime.UnlockOSThread)
+}
+
+// Wanted reports whether the input called name is to be measured: every
+// input when BYTELENS_CPUTIME is 1, else those it lists.
+func Wanted(name string) bool {
+	v := os.Getenv("BYTELENS_CPUTIME")
+	return v == "1" || slices.Contains(strings.Split(v, ","), name)
 }
