@@ -59,6 +59,10 @@ type screenCache struct {
 	union []span64
 
 	cur *screen.Model // the model at the cursor (UI goroutine only)
+	// The screen's first column and row the pane last drew (UI goroutine
+	// only): a screen larger than the pane is shown around the cells the
+	// token under the cursor drew, else around the terminal's cursor.
+	left, top int
 }
 
 // span64 is a byte span [off, end).
@@ -448,13 +452,14 @@ func (screenPane) lines(m *model, width, height int) []string {
 		lookPlain: m.st.cell(render.ClassText, stNormal), lookToken: m.st.cell(render.ClassText, stToken),
 		lookRevealed: m.st.cell(render.ClassText, stStart), lookHidden: m.st.warn,
 	}
+	sc.left, sc.top = viewport(sm, tokOff, tokEnd, width, height)
 	_, rows := sm.Size()
-	out := make([]string, 0, min(rows, height))
+	out := make([]string, 0, min(rows-sc.top, height))
 	var text []byte
-	for y := range min(rows, height) {
+	for y := sc.top; y < min(rows, sc.top+height); y++ {
 		line, w := "", 0
 		row := sm.Row(y)
-		for x := 0; x < len(row) && w < width; x++ {
+		for x := sc.left; x < len(row) && w < width; x++ {
 			c := &row[x]
 			if c.WideTail() {
 				continue
@@ -481,6 +486,37 @@ func (screenPane) lines(m *model, width, height int) []string {
 	return out
 }
 
+// viewport returns the first column and row of sm that a pane of width
+// columns and height rows shows: 0, 0 when the screen fits; otherwise a
+// window that holds the first cell the token [tokOff, tokEnd) drew, or
+// without one the terminal's cursor, a third of the way in. Columns are
+// counted in cells, which is exact for one-cell characters.
+func viewport(sm *screen.Model, tokOff, tokEnd int64, width, height int) (left, top int) {
+	cols, rows := sm.Size()
+	if cols <= width && rows <= height {
+		return 0, 0
+	}
+	tx, ty := sm.Cursor()
+	if tokOff >= 0 {
+	find:
+		for y := range rows {
+			for x, c := range sm.Row(y) {
+				if c.Off >= tokOff && c.Off < tokEnd {
+					tx, ty = x, y
+					break find
+				}
+			}
+		}
+	}
+	around := func(t, n, size int) int {
+		if n <= size || t < size {
+			return 0
+		}
+		return min(t-size/3, n-size)
+	}
+	return around(tx, cols, width), around(ty, rows, height)
+}
+
 // click moves the cursor to the byte that drew the cell clicked.
 func (screenPane) click(m *model, row, col int) {
 	sm, err := m.screenModel()
@@ -488,6 +524,10 @@ func (screenPane) click(m *model, row, col int) {
 		return
 	}
 	cols, rows := sm.Size()
+	sc := m.sv().scr
+	sc.mu.Lock()
+	row, col = row+sc.top, col+sc.left
+	sc.mu.Unlock()
 	if row < 0 || row >= rows || col < 0 || col >= cols {
 		return
 	}

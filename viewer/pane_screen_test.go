@@ -200,3 +200,38 @@ func TestScreenFindingsIncremental(t *testing.T) {
 		t.Errorf("findingAt(%d) = %d, want the erased command", rm, i)
 	}
 }
+
+// TestScreenPaneFollowsToken: a screen larger than the pane is shown
+// around the cells the token under the cursor drew, and a click maps to
+// the screen cell under it.
+func TestScreenPaneFollowsToken(t *testing.T) {
+	in := []byte("top\x1b[20;61HXYZ tail\x1b[1;1Hback")
+	d := newDriver(t, load(t, in), Options{}, testStyles(termenv.Ascii, false), 160, 40, nil)
+	d.press("S")
+	at := func(off int64) []string {
+		d.m.jump(off)
+		d.send(tea.KeyMsg{Type: tea.KeyRight}) // the pane's model follows on the next update
+		d.send(tea.KeyMsg{Type: tea.KeyLeft})
+		return screenPane{}.lines(d.m, 40, 5)
+	}
+	if got := strings.TrimRight(at(0)[0], " "); got != "t" {
+		t.Errorf("at offset 0 the pane shows %q, want the screen's corner \"t\"", got)
+	}
+	x := int64(strings.Index(string(in), "XYZ"))
+	rows := at(x + 7) // the l of "tail": the screen drawn up to it
+	found := -1
+	for i, r := range rows {
+		if strings.Contains(r, "X") {
+			found = i
+		}
+	}
+	if found < 0 {
+		t.Fatalf("the cell the token at %d drew (column 61, row 20) is not in the pane:\n%s", x, strings.Join(rows, "\n"))
+	}
+	col := strings.Index(rows[found], "X")
+	l := &d.m.lay
+	d.send(tea.MouseMsg{X: l.x[paneScreen] + l.borderLeft + col + 1, Y: l.y[paneScreen] + l.borderTop + found, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if got := d.m.sv().cursor; got != x+1 {
+		t.Errorf("click on the Y: cursor %d, want %d", got, x+1)
+	}
+}
