@@ -229,6 +229,26 @@ func (d *driver) send(msg tea.Msg) {
 
 // run runs cmd and the commands that follow from it.
 func (d *driver) run(cmd tea.Cmd) {
+	drive(cmd, func(msg tea.Msg) tea.Cmd {
+		if _, ok := msg.(tea.QuitMsg); ok {
+			d.quit = true
+			return nil
+		}
+		_, next := d.m.Update(msg)
+		if d.m.err != nil {
+			d.t.Fatalf("model failed: %v", d.m.err)
+		}
+		if d.each != nil {
+			d.each(d.m, d.m.View())
+		}
+		return next
+	})
+}
+
+// drive runs cmd and every command that the messages it leads to return,
+// one at a time, as bubbletea delivers them: a batch is unpacked, and
+// each other message goes to deliver, which returns the next command.
+func drive(cmd tea.Cmd, deliver func(tea.Msg) tea.Cmd) {
 	queue := []tea.Cmd{cmd}
 	for len(queue) > 0 {
 		c := queue[0]
@@ -239,17 +259,8 @@ func (d *driver) run(cmd tea.Cmd) {
 		switch msg := c().(type) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
-		case tea.QuitMsg:
-			d.quit = true
 		default:
-			_, next := d.m.Update(msg)
-			if d.m.err != nil {
-				d.t.Fatalf("model failed: %v", d.m.err)
-			}
-			if d.each != nil {
-				d.each(d.m, d.m.View())
-			}
-			queue = append(queue, next)
+			queue = append(queue, deliver(msg))
 		}
 	}
 }

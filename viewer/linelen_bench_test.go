@@ -84,27 +84,6 @@ func indexAll(m *model) {
 	}
 }
 
-// drive runs cmd and every command that the messages it leads to return,
-// one at a time, each message through Update as bubbletea delivers it.
-func drive(m *model, cmd tea.Cmd) {
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case nil:
-		default:
-			_, next := m.Update(msg)
-			queue = append(queue, next)
-		}
-	}
-}
-
 // BenchmarkLineLength measures what a long line must not make slower: the
 // background pass, a jump to a random offset (Update and View), and the
 // text search for a needle at the end, over the same 16 MiB of coloured
@@ -124,7 +103,13 @@ func BenchmarkLineLength(b *testing.B) {
 			for range b.N {
 				sv := m.sv()
 				sv.idx = newIndex(0, sv.src, sv.idx.opts, nil)
-				drive(m, sv.idx.start())
+				drive(sv.idx.start(), func(msg tea.Msg) tea.Cmd {
+					if msg == nil {
+						return nil
+					}
+					_, next := m.Update(msg)
+					return next
+				})
 			}
 		})
 		b.Run(name+"/jump", func(b *testing.B) {
