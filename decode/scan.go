@@ -1,6 +1,10 @@
 package decode
 
-import "sync"
+import (
+	"encoding/binary"
+	"math/bits"
+	"sync"
+)
 
 // Record is one token in compact form, as Scan writes it: the stream
 // offset in bytes just past the token (bits 24–63), the record flags
@@ -56,7 +60,9 @@ const ScanRecords = 8
 // Feed runs, by feeding each state every byte (buildScanTable): it has no
 // grammar of its own. In ground, a character whose lead byte may start a
 // C1 or format character is classified by decodeUTF8, as ground does, and
-// a run of printable ASCII is skipped by skipPrintable. len(recs) must be
+// a run of printable ASCII is skipped eight bytes at a time, as are the
+// runs of printable payload and parameters in the states of bulkStates
+// (stays.skip). len(recs) must be
 // at least ScanRecords. The table of each choice of LoneC1 and APCBEL is
 // built on first use.
 func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
@@ -108,7 +114,7 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 			continue
 		}
 		if k := s + uint16(t.class[p[i]]); info[k]&infoSkip != 0 {
-			i = skipPrintable(p, i+1)
+			i = t.skips[t.skip[s/scanWidth]].skip(p, i+1)
 			continue
 		} else if info[k]&infoLead == 0 {
 			// An abort that leaves a lead byte to be read again in ground.
@@ -223,7 +229,7 @@ func (t *scanTable) inRun(s uint16) bool { return s-scanWidth < scanRun*scanWidt
 // the byte to be read again in ground); whether the byte is a UTF-8 lead
 // byte in ground (bit 17, decoded by decodeUTF8 instead); how many records
 // the step writes (bits 18–19) and whether more than one (bit 20); whether
-// the rest of a run of printable ASCII is skipped (bit 21); and the index
+// the rest of the run is skipped (bit 21, scanTable.skip); and the index
 // of those records in scanTable.emits (bits 22–31).
 const (
 	entryNext         = 1<<16 - 1
@@ -242,7 +248,7 @@ const scanWidth = 64
 // scanInfo bits: the step is a UTF-8 lead byte in ground or an abort that
 // leaves its byte to be read again (bit 0), the former (bit 1), how many
 // records it writes (bits 2–3), whether more than one (bit 4), a run of
-// printable ASCII to skip (bit 5), and the index of those records in
+// bytes to skip (bit 5, scanTable.skip), and the index of those records in
 // scanTable.emits (bits 6–15).
 const (
 	infoSpecial    = 1 << 0
@@ -265,6 +271,8 @@ type scanTable struct {
 	end   []uint32          // [state]: the records End writes, as an entry
 	flush []uint32          // [state]: the text run a Scan call ends, as an entry
 	emits [1 << 10]emission // the record lists of the steps; emits[0] is empty
+	skip  []uint8           // [state]: the index in skips of the bytes its skip entries skip
+	skips []stays
 }
 
 // emission is the records one step writes, their offsets relative to the
@@ -276,14 +284,77 @@ type emission [3]Record
 // boundaries and kinds of the tokens to come (normalize), and for ground
 // and utf8 how long the open text run is.
 type scanConfig struct {
-	d   Decoder
-	run uint8 // in ground or utf8: the length of the open text run, up to scanRun; 0: none
+	d    Decoder
+	run  uint8 // in ground or utf8: the length of the open text run, up to scanRun; 0: none
+	stay uint8 // in bulkStates: how many printable bytes in a row left the state as it was, up to scanStay
 }
 
-// scanRun is the length of a run of printable ASCII after which Scan skips
-// the rest of the run eight bytes at a time (skipPrintable), as ground
-// does: shorter runs are cheaper stepped.
+// bulkStates are the states whose runs of printable bytes Scan skips in
+// bulk, as Feed does: the payload of a control string, the parameters of
+// a CSI and the bytes of a malformed one.
+var bulkStates = [numStates]bool{
+	stateOSCString: true, stateDCSPassthrough: true, stateSOSPMAPCString: true,
+	stateCSIParam: true, stateCSIIgnore: true,
+}
+
+// scanStay is how many printable bytes in a row must leave a state of
+// bulkStates as it was before Scan skips the rest of the run: more than
+// the parameters of an SGR such as 38;5;208 and the payloads of short
+// strings, so that dense and random input, whose runs are short, stay on
+// the table.
+const scanStay = 8
+
+// scanRun is the length of a run of printable ASCII in ground after which
+// Scan skips the rest of the run eight bytes at a time (stays.skip), as
+// ground does: shorter runs are cheaper stepped.
 const scanRun = 4
+
+// stays is the set of bytes that leave a state as it was and write no
+// record, for Scan to skip in bulk: the bytes lo to hi (at most 0x7F)
+// eight at a time, the others of the set one at a time.
+type stays struct {
+	below, above uint64    // ones*(0x80+hi), ones*(0x80-lo): see skip
+	set          [256]bool // the bytes of the set
+}
+
+// newStays returns the stays of set, lo to hi its longest run of bytes
+// below 0x80.
+func newStays(set [256]bool) stays {
+	lo, hi, best := 0, -1, 0
+	for b := 0; b < 0x80; {
+		e := b
+		for e < 0x80 && set[e] {
+			e++
+		}
+		if e-b > best {
+			lo, hi, best = b, e-1, e-b
+		}
+		b = e + 1
+	}
+	return stays{below: ones * uint64(0x80+hi), above: ones * uint64(0x80-lo), set: set}
+}
+
+// skip returns the index of the first byte of p at or after i that is not
+// in the set.
+func (st *stays) skip(p []byte, i int) int {
+	for {
+		for i+8 <= len(p) {
+			w := binary.LittleEndian.Uint64(p[i:])
+			y := w &^ highs // each byte's low seven bits: no carry or borrow crosses a byte
+			// High bit set in each byte < 0x80 with y <= hi and y >= lo.
+			in := (st.below - y) &^ w & (y + st.above)
+			if m := ^in & highs; m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i == len(p) || !st.set[p[i]] {
+			return i
+		}
+		i++
+	}
+}
 
 var scanTables [4]struct {
 	once sync.Once
@@ -396,11 +467,11 @@ func buildScanTable(loneC1, apcBEL bool) *scanTable {
 	ground := Decoder{LoneC1: loneC1, APCBEL: apcBEL}
 	// Rows 1 to scanRun are ground in a text run, so that Scan tells them
 	// from the others with one comparison.
-	configs := []scanConfig{{ground, 0}}
+	configs := []scanConfig{{d: ground}}
 	index := map[scanConfig]uint32{configs[0]: 0}
 	for r := uint8(1); r <= scanRun; r++ {
-		index[scanConfig{ground, r}] = uint32(len(configs))
-		configs = append(configs, scanConfig{ground, r})
+		index[scanConfig{d: ground, run: r}] = uint32(len(configs))
+		configs = append(configs, scanConfig{d: ground, run: r})
 	}
 	stateOf := func(c scanConfig) uint32 {
 		k, ok := index[c]
@@ -471,9 +542,15 @@ func buildScanTable(loneC1, apcBEL bool) *scanTable {
 			// decodeUTF8 end here, and the byte is read again in ground.
 			return emit(ts, probeBase, b) | scanGround
 		}
-		next := stateOf(scanConfig{n, run})
-		e := emit(ts, probeBase, b) | 1<<entryConsumeShift | next
-		if c.run == scanRun && c.d.state == stateGround && d.state == stateGround && run == scanRun {
+		nc := scanConfig{d: n, run: run}
+		// A printable byte that leaves a payload or parameter state as it
+		// was.
+		stays := len(ts) == 0 && n == c.d && bulkStates[c.d.state] && b >= 0x20 && b < 0x7F
+		if stays {
+			nc.stay = min(c.stay+1, scanStay)
+		}
+		e := emit(ts, probeBase, b) | 1<<entryConsumeShift | stateOf(nc)
+		if c.run == scanRun && c.d.state == stateGround && d.state == stateGround && run == scanRun || stays && c.stay == scanStay {
 			e |= entrySkip
 		}
 		return e
@@ -502,7 +579,7 @@ func buildScanTable(loneC1, apcBEL bool) *scanTable {
 		if c.run > 0 {
 			run := Token{Off: runEnd, Kind: KindText}
 			ts = append([]Token{run}, ts...)
-			flush = emit([]Token{run}, probeBase, 0) | stateOf(scanConfig{c.d, 0})
+			flush = emit([]Token{run}, probeBase, 0) | stateOf(scanConfig{d: c.d, stay: c.stay})
 		}
 		t.end = append(t.end, emit(ts, probeBase, 0))
 		t.flush = append(t.flush, flush)
@@ -546,6 +623,27 @@ func buildScanTable(loneC1, apcBEL bool) *scanTable {
 			}
 			t.next[k*width+c], t.info[k*width+c] = uint16(e&entryNext), f
 		}
+	}
+	// The bytes that each row skips: those of its skip entries.
+	t.skip = make([]uint8, len(raw))
+	skipIndex := map[[256]bool]uint8{}
+	for k, r := range raw {
+		var set [256]bool
+		any := false
+		for b, e := range r {
+			set[b] = e&entrySkip != 0
+			any = any || set[b]
+		}
+		if !any {
+			continue
+		}
+		x, ok := skipIndex[set]
+		if !ok {
+			x = uint8(len(t.skips))
+			skipIndex[set] = x
+			t.skips = append(t.skips, newStays(set))
+		}
+		t.skip[k] = x
 	}
 	for k := range t.c1 {
 		t.c1[k] = row(t.c1[k])

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/bytelens/bytelens/internal/hostile"
@@ -181,4 +182,28 @@ func FuzzScan(f *testing.F) {
 	f.Fuzz(func(t *testing.T, p []byte, cut uint16, lone, apcBEL bool) {
 		checkScan(t, p, Decoder{LoneC1: lone, APCBEL: apcBEL}, int(cut))
 	})
+}
+
+// TestScanBulk holds Scan to Feed where it skips in bulk: runs of payload
+// and parameters long enough to skip (around scanStay and the eight bytes
+// a word holds), ended by every byte, under two option sets.
+func TestScanBulk(t *testing.T) {
+	intros := []string{"\x1b]0;", "\x9d", "\x1bP1$", "\x98", "\x1b^", "\x9f", "\x1bk", "\x1b[", "\x9b?", "\x1b[1<"}
+	fills := []string{"ab c~de!", "0123;4:5", "!/ ? <=>"}
+	lengths := []int{8, 9, 16, 17, 40}
+	if testing.Short() {
+		lengths = []int{17}
+	}
+	for _, in := range intros {
+		for _, fill := range fills {
+			for _, n := range lengths {
+				for b := range 256 {
+					p := []byte(in + strings.Repeat(fill, 6)[:n])
+					p = append(p, byte(b))
+					p = append(p, "x1\x1b\\y"...)
+					checkScan(t, p, Decoder{LoneC1: b%2 == 1, APCBEL: b%4 < 2}, len(in)+n/2)
+				}
+			}
+		}
+	}
 }
