@@ -67,7 +67,7 @@ const ScanRecords = 8
 func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 	t := scanTableFor(d.LoneC1, d.APCBEL)
 	off := d.off
-	s := d.scan
+	s := uint32(d.scan) // a uint16: next needs no bounds check
 	i := 0
 	if d.u8n > 0 {
 		var buf [4]byte
@@ -81,7 +81,9 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 			return take, 0
 		}
 		d.u8n = 0
-		s, n = t.unit(s, r, size, cls, d.u8off, recs, n)
+		var s16 uint16
+		s16, n = t.unit(uint16(s), r, size, cls, d.u8off, recs, n)
+		s = uint32(s16)
 		i = size - have
 	}
 	next, info, ems, class := &t.next, &t.info, &t.emits, &t.class
@@ -93,7 +95,7 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		q := p[:stop]
 		for ; i < len(q); i++ {
 			b := q[i]
-			k := s + uint16(class[b])
+			k := s + uint32(class[b]) // < len(next): no bounds check, no extension
 			f := info[k]
 			if f&infoSpecial != 0 {
 				break
@@ -107,12 +109,12 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 				recs[n+2] = (em[2] + at) &^ fin
 			}
 			n += int(f>>infoCountShift) & 3
-			s = next[k]
+			s = uint32(next[k])
 		}
 		if i == len(q) {
 			continue
 		}
-		if k := s + uint16(t.class[p[i]]); info[k]&infoSkip != 0 {
+		if k := s + uint32(t.class[p[i]]); info[k]&infoSkip != 0 {
 			i = t.skips[t.skip[s/scanWidth]].skip(p, i+1)
 			continue
 		} else if info[k]&infoLead == 0 {
@@ -122,13 +124,13 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 				recs[n+j] = em[j] + Record(off+int64(i))<<24
 			}
 			n += int(info[k]>>infoCountShift) & 3
-			s = next[k]
+			s = uint32(next[k])
 			continue
 		}
 		// A lead byte C2–F4 in ground.
 		r, size, cls := decodeUTF8(p[i:])
 		if cls == utfShort {
-			if t.inRun(s) {
+			if t.inRun(uint16(s)) {
 				recs[n] = Record(off+int64(i))<<24 | Record(KindText)
 				n++
 			}
@@ -138,7 +140,9 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 			s, i = scanGround, len(p)
 			break
 		}
-		s, n = t.unit(s, r, size, cls, off+int64(i), recs, n)
+		var s16 uint16
+		s16, n = t.unit(uint16(s), r, size, cls, off+int64(i), recs, n)
+		s = uint32(s16)
 		i += size
 	}
 	if e := t.flush[s/scanWidth]; e != 0 {
@@ -146,9 +150,9 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		// text at the end of p.
 		recs[n] = t.emits[e>>entryEmitShift][0] + Record(off+int64(i))<<24
 		n++
-		s = uint16(e & entryNext)
+		s = e & entryNext
 	}
-	d.scan = s
+	d.scan = uint16(s)
 	d.off = off + int64(i)
 	return i, n
 }
@@ -260,17 +264,19 @@ const (
 
 // scanTable is the transition table of Scan for one choice of options.
 // Bytes that every state treats alike share a class, so that the rows
-// that the common states use stay in the first-level cache; the two
-// arrays are indexed by a uint16 and need no bounds check.
+// that the common states use stay in the first-level cache. The two
+// arrays are indexed by a state row (below 1<<16) plus a class, in 32
+// bits: the index needs no extension on the chain of loads from one
+// state to the next, only a bounds check beside it.
 type scanTable struct {
-	class [256]uint8        // byte → column
-	next  [1 << 16]uint16   // [state row + class]: the next state row
-	info  [1 << 16]uint16   // [state row + class]: the records (scanInfo bits)
-	c1    []uint32          // [code-0x80, +32 in a text run]: U+0080–U+009F in ground, as entries
-	end   []uint32          // [state]: the records End writes, as an entry
-	flush []uint32          // [state]: the text run a Scan call ends, as an entry
-	emits [1 << 10]emission // the record lists of the steps; emits[0] is empty
-	skip  []uint8           // [state]: the index in skips of the bytes its skip entries skip
+	class [256]uint8          // byte → column
+	next  [1<<16 + 256]uint16 // [state row + class]: the next state row
+	info  [1<<16 + 256]uint16 // [state row + class]: the records (scanInfo bits)
+	c1    []uint32            // [code-0x80, +32 in a text run]: U+0080–U+009F in ground, as entries
+	end   []uint32            // [state]: the records End writes, as an entry
+	flush []uint32            // [state]: the text run a Scan call ends, as an entry
+	emits [1 << 10]emission   // the record lists of the steps; emits[0] is empty
+	skip  []uint8             // [state]: the index in skips of the bytes its skip entries skip
 	skips []stays
 }
 
