@@ -93,23 +93,25 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		// step consumes its byte: i does not wait for the table.
 		stop := min(len(p), i+(len(recs)-ScanRecords-n)/3+1)
 		q := p[:stop]
+		at := Record(off+int64(i)) << 24
 		for ; i < len(q); i++ {
 			b := q[i]
-			k := s + uint32(class[b]) // < len(next): no bounds check, no extension
-			f := info[k]
+			k := s + uint32(class[b]) // < len(next): no extension on the chain
+			f := uint32(info[k])
 			if f&infoSpecial != 0 {
 				break
 			}
 			em := &ems[f>>infoEmitShift]
-			at := Record(off+int64(i)) << 24
-			fin := Record(^b) << 8
-			recs[n] = (em[0] + at) &^ fin
+			// A final byte 0xFF in em stands for b.
+			keep := Record(b)<<8 | ^Record(0xFF00)
+			recs[n] = (em[0] + at) & keep
 			if f&infoMany != 0 {
-				recs[n+1] = (em[1] + at) &^ fin
-				recs[n+2] = (em[2] + at) &^ fin
+				recs[n+1] = (em[1] + at) & keep
+				recs[n+2] = (em[2] + at) & keep
 			}
-			n += int(f>>infoCountShift) & 3
+			n += int(f & infoCount)
 			s = uint32(next[k])
+			at += 1 << 24
 		}
 		if i == len(q) {
 			continue
@@ -120,10 +122,10 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		} else if info[k]&infoLead == 0 {
 			// An abort that leaves a lead byte to be read again in ground.
 			em := &ems[info[k]>>infoEmitShift]
-			for j := range int(info[k]>>infoCountShift) & 3 {
+			for j := range int(info[k] & infoCount) {
 				recs[n+j] = em[j] + Record(off+int64(i))<<24
 			}
-			n += int(info[k]>>infoCountShift) & 3
+			n += int(info[k] & infoCount)
 			s = uint32(next[k])
 			continue
 		}
@@ -248,18 +250,18 @@ const (
 // number of byte classes, a power of two.
 const scanWidth = 64
 
-// scanInfo bits: the step is a UTF-8 lead byte in ground or an abort that
-// leaves its byte to be read again (bit 0), the former (bit 1), how many
-// records it writes (bits 2–3), whether more than one (bit 4), a run of
-// bytes to skip (bit 5, scanTable.skip), and the index of those records in
-// scanTable.emits (bits 6–15).
+// scanInfo bits: how many records the step writes (bits 0–1), whether
+// the step is a UTF-8 lead byte in ground, a run of bytes to skip or an
+// abort that leaves its byte to be read again (bit 2), the first (bit 3),
+// whether more than one record (bit 4), the second (bit 5), and the index
+// of those records in scanTable.emits (bits 6–15).
 const (
-	infoSpecial    = 1 << 0
-	infoLead       = 1 << 1
-	infoCountShift = 2
-	infoMany       = 1 << 4
-	infoSkip       = 1 << 5
-	infoEmitShift  = 6
+	infoCount     = 3
+	infoSpecial   = 1 << 2
+	infoLead      = 1 << 3
+	infoMany      = 1 << 4
+	infoSkip      = 1 << 5
+	infoEmitShift = 6
 )
 
 // scanTable is the transition table of Scan for one choice of options.

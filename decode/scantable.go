@@ -374,7 +374,7 @@ func buildScanTable(loneC1, apcBEL bool, classes *[256]uint8) *scanTable {
 		r := &raw[k]
 		for c, b := range firstOf {
 			e := row(uint32(r[b]))
-			f := uint16(e>>entryEmitShift)<<infoEmitShift | uint16(e>>entryCountShift&3)<<infoCountShift
+			f := uint16(e>>entryEmitShift)<<infoEmitShift | uint16(e>>entryCountShift&3)
 			if e&entryMany != 0 {
 				f |= infoMany
 			}
