@@ -57,9 +57,10 @@ const ScanRecords = 8
 // Scan steps a table (one entry per state and byte class: next state, and
 // the records the step ends) that is generated from the state methods
 // Feed runs, by feeding each state a byte of every class (buildScanTable):
-// it has no grammar of its own. In ground, a character whose lead byte may start a
-// C1 or format character is classified by decodeUTF8, as ground does, and
-// a run of printable ASCII is skipped eight bytes at a time, as are the
+// it has no grammar of its own. In ground, a character of 4 bytes or led
+// by ED is classified by decodeUTF8, as ground does (the others, C1
+// controls and format characters among them, are table states), and a
+// run of printable ASCII is skipped eight bytes at a time, as are the
 // runs of printable payload and parameters in the states of bulkStates
 // (stays.skip). len(recs) must be at least ScanRecords. The table of each
 // choice of LoneC1 and APCBEL is built on first use (about 3 ms of CPU
@@ -73,7 +74,7 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		var buf [4]byte
 		have := copy(buf[:], d.u8[:d.u8n])
 		take := copy(buf[have:d.u8need], p)
-		r, size, cls := decodeUTF8(buf[:have+take])
+		_, size, cls := decodeUTF8(buf[:have+take])
 		if cls == utfShort {
 			copy(d.u8[have:], p[:take])
 			d.u8n += uint8(take)
@@ -82,7 +83,7 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		}
 		d.u8n = 0
 		var s16 uint16
-		s16, n = t.unit(uint16(s), r, size, cls, d.u8off, recs, n)
+		s16, n = t.unit(uint16(s), size, cls, d.u8off, recs, n)
 		s = uint32(s16)
 		i = size - have
 	}
@@ -130,7 +131,7 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 			continue
 		}
 		// A lead byte C2–F4 in ground.
-		r, size, cls := decodeUTF8(p[i:])
+		_, size, cls := decodeUTF8(p[i:])
 		if cls == utfShort {
 			if t.inRun(uint16(s)) {
 				recs[n] = Record(off+int64(i))<<24 | Record(KindText)
@@ -143,7 +144,7 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 			break
 		}
 		var s16 uint16
-		s16, n = t.unit(uint16(s), r, size, cls, off+int64(i), recs, n)
+		s16, n = t.unit(uint16(s), size, cls, off+int64(i), recs, n)
 		s = uint32(s16)
 		i += size
 	}
@@ -189,25 +190,9 @@ func size0(b byte) int {
 // unit writes the records of the UTF-8 unit of size bytes at off that
 // decodeUTF8 classified as cls, read in ground state s, as unit does for
 // Feed, and returns the next state and record count.
-func (t *scanTable) unit(s uint16, r rune, size int, cls utfClass, off int64, recs []Record, n int) (uint16, int) {
+func (t *scanTable) unit(s uint16, size int, cls utfClass, off int64, recs []Record, n int) (uint16, int) {
 	if cls == utfText {
 		return scanWidth, n // ground in a text run
-	}
-	if cls == utfC1 {
-		// The table's column for U+0080–U+009F, stepped at the second
-		// byte of C2 80–C2 9F.
-		k := uint32(r - 0x80)
-		if t.inRun(s) {
-			k += 32
-		}
-		e := t.c1[k]
-		em := &t.emits[e>>entryEmitShift]
-		at := Record(off+1) << 24
-		fin := Record(^byte(r)) << 8
-		for j := range int(e>>entryCountShift) & 3 {
-			recs[n+j] = (em[j] + at) &^ fin
-		}
-		return uint16(e & entryNext), n + int(e>>entryCountShift)&3
 	}
 	if t.inRun(s) {
 		recs[n] = Record(off)<<24 | Record(KindText)
@@ -274,7 +259,6 @@ type scanTable struct {
 	class [256]uint8          // byte → column
 	next  [1<<16 + 256]uint16 // [state row + class]: the next state row
 	info  [1<<16 + 256]uint16 // [state row + class]: the records (scanInfo bits)
-	c1    []uint32            // [code-0x80, +32 in a text run]: U+0080–U+009F in ground, as entries
 	end   []uint32            // [state]: the records End writes, as an entry
 	flush []uint32            // [state]: the text run a Scan call ends, as an entry
 	emits [1 << 10]emission   // the record lists of the steps; emits[0] is empty

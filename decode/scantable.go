@@ -14,9 +14,11 @@ type scanConfig struct {
 	intro Intro // Intro7Bit or Intro8Bit: 8-bit and UTF-8 spellings end alike
 	flags Flags // its FlagMalformed
 
-	// utf8: the character cut in ground, its lead byte standing for the
-	// leads of its length (plainLeadOf).
-	u8lead, u8n, u8need uint8
+	// utf8: the bytes so far of a character in ground (u8n of them),
+	// those of a character that cannot be a control or format character
+	// standing for all of their length (plainLeadOf).
+	u8          [3]byte
+	u8n, u8need uint8
 	// csi_abort_char and string_utf8: the UTF-8 unit in progress, its
 	// lead byte kept only when it is C2.
 	unitLead, unitRem, unitLo, unitHi byte
@@ -75,10 +77,11 @@ const probeBase = 1 << 20
 // string_esc, csi_abort_char and string_utf8 read, relative to pos.
 // Parameters, intermediates, payload counts and the OSC number only
 // change a token's fields, not where tokens end, and are dropped. A
-// character cut in utf8 is a table state when its lead byte can start
-// neither a control nor a format character (plainLead): only its length
-// and how far it has come matter. Otherwise ok is false (Scan decodes
-// such a character with decodeUTF8).
+// character of 2 or 3 bytes in utf8 is a table state: its bytes so far
+// when they may begin a C1 or format character (mayBeControl), else only
+// its length and how far it has come, when its lead byte is in plainLead.
+// Otherwise ok is false (Scan decodes such a character, of 4 bytes or
+// led by ED, with decodeUTF8).
 func normalize(d *Decoder, pos int64) (c scanConfig, ok bool) {
 	c.state = d.state
 	switch d.state {
@@ -86,13 +89,19 @@ func normalize(d *Decoder, pos int64) (c scanConfig, ok bool) {
 		return c, true
 	case stateUTF8:
 		lead := d.u8[0]
-		if plainLead[lead] == 0 {
+		switch {
+		case d.u8need > 3 || lead == 0xED:
 			return c, false
+		case mayBeControl(d.u8[:d.u8n]):
+			copy(c.u8[:], d.u8[:d.u8n])
+		case d.u8n == 2: // the third byte of any is 80–BF
+			c.u8 = [3]byte{plainLeadOf[3], 0xA0}
+		case lead == 0xE0: // E0's second byte is A0–BF; the others are alike
+			c.u8[0] = lead
+		default:
+			c.u8[0] = plainLeadOf[plainLead[lead]]
 		}
-		if lead != 0xE0 { // E0's second byte is A0–BF; the others are alike
-			lead = plainLeadOf[plainLead[lead]]
-		}
-		c.u8lead, c.u8n, c.u8need, c.off = lead, d.u8n, d.u8need, d.u8off-pos
+		c.u8n, c.u8need, c.off = d.u8n, d.u8need, d.u8off-pos
 		return c, true
 	}
 	c.kind, c.intro, c.flags = d.tok.Kind, d.tok.Intro, d.tok.Flags&FlagMalformed
@@ -124,6 +133,21 @@ var plainLeadOf = func() (t [4]byte) {
 	return t
 }()
 
+// mayBeControl reports whether some character that begins with u, the
+// first one or two bytes of a 2- or 3-byte character (lead C2–EF), is a
+// C1 control (C2 80–C2 9F) or a format character (leadMayStartFormat,
+// and for two bytes the block of 64 code points they begin).
+func mayBeControl(u []byte) bool {
+	switch {
+	case u[0] == 0xC2:
+		return true
+	case len(u) == 1:
+		return leadMayStartFormat(u[0])
+	}
+	k := (rune(u[0]&0x0F)<<12 | rune(u[1]&0x3F)<<6) >> 6
+	return formatBlocks[k>>6]&(1<<(k&63)) != 0
+}
+
 // represent sets d, whose options are set, to a Decoder in table state c
 // whose next byte is at stream offset pos.
 func represent(d *Decoder, c *scanConfig, pos int64) {
@@ -139,7 +163,7 @@ func represent(d *Decoder, c *scanConfig, pos int64) {
 		d.unitLead, d.unitRem, d.unitLo, d.unitHi, d.unitRet = c.unitLead, c.unitRem, c.unitLo, c.unitHi, c.unitRet
 		d.unitOff = c.off + pos
 	case stateUTF8:
-		d.u8 = [4]byte{c.u8lead, 0xA0, 0x80}
+		copy(d.u8[:], c.u8[:])
 		d.u8n, d.u8need = c.u8n, c.u8need
 		d.u8off = c.off + pos
 	}
@@ -152,8 +176,7 @@ func represent(d *Decoder, c *scanConfig, pos int64) {
 const entryStay = 1 << entryConsumeShift << 32
 
 // buildScanTable generates the scan table by running the state methods:
-// from each table state it feeds every byte (and, in ground, every UTF-8
-// C1) to a Decoder in that state and records the tokens that end and the
+// from each table state it feeds every byte to a Decoder in that state and records the tokens that end and the
 // state reached, until no new state is reached. The states that count a
 // run of stays are then copies of their state with stay 0, but for the
 // stays. Bytes whose column is the same in every state share a class.
@@ -230,20 +253,20 @@ func buildScanTable(loneC1, apcBEL bool, classes *[256]uint8) *scanTable {
 	var buf [2 * ScanRecords]Token
 	ts := buf[:0]
 	collect := func(tk *Token) { ts = append(ts, *tk) }
-	// step feeds in to a Decoder in table state c (index self), its last
-	// byte at probeBase, and returns the entry for that byte.
-	step := func(c *scanConfig, self uint32, in []byte) uint64 {
-		first := int64(probeBase - len(in) + 1)
-		b := in[len(in)-1]
-		represent(&d, c, first)
-		runEnd := first // where an open text run ends
+	// step feeds b to a Decoder in table state c (index self) at
+	// probeBase and returns the entry for that byte.
+	var in [1]byte
+	step := func(c *scanConfig, self uint32, b byte) uint64 {
+		represent(&d, c, probeBase)
+		runEnd := int64(probeBase) // where an open text run ends
 		if c.state == stateUTF8 {
 			runEnd = d.u8off
 		}
 		ts = buf[:0]
-		d.Feed(in, collect)
+		in[0] = b
+		d.Feed(in[:], collect)
 		n, ok := normalize(&d, probeBase+1)
-		if !ok && c.state == stateGround && len(in) == 1 {
+		if !ok && c.state == stateGround {
 			return entryLead
 		}
 		if k := len(ts) - 1; d.state == stateGround && k >= 0 && ts[k].Kind == KindText && !ts[k].Is(FlagEmbedded) && ts[k].End() == probeBase+1 {
@@ -273,19 +296,12 @@ func buildScanTable(loneC1, apcBEL bool, classes *[256]uint8) *scanTable {
 		}
 		return e
 	}
-	for k := range 2 { // the columns are alike in rows 1 to scanRun
-		for code := range 32 {
-			t.c1 = append(t.c1, uint32(step(&configs[k], uint32(k), []byte{0xC2, byte(0x80 + code)})))
-		}
-	}
-	raw := make([][256]uint64, 0, 512) // rows: about 350
-	var in [1]byte
+	raw := make([][256]uint64, 0, 512) // rows: about 430
 	for k := 0; k < len(configs); k++ {
 		c := configs[k]
 		var row [256]uint64
 		for _, b := range probes {
-			in[0] = b
-			row[b] = step(&c, uint32(k), in[:])
+			row[b] = step(&c, uint32(k), b)
 		}
 		for b := range row {
 			row[b] = row[rep[b]]
@@ -411,9 +427,6 @@ func buildScanTable(loneC1, apcBEL bool, classes *[256]uint8) *scanTable {
 			t.skips = append(t.skips, newStays(set))
 		}
 		t.skip[k] = x
-	}
-	for k := range t.c1 {
-		t.c1[k] = row(t.c1[k])
 	}
 	for k := range t.flush {
 		t.flush[k] = row(t.flush[k])
