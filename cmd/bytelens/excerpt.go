@@ -19,24 +19,12 @@ type excerptFlags struct {
 func newExcerptCmd(s *streams) *cobra.Command {
 	f := &excerptFlags{}
 	cmd := &cobra.Command{
-		Use:   "excerpt REF (--lines FROM:TO | --grep PATTERN [-C N]) [--stream NAME] [--json]",
-		Short: "Show cleaned lines of a record by line range or search, each with its raw byte span",
-		Long: `Excerpt reads the cleaned text that bytelens run kept beside the raw
-artifact REF (restricted:sha256:<hex>) and shows part of it; it never reads
-the raw bytes, so it works on an encrypted store without the identity.
-
-  --lines FROM:TO      lines FROM to TO (1-based, TO included; :TO from 1, FROM: to the end)
-  --grep PATTERN       the lines holding PATTERN (literal; RE2 with --regex),
-                       with -C lines of context; --cursor continues a search
-  --report             with --lines, the removal report of that range
-
-Each line carries its number and the span [start:end) of the raw stream it
-came from (bytelens view REF, bytelens extract REF --range start:end). One
-call shows at most 200 lines and 16 KiB; a line cut by the byte limit ends
-in a marker, and "next:" says how to go on. A search shows at most 50
-matches per call.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error { return runExcerpt(s, f, args[0]) },
+		Use:     "excerpt REF (--lines FROM:TO | --grep PATTERN [-C N]) [--stream NAME] [--json]",
+		Short:   "Show cleaned lines of a record by line range or search, each with its raw byte span",
+		Long:    help("excerpt"),
+		Example: help("excerpt.example"),
+		Args:    cobra.ExactArgs(1),
+		RunE:    func(_ *cobra.Command, args []string) error { return runExcerpt(s, f, args[0]) },
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&f.lines, "lines", "", "line range `FROM:TO`")

@@ -21,26 +21,12 @@ type extractFlags struct {
 func newExtractCmd(s *streams) *cobra.Command {
 	f := &extractFlags{}
 	cmd := &cobra.Command{
-		Use:   "extract REF [--stream NAME] [--range START:END] [--as hex|text | --raw -o FILE]",
-		Short: "Show a bounded range of a raw artifact as hex rows or cleaned text",
-		Long: `Extract reads the raw artifact REF (restricted:sha256:<hex>) from the
-store, checks its digest, and shows bytes START to END (END excluded) of one
-stream, at most 4096 bytes per call:
-
-  --as hex    the range as bytelens hex shows it (the default): offsets,
-              hex digits, and the glyph column classed in the stream's
-              context, payloads drawn ░
-  --as text   the range cleaned by the sanitizer, which reads the stream
-              from its start so that a range inside a control string
-              shows none of its payload
-
-Raw bytes are never written to a terminal: --raw -o FILE exports the
-stream (or the range, of any size) to FILE, and refuses when FILE is a
-terminal. A new FILE is created with mode 0600, an existing regular file
-is replaced, and a pipe (-o /dev/stdout in a pipeline) is written as it
-is. --stream artifact with --raw exports the whole framed artifact file.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error { return runExtract(s, f, args[0]) },
+		Use:     "extract REF [--stream NAME] [--range START:END] [--as hex|text | --raw -o FILE]",
+		Short:   "Show a bounded range of a raw artifact as hex rows or cleaned text",
+		Long:    help("extract"),
+		Example: help("extract.example"),
+		Args:    cobra.ExactArgs(1),
+		RunE:    func(_ *cobra.Command, args []string) error { return runExtract(s, f, args[0]) },
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&f.rng, "range", "", "byte range `START:END` of the stream (END excluded; either may be omitted)")
@@ -110,15 +96,12 @@ func writeJSON(w io.Writer, v any) error {
 func newVerifyCmd(s *streams) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "verify REF FILE",
-		Short: "Check whether a file holds the same bytes as a raw artifact or one of its streams",
-		Long: `Verify checks the raw artifact REF in the store (its digest must match),
-then compares the SHA-256 of FILE ("-" for stdin) with the digest of the
-artifact file itself and with the digest of each stream's stored bytes.
-It prints what matched and exits 0, or prints "no match" and exits 1.
-A stream that passed the raw limit is matched by its stored prefix only.`,
-		Args: cobra.ExactArgs(2),
-		RunE: func(_ *cobra.Command, args []string) error { return runVerify(s, args[0], args[1], asJSON) },
+		Use:     "verify REF FILE",
+		Short:   "Check whether a file holds the same bytes as a raw artifact or one of its streams",
+		Long:    help("verify"),
+		Example: help("verify.example"),
+		Args:    cobra.ExactArgs(2),
+		RunE:    func(_ *cobra.Command, args []string) error { return runVerify(s, args[0], args[1], asJSON) },
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON (schema bytelens.verify/v1)")
 	return cmd

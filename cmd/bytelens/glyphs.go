@@ -18,35 +18,11 @@ func newGlyphsCmd(s *streams) *cobra.Command {
 	var cf *captureFlags
 	var g *sanitize.Options
 	cmd := &cobra.Command{
-		Use:   "glyphs [FILE]",
-		Short: "Show every byte as a visible glyph, or list every sequence with --describe",
-		Long: `glyphs prints a capture (FILE, or stdin when FILE is "-" or absent) as
-escaped glyphs: text as itself with line feeds kept as line breaks, C0
-controls as Control Pictures (␛ ␍ ␉), DEL ␡, raw C1 and invalid bytes as
-<9B>, C1 in UTF-8 as <U+009B>, format characters as <U+202E>, escape
-sequences as their bytes (␛[31m) or, with --chips, as one labelled chip
-each (‹CSI 31m›). Control string payloads (OSC, DCS, APC, PM, SOS, ESC k)
-are collapsed to their size (‹24 bytes›) unless --payloads. Text that
-holds these glyphs itself (␛ ⋄ ‹ › ░ …) shows them escaped (<U+241B>), and
-text spelled like an escape has its "<" written <3C> (the text "<9B>" shows
-as <3C>9B>), so it cannot pass for a control.
-
---describe lists instead every control, sequence, string, invalid unit and
-format character, one per line, with its offset in hex and decimal, its
-length in bytes, its name and what it does (payload sizes, never payloads).
-With --json each is one JSON object per line (JSON Lines, schema
-bytelens.describe/v1, docs/json.md): stream, offset, length, count, name,
-description.
-
-A file is loaded by format as clean loads it (asciinema casts, ttyrec,
-script typescripts, CI, container and journal logs; --format overrides
-sniffing): a recording
-shows the terminal bytes it holds, offsets counted in the stream, not its
-JSON text or frame headers; --format raw shows the file as it is. A
-capture with several streams is shown stream by stream, each after a
-"‹stream NAME, N bytes›" line (--stream picks one). Stdin is raw bytes
-unless --format names a format.`,
-		Args: cobra.MaximumNArgs(1),
+		Use:     "glyphs [FILE]",
+		Short:   "Show every byte as a visible glyph, or list every sequence with --describe",
+		Long:    help("glyphs"),
+		Example: help("glyphs.example"),
+		Args:    cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Policy, o.EndLine = *g, true
 			if asJSON && !describe {

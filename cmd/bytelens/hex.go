@@ -13,27 +13,11 @@ func newHexCmd(s *streams) *cobra.Command {
 	var cf *captureFlags
 	var g *sanitize.Options
 	cmd := &cobra.Command{
-		Use:   "hex [FILE]",
-		Short: "Hex dump with a safe glyph column, classed by the parser",
-		Long: `hex dumps the bytes of a capture (FILE, or stdin when FILE is "-" or
-absent): the offset, 16 bytes in hex, and a glyph column in which every
-byte is one cell: printable ASCII as itself, C0 controls as Control
-Pictures (␛ ␍ ␇), DEL ␡, raw C1 ⋄, invalid UTF-8 ␦, a UTF-8 character on
-its lead byte with › on its continuation bytes (‹ when it cannot be drawn
-in one cell, or when it is one of these glyphs itself), format characters
-␢. Payload bytes of control strings (OSC, DCS, APC, PM, SOS, ESC k) are
-drawn ░ unless --payloads; the hex digits are always shown. Runs of
-identical rows are squeezed into one "* N identical rows" line. The file
-is read in bounded pages, whatever its size.
-
-hex shows the capture's stream bytes; --format raw shows the file as it
-is. A file is loaded by format as clean loads it (asciinema casts, ttyrec,
-script typescripts, CI logs; --format overrides sniffing): a recording
-is dumped as the terminal bytes it holds, offsets counted in the stream,
-not its JSON text or frame headers. A capture with several streams is
-dumped stream by stream, each after a "‹stream NAME, N bytes›" line
-(--stream picks one). Stdin is raw bytes unless --format names a format.`,
-		Args: cobra.MaximumNArgs(1),
+		Use:     "hex [FILE]",
+		Short:   "Hex dump with a safe glyph column, classed by the parser",
+		Long:    help("hex"),
+		Example: help("hex.example"),
+		Args:    cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Policy = *g
 			o.FromStart = func() {

@@ -9,19 +9,10 @@ import (
 
 func newHookCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "hook AGENT",
-		Short: "Answer a coding agent's PreToolUse hook so its shell commands run through bytelens",
-		Long: `Hook reads a PreToolUse hook's JSON on stdin and answers on stdout.
-
-  claude-code  for the Bash tool, hookSpecificOutput.updatedInput runs the
-               same command as: bytelens run --agent --exit-code -- bash -c '...'
-               (cleaned output and one footer line); other tools pass through
-  codex        Codex CLI cannot rewrite a command (it rejects updatedInput):
-               the hook denies the Bash call and gives the rewritten command
-               as the reason, for the model to run instead
-
-A command that already runs bytelens passes through. See README for the
-settings snippets.`,
+		Use:       "hook AGENT",
+		Short:     "Answer a coding agent's PreToolUse hook so its shell commands run through bytelens",
+		Long:      help("hook"),
+		Example:   help("hook.example"),
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: []string{string(hook.ClaudeCode), string(hook.Codex)},
 	}

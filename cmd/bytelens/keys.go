@@ -35,14 +35,11 @@ func useKeys(st *store.Store) error {
 
 func newKeygenCmd(s *streams) *cobra.Command {
 	return &cobra.Command{
-		Use:   "keygen FILE",
-		Short: "Write a new age identity for encrypting raw artifacts (mode 0600) and print its recipient",
-		Long: `Keygen writes a new age X25519 identity to FILE, which must not exist,
-with mode 0600, and prints its recipient (age1...). Give the recipient to
-the side that collects (bytelens run --encrypt-to, bytelens mcp, or
-BYTELENS_RECIPIENTS) and keep FILE with the investigators (--identity,
-BYTELENS_IDENTITY): the collector then writes raw evidence it cannot read.`,
-		Args: cobra.ExactArgs(1),
+		Use:     "keygen FILE",
+		Short:   "Write a new age identity for encrypting raw artifacts (mode 0600) and print its recipient",
+		Long:    help("store-keygen"),
+		Example: help("store-keygen.example"),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			r, err := seal.Keygen(args[0])
 			if err != nil {

@@ -15,22 +15,11 @@ import (
 func newMCPCmd(s *streams) *cobra.Command {
 	var maxOutput, maxRaw store.Bytes
 	cmd := &cobra.Command{
-		Use:   "mcp",
-		Short: "Serve the run, excerpt, report and verify tools over MCP on stdio",
-		Long: `Mcp is a Model Context Protocol server on stdin and stdout (newline-
-delimited JSON-RPC). Its tools give an agent cleaned text only:
-
-  run      run a command (argv, no shell) with pipes and a time limit
-           (default 120 s); the cleaned output, what was removed, and ref
-  excerpt  lines from..to of a record, or the lines matching a pattern
-  report   the removal report of a record or of a line range
-  verify   whether a file holds a record's raw bytes (digests only)
-
-Records go to the restricted store ($BYTELENS_STORE, else
-$XDG_STATE_HOME/bytelens/store); without a usable store, run still works
-and says why no record was kept. Standard output carries JSON-RPC only;
-logs go to standard error, escaped.`,
-		Args: cobra.NoArgs,
+		Use:     "mcp",
+		Short:   "Serve the run, excerpt, report and verify tools over MCP on stdio",
+		Long:    help("mcp"),
+		Example: help("mcp.example"),
+		Args:    cobra.NoArgs,
 	}
 	policy := addPolicyFlags(cmd.Flags())
 	cmd.Flags().Var(&maxOutput, "max-output", "cleaned `bytes` of each stream in a run result (suffixes K, M, G)")

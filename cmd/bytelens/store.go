@@ -11,14 +11,11 @@ import (
 
 func newStoreCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "store",
-		Short: "List and prune the restricted store of raw artifacts and envelopes",
-		Long: `The restricted store keeps raw artifacts (the bytes bytelens run
-collected, named by their SHA-256) and, with run --save-envelope, the
-cleaned envelopes linked to them. It lives in $BYTELENS_STORE, else
-$XDG_STATE_HOME/bytelens/store, else ~/.local/state/bytelens/store, with
-directories 0700 and files 0600.`,
-		Args: cobra.NoArgs,
+		Use:     "store",
+		Short:   "List and prune the restricted store of raw artifacts and envelopes",
+		Long:    help("store"),
+		Example: help("store.example"),
+		Args:    cobra.NoArgs,
 	}
 	cmd.AddCommand(newStoreLsCmd(s), newStorePruneCmd(s), newKeygenCmd(s)) // keygen: keys.go
 	return cmd
@@ -27,9 +24,11 @@ directories 0700 and files 0600.`,
 func newStoreLsCmd(s *streams) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "ls",
-		Short: "List what the store holds: reference, kind, bytes, time, command",
-		Args:  cobra.NoArgs,
+		Use:     "ls",
+		Short:   "List what the store holds: reference, kind, bytes, time, command",
+		Long:    help("store-ls"),
+		Example: help("store-ls.example"),
+		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			st, err := openStore()
 			if err != nil {
@@ -68,15 +67,11 @@ func newStorePruneCmd(s *streams) *cobra.Command {
 	var rawAge, envAge, cleanAge store.Age
 	var dryRun bool
 	cmd := &cobra.Command{
-		Use:   "prune --raw-older-than D --envelopes-older-than D",
-		Short: "Remove raw artifacts and envelopes, each kind on its own schedule",
-		Long: `Prune removes raw artifacts older than --raw-older-than and envelopes
-older than --envelopes-older-than, and the cleaned text kept for
-bytelens excerpt older than --clean-older-than; a kind whose flag is not given is kept.
-Ages are Go durations (90m, 36h) or whole days (30d). Temporary files
-left by a run that died are removed too; a file that a run is writing is
-locked and never removed, whatever its age.`,
-		Args: cobra.NoArgs,
+		Use:     "prune --raw-older-than D --envelopes-older-than D",
+		Short:   "Remove raw artifacts and envelopes, each kind on its own schedule",
+		Long:    help("store-prune"),
+		Example: help("store-prune.example"),
+		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if !rawAge.IsSet() && !envAge.IsSet() && !cleanAge.IsSet() {
 				return usagef("give --raw-older-than, --envelopes-older-than, --clean-older-than or several")

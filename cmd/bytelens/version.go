@@ -11,15 +11,11 @@ func currentVersion() version.Info { return version.Current() }
 func newVersionCmd(s *streams) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "version",
-		Short: "Print the module version and VCS revision of this binary",
-		Long: `Version prints the bytelens module version (a tag for go install
-MODULE@VERSION, (devel) for a build from a work tree), the VCS revision and
-time it was built from, whether the work tree was modified, and the Go
-version, as the Go linker recorded them. bytelens --version prints the same
-line. --json prints them as an object (module, version, revision, time,
-modified, go).`,
-		Args: cobra.NoArgs,
+		Use:     "version",
+		Short:   "Print the module version and VCS revision of this binary",
+		Long:    help("version"),
+		Example: help("version.example"),
+		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			v := version.Current()
 			if asJSON {

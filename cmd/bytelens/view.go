@@ -24,40 +24,11 @@ func newViewCmd(s *streams) *cobra.Command {
 	var stdinLimit int64
 	var compareFile, comparePolicy string
 	cmd := &cobra.Command{
-		Use:   "view [FILE|-] [--compare B | --compare-policy SETTINGS]",
-		Short: "Inspect a capture safely: hex, escaped glyphs and cleaned text side by side",
-		Long: `View opens a terminal capture in an interactive viewer: a hex pane, a pane of
-escaped glyphs (one per byte), the cleaned text, and the removal report, all
-following one cursor, with every escape sequence's boundaries marked. Nothing
-from the capture reaches the terminal unescaped.
-
-FILE is loaded by format (raw bytes, asciinema casts, ttyrec, script
-typescripts, CI logs, bytelens artifacts or restricted:sha256 references;
---format overrides sniffing). "-" reads stdin into a temporary file first (up
-to --stdin-limit bytes). With no FILE, view opens a demo capture that holds
-one of each hazard. Press ? inside the viewer for the keys.
-
-Compare mode shows two cleaned texts side by side, A left and B right, and
-the two removal reports as one table (group.name, A, B, B-A). --compare B
-compares FILE with capture B under the same policy; --compare-policy
-SETTINGS compares FILE under the policy flags (A) with FILE under SETTINGS
-applied on top of them (B), comma-separated key=value as in bytelens diff
-(cr=overwrite,format-chars=keep). One cursor drives both sides, and the
-line each side's cleaned text holds at it is on the same row. Two captures
-(each up to 8 MiB) are aligned token by token: control sequences and lines
-of text are diffed, a changed sequence is paired with its counterpart (a
-link target, a colour), and B's cursor is where A's byte is in B, however
-far an insertion shifted it; longer captures are synchronized by offset.
-One capture under two policies shows the same offset on both sides. A line
-is marked ! where its text differs from the other side and ~ where the text
-is the same but its bytes differ; the table marks differing counts and
-lists the findings that only one report has or that changed. d and D go to
-the next and previous difference, a line only B has included (in the
-table: the next differing row), and the detail pane shows the token under
-each side's cursor side by side, the part that differs in reverse video.`,
-		Example: `  bytelens view build.log --compare build-again.log
-  bytelens view testdata/corpus/cr-progress.bin --compare-policy cr=overwrite`,
-		Args: cobra.MaximumNArgs(1),
+		Use:     "view [FILE|-] [--compare B | --compare-policy SETTINGS]",
+		Short:   "Inspect a capture safely: hex, escaped glyphs and cleaned text side by side",
+		Long:    help("view"),
+		Example: help("view.example"),
+		Args:    cobra.MaximumNArgs(1),
 	}
 	pf := addPolicyFlags(cmd.Flags())
 	cf := addCaptureFlags(cmd.Flags())
