@@ -10,10 +10,9 @@ import (
 )
 
 type excerptFlags struct {
-	lines, grep, stream string
-	context             int
-	cursor              int64
-	regex, json, report bool
+	lines string
+	json  bool
+	excerpt.Query
 }
 
 func newExcerptCmd(s *streams) *cobra.Command {
@@ -28,12 +27,12 @@ func newExcerptCmd(s *streams) *cobra.Command {
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&f.lines, "lines", "", "line range `FROM:TO`")
-	fs.StringVar(&f.grep, "grep", "", "show the lines matching `PATTERN`")
-	fs.BoolVar(&f.regex, "regex", false, "PATTERN is an RE2 regular expression")
-	fs.IntVarP(&f.context, "context", "C", 0, "`N` lines of context around each match (at most 10)")
-	fs.Int64Var(&f.cursor, "cursor", 0, "continue a search at line `N` (the next: of the previous call)")
-	fs.StringVar(&f.stream, "stream", "stdout", "the stream `NAME`: stdout or stderr")
-	fs.BoolVar(&f.report, "report", false, "with --lines, print the range's removal report")
+	fs.StringVar(&f.Grep.Pattern, "grep", "", "show the lines matching `PATTERN`")
+	fs.BoolVar(&f.Grep.Regex, "regex", false, "PATTERN is an RE2 regular expression")
+	fs.IntVarP(&f.Grep.Context, "context", "C", 0, "`N` lines of context around each match (at most 10)")
+	fs.Int64Var(&f.Grep.Cursor, "cursor", 0, "continue a search at line `N` (the next: of the previous call)")
+	fs.StringVar(&f.Stream, "stream", "stdout", "the stream `NAME`: stdout or stderr")
+	fs.BoolVar(&f.Report, "report", false, "with --lines, print the range's removal report")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 	return cmd
 }
@@ -43,11 +42,16 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 	if err != nil {
 		return err
 	}
-	if (f.lines == "") == (f.grep == "") || f.report && f.lines == "" {
+	g := f.Grep
+	switch {
+	case (f.lines == "") == (g.Pattern == "") || f.Report && f.lines == "":
 		return usagef("give --lines FROM:TO or --grep PATTERN (--report goes with --lines)")
-	}
-	if f.lines != "" && (f.regex || f.context != 0 || f.cursor != 0) {
+	case f.lines != "" && (g.Regex || g.Context != 0 || g.Cursor != 0):
 		return usagef("--regex, -C and --cursor go with --grep, not --lines")
+	case f.lines != "":
+		if f.From, f.To, err = excerpt.ParseLines(f.lines); err != nil {
+			return usagef("--lines wants FROM:TO line numbers from 1, such as 120:180")
+		}
 	}
 	st, err := openStore()
 	if err != nil {
@@ -57,37 +61,16 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 	if err != nil {
 		return excerptError(err)
 	}
-	var v any
+	a, err := rec.Query(f.Query)
 	switch {
-	case f.grep != "":
-		v, err = rec.Grep(f.stream, excerpt.GrepOptions{Pattern: f.grep, Regex: f.regex, Context: f.context, Cursor: f.cursor})
-	default:
-		from, to, perr := excerpt.ParseLines(f.lines)
-		if perr != nil {
-			return usagef("--lines wants FROM:TO line numbers from 1, such as 120:180")
-		}
-		if f.report {
-			v, err = rec.Report(f.stream, from, to)
-		} else {
-			v, err = rec.Lines(f.stream, from, to)
-		}
-	}
-	if err != nil {
+	case err != nil:
 		return excerptError(err)
+	case f.json: // one line of JSON
+		enc := safejson.NewEncoder(s.stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(a)
 	}
-	// Lines and matches print as text, a range's report as indented JSON;
-	// --json prints either as one line of JSON.
-	enc := safejson.NewEncoder(s.stdout)
-	enc.SetEscapeHTML(false)
-	ex, lines := v.(*excerpt.Excerpt)
-	switch {
-	case f.json:
-	case lines:
-		return ex.WriteText(s.out, f.grep != "")
-	default:
-		enc.SetIndent("", "  ")
-	}
-	return enc.Encode(v)
+	return a.WriteText(s.out)
 }
 
 // excerptError adds the way out to a record not found (usage errors
