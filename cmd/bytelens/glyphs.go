@@ -1,12 +1,7 @@
 package main
 
 import (
-	"io"
-
-	"github.com/bytelens/bytelens/capture"
-	"github.com/bytelens/bytelens/iostreams"
-	"github.com/bytelens/bytelens/safejson"
-
+	"github.com/bytelens/bytelens/dump"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
@@ -25,34 +20,16 @@ func newGlyphsCmd(s *streams) *cobra.Command {
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Policy, o.EndLine = *g, true
-			if asJSON && !describe {
+			var d dump.Dumper = dump.Glyphs(o)
+			switch {
+			case asJSON && !describe:
 				return usagef("--json goes with --describe")
+			case asJSON:
+				d = dump.DescriptionsJSON(o)
+			case describe:
+				d = dump.Descriptions(o)
 			}
-			if asJSON {
-				return withStreams(s, args, cf, streamFuncs{
-					at: func(name string, r io.ReaderAt, size int64) error {
-						return writeDescriptionsJSON(s.stdout, name, func(fn func(*render.Description) error) error {
-							return render.Descriptions(r, size, o, fn)
-						})
-					},
-					stream: func(r io.Reader) error {
-						return writeDescriptionsJSON(s.stdout, capture.StreamOutput, func(fn func(*render.Description) error) error {
-							return render.DescriptionsReader(r, o, fn)
-						})
-					},
-					noHeadings: true,
-				})
-			}
-			if describe {
-				return withStreams(s, args, cf, streamFuncs{
-					at:     func(_ string, r io.ReaderAt, size int64) error { return render.WriteDescriptions(s.stdout, r, size, o) },
-					stream: func(r io.Reader) error { return render.WriteDescriptionsReader(s.stdout, r, o) },
-				})
-			}
-			return withStreams(s, args, cf, streamFuncs{
-				at:     func(_ string, r io.ReaderAt, size int64) error { return render.WriteGlyphs(s.stdout, r, size, o) },
-				stream: func(r io.Reader) error { return render.WriteGlyphsReader(s.stdout, r, o) },
-			})
+			return withStreams(s, args, cf, d)
 		},
 	}
 	f := cmd.Flags()
@@ -63,23 +40,4 @@ func newGlyphsCmd(s *streams) *cobra.Command {
 	f.BoolVar(&o.Chips, "chips", false, "show each sequence as one labelled chip")
 	cf = addCaptureFlags(f)
 	return cmd
-}
-
-// writeDescriptionsJSON writes the descriptions that each yields as JSON
-// Lines (render.DescribeLine) through safejson, in blocks to a regular
-// file and a line at a time to a pipe or terminal, so that its reader sees
-// them as they come.
-func writeDescriptionsJSON(w io.Writer, stream string, each func(fn func(*render.Description) error) error) error {
-	bw := iostreams.NewDataWriter(w)
-	enc := safejson.NewEncoder(bw)
-	err := each(func(d *render.Description) error {
-		if err := enc.Encode(d.JSONLine(stream)); err != nil {
-			return err
-		}
-		return bw.EndChunk()
-	})
-	if err != nil {
-		return err
-	}
-	return bw.Flush()
 }

@@ -1,8 +1,7 @@
 package main
 
 import (
-	"io"
-
+	"github.com/bytelens/bytelens/dump"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
@@ -29,10 +28,7 @@ func newHexCmd(s *streams) *cobra.Command {
 			if o.Skip < 0 || o.Length < 0 {
 				return usagef("--skip and --length must not be negative")
 			}
-			return withStreams(s, args, cf, streamFuncs{
-				at:     func(_ string, r io.ReaderAt, size int64) error { return render.HexDump(s.stdout, r, size, o) },
-				stream: func(r io.Reader) error { return render.HexDumpReader(s.stdout, r, o) },
-			})
+			return withStreams(s, args, cf, dump.Hex(o))
 		},
 	}
 	f := cmd.Flags()
