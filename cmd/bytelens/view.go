@@ -2,15 +2,13 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/bytelens/bytelens/capture"
-	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/bytelens/bytelens/viewer"
 )
@@ -38,42 +36,39 @@ func newViewCmd(s *streams) *cobra.Command {
 	cmd.Flags().StringVar(&compareFile, "compare", "", "compare with capture `B` under the same policy")
 	cmd.Flags().StringVar(&comparePolicy, "compare-policy", "", "compare with the same capture under these `SETTINGS` on top of the policy flags, e.g. cr=overwrite")
 	cmd.RunE = func(c *cobra.Command, args []string) error {
-		opts := *pf
-		cmp, err := compareOptions(c, opts, compareFile, comparePolicy, args)
+		cmp, err := compareOptions(c, *pf, compareFile, comparePolicy, args)
 		if err != nil {
 			return err
 		}
-		capt, name, check, cleanup, err := openView(s, args, cf, stdinLimit)
+		open := viewer.OpenOptions{Stdin: s.stdin, StdinLimit: stdinLimit, Capture: cf.open(), File: func(arg string) (*capture.Capture, error) {
+			in, err := openInput(s, []string{arg}, cf, false)
+			if err != nil {
+				return nil, err
+			}
+			return in.Capture, nil
+		}}
+		a, err := openView(append(args, "")[0], open)
 		if err != nil {
 			return err
 		}
-		defer cleanup()
+		defer a.Capture.Close()
 		if compareFile != "" {
-			b, bName, bCheck, bCleanup, err := openView(s, []string{compareFile}, cf, stdinLimit)
+			b, err := openView(compareFile, open)
 			if err != nil {
 				return err
 			}
-			defer bCleanup()
-			cmp.Capture, cmp.Name, cmp.Check = b, bName, bCheck
+			defer b.Capture.Close()
+			cmp.Capture, cmp.Name, cmp.Check = b.Capture, b.Name, b.Check
 		}
-		out, ok := s.stdout.(*os.File)
-		if !ok || !isatty.IsTerminal(out.Fd()) && !isatty.IsCygwinTerminal(out.Fd()) {
+		if iostreams.Terminal(s.stdout) == nil {
 			return hintError{errors.New("view needs a terminal on stdout"), "to dump a capture, use bytelens clean or bytelens report"}
 		}
-		warnCapture(s.stderr, capt)
+		warnCapture(s.stderr, a.Capture)
 		if cmp != nil && cmp.Capture != nil {
 			warnCapture(s.stderr, cmp.Capture)
 		}
-		return viewer.Run(capt, viewer.Options{
-			Compare:      cmp,
-			Name:         name,
-			Stream:       cf.stream,
-			Sanitize:     opts,
-			HidePayloads: hidePayloads,
-			ASCII:        ascii,
-			NoColor:      os.Getenv("NO_COLOR") != "",
-			Check:        check,
-		})
+		return viewer.Run(a.Capture, viewer.Options{Compare: cmp, Name: a.Name, Stream: cf.stream, Sanitize: *pf,
+			HidePayloads: hidePayloads, ASCII: ascii, NoColor: os.Getenv("NO_COLOR") != "", Check: a.Check})
 	}
 	return cmd
 }
@@ -104,50 +99,14 @@ func compareOptions(c *cobra.Command, base sanitize.Options, file, settings stri
 	return nil, nil
 }
 
-// openView loads what view shows: the demo with no argument, stdin
-// spooled to a temporary file for "-", or a file or reference. check
-// notices a file that changed size since it was opened; cleanup closes the
-// capture and removes the spool file.
-func openView(s *streams, args []string, cf *captureFlags, stdinLimit int64) (c *capture.Capture, name string, check func() error, cleanup func(), err error) {
-	cleanup = func() {}
+// openView is viewer.Open with the hints of bytelens view.
+func openView(arg string, o viewer.OpenOptions) (*viewer.Input, error) {
+	in, err := viewer.Open(arg, o)
 	switch {
-	case len(args) == 0:
-		c, err = viewer.Demo()
-		return c, "demo (bytelens view with no FILE)", nil, cleanup, err
-	case args[0] == "-":
-		c, err = capture.OpenSpooled(s.stdin, stdinLimit, cf.open())
-		if errors.Is(err, capture.ErrInputTooLarge) {
-			err = hintError{render.Errorf("stdin: %w", err), "save it to a file and view the file, or raise --stdin-limit"}
-		}
-		if err != nil {
-			return nil, "stdin", nil, cleanup, err
-		}
-		name = "stdin"
-	default:
-		name = args[0]
-		var before os.FileInfo
-		if before, err = os.Stat(name); err == nil && !before.IsDir() && !before.Mode().IsRegular() {
-			return nil, name, nil, cleanup, hintError{render.Errorf("%s is not a regular file", name), "read it through stdin: bytelens view - < " + name}
-		}
-		var in *capture.Input
-		if in, err = openInput(s, args, cf, false); err != nil {
-			return nil, name, nil, cleanup, err
-		}
-		c = in.Capture
-		if before != nil {
-			check = func() error {
-				after, err := os.Stat(name)
-				if err != nil || after.Size() != before.Size() {
-					size := "gone"
-					if err == nil {
-						size = fmt.Sprintf("%d bytes", after.Size())
-					}
-					return render.Errorf("%w: %s was %d bytes when opened and is now %s", viewer.ErrChanged, name, before.Size(), size)
-				}
-				return nil
-			}
-		}
+	case errors.Is(err, capture.ErrInputTooLarge):
+		return nil, hintError{err, "save it to a file and view the file, or raise --stdin-limit"}
+	case errors.Is(err, capture.ErrNotRegular):
+		return nil, hintError{err, "read it through stdin: bytelens view - < " + arg}
 	}
-	cleanup = func() { c.Close() }
-	return c, name, check, cleanup, nil
+	return in, err
 }
