@@ -83,15 +83,8 @@ func extractError(err error) error {
 	return err
 }
 
-// writeJSON writes v as indented JSON through safejson, with a final LF.
-func writeJSON(w io.Writer, v any) error {
-	b, err := safejson.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
-}
+// writeJSON writes v as one indented JSON document (safejson).
+var writeJSON = safejson.WriteIndented
 
 func newVerifyCmd(s *streams) *cobra.Command {
 	var asJSON bool

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -35,11 +34,7 @@ func newMCPCmd(s *streams) *cobra.Command {
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		return mcpserver.Serve(ctx, io.NopCloser(s.stdin), nopWriteCloser{s.stdout}, o)
+		return mcpserver.Serve(ctx, s.stdin, s.stdout, o)
 	}
 	return cmd
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
