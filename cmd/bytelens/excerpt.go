@@ -38,10 +38,6 @@ func newExcerptCmd(s *streams) *cobra.Command {
 }
 
 func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
-	ref, err := store.ParseRef(refArg)
-	if err != nil {
-		return err
-	}
 	g := f.Grep
 	switch {
 	case (f.lines == "") == (g.Pattern == "") || f.Report && f.lines == "":
@@ -49,11 +45,12 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 	case f.lines != "" && (g.Regex || g.Context != 0 || g.Cursor != 0):
 		return usagef("--regex, -C and --cursor go with --grep, not --lines")
 	case f.lines != "":
+		var err error
 		if f.From, f.To, err = excerpt.ParseLines(f.lines); err != nil {
 			return usagef("--lines wants FROM:TO line numbers from 1, such as 120:180")
 		}
 	}
-	st, err := openStore()
+	st, ref, err := openRef(refArg)
 	if err != nil {
 		return err
 	}

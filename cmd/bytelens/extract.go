@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/extract"
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
@@ -40,10 +39,6 @@ func newExtractCmd(s *streams) *cobra.Command {
 }
 
 func runExtract(s *streams, f *extractFlags, refArg string) error {
-	ref, err := store.ParseRef(refArg)
-	if err != nil {
-		return err
-	}
 	switch {
 	case f.raw != (f.output != ""):
 		return usagef("--raw and -o FILE go together")
@@ -56,15 +51,14 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	case f.stream == extract.StreamArtifact && (!f.raw || f.rng != ""):
 		return usagef("--stream artifact exports the whole artifact: use it with --raw -o FILE and no --range")
 	}
-	sopts := *f.policy
-	st, err := openStore()
+	st, ref, err := openRef(refArg)
 	if err != nil {
 		return err
 	}
 	if f.raw {
 		return extractError(extract.Export(st, ref, f.stream, f.rng, f.output))
 	}
-	x, err := extract.Range(st, ref, f.stream, f.rng, f.as, sopts)
+	x, err := extract.Range(st, ref, f.stream, f.rng, f.as, *f.policy)
 	switch {
 	case err != nil:
 		return extractError(err)
@@ -101,11 +95,7 @@ func newVerifyCmd(s *streams) *cobra.Command {
 }
 
 func runVerify(s *streams, refArg, path string, asJSON bool) error {
-	ref, err := store.ParseRef(refArg)
-	if err != nil {
-		return err
-	}
-	st, err := openStore()
+	st, ref, err := openRef(refArg)
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,11 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/safejson"
+	"github.com/bytelens/bytelens/seal"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 func newStoreCmd(s *streams) *cobra.Command {
@@ -17,7 +20,7 @@ func newStoreCmd(s *streams) *cobra.Command {
 		Example: help("store.example"),
 		Args:    cobra.NoArgs,
 	}
-	cmd.AddCommand(newStoreLsCmd(s), newStorePruneCmd(s), newKeygenCmd(s)) // keygen: keys.go
+	cmd.AddCommand(newStoreLsCmd(s), newStorePruneCmd(s), newKeygenCmd(s))
 	return cmd
 }
 
@@ -108,4 +111,56 @@ func openStore() (*store.Store, error) {
 		return nil, hintError{err, "set BYTELENS_STORE to a private directory (mode 0700)"}
 	}
 	return st, useKeys(st)
+}
+
+// openRef parses the REF argument and opens the store it is read from.
+func openRef(arg string) (*store.Store, store.Ref, error) {
+	ref, err := store.ParseRef(arg)
+	if err != nil {
+		return nil, ref, err
+	}
+	st, err := openStore()
+	return st, ref, err
+}
+
+// keyFlags are the global --encrypt-to and --identity flags. newRoot
+// binds them afresh for each run, and every store this package opens
+// gets them through useKeys.
+var keyFlags struct{ encryptTo, identity string }
+
+// addKeyFlags registers the key flags on the root's persistent flags.
+func addKeyFlags(fs *pflag.FlagSet) {
+	keyFlags.encryptTo, keyFlags.identity = "", ""
+	fs.StringVar(&keyFlags.encryptTo, "encrypt-to", "", "encrypt new raw artifacts to these age `RECIPIENTS` (age1..., comma-separated, or a file of them; default $"+seal.EnvRecipients+")")
+	fs.StringVar(&keyFlags.identity, "identity", "", "age identity `FILE` that decrypts encrypted raw artifacts (default $"+seal.EnvIdentity+")")
+}
+
+// useKeys gives st the sealer the key flags or their environment
+// variables name, if any.
+func useKeys(st *store.Store) error {
+	sl, err := seal.FromFlags(keyFlags.encryptTo, keyFlags.identity)
+	if err != nil {
+		return usageError{err}
+	}
+	if sl != nil {
+		st.SetSealer(sl)
+	}
+	return nil
+}
+
+func newKeygenCmd(s *streams) *cobra.Command {
+	return &cobra.Command{
+		Use:     "keygen FILE",
+		Short:   "Write a new age identity for encrypting raw artifacts (mode 0600) and print its recipient",
+		Long:    help("store-keygen"),
+		Example: help("store-keygen.example"),
+		Args:    cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			r, err := seal.Keygen(args[0])
+			if err != nil {
+				return err
+			}
+			return s.out.Println(render.TextString(r))
+		},
+	}
 }
