@@ -42,12 +42,9 @@ func newHexCmd(s *streams) *cobra.Command {
 	var o render.HexOptions
 	var cf *captureFlags
 	var g *sanitize.Options
-	cmd := &cobra.Command{
-		Use:     "hex [FILE]",
-		Short:   "Hex dump with a safe glyph column, classed by the parser",
-		Long:    help("hex"),
-		Example: help("hex.example"),
-		Args:    cobra.MaximumNArgs(1),
+	cmd := withHelp("hex", &cobra.Command{
+		Use:  "hex [FILE]",
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Policy = *g
 			o.FromStart = func() {
@@ -61,7 +58,7 @@ func newHexCmd(s *streams) *cobra.Command {
 			}
 			return withStreams(s, args, cf, dump.Hex(o))
 		},
-	}
+	})
 	f := cmd.Flags()
 	g = addPolicyFlags(f, "c1", "apc-bel")
 	f.IntVarP(&o.Width, "width", "w", 16, "bytes per row")
@@ -79,12 +76,9 @@ func newGlyphsCmd(s *streams) *cobra.Command {
 	var describe, asJSON bool
 	var cf *captureFlags
 	var g *sanitize.Options
-	cmd := &cobra.Command{
-		Use:     "glyphs [FILE]",
-		Short:   "Show every byte as a visible glyph, or list every sequence with --describe",
-		Long:    help("glyphs"),
-		Example: help("glyphs.example"),
-		Args:    cobra.MaximumNArgs(1),
+	cmd := withHelp("glyphs", &cobra.Command{
+		Use:  "glyphs [FILE]",
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Policy, o.EndLine = *g, true
 			var d dump.Dumper = dump.Glyphs(o)
@@ -98,7 +92,7 @@ func newGlyphsCmd(s *streams) *cobra.Command {
 			}
 			return withStreams(s, args, cf, d)
 		},
-	}
+	})
 	f := cmd.Flags()
 	g = addPolicyFlags(f, "c1", "apc-bel")
 	f.BoolVar(&describe, "describe", false, "list each sequence with offset, length, name and description")

@@ -17,14 +17,11 @@ type excerptFlags struct {
 
 func newExcerptCmd(s *streams) *cobra.Command {
 	f := &excerptFlags{}
-	cmd := &cobra.Command{
-		Use:     "excerpt REF (--lines FROM:TO | --grep PATTERN [-C N]) [--stream NAME] [--json]",
-		Short:   "Show cleaned lines of a record by line range or search, each with its raw byte span",
-		Long:    help("excerpt"),
-		Example: help("excerpt.example"),
-		Args:    cobra.ExactArgs(1),
-		RunE:    func(_ *cobra.Command, args []string) error { return runExcerpt(s, f, args[0]) },
-	}
+	cmd := withHelp("excerpt", &cobra.Command{
+		Use:  "excerpt REF (--lines FROM:TO | --grep PATTERN [-C N]) [--stream NAME] [--json]",
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error { return runExcerpt(s, f, args[0]) },
+	})
 	fs := cmd.Flags()
 	fs.StringVar(&f.lines, "lines", "", "line range `FROM:TO`")
 	fs.StringVar(&f.Grep.Pattern, "grep", "", "show the lines matching `PATTERN`")

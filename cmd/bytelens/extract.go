@@ -19,14 +19,11 @@ type extractFlags struct {
 
 func newExtractCmd(s *streams) *cobra.Command {
 	f := &extractFlags{}
-	cmd := &cobra.Command{
-		Use:     "extract REF [--stream NAME] [--range START:END] [--as hex|text | --raw -o FILE]",
-		Short:   "Show a bounded range of a raw artifact as hex rows or cleaned text",
-		Long:    help("extract"),
-		Example: help("extract.example"),
-		Args:    cobra.ExactArgs(1),
-		RunE:    func(_ *cobra.Command, args []string) error { return runExtract(s, f, args[0]) },
-	}
+	cmd := withHelp("extract", &cobra.Command{
+		Use:  "extract REF [--stream NAME] [--range START:END] [--as hex|text | --raw -o FILE]",
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error { return runExtract(s, f, args[0]) },
+	})
 	fs := cmd.Flags()
 	fs.StringVar(&f.rng, "range", "", "byte range `START:END` of the stream (END excluded; either may be omitted)")
 	fs.StringVar(&f.as, "as", "hex", "show the range as `hex` or text")
@@ -82,14 +79,11 @@ var writeJSON = safejson.WriteIndented
 
 func newVerifyCmd(s *streams) *cobra.Command {
 	var asJSON bool
-	cmd := &cobra.Command{
-		Use:     "verify REF FILE",
-		Short:   "Check whether a file holds the same bytes as a raw artifact or one of its streams",
-		Long:    help("verify"),
-		Example: help("verify.example"),
-		Args:    cobra.ExactArgs(2),
-		RunE:    func(_ *cobra.Command, args []string) error { return runVerify(s, args[0], args[1], asJSON) },
-	}
+	cmd := withHelp("verify", &cobra.Command{
+		Use:  "verify REF FILE",
+		Args: cobra.ExactArgs(2),
+		RunE: func(_ *cobra.Command, args []string) error { return runVerify(s, args[0], args[1], asJSON) },
+	})
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON (schema bytelens.verify/v1)")
 	return cmd
 }

@@ -37,3 +37,27 @@ func TestHelpSections(t *testing.T) {
 	}
 	walk(root)
 }
+
+// TestHelpFiles checks that every help/NAME.txt is a command's: a file
+// left behind by a renamed or removed command fails.
+func TestHelpFiles(t *testing.T) {
+	root := newRoot(&streams{stdin: strings.NewReader(""), stdout: io.Discard, out: render.NewWriter(io.Discard), stderr: render.NewWriter(io.Discard)})
+	names := map[string]bool{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		names[strings.TrimPrefix(strings.ReplaceAll(c.CommandPath(), " ", "-"), "bytelens-")] = true
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	files, err := helpTexts.ReadDir("help")
+	if err != nil || len(files) == 0 {
+		t.Fatal(files, err)
+	}
+	for _, f := range files {
+		if name, ok := strings.CutSuffix(f.Name(), ".txt"); !ok || !names[name] {
+			t.Errorf("help/%s belongs to no command", f.Name())
+		}
+	}
+}

@@ -8,14 +8,11 @@ import (
 )
 
 func newHookCmd(s *streams) *cobra.Command {
-	cmd := &cobra.Command{
+	cmd := withHelp("hook", &cobra.Command{
 		Use:       "hook AGENT",
-		Short:     "Answer a coding agent's PreToolUse hook so its shell commands run through bytelens",
-		Long:      help("hook"),
-		Example:   help("hook.example"),
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: []string{string(hook.ClaudeCode), string(hook.Codex)},
-	}
+	})
 	var permission string
 	cmd.Flags().StringVar(&permission, "permission", "ask", "claude-code: the permissionDecision sent with the rewrite: ask, allow (no prompt) or none")
 	cmd.RunE = func(_ *cobra.Command, args []string) error {

@@ -13,13 +13,10 @@ import (
 
 func newMCPCmd(s *streams) *cobra.Command {
 	var maxOutput, maxRaw store.Bytes
-	cmd := &cobra.Command{
-		Use:     "mcp",
-		Short:   "Serve the run, excerpt, report and verify tools over MCP on stdio",
-		Long:    help("mcp"),
-		Example: help("mcp.example"),
-		Args:    cobra.NoArgs,
-	}
+	cmd := withHelp("mcp", &cobra.Command{
+		Use:  "mcp",
+		Args: cobra.NoArgs,
+	})
 	policy := addPolicyFlags(cmd.Flags())
 	cmd.Flags().Var(&maxOutput, "max-output", "cleaned `bytes` of each stream in a run result (suffixes K, M, G)")
 	cmd.Flags().Var(&maxRaw, "max-raw", "raw `bytes` stored per stream (suffixes K, M, G; -1 no limit)")

@@ -13,25 +13,19 @@ import (
 )
 
 func newStoreCmd(s *streams) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:     "store",
-		Short:   "List and prune the restricted store of raw artifacts and envelopes",
-		Long:    help("store"),
-		Example: help("store.example"),
-		Args:    cobra.NoArgs,
-	}
+	cmd := withHelp("store", &cobra.Command{
+		Use:  "store",
+		Args: cobra.NoArgs,
+	})
 	cmd.AddCommand(newStoreLsCmd(s), newStorePruneCmd(s), newKeygenCmd(s))
 	return cmd
 }
 
 func newStoreLsCmd(s *streams) *cobra.Command {
 	var asJSON bool
-	cmd := &cobra.Command{
-		Use:     "ls",
-		Short:   "List what the store holds: reference, kind, bytes, time, command",
-		Long:    help("store-ls"),
-		Example: help("store-ls.example"),
-		Args:    cobra.NoArgs,
+	cmd := withHelp("store-ls", &cobra.Command{
+		Use:  "ls",
+		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			st, err := openStore()
 			if err != nil {
@@ -51,7 +45,7 @@ func newStoreLsCmd(s *streams) *cobra.Command {
 			}
 			return tw.Flush()
 		},
-	}
+	})
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per line")
 	return cmd
 }
@@ -69,12 +63,9 @@ func writeEntriesJSON(s *streams, es []store.Entry) error {
 func newStorePruneCmd(s *streams) *cobra.Command {
 	var rawAge, envAge, cleanAge store.Age
 	var dryRun bool
-	cmd := &cobra.Command{
-		Use:     "prune --raw-older-than D --envelopes-older-than D",
-		Short:   "Remove raw artifacts and envelopes, each kind on its own schedule",
-		Long:    help("store-prune"),
-		Example: help("store-prune.example"),
-		Args:    cobra.NoArgs,
+	cmd := withHelp("store-prune", &cobra.Command{
+		Use:  "prune --raw-older-than D --envelopes-older-than D",
+		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if !rawAge.IsSet() && !envAge.IsSet() && !cleanAge.IsSet() {
 				return usagef("give --raw-older-than, --envelopes-older-than, --clean-older-than or several")
@@ -95,7 +86,7 @@ func newStorePruneCmd(s *streams) *cobra.Command {
 			}
 			return err
 		},
-	}
+	})
 	fs := cmd.Flags()
 	fs.Var(&rawAge, "raw-older-than", "remove raw artifacts older than `D`")
 	fs.Var(&envAge, "envelopes-older-than", "remove envelopes older than `D`")
@@ -149,12 +140,9 @@ func useKeys(st *store.Store) error {
 }
 
 func newKeygenCmd(s *streams) *cobra.Command {
-	return &cobra.Command{
-		Use:     "keygen FILE",
-		Short:   "Write a new age identity for encrypting raw artifacts (mode 0600) and print its recipient",
-		Long:    help("store-keygen"),
-		Example: help("store-keygen.example"),
-		Args:    cobra.ExactArgs(1),
+	return withHelp("store-keygen", &cobra.Command{
+		Use:  "keygen FILE",
+		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			r, err := seal.Keygen(args[0])
 			if err != nil {
@@ -162,5 +150,5 @@ func newKeygenCmd(s *streams) *cobra.Command {
 			}
 			return s.out.Println(render.TextString(r))
 		},
-	}
+	})
 }

@@ -10,12 +10,9 @@ func currentVersion() version.Info { return version.Current() }
 
 func newVersionCmd(s *streams) *cobra.Command {
 	var asJSON bool
-	cmd := &cobra.Command{
-		Use:     "version",
-		Short:   "Print the module version and VCS revision of this binary",
-		Long:    help("version"),
-		Example: help("version.example"),
-		Args:    cobra.NoArgs,
+	cmd := withHelp("version", &cobra.Command{
+		Use:  "version",
+		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			v := version.Current()
 			if asJSON {
@@ -23,7 +20,7 @@ func newVersionCmd(s *streams) *cobra.Command {
 			}
 			return s.out.Printf("bytelens %s\n", v.Safe())
 		},
-	}
+	})
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the version as JSON")
 	return cmd
 }

@@ -21,13 +21,10 @@ func newViewCmd(s *streams) *cobra.Command {
 	var hidePayloads, ascii bool
 	var stdinLimit int64
 	var compareFile, comparePolicy string
-	cmd := &cobra.Command{
-		Use:     "view [FILE|-] [--compare B | --compare-policy SETTINGS]",
-		Short:   "Inspect a capture safely: hex, escaped glyphs and cleaned text side by side",
-		Long:    help("view"),
-		Example: help("view.example"),
-		Args:    cobra.MaximumNArgs(1),
-	}
+	cmd := withHelp("view", &cobra.Command{
+		Use:  "view [FILE|-] [--compare B | --compare-policy SETTINGS]",
+		Args: cobra.MaximumNArgs(1),
+	})
 	pf := addPolicyFlags(cmd.Flags())
 	cf := addCaptureFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&hidePayloads, "hide-payloads", false, "draw the payload bytes of control strings as ░ instead of escaped")
