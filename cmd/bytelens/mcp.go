@@ -20,11 +20,10 @@ func newMCPCmd(s *streams) *cobra.Command {
 	policy := addPolicyFlags(cmd.Flags())
 	cmd.Flags().Var(&maxOutput, "max-output", "cleaned `bytes` of each stream in a run result (suffixes K, M, G)")
 	cmd.Flags().Var(&maxRaw, "max-raw", "raw `bytes` stored per stream (suffixes K, M, G; -1 no limit)")
-	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		sopts := *policy
-		o := mcpserver.Options{Sanitize: sopts, MaxOutput: int64(maxOutput), MaxRaw: int64(maxRaw), Log: s.stderr}
-		o.Store, o.StoreErr = store.OpenDefault()
-		if o.Store != nil {
+	cmd.RunE = func(*cobra.Command, []string) error {
+		o := mcpserver.Options{Sanitize: *policy, MaxOutput: int64(maxOutput), MaxRaw: int64(maxRaw), Log: s.stderr}
+		// Without a usable store the server still runs, and says why.
+		if o.Store, o.StoreErr = store.OpenDefault(); o.Store != nil {
 			if err := useKeys(o.Store); err != nil {
 				return err
 			}

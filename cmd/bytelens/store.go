@@ -36,7 +36,13 @@ func newStoreLsCmd(s *streams) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return writeEntriesJSON(s, es)
+				enc := safejson.NewEncoder(s.stdout)
+				for _, e := range es {
+					if err := enc.Encode(capture.NewStoreEntry(e)); err != nil {
+						return err
+					}
+				}
+				return nil
 			}
 			tw := s.out.Columns(0, 0, 2)
 			tw.Printf("REFERENCE\tKIND\tBYTES\tTIME\tCOMMAND\n")
@@ -48,16 +54,6 @@ func newStoreLsCmd(s *streams) *cobra.Command {
 	})
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per line")
 	return cmd
-}
-
-func writeEntriesJSON(s *streams, es []store.Entry) error {
-	enc := safejson.NewEncoder(s.stdout)
-	for _, e := range es {
-		if err := enc.Encode(capture.NewStoreEntry(e)); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func newStorePruneCmd(s *streams) *cobra.Command {
