@@ -374,20 +374,6 @@ func (m *Model) Clone() *Model {
 	return &c
 }
 
-// Checkpoint returns a copy of m's screen without its findings and with
-// findings off: what feeding the rest of the stream draws is what m would
-// draw, and the copy costs the grids alone (no finding record or text).
-func (m *Model) Checkpoint() *Model {
-	finds, del, drw, names := m.finds, m.delText, m.drawText, m.names
-	m.finds, m.delText, m.drawText, m.names = nil, nil, nil, nil
-	c := m.Clone()
-	m.finds, m.delText, m.drawText, m.names = finds, del, drw, names
-	c.nameTok = -1
-	c.opts.Findings = false
-	c.pendDel, c.pendDrw = -1, -1
-	return c
-}
-
 // Feed executes p, which continues the stream. It never fails.
 func (m *Model) Feed(p []byte) {
 	m.p, m.base = p, m.dec.Offset()

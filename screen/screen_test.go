@@ -239,7 +239,7 @@ func TestSize(t *testing.T) {
 	}
 }
 
-// TestCheckpoint: a clone (and a Checkpoint, without findings) fed the
+// TestCheckpoint: a clone (and a Snapshot, without findings) fed the
 // rest of the stream ends where the original does, and feeding it leaves
 // the original alone.
 func TestCheckpoint(t *testing.T) {
@@ -261,17 +261,17 @@ func TestCheckpoint(t *testing.T) {
 		if len(c.Findings()) != len(whole.Findings()) {
 			t.Fatalf("cut %d: clone has %d findings, want %d", cut, len(c.Findings()), len(whole.Findings()))
 		}
-		// Checkpoint: the same screen, without findings, and the original
+		// Snapshot: the same screen, without findings, and the original
 		// keeps its own.
 		n := len(m.Findings())
-		k := m.Checkpoint()
+		k := m.Snapshot().Model()
 		k.Feed(in[cut:])
 		k.End()
 		if got, want := strings.Join(lines(k), "|"), strings.Join(lines(whole), "|"); got != want {
-			t.Fatalf("cut %d: checkpoint gives %q, want %q", cut, got, want)
+			t.Fatalf("cut %d: snapshot gives %q, want %q", cut, got, want)
 		}
 		if len(k.Findings()) != 0 || len(m.Findings()) != n {
-			t.Fatalf("cut %d: checkpoint has %d findings, original %d of %d", cut, len(k.Findings()), len(m.Findings()), n)
+			t.Fatalf("cut %d: snapshot has %d findings, original %d of %d", cut, len(k.Findings()), len(m.Findings()), n)
 		}
 	}
 }

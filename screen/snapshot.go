@@ -7,8 +7,8 @@ import (
 )
 
 // Snapshot is a checkpoint of a Model in compact form, for keeping many:
-// the state of Checkpoint (the screens, cursor and modes, no findings)
-// with the cells encoded against their neighbours, about 2 bytes a cell
+// the screens, cursor and modes, without findings and with findings off
+// (a checkpoint for drawing, not for hidden text), with the cells encoded against their neighbours, about 2 bytes a cell
 // where a Cell takes 48 and nothing for a blank row. Model restores it.
 type Snapshot struct {
 	m     Model  // the model, its grids without cells
@@ -28,7 +28,7 @@ const (
 	snapShape // Width and flags
 )
 
-// Snapshot returns a compact checkpoint of m (see Checkpoint).
+// Snapshot returns a compact checkpoint of m; m keeps its findings.
 func (m *Model) Snapshot() *Snapshot {
 	s := &Snapshot{m: *m}
 	c := &s.m
