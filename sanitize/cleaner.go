@@ -74,7 +74,7 @@ func newCleaner(o Options) *cleaner {
 		dec:      decode.Decoder{LoneC1: o.C1 == C1Lone, APCBEL: o.APCBEL, MaxPayload: o.maxPayload()},
 		rep:      newReport(o),
 		lineMode: o.CR == CROverwrite || o.BS == BSOverstrike,
-		scr:      newScreen(o),
+		scr:      newScreen(o, false),
 	}
 	c.tokenFn = c.each
 	c.plainText = !c.lineMode && o.FormatChars != FormatEscape

@@ -76,3 +76,80 @@ func TestCRScreenInvariants(t *testing.T) {
 		}
 	}
 }
+
+// TestOffsetMapScreen: under CRScreen the offset map ties each character
+// to the bytes that drew it, a line feed or blank to its line's input
+// range, and input that shows nothing to an empty span where the text
+// before it ends — also when a cursor-up repaint draws a line after the
+// one below it.
+func TestOffsetMapScreen(t *testing.T) {
+	type span struct{ start, end int64 }
+	for _, c := range []struct {
+		in, out  string
+		toInput  map[int64]span // output offset → input span
+		toOutput map[int64]span // input offset → output span
+	}{
+		{"abcdef\r\x1b[Kxy\n", "xy\n",
+			map[int64]span{0: {10, 11}, 1: {11, 12}, 2: {10, 12}},
+			map[int64]span{0: {0, 0}, 5: {0, 0}, 7: {0, 0}, 10: {0, 1}, 11: {1, 2}, 12: {2, 2}}},
+		{"10%\r50%\r100%\ndone\n", "100%\ndone\n",
+			map[int64]span{0: {8, 9}, 3: {11, 12}, 4: {8, 12}, 5: {13, 14}, 9: {13, 17}},
+			map[int64]span{0: {0, 0}, 4: {0, 0}, 8: {0, 1}, 12: {4, 4}, 16: {8, 9}}},
+		// "b" (2) is drawn before "x" (8), which repaints the line above.
+		{"a\nb\n\x1b[2Ax\n", "x\nb\n",
+			map[int64]span{0: {8, 9}, 1: {8, 9}, 2: {2, 3}, 3: {2, 3}},
+			map[int64]span{0: {0, 0}, 2: {2, 3}, 4: {3, 3}, 8: {0, 1}, 9: {1, 1}}},
+		// Indented by a cursor move; a line with nothing drawn; "é",
+		// copied byte for byte; "q" drawn as "─" by DEC special graphics.
+		{"\x1b[3Cab\n\n\xc3\xa9\x1b(0q\x1b(B\n", "   ab\n\né─\n",
+			map[int64]span{0: {4, 6}, 3: {4, 5}, 6: {6, 6}, 7: {8, 9}, 8: {9, 10}, 9: {13, 14}, 11: {13, 14}, 12: {8, 14}},
+			map[int64]span{4: {3, 4}, 8: {7, 8}, 9: {8, 9}, 13: {9, 12}, 14: {12, 12}}},
+	} {
+		out, _, m := Map([]byte(c.in), Options{CR: CRScreen})
+		if string(out) != c.out {
+			t.Errorf("%q: text %q, want %q", c.in, out, c.out)
+			continue
+		}
+		for o, want := range c.toInput {
+			if s, e := m.ToInput(o); s != want.start || e != want.end {
+				t.Errorf("%q: ToInput(%d) = %d,%d want %d,%d", c.in, o, s, e, want.start, want.end)
+			}
+		}
+		for i, want := range c.toOutput {
+			if s, e := m.ToOutput(i); s != want.start || e != want.end {
+				t.Errorf("%q: ToOutput(%d) = %d,%d want %d,%d", c.in, i, s, e, want.start, want.end)
+			}
+		}
+	}
+}
+
+// TestOffsetMapScreenRoundTrip: on hostile input, every character of the
+// text under CRScreen maps to input that maps back to it (or, for the
+// copies REP made, to another copy of the same span).
+func TestOffsetMapScreenRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 40 {
+		in := hostile.Bytes(r, 4096)
+		out, _, m := Map(in, Options{CR: CRScreen})
+		if want, _ := Bytes(in, Options{CR: CRScreen}); !bytes.Equal(out, want) {
+			t.Fatalf("Map's text differs from Bytes'")
+		}
+		for k := range out {
+			if out[k] == ' ' || out[k] == '\n' || !utf8.RuneStart(out[k]) {
+				continue
+			}
+			s, e := m.ToInput(int64(k))
+			if s >= e || e > int64(len(in)) {
+				t.Fatalf("%q at %d maps to input %d,%d", out[k:min(k+8, len(out))], k, s, e)
+			}
+			if os, oe := m.ToOutput(s); (int64(k) < os || int64(k) >= oe) && !sameInput(m, os, s, e) {
+				t.Fatalf("%q at %d maps to input %d,%d, which maps to output %d,%d", out[k:min(k+8, len(out))], k, s, e, os, oe)
+			}
+		}
+	}
+}
+
+func sameInput(m *OffsetMap, out, s, e int64) bool {
+	s2, e2 := m.ToInput(out)
+	return s2 == s && e2 == e
+}

@@ -34,7 +34,7 @@ func (m *Model) Snapshot() *Snapshot {
 	c := &s.m
 	c.finds, c.delText, c.drawText, c.names, c.times, c.spare = nil, nil, nil, nil, nil, spare{}
 	c.p, c.tok, c.lineBuf, c.emit = nil, nil, nil, nil
-	c.scrolled = slices.Clone(m.scrolled)
+	c.scrolled, c.scrolledSegs = slices.Clone(m.scrolled), slices.Clone(m.scrolledSegs)
 	c.nameTok, c.opts.Findings, c.drawHidden = -1, false, false
 	c.pendDel, c.pendDrw = -1, -1
 	prev := Cell{Off: -1, Width: 1}
@@ -149,7 +149,7 @@ func (s *Snapshot) Model() *Model {
 	m := new(Model)
 	*m = s.m
 	m.emit = m.token
-	m.scrolled = slices.Clone(s.m.scrolled)
+	m.scrolled, m.scrolledSegs = slices.Clone(s.m.scrolled), slices.Clone(s.m.scrolledSegs)
 	prev := Cell{Off: -1, Width: 1}
 	b := s.cells
 	for i := range m.grids {
@@ -176,7 +176,7 @@ func (s *Snapshot) Offset() int64 { return s.m.Offset() }
 
 // Bytes returns the memory s takes, in bytes.
 func (s *Snapshot) Bytes() int64 {
-	n := int64(unsafe.Sizeof(*s)) + int64(cap(s.cells)) + int64(cap(s.m.scrolled))
+	n := int64(unsafe.Sizeof(*s)) + int64(cap(s.cells)) + int64(cap(s.m.scrolled)) + int64(cap(s.m.scrolledSegs))*int64(unsafe.Sizeof(Segment{}))
 	for i := range s.m.grids {
 		g := &s.m.grids[i]
 		n += int64(cap(g.rows))*4 + int64(cap(g.wrapped)+cap(g.blank)) + int64(cap(g.fill))*int64(unsafe.Sizeof(Cell{}))
