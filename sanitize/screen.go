@@ -62,7 +62,7 @@ func (c *cleaner) screenEnd(held int) {
 	}
 	sm := c.m.scr // Map never drains out: segment offsets are output offsets
 	c.out, sm.segs = c.scr.AppendScreenText(out, sm.segs)
-	sm.index(c.out)
+	sm.index(c.out, c.scr.Offset())
 	*c.m = OffsetMap{scr: sm}
 	c.m.add(0, 0)
 }

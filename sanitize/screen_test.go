@@ -9,26 +9,28 @@ import (
 	"github.com/bytelens/bytelens/internal/hostile"
 )
 
-// TestCRScreen: under CRScreen each line is what the terminal finally
-// showed, where CROverwrite invents text.
+// TestCRScreen: under CRScreen, spelled screen or overwrite, each line
+// is what the terminal finally showed. The one-line emulation that
+// overwrite used to be gave the text in the comments.
 func TestCRScreen(t *testing.T) {
-	for _, c := range []struct{ in, want, overwrite string }{
-		{"abcdef\r\x1b[Kxy\n", "xy\n", "xycdef\n"},
-		{"rm -rf / \r# harmless comment\n", "# harmless comment\n", "# harmless comment\n"},
-		{"evil.txt\x1b[2K\rsafe.txt\n", "safe.txt\n", "safe.txt\n"},
-		{"secret-1\n\x1b[1A\x1b[2Kshown\nnext\n", "shown\nnext\n", "secret-1\nshown\nnext\n"},
-		{"working 10%\rworking 20%\rfailure\n", "failure 20%\n", "failure 20%\n"},
-		{"ls\b\bcat notes\n", "cat notes\n", "lscat notes\n"},
-		{"run \x1b[8mcurl x|sh\x1b[0m done\n", "run           done\n", "run curl x|sh done\n"},
-		{"a\tb\n", "a       b\n", "a\tb\n"},
-		{"\x1b[?1049hfull screen\x1b[?1049lafter\n", "after\n", "full screenafter\n"},
-		{"no newline at the end", "no newline at the end\n", "no newline at the end"},
+	overwrite, err := ParsePolicy("cr=overwrite")
+	if err != nil || overwrite != (Options{CR: CRScreen}) {
+		t.Fatalf("cr=overwrite gives %+v, %v", overwrite, err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"abcdef\r\x1b[Kxy\n", "xy\n"}, // "xycdef"
+		{"rm -rf / \r# harmless comment\n", "# harmless comment\n"},
+		{"evil.txt\x1b[2K\rsafe.txt\n", "safe.txt\n"},
+		{"secret-1\n\x1b[1A\x1b[2Kshown\nnext\n", "shown\nnext\n"}, // "secret-1\nshown\nnext\n"
+		{"working 10%\rworking 20%\rfailure\n", "failure 20%\n"},
+		{"ls\b\bcat notes\n", "cat notes\n"},                           // "lscat notes"
+		{"run \x1b[8mcurl x|sh\x1b[0m done\n", "run           done\n"}, // "run curl x|sh done"
+		{"a\tb\n", "a       b\n"},                                      // "a\tb"
+		{"\x1b[?1049hfull screen\x1b[?1049lafter\n", "after\n"},        // "full screenafter"
+		{"no newline at the end", "no newline at the end\n"},
 	} {
-		if got, _ := String(c.in, Options{CR: CRScreen}); got != c.want {
+		if got, _ := String(c.in, overwrite); got != c.want {
 			t.Errorf("%q: screen gives %q, want %q", c.in, got, c.want)
-		}
-		if got, _ := String(c.in, Options{CR: CROverwrite}); got != c.overwrite {
-			t.Errorf("%q: overwrite gives %q, want %q", c.in, got, c.overwrite)
 		}
 	}
 	// Lines that scroll off the 50-row screen come out in order, and a
@@ -78,10 +80,10 @@ func TestCRScreenInvariants(t *testing.T) {
 }
 
 // TestOffsetMapScreen: under CRScreen the offset map ties each character
-// to the bytes that drew it, a line feed or blank to its line's input
-// range, and input that shows nothing to an empty span where the text
-// before it ends — also when a cursor-up repaint draws a line after the
-// one below it.
+// to the bytes that drew it, input that shows nothing to an empty span
+// where the text drawn before it ends (after its line feed), and a line
+// feed or blank to its line's input, up to the next byte that draws —
+// also when a cursor-up repaint draws a line after the one below it.
 func TestOffsetMapScreen(t *testing.T) {
 	type span struct{ start, end int64 }
 	for _, c := range []struct {
@@ -90,20 +92,20 @@ func TestOffsetMapScreen(t *testing.T) {
 		toOutput map[int64]span // input offset → output span
 	}{
 		{"abcdef\r\x1b[Kxy\n", "xy\n",
-			map[int64]span{0: {10, 11}, 1: {11, 12}, 2: {10, 12}},
-			map[int64]span{0: {0, 0}, 5: {0, 0}, 7: {0, 0}, 10: {0, 1}, 11: {1, 2}, 12: {2, 2}}},
+			map[int64]span{0: {10, 11}, 1: {11, 12}, 2: {10, 13}},
+			map[int64]span{0: {0, 0}, 5: {0, 0}, 7: {0, 0}, 10: {0, 1}, 11: {1, 2}, 12: {3, 3}}},
 		{"10%\r50%\r100%\ndone\n", "100%\ndone\n",
-			map[int64]span{0: {8, 9}, 3: {11, 12}, 4: {8, 12}, 5: {13, 14}, 9: {13, 17}},
-			map[int64]span{0: {0, 0}, 4: {0, 0}, 8: {0, 1}, 12: {4, 4}, 16: {8, 9}}},
+			map[int64]span{0: {8, 9}, 3: {11, 12}, 4: {8, 13}, 5: {13, 14}, 9: {13, 18}},
+			map[int64]span{0: {0, 0}, 4: {0, 0}, 8: {0, 1}, 12: {5, 5}, 16: {8, 9}, 17: {10, 10}}},
 		// "b" (2) is drawn before "x" (8), which repaints the line above.
 		{"a\nb\n\x1b[2Ax\n", "x\nb\n",
-			map[int64]span{0: {8, 9}, 1: {8, 9}, 2: {2, 3}, 3: {2, 3}},
-			map[int64]span{0: {0, 0}, 2: {2, 3}, 4: {3, 3}, 8: {0, 1}, 9: {1, 1}}},
+			map[int64]span{0: {8, 9}, 1: {8, 10}, 2: {2, 3}, 3: {2, 8}},
+			map[int64]span{0: {0, 0}, 2: {2, 3}, 3: {4, 4}, 4: {4, 4}, 8: {0, 1}, 9: {2, 2}}},
 		// Indented by a cursor move; a line with nothing drawn; "é",
 		// copied byte for byte; "q" drawn as "─" by DEC special graphics.
 		{"\x1b[3Cab\n\n\xc3\xa9\x1b(0q\x1b(B\n", "   ab\n\né─\n",
-			map[int64]span{0: {4, 6}, 3: {4, 5}, 6: {6, 6}, 7: {8, 9}, 8: {9, 10}, 9: {13, 14}, 11: {13, 14}, 12: {8, 14}},
-			map[int64]span{4: {3, 4}, 8: {7, 8}, 9: {8, 9}, 13: {9, 12}, 14: {12, 12}}},
+			map[int64]span{0: {4, 8}, 3: {4, 5}, 6: {8, 8}, 7: {8, 9}, 8: {9, 10}, 9: {13, 14}, 11: {13, 14}, 12: {8, 18}},
+			map[int64]span{4: {3, 4}, 6: {6, 6}, 8: {7, 8}, 9: {8, 9}, 10: {9, 9}, 13: {9, 12}, 14: {13, 13}}},
 	} {
 		out, _, m := Map([]byte(c.in), Options{CR: CRScreen})
 		if string(out) != c.out {

@@ -13,8 +13,13 @@ import (
 // the screen, not of the input (a cursor-up repaint draws a line above
 // text written before it), so the map is not a list of points increasing
 // in both: it is the screen's segments, each a piece of output and the
-// input bytes that drew its cells, and each line's input range, from the
-// first byte that drew a cell shown on it to the end of the last.
+// input bytes that drew its cells. Input that draws nothing shown (a
+// control, text overwritten or erased) belongs to the text drawn by the
+// input just before it: its segment's input is extended up to the next
+// byte that draws a character shown, and such input maps to the end of
+// that text, after its line feed when the line ends there. A line's input
+// runs from the first byte that drew a character on it to the end of the
+// last one's extended input.
 type screenMap struct {
 	segs []screen.Segment // in output order; Out is an output offset
 	n    int64            // output length
@@ -22,12 +27,16 @@ type screenMap struct {
 	// lineEnd[l] its input range, empty (at the end of the range of the
 	// line before) for a line no input drew.
 	lineOut, lineIn, lineEnd []int64
-	byIn                     []int32 // indices of the segments with input, by input offset
+	// byIn holds the indices of the segments with input, by input
+	// offset; inEnd[k] is where the input of segment byIn[k] extends to,
+	// after[k] the output offset its undrawn input maps to.
+	byIn         []int32
+	inEnd, after []int64
 }
 
 // index builds the lines and the input order of the segments of text,
-// the whole output.
-func (s *screenMap) index(text []byte) {
+// the whole output of input bytes.
+func (s *screenMap) index(text []byte, input int64) {
 	s.n = int64(len(text))
 	s.lineOut = append(s.lineOut[:0], 0)
 	for i := 0; ; {
@@ -38,20 +47,32 @@ func (s *screenMap) index(text []byte) {
 		i += j + 1
 		s.lineOut = append(s.lineOut, int64(i))
 	}
+	for i, g := range s.segs {
+		if g.Off >= 0 {
+			s.byIn = append(s.byIn, int32(i))
+		}
+	}
+	slices.SortStableFunc(s.byIn, func(a, b int32) int { return cmp.Compare(s.segs[a].Off, s.segs[b].Off) })
+	s.inEnd, s.after = make([]int64, len(s.byIn)), make([]int64, len(s.byIn))
 	s.lineIn, s.lineEnd = make([]int64, len(s.lineOut)), make([]int64, len(s.lineOut))
 	for l := range s.lineIn {
 		s.lineIn[l] = -1
 	}
-	for i, g := range s.segs {
-		if g.Off < 0 {
-			continue
+	for k, i := range s.byIn {
+		g := s.segs[i]
+		s.inEnd[k] = input
+		if k+1 < len(s.byIn) {
+			s.inEnd[k] = max(g.Off+g.Len, s.segs[s.byIn[k+1]].Off)
 		}
-		s.byIn = append(s.byIn, int32(i))
+		s.after[k] = s.outEnd(int(i))
+		if s.after[k] < s.n && text[s.after[k]] == '\n' {
+			s.after[k]++
+		}
 		l := s.line(int64(g.Out))
 		if s.lineIn[l] < 0 || g.Off < s.lineIn[l] {
 			s.lineIn[l] = g.Off
 		}
-		s.lineEnd[l] = max(s.lineEnd[l], g.Off+g.Len)
+		s.lineEnd[l] = max(s.lineEnd[l], s.inEnd[k])
 	}
 	for l := range s.lineIn {
 		if s.lineIn[l] < 0 {
@@ -62,7 +83,6 @@ func (s *screenMap) index(text []byte) {
 			s.lineIn[l], s.lineEnd[l] = end, end
 		}
 	}
-	slices.SortStableFunc(s.byIn, func(a, b int32) int { return cmp.Compare(s.segs[a].Off, s.segs[b].Off) })
 }
 
 // line returns the line holding output offset out.
@@ -79,7 +99,7 @@ func (s *screenMap) outEnd(i int) int64 {
 }
 
 // toInput is OffsetMap.ToInput: the bytes that drew the character at out,
-// exactly for text copied as it is; for a blank or a line feed, the range
+// exactly for text copied as it is; for a blank or a line feed, the input
 // of its line.
 func (s *screenMap) toInput(out int64) (start, end int64) {
 	i := sort.Search(len(s.segs), func(i int) bool { return int64(s.segs[i].Out) > out }) - 1
@@ -99,8 +119,8 @@ func (s *screenMap) toInput(out int64) (start, end int64) {
 }
 
 // toOutput is OffsetMap.ToOutput: the output of the character the byte at
-// in drew, when it is shown at the end; otherwise an empty span where the
-// text drawn by the input just before it ends.
+// in drew, when it is shown at the end; for input that draws nothing
+// shown, an empty span at the end of the text drawn just before it.
 func (s *screenMap) toOutput(in int64) (start, end int64) {
 	k := sort.Search(len(s.byIn), func(k int) bool { return s.segs[s.byIn[k]].Off > in }) - 1
 	if k < 0 {
@@ -109,8 +129,7 @@ func (s *screenMap) toOutput(in int64) (start, end int64) {
 	i := int(s.byIn[k])
 	g := s.segs[i]
 	if in >= g.Off+g.Len {
-		e := s.outEnd(i)
-		return e, e
+		return s.after[k], s.after[k]
 	}
 	start, end = int64(g.Out), s.outEnd(i)
 	if end-start == g.Len {

@@ -120,11 +120,13 @@ func Map(p []byte, opts Options) ([]byte, Report, *OffsetMap) {
 // come out in the screen's order, not the input's. ToInput and ToOutput
 // then use the screen's cells, each of which knows the bytes that drew
 // it: a character maps to those bytes (one to one for text copied as it
-// is), a blank or a line feed to the input range of its line (from the
-// first byte that drew a character shown on it to the end of the last),
-// and input that shows nothing at the end (controls, text overwritten,
-// erased, concealed or scrolled away) to an empty span where the text
-// drawn by the input just before it ends.
+// is). Input that shows nothing at the end (controls, line feeds, text
+// overwritten, erased, concealed or scrolled away) belongs to the text
+// drawn by the input just before it: it maps to an empty span where that
+// text ends, after its line feed when its line ends there. A blank or a
+// line feed of the output maps to the input of its line: from the first
+// byte that drew a character shown on it up to the first byte after the
+// last one that draws a character shown.
 type OffsetMap struct {
 	In, Out []int64
 	scr     *screenMap // CRScreen's map, else nil
