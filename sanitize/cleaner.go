@@ -49,7 +49,9 @@ type cleaner struct {
 	// without line emulation (which adds a point per line instead).
 	mapEach bool
 
-	scr *screen.Model // the screen of CRScreen, else nil
+	scr      *screen.Model // the screen of CRScreen, else nil
+	scrLines []lineInput   // CRScreen: where the input of each line of out begins (Writer.LineInput)
+	scrScrap []screen.Segment
 	// embOpen is set while controls embedded in a sequence have been
 	// seen and the sequence has not: embOut is the output position
 	// before the first of them.
@@ -74,7 +76,7 @@ func newCleaner(o Options) *cleaner {
 		dec:      decode.Decoder{LoneC1: o.C1 == C1Lone, APCBEL: o.APCBEL, MaxPayload: o.maxPayload()},
 		rep:      newReport(o),
 		lineMode: o.BS == BSOverstrike,
-		scr:      newScreen(o, false),
+		scr:      newScreen(o),
 	}
 	c.tokenFn = c.each
 	c.plainText = !c.lineMode && o.FormatChars != FormatEscape
