@@ -131,22 +131,49 @@ func TestOffsetMapScreen(t *testing.T) {
 func TestOffsetMapScreenRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 40 {
-		in := hostile.Bytes(r, 4096)
-		out, _, m := Map(in, Options{CR: CRScreen})
-		if want, _ := Bytes(in, Options{CR: CRScreen}); !bytes.Equal(out, want) {
-			t.Fatalf("Map's text differs from Bytes'")
+		checkScreenMap(t, hostile.Bytes(r, 4096))
+	}
+}
+
+// FuzzCRScreen checks, under CRScreen, invariants 1, 2 and 3 of
+// DESIGN.md, that the text does not depend on how the input was split,
+// and the offset map's round trip.
+func FuzzCRScreen(f *testing.F) {
+	for _, s := range []string{
+		"abcdef\r\x1b[Kxy\n", "a\nb\n\x1b[2Ax\n", "\x1b[3Cab\n\n\xc3\xa9\x1b(0q\x1b(B\n", "x\x1b[5b\x1b[?1049hy\x1b[?1049l",
+		"\x1b]8;;http://x/\x1b\\l\x1b]8;;\x1b\\\n", "a\u202eb\u0301\u200d\n", "\x1b[2;3r\n\n\nz\x1b[8mhid",
+	} {
+		f.Add([]byte(s), uint16(1))
+	}
+	o := Options{CR: CRScreen}
+	f.Fuzz(func(t *testing.T, p []byte, cut uint16) {
+		out, rep := Bytes(p, o)
+		checkInvariants(t, p, out)
+		checkNoPayload(t, "fuzz", p, o, out, rep)
+		assertSplit(t, "fuzz", p, o, []int{int(cut) % (len(p) + 1)}, out, rep)
+		checkScreenMap(t, p)
+	})
+}
+
+// checkScreenMap checks that Map gives Bytes' text under CRScreen and
+// that each character of it maps to input that maps back to it, or for
+// the copies REP made to another copy of the same span.
+func checkScreenMap(t *testing.T, in []byte) {
+	t.Helper()
+	out, _, m := Map(in, Options{CR: CRScreen})
+	if want, _ := Bytes(in, Options{CR: CRScreen}); !bytes.Equal(out, want) {
+		t.Fatalf("%q: Map's text %q differs from Bytes' %q", in, out, want)
+	}
+	for k := range out {
+		if out[k] == ' ' || out[k] == '\n' || !utf8.RuneStart(out[k]) {
+			continue
 		}
-		for k := range out {
-			if out[k] == ' ' || out[k] == '\n' || !utf8.RuneStart(out[k]) {
-				continue
-			}
-			s, e := m.ToInput(int64(k))
-			if s >= e || e > int64(len(in)) {
-				t.Fatalf("%q at %d maps to input %d,%d", out[k:min(k+8, len(out))], k, s, e)
-			}
-			if os, oe := m.ToOutput(s); (int64(k) < os || int64(k) >= oe) && !sameInput(m, os, s, e) {
-				t.Fatalf("%q at %d maps to input %d,%d, which maps to output %d,%d", out[k:min(k+8, len(out))], k, s, e, os, oe)
-			}
+		s, e := m.ToInput(int64(k))
+		if s >= e || e > int64(len(in)) {
+			t.Fatalf("%q at %d maps to input %d,%d", out[k:min(k+8, len(out))], k, s, e)
+		}
+		if os, oe := m.ToOutput(s); (int64(k) < os || int64(k) >= oe) && !sameInput(m, os, s, e) {
+			t.Fatalf("%q at %d maps to input %d,%d, which maps to output %d,%d", out[k:min(k+8, len(out))], k, s, e, os, oe)
 		}
 	}
 }
