@@ -331,3 +331,20 @@ func PolicyValues(key string) []string {
 	}
 	return vals
 }
+
+// CompleteSettings returns, for shell completion of a comma-separated
+// key=value list (bytelens diff --b-policy, view --compare-policy), every
+// key=value setting with a named value (PolicyValues) that its last item
+// can become, each after the items before it: "cr=drop,l" gives
+// "cr=drop,cr=lines", "cr=drop,cr=screen" and so on, for the shell to
+// filter.
+func CompleteSettings(word string) []string {
+	prefix := word[:strings.LastIndexByte(word, ',')+1]
+	var out []string
+	for _, k := range PolicyKeys {
+		for _, v := range PolicyValues(k) {
+			out = append(out, prefix+k+"="+v)
+		}
+	}
+	return out
+}
