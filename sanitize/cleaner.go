@@ -49,9 +49,9 @@ type cleaner struct {
 	// without line emulation (which adds a point per line instead).
 	mapEach bool
 
-	scr      *screen.Model // the screen of CRScreen, else nil
-	scrLines []lineInput   // CRScreen: where the input of each line of out begins (Writer.LineInput)
-	scrScrap []screen.Segment
+	scr      *screen.Model    // the screen of CRScreen, else nil
+	scrLines []lineInput      // CRScreen: where the input of each line of out begins (Writer.LineInput)
+	scrScrap []screen.Segment // CRScreen outside Map: the segments of the last text taken, reused
 	// embOpen is set while controls embedded in a sequence have been
 	// seen and the sequence has not: embOut is the output position
 	// before the first of them.
