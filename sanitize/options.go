@@ -112,9 +112,11 @@ const (
 	// bytelens report --screen lists it. BSPolicy, LinkPolicy and
 	// FormatPolicy do not change the text (BS moves the cursor, link
 	// targets are never shown, format characters draw nothing); the C1
-	// and APC BEL choices select the grammar as always. The report is
-	// the one CRLines gives, BytesOut aside. Map's offset map ties each
-	// character to the bytes that drew it (see OffsetMap).
+	// and APC BEL choices select the grammar as always. The report's
+	// counts, flags and findings are those of CRLines; BytesOut is the
+	// length of the screen's text. Map's offset map ties each character
+	// to the bytes that drew it (see OffsetMap), and Writer.LineInput
+	// says where each line's input begins.
 	CRScreen
 	// CRDrop removes every CR.
 	CRDrop
