@@ -26,7 +26,7 @@ type runFlags struct {
 	stdin, decision               string
 	text, saveEnvelope, noStore   bool
 	compact, exitCode             bool
-	agent                         bool
+	agent, isolate                bool
 	policy                        *sanitize.Options
 }
 
@@ -80,6 +80,7 @@ store_error saying why.`,
 	fs.BoolVar(&f.noStore, "no-store", false, "keep no raw artifact (raw_artifact is empty)")
 	fs.BoolVar(&f.compact, "compact", false, "leave zero counters, empty fields and the chunk list out of the JSON envelope")
 	fs.BoolVar(&f.exitCode, "exit-code", false, "exit with the command's own status (128+N for signal N) once the envelope is printed")
+	fs.BoolVar(&f.isolate, "isolate", false, "Linux: run the command in new user, PID and mount namespaces, where it cannot see or signal bytelens nor open your terminals (/dev/pts); fails if they are unavailable")
 	f.policy = addPolicyFlags(fs)
 	return cmd
 }
@@ -96,6 +97,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		Timeout:   f.timeout,
 		KillGrace: f.killGrace,
 		WaitDelay: f.waitDelay,
+		Isolate:   f.isolate,
 	}
 	if opts.MaxOutput == 0 || opts.MaxRaw == 0 {
 		return usagef("--max-output and --max-raw must be positive, or -1 for no limit")
