@@ -14,6 +14,7 @@ import (
 
 func newMCPCmd(s *streams) *cobra.Command {
 	var maxOutput, maxRaw store.Bytes
+	var isolate bool
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the run, excerpt, report and verify tools over MCP on stdio",
@@ -35,9 +36,10 @@ logs go to standard error, escaped.`,
 	policy := addPolicyFlags(cmd.Flags())
 	cmd.Flags().Var(&maxOutput, "max-output", "cleaned `bytes` of each stream in a run result (suffixes K, M, G)")
 	cmd.Flags().Var(&maxRaw, "max-raw", "raw `bytes` stored per stream (suffixes K, M, G; -1 no limit)")
+	cmd.Flags().BoolVar(&isolate, "isolate", false, "run each command as bytelens run --isolate does (Linux namespaces); run calls fail where they are unavailable")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		sopts := *policy
-		o := mcpserver.Options{Sanitize: sopts, MaxOutput: int64(maxOutput), MaxRaw: int64(maxRaw), Log: s.stderr}
+		o := mcpserver.Options{Sanitize: sopts, MaxOutput: int64(maxOutput), MaxRaw: int64(maxRaw), Log: s.stderr, Isolate: isolate}
 		o.Store, o.StoreErr = store.OpenDefault()
 		if o.Store != nil {
 			if err := useKeys(o.Store); err != nil {
