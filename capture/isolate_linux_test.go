@@ -218,3 +218,29 @@ func procState(pid int) string {
 	}
 	return ""
 }
+
+// TestIsolateUnavailable runs the collector where user namespaces are
+// used up: in a user namespace of its own whose user.max_user_namespaces
+// is 0. Run fails with ErrIsolation, naming the limit, and runs nothing.
+func TestIsolateUnavailable(t *testing.T) {
+	dir := t.TempDir()
+	c, out := isolatedCollector(t, identity{"self", os.Geteuid()}, true, dir, "touch ran", 0)
+	c.Args = append([]string{"sh", "-c", `echo 0 >/proc/sys/user/max_user_namespaces && exec "$0" "$@"`, c.Path}, c.Args[1:]...)
+	c.Path = "/bin/sh"
+	c.Dir = dir
+	c.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}},
+	}
+	if b, err := c.CombinedOutput(); err != nil {
+		t.Skipf("user namespaces are unavailable on this machine: %v %s", err, b)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !strings.HasPrefix(string(b), "capture: "+ErrIsolation.Error()+": clone: no space left on device (sysctl user.max_user_namespaces") {
+		t.Errorf("error %q (%v), want ErrIsolation from the clone, naming the limit", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
+		t.Error("the command ran")
+	}
+}

@@ -148,7 +148,7 @@ func (p *reaperProc) start() error {
 		stR.Close()
 		if p.isolate {
 			// The reaper is this program: what fails is the clone.
-			return fmt.Errorf("%w: %w", ErrIsolation, err)
+			return isolationError("clone", syscall.Errno(errnoOf(err)))
 		}
 		return err
 	}
@@ -166,7 +166,7 @@ func (p *reaperProc) start() error {
 		p.cmd.Wait()
 		stR.Close()
 		if kind == "isolate" {
-			return fmt.Errorf("%w: %s: %w", ErrIsolation, what, syscall.Errno(n))
+			return isolationError(what, syscall.Errno(n))
 		}
 		return &os.PathError{Op: "fork/exec", Path: p.cmd.Args[1], Err: syscall.Errno(n)}
 	}
@@ -202,6 +202,27 @@ func (p *reaperProc) wait() (procStatus, error) {
 	}
 	return p.st, nil
 }
+
+// isolationError is ErrIsolation for the step what (clone, a mount
+// target...) that failed with errno, with what usually causes it.
+func isolationError(what string, errno syscall.Errno) error {
+	err := fmt.Errorf("%w: %s: %w", ErrIsolation, what, errno)
+	if hint, ok := isolationHints[errno]; ok {
+		err = fmt.Errorf("%w (%s)", err, hint)
+	}
+	return err
+}
+
+// isolationHints name the usual causes of the errors namespace set-up
+// fails with (user_namespaces(7), clone(2), mount(2)).
+var isolationHints = map[syscall.Errno]string{
+	syscall.ENOSPC: "sysctl user.max_user_namespaces is 0 or reached",
+	syscall.EPERM:  userNSOff,
+	syscall.EACCES: userNSOff,
+}
+
+// userNSOff is the hint for EPERM and EACCES.
+const userNSOff = "unprivileged user namespaces are off (sysctl kernel.unprivileged_userns_clone, kernel.apparmor_restrict_unprivileged_userns) or a container forbids them"
 
 // parseStatus parses a status line "exit N" or "signal N".
 func parseStatus(line string) procStatus {
