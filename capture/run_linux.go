@@ -251,6 +251,9 @@ func reaperMain(path string, argv []string, grace time.Duration, ids string) int
 	// forge its own exit status.
 	unix.CloseOnExec(3)
 	unix.CloseOnExec(4)
+	// ps names it (and not "exe", the name of /proc/self/exe); 15 bytes,
+	// the most a name holds.
+	os.WriteFile("/proc/self/comm", []byte(reaperArg0), 0)
 	if ids != "" {
 		// Capability sets are per thread: the drop and the fork of the
 		// command happen on this one (init runs locked to it anyway).
