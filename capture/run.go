@@ -85,7 +85,7 @@ type RunOptions struct {
 	// Isolate runs the command (on Linux) in new user, PID and mount
 	// namespaces, under the same uid and gid: it gets a /proc of its own
 	// PID namespace, where the collector and every process outside have
-	// no pid (so it cannot stop or signal them: --timeout holds), and a
+	// no pid (so it cannot stop or signal them, and Timeout holds), and a
 	// private devpts instance on /dev/pts, where the user's terminals are
 	// not (so it cannot open one by name and write to it). Its
 	// capability bounding set is emptied, so a command running as root

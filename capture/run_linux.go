@@ -217,6 +217,7 @@ func isolationError(what string, errno syscall.Errno) error {
 // fails with (user_namespaces(7), clone(2), mount(2)).
 var isolationHints = map[syscall.Errno]string{
 	syscall.ENOSPC: "sysctl user.max_user_namespaces is 0 or reached",
+	syscall.EUSERS: "user namespaces nest at most 32 deep",
 	syscall.EPERM:  userNSOff,
 	syscall.EACCES: userNSOff,
 }
