@@ -81,14 +81,16 @@ func nsEnv(t *testing.T) string {
 	return "TESTNS=" + pid + " " + mnt
 }
 
-// ptsScript tries, in its own namespaces only, to unmount the isolation's
-// /dev/pts and /proc; it lists /dev/pts, opens every terminal there for
-// writing (opening only: as root without isolation that reaches every
-// terminal of the machine), and writes a marker and a clipboard write
+// ptsScript, in its own namespaces, tries to unmount the isolation's
+// /dev/pts and /proc and opens every terminal in /dev/pts for writing
+// (opening only: were the isolation broken, as root that would reach
+// every terminal of the machine); outside them (the control) it opens
+// $PTY only. It lists /dev/pts and writes a marker and a clipboard write
 // (OSC 52) to $PTY, the test's own terminal, by name.
-const ptsScript = inOwnNamespace + ` && umount /dev/pts /proc 2>/dev/null
+const ptsScript = `set -- "$PTY"
+` + inOwnNamespace + ` && { umount /dev/pts /proc 2>/dev/null; set -- /dev/pts/[0-9]*; }
 ls /dev/pts
-for p in /dev/pts/[0-9]*; do
+for p; do
   [ -e "$p" ] && true 2>/dev/null >"$p" && echo "opened $p"
 done
 printf 'INJECTED\033]52;c;SU5KRUNURUQ=\007' 2>/dev/null >"$PTY" && echo "wrote $PTY"
