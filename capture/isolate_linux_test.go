@@ -148,7 +148,7 @@ done
 exec sleep 30`
 
 // TestIsolateStopCollector runs a command that sends SIGSTOP to its
-// collector and to the reaper, and a 300 ms timeout. With
+// collector and to the reaper, and a 1 s timeout. With
 // RunOptions.Isolate neither has a pid it can name (the reaper is init
 // of its PID namespace, which ignores SIGSTOP from inside) and the
 // timeout ends the command; without, the collector is stopped (the
@@ -158,7 +158,7 @@ func TestIsolateStopCollector(t *testing.T) {
 		for _, isolate := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/isolate=%v", id.name, isolate), func(t *testing.T) {
 				t.Parallel()
-				c, out := isolatedCollector(t, id, isolate, t.TempDir(), stopScript, 300*time.Millisecond, nsEnv(t))
+				c, out := isolatedCollector(t, id, isolate, t.TempDir(), stopScript, time.Second, nsEnv(t))
 				if err := c.Start(); err != nil {
 					t.Fatal(err)
 				}
