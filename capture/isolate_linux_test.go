@@ -86,7 +86,9 @@ func nsEnv(t *testing.T) string {
 // (opening only: were the isolation broken, as root that would reach
 // every terminal of the machine); outside them (the control) it opens
 // $PTY only. It lists /dev/pts and writes a marker and a clipboard write
-// (OSC 52) to $PTY, the test's own terminal, by name.
+// (OSC 52) to $PTY, the test's own terminal, by name; in its own
+// namespaces it lists the consoles that are not /dev/null (major 1,
+// minor 3).
 const ptsScript = `set -- "$PTY"
 ` + inOwnNamespace + ` && { umount /dev/pts /proc 2>/dev/null; set -- /dev/pts/[0-9]*; }
 ls /dev/pts
@@ -94,6 +96,9 @@ for p; do
   [ -e "$p" ] && true 2>/dev/null >"$p" && echo "opened $p"
 done
 printf 'INJECTED\033]52;c;SU5KRUNURUQ=\007' 2>/dev/null >"$PTY" && echo "wrote $PTY"
+` + inOwnNamespace + ` && for c in /dev/console /dev/tty[0-9]*; do
+  [ -e "$c" ] && stat -Lc "console $c %t,%T" "$c" | grep -v ' 1,3$'
+done
 echo end`
 
 // TestIsolateTerminals opens a terminal (a pty, owned by the collector's

@@ -465,14 +465,19 @@ var isolationMounts = []struct {
 	{"devpts", "/dev/pts", "devpts", "newinstance,ptmxmode=0666,mode=0620", unix.MS_NOSUID | unix.MS_NOEXEC},
 }
 
+// consoles are the terminals outside /dev/pts a person may sit at: the
+// console (which a container often binds to the terminal it was started
+// from) and the virtual consoles. The reaper covers each with /dev/null.
+var consoles = []string{"/dev/console", "/dev/tty[0-9]*"}
+
 // isolateCommand maps ids ("UID GID") to themselves in the reaper's user
 // namespace (user_namespaces(7): setgroups "deny" first, as an
 // unprivileged map of the gid needs), makes the isolation mounts, then
-// empties the calling thread's capability bounding set and its
-// inheritable and ambient sets, so that the command gets no capability
-// at execve, even as root, and so cannot unmount them or trace the
-// reaper. On failure it names what failed: a /proc/self file, a mount
-// target or "capabilities".
+// covers the consoles, then empties the calling thread's capability
+// bounding set and its inheritable and ambient sets, so that the command
+// gets no capability at execve, even as root, and so cannot unmount them
+// or trace the reaper. On failure it names what failed: a /proc/self file,
+// a mount target or "capabilities".
 func isolateCommand(ids string) (string, error) {
 	uid, gid, ok := strings.Cut(ids, " ")
 	if !ok {
@@ -486,6 +491,14 @@ func isolateCommand(ids string) (string, error) {
 	for _, m := range isolationMounts {
 		if err := unix.Mount(m.source, m.target, m.fstype, m.flags, m.data); err != nil {
 			return m.target, err
+		}
+	}
+	for _, pattern := range consoles {
+		names, _ := filepath.Glob(pattern) // the patterns are valid
+		for _, name := range names {
+			if err := unix.Mount(os.DevNull, name, "", unix.MS_BIND, ""); err != nil {
+				return name, err
+			}
 		}
 	}
 	for c := 0; ; c++ {
