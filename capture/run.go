@@ -87,7 +87,8 @@ type RunOptions struct {
 	// PID namespace, where the collector and every process outside have
 	// no pid (so it cannot stop or signal them, and Timeout holds), and a
 	// private devpts instance on /dev/pts, where the user's terminals are
-	// not (so it cannot open one by name and write to it). Its
+	// not (so it cannot open one by name and write to it), with
+	// /dev/console and the virtual consoles covered by /dev/null. Its
 	// capability bounding set is emptied, so a command running as root
 	// cannot undo the mounts. The filesystem, the network, other device
 	// files and the user's other processes' sockets stay shared. Where
