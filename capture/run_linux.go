@@ -44,12 +44,12 @@ import (
 // in its namespace as ambient capabilities, for that, the mounts and the
 // drop of the bounding set). Before it starts the command it makes every
 // mount private, mounts a /proc of that namespace and a new devpts
-// instance on /dev/pts, and empties the capability bounding set and the
-// inheritable and ambient sets: the command keeps its uid but, even as
-// root, gets no capability at execve with which to unmount them. The
-// kernel ignores SIGSTOP and SIGKILL sent to a PID namespace's init from
-// inside it, and nothing outside has a pid there; when the reaper ends,
-// the kernel kills whatever is left inside.
+// instance on /dev/pts, covers the consoles with /dev/null, and empties
+// the capability bounding set and the inheritable and ambient sets: the
+// command keeps its uid but, even as root, gets no capability at execve
+// with which to unmount them. The kernel ignores SIGSTOP and SIGKILL sent
+// to a PID namespace's init from inside it, and nothing outside has a pid
+// there; when the reaper ends, the kernel kills whatever is left inside.
 //
 // Protocol. The reaper's argv is reaperArg0, the executable's path, then
 // the command's argv; the environment variable reaperEnv holds the kill
