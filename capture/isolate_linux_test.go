@@ -130,6 +130,9 @@ func TestIsolateTerminals(t *testing.T) {
 				tty.Close() // the master reads EIO once no one holds the terminal
 				<-copied
 				env := isolatedEnvelope(t, out)
+				if env.Isolated != isolate {
+					t.Errorf("envelope: isolated %v, want %v", env.Isolated, isolate)
+				}
 				reached := bytes.Contains(seen.Bytes(), []byte("INJECTED"))
 				if isolate && (reached || env.Stdout != "ptmx\nend\n") {
 					t.Errorf("the command reached a terminal: stdout %q, the test's terminal got %q", env.Stdout, seen.String())
@@ -205,8 +208,8 @@ func TestIsolateStopCollector(t *testing.T) {
 				if werr != nil {
 					t.Fatalf("collector: %v", werr)
 				}
-				if env := isolatedEnvelope(t, out); !env.TimedOut || env.Stdout != "stopped 1\n" {
-					t.Errorf("timed_out %v stdout %q, want true and only pid 1, the reaper, sent SIGSTOP (which init of a PID namespace ignores)", env.TimedOut, env.Stdout)
+				if env := isolatedEnvelope(t, out); !env.TimedOut || !env.Isolated || env.Stdout != "stopped 1\n" {
+					t.Errorf("timed_out %v isolated %v stdout %q, want both true and only pid 1, the reaper, sent SIGSTOP (which init of a PID namespace ignores)", env.TimedOut, env.Isolated, env.Stdout)
 				}
 			})
 		}
