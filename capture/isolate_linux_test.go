@@ -4,6 +4,7 @@ package capture
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,11 +12,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 )
 
 // identity is a user the collector process of an isolation test runs as.
@@ -40,6 +43,9 @@ func identities() []identity {
 func isolatedCollector(t *testing.T, id identity, isolate bool, dir, script string, timeout time.Duration, env ...string) (c *exec.Cmd, out string) {
 	t.Helper()
 	out = filepath.Join(dir, "envelope.json")
+	if isolate {
+		requireNamespaces(t, id)
+	}
 	c = collectorProcess(script, "", out)
 	if isolate {
 		c.Env = append(c.Env, helperIsolate+"=1")
@@ -54,14 +60,117 @@ func isolatedCollector(t *testing.T, id identity, isolate bool, dir, script stri
 	return c, out
 }
 
-// isolatedEnvelope reads the envelope the collector wrote to out, and
-// skips the test if the collector could not make the namespaces.
+// isolatedEnvelope reads the envelope the collector wrote to out. The
+// test skipped already if the machine does not allow the namespaces
+// (requireNamespaces): an ErrIsolation here is a failure of Isolate.
 func isolatedEnvelope(t *testing.T, out string) Envelope {
 	t.Helper()
 	if b, err := os.ReadFile(out); err == nil && bytes.Contains(b, []byte(ErrIsolation.Error())) {
-		t.Skipf("user namespaces are unavailable on this machine: %s", b)
+		t.Fatalf("Isolate failed where the machine allows the namespaces (the probe made them): %s", b)
 	}
 	return readEnvelope(t, out)
+}
+
+// The namespace probe: the test binary started again as nsProbeArg0,
+// with nsProbeEnv saying what to do. "outer", run as the user to probe,
+// clones the inner probe as that user; "inner" is the probe itself, in
+// new user, PID and mount namespaces, mapped to root there. It checks
+// that it is pid 1 and that its namespaces are not the test's ($TESTNS),
+// and only then mounts a procfs on /proc in its own mount namespace (a
+// mount namespace made in a new user namespace gets the parent's shared
+// mounts as slaves, so nothing propagates out), which needs a capability
+// in the namespace: this fails where Linux lets the namespaces be made
+// but withholds the capabilities inside (AppArmor's
+// kernel.apparmor_restrict_unprivileged_userns) or where a container has
+// masked /proc.
+const (
+	nsProbeArg0 = "bytelens-nsprobe"
+	nsProbeEnv  = "BYTELENS_TEST_NSPROBE"
+	// nsProbeBroken is the inner probe's exit status when it is not in
+	// namespaces of its own: the probe is wrong, not the machine.
+	nsProbeBroken = 3
+)
+
+func init() {
+	if len(os.Args) == 1 && filepath.Base(os.Args[0]) == nsProbeArg0 {
+		os.Exit(nsProbeMain(os.Getenv(nsProbeEnv)))
+	}
+}
+
+// nsProbeMain runs the probe step named by mode and returns its exit
+// status: 0 the namespaces work, nsProbeBroken, or 1 with why on stderr.
+func nsProbeMain(mode string) int {
+	if mode == "outer" {
+		// The inner probe, as this process's user.
+		c := &exec.Cmd{
+			Path:   "/proc/self/exe",
+			Args:   []string{nsProbeArg0},
+			Env:    []string{nsProbeEnv + "=inner", "TESTNS=" + os.Getenv("TESTNS")},
+			Stderr: os.Stderr,
+			SysProcAttr: &syscall.SysProcAttr{
+				Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS,
+				UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}},
+				GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}},
+			},
+		}
+		var ee *exec.ExitError
+		switch err := c.Run(); {
+		case errors.As(err, &ee):
+			return ee.ExitCode()
+		case err != nil:
+			fmt.Fprintf(os.Stderr, "clone: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	testns := os.Getenv("TESTNS")
+	pid, err1 := os.Readlink("/proc/self/ns/pid")
+	mnt, err2 := os.Readlink("/proc/self/ns/mnt")
+	if err1 != nil || err2 != nil || os.Getpid() != 1 || testns == "" || strings.Contains(testns, pid) || strings.Contains(testns, mnt) {
+		fmt.Fprintf(os.Stderr, "not in namespaces of its own: pid %d, %s %s (%v %v), the test's %q\n", os.Getpid(), pid, mnt, err1, err2, testns)
+		return nsProbeBroken
+	}
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		fmt.Fprintf(os.Stderr, "mount proc in the namespaces: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// nsProbes holds the probe's result for each uid, run once.
+var nsProbes sync.Map // int → func() error
+
+// requireNamespaces skips the test unless the machine lets the user id
+// make user, PID and mount namespaces and mount a procfs in them, as the
+// probe above finds without the code under test; a test that goes on
+// fails if Isolate does not work. The probe runs once per user.
+func requireNamespaces(t *testing.T, id identity) {
+	t.Helper()
+	testns := nsEnv(t)
+	probe, _ := nsProbes.LoadOrStore(id.uid, sync.OnceValue(func() error {
+		c := exec.Command("/proc/self/exe")
+		c.Args = []string{nsProbeArg0}
+		c.Env = []string{nsProbeEnv + "=outer", testns}
+		if id.uid != os.Geteuid() {
+			// /proc/self/exe reaches the test binary past directories
+			// closed to that user.
+			c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(id.uid), Gid: uint32(id.uid)}}
+		}
+		out, err := c.CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("%w: %s", err, bytes.TrimSpace(out))
+		}
+		return nil
+	}))
+	err := probe.(func() error)()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee) && ee.ExitCode() != nsProbeBroken:
+		t.Skipf("this machine does not let %s make user, PID and mount namespaces: %v", id.name, err)
+	default:
+		t.Fatalf("namespace probe: %v", err)
+	}
 }
 
 // inOwnNamespace is true in a command whose PID and mount namespaces are
@@ -231,20 +340,17 @@ func procState(pid int) string {
 
 // TestIsolateUnavailable runs the collector where user namespaces are
 // used up: in a user namespace of its own whose user.max_user_namespaces
-// is 0. Run fails with ErrIsolation, naming the limit, and runs nothing.
+// is 0. Run fails with ErrIsolation, naming the limit, and runs nothing;
+// the namespace probe fails there too, so the tests above would skip.
 func TestIsolateUnavailable(t *testing.T) {
 	dir := t.TempDir()
+	// It needs user namespaces as the tests above do: where the probe
+	// made them, a failure to set up the wrapping namespace is the test's.
 	c, out := isolatedCollector(t, identity{"self", os.Geteuid()}, true, dir, "touch ran", 0)
-	c.Args = append([]string{"sh", "-c", `echo 0 >/proc/sys/user/max_user_namespaces && exec "$0" "$@"`, c.Path}, c.Args[1:]...)
-	c.Path = "/bin/sh"
+	withoutUserNamespaces(c)
 	c.Dir = dir
-	c.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags:  syscall.CLONE_NEWUSER,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}},
-	}
 	if b, err := c.CombinedOutput(); err != nil {
-		t.Skipf("user namespaces are unavailable on this machine: %v %s", err, b)
+		t.Fatalf("collector in a user namespace: %v %s", err, b)
 	}
 	b, err := os.ReadFile(out)
 	if err != nil || !strings.HasPrefix(string(b), "capture: "+ErrIsolation.Error()+": clone: no space left on device (sysctl user.max_user_namespaces") {
@@ -252,5 +358,34 @@ func TestIsolateUnavailable(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
 		t.Error("the command ran")
+	}
+
+	// The probe, started by a name that is its argv[0].
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := exec.Command(filepath.Join(dir, nsProbeArg0))
+	if err := os.Symlink(exe, probe.Path); err != nil {
+		t.Fatal(err)
+	}
+	probe.Env = []string{nsProbeEnv + "=outer", nsEnv(t)}
+	withoutUserNamespaces(probe)
+	b, err = probe.CombinedOutput()
+	if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(b), "no space left on device") {
+		t.Errorf("probe: %v %s, want exit status 1 from the clone", err, b)
+	}
+}
+
+// withoutUserNamespaces makes c, an unstarted command, run in a user
+// namespace of its own (its user mapped to root) where
+// user.max_user_namespaces is 0, so that it can create none.
+func withoutUserNamespaces(c *exec.Cmd) {
+	c.Args = append([]string{"sh", "-c", `echo 0 >/proc/sys/user/max_user_namespaces && exec "$0" "$@"`, c.Path}, c.Args[1:]...)
+	c.Path = "/bin/sh"
+	c.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}},
 	}
 }
