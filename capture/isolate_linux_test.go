@@ -38,9 +38,10 @@ func identities() []identity {
 }
 
 // isolatedCollector returns the collector process for script, run as id
-// in dir, with RunOptions.Isolate set if isolate, the given timeout
-// (zero: the helper's) and extra environment.
-func isolatedCollector(t *testing.T, id identity, isolate bool, dir, script string, timeout time.Duration, env ...string) (c *exec.Cmd, out string) {
+// in dir, with RunOptions.Isolate set if isolate and extra environment.
+// With isolate it skips the test where the machine does not allow the
+// namespaces (requireNamespaces).
+func isolatedCollector(t *testing.T, id identity, isolate bool, dir, script string, env ...string) (c *exec.Cmd, out string) {
 	t.Helper()
 	out = filepath.Join(dir, "envelope.json")
 	if isolate {
@@ -49,9 +50,6 @@ func isolatedCollector(t *testing.T, id identity, isolate bool, dir, script stri
 	c = collectorProcess(script, "", out)
 	if isolate {
 		c.Env = append(c.Env, helperIsolate+"=1")
-	}
-	if timeout > 0 {
-		c.Env = append(c.Env, helperTimeout+"="+timeout.String())
 	}
 	c.Env = append(c.Env, env...)
 	if id.uid != os.Geteuid() {
@@ -205,9 +203,7 @@ for p; do
   [ -e "$p" ] && true 2>/dev/null >"$p" && echo "opened $p"
 done
 printf 'INJECTED\033]52;c;SU5KRUNURUQ=\007' 2>/dev/null >"$PTY" && echo "wrote $PTY"
-` + inOwnNamespace + ` && for c in /dev/console /dev/tty[0-9]*; do
-  [ -e "$c" ] && stat -Lc "console $c %t,%T" "$c" | grep -v ' 1,3$'
-done
+` + inOwnNamespace + ` && stat -Lc 'console %n %t,%T' /dev/console /dev/tty[0-9]* 2>/dev/null | grep -v ' 1,3$'
 echo end`
 
 // TestIsolateTerminals opens a terminal (a pty, owned by the collector's
@@ -232,7 +228,7 @@ func TestIsolateTerminals(t *testing.T) {
 				var seen bytes.Buffer
 				copied := make(chan struct{})
 				go func() { io.Copy(&seen, ptmx); close(copied) }()
-				c, out := isolatedCollector(t, id, isolate, t.TempDir(), ptsScript, 0, "PTY="+tty.Name(), nsEnv(t))
+				c, out := isolatedCollector(t, id, isolate, t.TempDir(), ptsScript, "PTY="+tty.Name(), nsEnv(t))
 				if err := c.Run(); err != nil {
 					t.Fatalf("collector: %v", err)
 				}
@@ -256,26 +252,32 @@ func TestIsolateTerminals(t *testing.T) {
 
 // stopScript tries to stop the collector, found through /proc as the
 // reaper's parent and named by its real pid in $COLLECTOR, and the
-// reaper, its parent (pid 1 only in its own namespaces), then sleeps past
-// the collector's timeout.
+// reaper, its parent (pid 1 only in its own namespaces), then creates
+// the file $TRIED and sleeps.
 const stopScript = `c=$(awk '/^PPid/{print $2}' /proc/$PPID/status)
 for p in $c $COLLECTOR $PPID; do
   { [ "$p" -gt 1 ] || { [ "$p" = 1 ] && ` + inOwnNamespace + `; }; } && kill -STOP "$p" 2>/dev/null && echo "stopped $p"
 done
+: >"$TRIED"
 exec sleep 30`
 
 // TestIsolateStopCollector runs a command that sends SIGSTOP to its
-// collector and to the reaper, and a 1 s timeout. With
-// RunOptions.Isolate neither has a pid it can name (the reaper is init
-// of its PID namespace, which ignores SIGSTOP from inside) and the
-// timeout ends the command; without, the collector is stopped (the
-// control) and would hang its caller.
+// collector and to the reaper; once it has tried, the test sends the
+// collector SIGTERM, as an agent's harness does at its own time limit
+// (and as the collector's timer would: a stopped collector heeds
+// neither). With RunOptions.Isolate neither has a pid the command can
+// name (the reaper is init of its PID namespace, which ignores SIGSTOP
+// from inside) and the collector cancels the command; without, the
+// collector or the reaper is stopped (the control) and would hang its
+// caller. Nothing waits on a fixed delay.
 func TestIsolateStopCollector(t *testing.T) {
 	for _, id := range identities() {
 		for _, isolate := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/isolate=%v", id.name, isolate), func(t *testing.T) {
 				t.Parallel()
-				c, out := isolatedCollector(t, id, isolate, t.TempDir(), stopScript, time.Second, nsEnv(t))
+				dir := t.TempDir()
+				tried := filepath.Join(dir, "tried")
+				c, out := isolatedCollector(t, id, isolate, dir, stopScript, nsEnv(t), "TRIED="+tried)
 				if err := c.Start(); err != nil {
 					t.Fatal(err)
 				}
@@ -284,16 +286,23 @@ func TestIsolateStopCollector(t *testing.T) {
 				collector := c.Process.Pid
 				var stopped []int
 				var werr error
-				exited := false
-				for deadline := time.Now().Add(5 * time.Second); !exited && stopped == nil && time.Now().Before(deadline); {
+				exited, terminated := false, false
+				for deadline := time.Now().Add(10 * time.Second); !exited && stopped == nil && time.Now().Before(deadline); {
 					select {
 					case werr = <-done:
 						exited = true
 					case <-time.After(10 * time.Millisecond):
+						// The file comes after the signals: look
+						// for it before the stopped processes.
+						_, err := os.Stat(tried)
 						for _, pid := range append([]int{collector}, descendants(collector)...) {
 							if procState(pid) == "T" {
 								stopped = append(stopped, pid)
 							}
+						}
+						if err == nil && stopped == nil && !terminated {
+							c.Process.Signal(syscall.SIGTERM)
+							terminated = true
 						}
 					}
 				}
@@ -312,13 +321,13 @@ func TestIsolateStopCollector(t *testing.T) {
 					return
 				}
 				if stopped != nil || !exited {
-					t.Fatalf("stopped %v, collector exited %v: the command defeated the timeout", stopped, exited)
+					t.Fatalf("stopped %v, collector exited %v: the command defeated the collector", stopped, exited)
 				}
 				if werr != nil {
 					t.Fatalf("collector: %v", werr)
 				}
-				if env := isolatedEnvelope(t, out); !env.TimedOut || !env.Isolated || env.Stdout != "stopped 1\n" {
-					t.Errorf("timed_out %v isolated %v stdout %q, want both true and only pid 1, the reaper, sent SIGSTOP (which init of a PID namespace ignores)", env.TimedOut, env.Isolated, env.Stdout)
+				if env := isolatedEnvelope(t, out); !env.Canceled || !env.Isolated || env.Stdout != "stopped 1\n" {
+					t.Errorf("canceled %v isolated %v stdout %q, want both true and only pid 1, the reaper, sent SIGSTOP (which init of a PID namespace ignores)", env.Canceled, env.Isolated, env.Stdout)
 				}
 			})
 		}
@@ -346,7 +355,7 @@ func TestIsolateUnavailable(t *testing.T) {
 	dir := t.TempDir()
 	// It needs user namespaces as the tests above do: where the probe
 	// made them, a failure to set up the wrapping namespace is the test's.
-	c, out := isolatedCollector(t, identity{"self", os.Geteuid()}, true, dir, "touch ran", 0)
+	c, out := isolatedCollector(t, identity{"self", os.Geteuid()}, true, dir, "touch ran")
 	withoutUserNamespaces(c)
 	c.Dir = dir
 	if b, err := c.CombinedOutput(); err != nil {
