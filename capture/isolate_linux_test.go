@@ -44,16 +44,14 @@ func identities() []identity {
 func isolatedCollector(t *testing.T, id identity, isolate bool, dir, script string, env ...string) (c *exec.Cmd, out string) {
 	t.Helper()
 	out = filepath.Join(dir, "envelope.json")
-	if isolate {
-		requireNamespaces(t, id)
-	}
 	c = collectorProcess(script, "", out)
-	if isolate {
-		c.Env = append(c.Env, helperIsolate+"=1")
-	}
 	c.Env = append(c.Env, env...)
 	if id.uid != os.Geteuid() {
 		asNobody(t, c, dir)
+	}
+	if isolate {
+		requireNamespaces(t, id, c.Path)
+		c.Env = append(c.Env, helperIsolate+"=1")
 	}
 	return c, out
 }
@@ -141,17 +139,16 @@ var nsProbes sync.Map // int → func() error
 // requireNamespaces skips the test unless the machine lets the user id
 // make user, PID and mount namespaces and mount a procfs in them, as the
 // probe above finds without the code under test; a test that goes on
-// fails if Isolate does not work. The probe runs once per user.
-func requireNamespaces(t *testing.T, id identity) {
+// fails if Isolate does not work. exe is the test binary that user can
+// run (asNobody's copy for another user). The probe runs once per user.
+func requireNamespaces(t *testing.T, id identity, exe string) {
 	t.Helper()
 	testns := nsEnv(t)
 	probe, _ := nsProbes.LoadOrStore(id.uid, sync.OnceValue(func() error {
-		c := exec.Command("/proc/self/exe")
+		c := exec.Command(exe)
 		c.Args = []string{nsProbeArg0}
 		c.Env = []string{nsProbeEnv + "=outer", testns}
 		if id.uid != os.Geteuid() {
-			// /proc/self/exe reaches the test binary past directories
-			// closed to that user.
 			c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(id.uid), Gid: uint32(id.uid)}}
 		}
 		out, err := c.CombinedOutput()
