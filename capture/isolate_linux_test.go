@@ -29,12 +29,31 @@ type identity struct {
 
 // identities are the users to test: nobody and root when the test runs
 // as root (root's command keeps every capability in its user namespace
-// unless the reaper drops them), else the test's own user.
+// unless the reaper drops them) and can become nobody, else the test's
+// own user.
 func identities() []identity {
-	if os.Geteuid() == 0 {
+	if os.Geteuid() == 0 && uidMapped(nobody) {
 		return []identity{{"nobody", nobody}, {"root", 0}}
 	}
 	return []identity{{"self", os.Geteuid()}}
+}
+
+// uidMapped reports whether uid has a mapping in the test's user
+// namespace (/proc/self/uid_map, user_namespaces(7)): not so for nobody
+// where the test runs as root of a user namespace that maps root alone,
+// as unshare -r makes.
+func uidMapped(uid int) bool {
+	b, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return false
+	}
+	for line := range strings.Lines(string(b)) {
+		var inside, outside, count int
+		if n, _ := fmt.Sscan(line, &inside, &outside, &count); n == 3 && inside <= uid && uid < inside+count {
+			return true
+		}
+	}
+	return false
 }
 
 // isolatedCollector returns the collector process for script, run as id
