@@ -293,7 +293,13 @@ func asNobody(t *testing.T, c *exec.Cmd, dir string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(exe, b, 0o755); err != nil {
+		// No fork while the copy is open for writing: a child forked
+		// then holds it open until its own exec, and an exec of the
+		// copy meanwhile fails with ETXTBSY (golang.org/issue/22315).
+		syscall.ForkLock.RLock()
+		err = os.WriteFile(exe, b, 0o755)
+		syscall.ForkLock.RUnlock()
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
