@@ -260,56 +260,130 @@ func procState(pid int) string {
 	return ""
 }
 
-// TestIsolateUnavailable runs the collector where user namespaces are
-// used up: in a user namespace of its own whose user.max_user_namespaces
-// is 0. Run fails with ErrIsolation, naming the limit, and runs nothing;
-// the namespace probe fails there too, so the tests above would skip.
+// TestIsolateUnavailable runs the collector where a step of the
+// isolation set-up fails: in a user namespace of its own (its user mapped
+// to root) whose user.max_user_namespaces is 0, so that the clone fails,
+// and in one whose /proc has a mount over /proc/sys, as a container masks
+// it, so that a new procfs may not be mounted below it. Run fails with
+// ErrIsolation, naming the step and a hint that fits it, and runs
+// nothing; the namespace probe fails there too, so the tests above would
+// skip.
 func TestIsolateUnavailable(t *testing.T) {
-	dir := t.TempDir()
-	// It needs user namespaces as the tests above do: where the probe
-	// made them, a failure to set up the wrapping namespace is the test's.
-	c, out := isolatedCollector(t, identity{"self", os.Geteuid()}, true, dir, "touch ran")
-	withoutUserNamespaces(c)
-	c.Dir = dir
-	if b, err := c.CombinedOutput(); err != nil {
-		t.Fatalf("collector in a user namespace: %v %s", err, b)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil || !strings.HasPrefix(string(b), "capture: "+ErrIsolation.Error()+": clone: no space left on device (sysctl user.max_user_namespaces") {
-		t.Errorf("error %q (%v), want ErrIsolation from the clone, naming the limit", b, err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
-		t.Error("the command ran")
-	}
+	for _, tc := range []struct {
+		name, setup string
+		flags       uintptr
+		want, probe string // in the envelope's error and the probe's output
+	}{
+		{"max_user_namespaces", "echo 0 >/proc/sys/user/max_user_namespaces", syscall.CLONE_NEWUSER,
+			": clone: no space left on device (sysctl user.max_user_namespaces is 0 or reached)", "clone: fork/exec /proc/self/exe: no space left on device"},
+		{"masked-proc", "mount -t tmpfs tmpfs /proc/sys", syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+			": mount /proc: operation not permitted (no capability in the new user namespace: AppArmor withholds them (sysctl kernel.apparmor_restrict_unprivileged_userns=1", "mount proc in the namespaces: operation not permitted"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			// It needs user namespaces as the tests above do: where the
+			// probe made them, a failure to set up the wrapping
+			// namespace is the test's.
+			c, out := isolatedCollector(t, identity{"self", os.Geteuid()}, true, dir, "touch ran")
+			inUserNamespace(t, c, tc.setup, tc.flags)
+			c.Dir = dir
+			if b, err := c.CombinedOutput(); err != nil {
+				t.Fatalf("collector in a user namespace: %v %s", err, b)
+			}
+			b, err := os.ReadFile(out)
+			if err != nil || !strings.HasPrefix(string(b), "capture: "+ErrIsolation.Error()+tc.want) {
+				t.Errorf("error %q (%v), want ErrIsolation%s...", b, err, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
+				t.Error("the command ran")
+			}
 
-	// The probe, started by a name that is its argv[0].
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(dir, nsprobe.Arg0)
-	if err := os.Symlink(exe, link); err != nil {
-		t.Fatal(err)
-	}
-	probe, err := nsprobe.Command(link)
-	if err != nil {
-		t.Fatal(err)
-	}
-	withoutUserNamespaces(probe)
-	b, err = probe.CombinedOutput()
-	if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(b), "no space left on device") {
-		t.Errorf("probe: %v %s, want exit status 1 from the clone", err, b)
+			// The probe, started by a name that is its argv[0].
+			exe, err := os.Executable()
+			if err != nil {
+				t.Fatal(err)
+			}
+			link := filepath.Join(dir, nsprobe.Arg0)
+			if err := os.Symlink(exe, link); err != nil {
+				t.Fatal(err)
+			}
+			probe, err := nsprobe.Command(link)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inUserNamespace(t, probe, tc.setup, tc.flags)
+			b, err = probe.CombinedOutput()
+			if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != 1 || string(b) != tc.probe+"\n" {
+				t.Errorf("probe: %v %q, want exit status 1 and %q", err, b, tc.probe)
+			}
+		})
 	}
 }
 
-// withoutUserNamespaces makes c, an unstarted command, run in a user
-// namespace of its own (its user mapped to root) where
-// user.max_user_namespaces is 0, so that it can create none.
-func withoutUserNamespaces(c *exec.Cmd) {
-	c.Args = append([]string{"sh", "-c", `echo 0 >/proc/sys/user/max_user_namespaces && exec "$0" "$@"`, c.Path}, c.Args[1:]...)
+// TestIsolationError: the error names the step that failed and gives the
+// hint that fits the step and the errno, or none.
+func TestIsolationError(t *testing.T) {
+	for _, tc := range []struct {
+		step  string
+		errno syscall.Errno
+		hint  string // "" for none
+	}{
+		{"clone", syscall.ENOSPC, "sysctl user.max_user_namespaces"},
+		{"clone", syscall.EUSERS, "nest at most 32 deep"},
+		{"clone", syscall.EPERM, "kernel.unprivileged_userns_clone=0"},
+		{"clone", syscall.EACCES, "kernel.unprivileged_userns_clone=0"},
+		{"clone", syscall.EINVAL, ""},
+		{"uid map", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
+		{"deny setgroups", syscall.EACCES, "kernel.apparmor_restrict_unprivileged_userns=1"},
+		{"mount /proc", syscall.EPERM, "a container masks parts of /proc"},
+		{"mount /dev/pts", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
+		{"make mounts private", syscall.EINVAL, "not a mount point"},
+		{"mount /proc", syscall.ENOSPC, ""},
+		{"drop capabilities", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
+	} {
+		err := isolationError(tc.step, tc.errno)
+		prefix := ErrIsolation.Error() + ": " + tc.step + ": " + tc.errno.Error()
+		msg := err.Error()
+		hint, found := strings.CutPrefix(msg, prefix)
+		if !found || !errors.Is(err, ErrIsolation) || !errors.Is(err, tc.errno) {
+			t.Errorf("%s %v: %q, want it to start with %q and wrap both", tc.step, tc.errno, msg, prefix)
+			continue
+		}
+		if tc.hint == "" && hint != "" || tc.hint != "" && !strings.Contains(hint, tc.hint) {
+			t.Errorf("%s %v: hint %q, want %q", tc.step, tc.errno, hint, tc.hint)
+		}
+		if tc.step != "mount /proc" && strings.Contains(hint, "/proc") {
+			t.Errorf("%s %v: hint %q blames /proc", tc.step, tc.errno, hint)
+		}
+	}
+}
+
+// inUserNamespace makes c, an unstarted command, run in a user namespace
+// of its own (its user mapped to root), and in the other namespaces of
+// flags, after the shell command setup, which runs only once the shell
+// has checked that its user namespace, and with CLONE_NEWNS its mount
+// namespace, are not the test's.
+func inUserNamespace(t *testing.T, c *exec.Cmd, setup string, flags uintptr) {
+	t.Helper()
+	guard := ""
+	for _, ns := range []struct {
+		name string
+		flag uintptr
+	}{{"user", syscall.CLONE_NEWUSER}, {"mnt", syscall.CLONE_NEWNS}} {
+		if flags&ns.flag == 0 {
+			continue
+		}
+		link, err := os.Readlink("/proc/self/ns/" + ns.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		guard += fmt.Sprintf(`[ "$(readlink /proc/self/ns/%s)" != '%s' ] && `, ns.name, link)
+	}
+	c.Args = append([]string{"sh", "-c", guard + setup + ` && exec "$0" "$@"`, c.Path}, c.Args[1:]...)
 	c.Path = "/bin/sh"
 	c.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags:  syscall.CLONE_NEWUSER,
+		Cloneflags:  flags,
 		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}},
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}},
 	}
