@@ -62,6 +62,27 @@ type cleaner struct {
 	at    int64 // end offset of the token being handled
 
 	tokenFn func(*decode.Token) // c.each, made once
+
+	// tokens drives the decoder with Feed whatever the options, so that
+	// tests compare the two paths (recordPath).
+	tokens bool
+	// The record path (records.go): the batch Scan writes, and the end
+	// of the last record that is not embedded, where the next one begins.
+	recs [batchRecords]decode.Record
+	next int64
+	one  decode.Token // a token single builds from a record
+	// sh rebuilds tokens from their bytes (rebuild): it has read from
+	// shFrom, a token boundary, to its offset; shStart and shEnd are the
+	// span of the token being rebuilt, shDone is set once that has been
+	// emitted, and ahead[aheadI:aheadN] are the tokens it emitted past
+	// it. shadowFn is c.shadow.
+	sh             decode.Decoder
+	shFrom         int64
+	shStart, shEnd int64
+	shDone         bool
+	ahead          [16]decode.Token
+	aheadI, aheadN int
+	shadowFn       func(*decode.Token)
 	// plainText is set when text tokens need nothing but copying, as far
 	// as the options decide: no line emulation, no offset map, format
 	// characters not escaped.
@@ -76,7 +97,8 @@ func newCleaner(o Options) *cleaner {
 		lineMode: o.CR == CROverwrite || o.BS == BSOverstrike,
 		scr:      newScreen(o),
 	}
-	c.tokenFn = c.each
+	c.tokenFn, c.shadowFn = c.each, c.shadow
+	c.sh, c.one.Command = c.dec, -1
 	c.plainText = !c.lineMode && o.FormatChars != FormatEscape
 	return c
 }
@@ -85,7 +107,11 @@ func newCleaner(o Options) *cleaner {
 func (c *cleaner) feed(p []byte) {
 	c.chunk, c.base = p, c.dec.Offset()
 	held := len(c.out)
-	c.dec.Feed(p, c.tokenFn)
+	if c.recordPath() {
+		c.scanFeed()
+	} else {
+		c.dec.Feed(p, c.tokenFn)
+	}
 	if c.scr != nil {
 		c.screenFeed(p, held)
 	}
@@ -97,7 +123,12 @@ func (c *cleaner) feed(p []byte) {
 // end finishes the stream.
 func (c *cleaner) end() {
 	held := len(c.out)
-	c.dec.End(c.tokenFn)
+	if c.recordPath() {
+		c.chunk, c.base = nil, c.dec.Offset()
+		c.scanEnd()
+	} else {
+		c.dec.End(c.tokenFn)
+	}
 	c.endFormat()
 	c.endLink() // a link left open still gets its target appended
 	if c.crRun != 0 {

@@ -1,0 +1,305 @@
+package sanitize
+
+import (
+	"bytes"
+	"math"
+	"math/bits"
+	"unicode/utf8"
+
+	"github.com/bytelens/bytelens/ctlfunc"
+	"github.com/bytelens/bytelens/decode"
+)
+
+// The policy over records. Unless a mode needs the decoder's tokens one by
+// one (line emulation under CROverwrite and BSOverstrike, and the offset
+// map of Map, whose points are where Feed's tokens begin), the cleaner
+// drives its decoder with decode.Decoder.Scan, a batch of compact records
+// at a time, and runs the policy over each batch:
+//
+//   - fast paths that need no Token: text copied, invalid UTF-8 written as
+//     U+FFFD, a CR or a C0 that is only removed counted, and a CSI counted
+//     by its key and classified by the catalogue (ctlfunc.CSIClasses), its
+//     parameter bytes read only for SGR conceal;
+//   - single controls, format characters and two- or three-byte escapes
+//     whose Token the record and a few bytes give (single), and every
+//     record while the format policy holds something, go through token;
+//   - the rest (control strings, CSIs whose parameters select a variant or
+//     that raise a finding, anomalies, a token that began in an earlier
+//     Write) is decoded again from its bytes by a second Decoder restarted
+//     where the token begins (rebuild), whose tokens go through token. A
+//     token still open at the end of a Write has its bytes fed to that
+//     Decoder then (holdOpen), so that nothing is read back later.
+
+// batchRecords is how many records a Scan call writes at most.
+const batchRecords = 256
+
+// recordPath reports whether the cleaner drives its decoder with Scan.
+func (c *cleaner) recordPath() bool { return !c.lineMode && !c.mapEach && !c.tokens }
+
+// scanFeed cleans the chunk c.chunk with Scan.
+func (c *cleaner) scanFeed() {
+	for q := c.chunk; len(q) > 0; {
+		k, n := c.dec.Scan(q, c.recs[:])
+		q = q[k:]
+		c.records(c.recs[:n])
+	}
+	c.holdOpen()
+}
+
+// scanEnd ends the stream for the record path.
+func (c *cleaner) scanEnd() {
+	n := c.dec.ScanEnd(c.recs[:])
+	c.records(c.recs[:n])
+}
+
+// records runs the policy over a batch of records.
+func (c *cleaner) records(recs []decode.Record) {
+	for _, r := range recs {
+		end := r.End()
+		start := c.next
+		if r.Flags()&decode.FlagEmbedded != 0 {
+			start = end - 1
+		} else {
+			c.next = end
+		}
+		c.record(r, start, end)
+	}
+	if len(recs) > 0 {
+		c.at = recs[len(recs)-1].End()
+	}
+}
+
+// record runs the policy over the record r of the token [start, end).
+func (c *cleaner) record(r decode.Record, start, end int64) {
+	if start < c.base || r.Flags()&^decode.FlagEmbedded != 0 {
+		c.rebuild(start, end)
+		return
+	}
+	b := c.chunk[start-c.base : end-c.base]
+	if !c.fmt.pending() {
+		switch r.Kind() {
+		case decode.KindText:
+			if c.plainText {
+				c.fmt.prevEnd, c.fmt.prevRune = end, -1
+				c.literal(b, nil)
+				return
+			}
+		case decode.KindInvalid:
+			if c.plainText {
+				c.rep.byKind[decode.KindInvalid]++
+				c.emitString(replacement[:])
+				return
+			}
+		case decode.KindC0:
+			switch r.Final() {
+			case '\r':
+				c.rep.Removed.CR++
+				if c.crRun == 0 {
+					c.crOff = start
+				}
+				c.crRun++
+				return
+			case '\b', 0x0B, 0x0C:
+			default:
+				c.rep.Removed.C0++
+				return
+			}
+		case decode.KindCSI:
+			if c.frame <= start && c.csi(b, r.Final(), start) {
+				return
+			}
+			c.rebuild(start, end)
+			return
+		}
+	}
+	if t := c.single(r, b, start); t != nil {
+		c.token(t)
+		return
+	}
+	c.rebuild(start, end)
+}
+
+// single returns the Token of a record that the record and its bytes b
+// give whole: a single control, text, invalid UTF-8, a format character,
+// or an escape of at most two intermediates; nil for any other.
+func (c *cleaner) single(r decode.Record, b []byte, start int64) *decode.Token {
+	t := &c.one
+	t.Off, t.Len, t.Kind, t.Final, t.Flags = start, int64(len(b)), r.Kind(), r.Final(), r.Flags()
+	t.Intro, t.Rune, t.NInter = decode.IntroNone, 0, 0
+	switch t.Kind {
+	case decode.KindText, decode.KindC0, decode.KindDEL, decode.KindInvalid:
+	case decode.KindC1:
+		t.Intro = decode.Intro8Bit
+		if len(b) == 2 {
+			t.Intro = decode.IntroUTF8
+		}
+	case decode.KindFormat:
+		t.Rune, _ = utf8.DecodeRune(b)
+	case decode.KindESC, decode.KindNF:
+		if b[0] != 0x1B || len(b) > 2+decode.MaxIntermediate {
+			return nil
+		}
+		t.Intro = decode.Intro7Bit
+		for _, x := range b[1 : len(b)-1] {
+			if x < 0x20 || x > 0x2F {
+				return nil // an embedded control
+			}
+			t.Inter[t.NInter] = x
+			t.NInter++
+		}
+	default:
+		return nil
+	}
+	return t
+}
+
+// csi is the policy for a CSI record without flags whose bytes b lie in
+// the chunk, when nothing waits on it: it counts the CSI by its key and
+// its classes, and reports whether it did. It declines (false, nothing
+// counted) a CSI with controls inside, with more than one intermediate,
+// whose parameters may overflow what a Token stores (FlagOverflow), whose
+// parameters select a variant other than SGR's conceal, or that raises a
+// class while findings are still listed (the finding names the token).
+func (c *cleaner) csi(b []byte, final byte, start int64) bool {
+	i := 2 // ESC [, C2 9B
+	if b[0] == 0x9B {
+		i = 1
+	}
+	body := b[i : len(b)-1]
+	var private byte
+	if len(body) > 0 && body[0] >= '<' && body[0] <= '?' {
+		private, body = body[0], body[1:]
+	}
+	j, run, seps := 0, 0, 0
+	for ; j < len(body); j++ {
+		x := body[j]
+		if x < '0' || x > ';' {
+			break
+		}
+		if x >= ':' {
+			seps, run = seps+1, 0
+		} else if run++; run > 4 {
+			return false // may saturate at MaxParamValue
+		}
+	}
+	if seps >= decode.MaxParams-1 || len(body)-j > 1 {
+		return false
+	}
+	var inter byte
+	if j < len(body) {
+		if inter = body[j]; inter < 0x20 || inter > 0x2F {
+			return false
+		}
+	}
+	cl, varies, conceal := ctlfunc.CSIClasses(private, inter, final)
+	if varies {
+		params := body[:j]
+		if !conceal || bytes.IndexByte(params, '8') >= 0 && ctlfunc.SGRConceals(params) {
+			return false
+		}
+	}
+	r := &c.rep
+	if cl != 0 && len(r.Findings) < MaxFindings {
+		return false
+	}
+	r.byKind[decode.KindCSI]++
+	nInter := uint8(0)
+	if inter != 0 {
+		nInter = 1
+	}
+	r.countCSIKey(csiKey{private, inter, 0, final}, nInter, start, int64(len(b)))
+	for ; cl != 0; cl &= cl - 1 {
+		r.classes[bits.TrailingZeros16(uint16(cl))]++
+		r.FindingsOmitted++
+	}
+	return true
+}
+
+// rebuild runs token over the Token of the record [start, end), decoded
+// again from its bytes by the second Decoder, c.sh. That Decoder goes on
+// from where it is when it has read from a token boundary at or before
+// start (c.shFrom) past start — the token is then among those it emitted
+// after the last token it was asked for (c.ahead), or still open in it —
+// and is restarted at start otherwise. What it emits for [start, end) is
+// the token, or for text that completes a character cut by the Write
+// before, the character and the rest of the run, as Feed emits them. An
+// aborted token is emitted when the byte that aborts it is read, at most a
+// character after end (the bytes read past end are the next tokens'); one
+// still open then is ended (unterminated). Controls embedded in it were
+// handled as records, and are skipped.
+func (c *cleaner) rebuild(start, end int64) {
+	c.shStart, c.shEnd, c.shDone = start, end, false
+	past := false // it emitted a token after this one: restart
+	for ; c.aheadI < c.aheadN && !c.shDone && !past; c.aheadI++ {
+		if t := &c.ahead[c.aheadI]; t.Off >= end {
+			past = true
+		} else {
+			c.shadow(t)
+		}
+	}
+	if c.shDone {
+		return
+	}
+	c.aheadI, c.aheadN = 0, 0
+	sh := &c.sh
+	if past || sh.Offset() <= start || c.shFrom > start {
+		sh.Restart(start)
+		c.shFrom = start
+	}
+	if at := sh.Offset(); at < end {
+		sh.Feed(c.chunk[at-c.base:end-c.base], c.shadowFn)
+	}
+	limit := c.base + int64(len(c.chunk))
+	for stop := min(limit, max(end, sh.Offset())+utf8.UTFMax); !c.shDone && sh.Offset() < stop; {
+		at := sh.Offset() - c.base
+		sh.Feed(c.chunk[at:at+1], c.shadowFn)
+	}
+	if !c.shDone {
+		sh.End(c.shadowFn)
+	}
+}
+
+// shadow is the second Decoder's emit: a token of [c.shStart, c.shEnd)
+// that is not embedded goes through token; one after it is kept in
+// c.ahead for the records to come; one before it was handled.
+func (c *cleaner) shadow(t *decode.Token) {
+	switch {
+	case t.Is(decode.FlagEmbedded) || t.Off < c.shStart:
+	case t.End() <= c.shEnd:
+		c.shDone = t.End() == c.shEnd
+		c.token(t)
+	case c.aheadN < len(c.ahead):
+		c.ahead[c.aheadN] = *t
+		c.aheadN++
+	default:
+		c.shFrom = math.MaxInt64 // a token lost: restart next time
+	}
+}
+
+// holdOpen feeds the bytes of the token still open at the end of the
+// chunk, if any, to the second Decoder, restarted where that token began
+// unless it has read past there already: the token's record comes in a
+// later Write, or at the end of the stream, when these bytes are gone.
+func (c *cleaner) holdOpen() {
+	end := c.base + int64(len(c.chunk))
+	if c.next == end {
+		return
+	}
+	sh := &c.sh
+	if sh.Offset() <= c.next || c.shFrom > c.next {
+		sh.Restart(c.next)
+		c.shFrom, c.aheadI, c.aheadN = c.next, 0, 0
+	}
+	c.shStart, c.shEnd = c.next, c.next // nothing it emits now is run
+	if at := sh.Offset() - c.base; at < int64(len(c.chunk)) {
+		sh.Feed(c.chunk[at:], c.shadowFn)
+	}
+}
+
+// inGround reports whether the input so far ends between tokens.
+func (c *cleaner) inGround() bool {
+	if c.recordPath() {
+		return c.next == c.dec.Offset()
+	}
+	return c.dec.InGround()
+}
