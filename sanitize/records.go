@@ -71,7 +71,7 @@ func (c *cleaner) records(recs []decode.Record) {
 
 // record runs the policy over the record r of the token [start, end).
 func (c *cleaner) record(r decode.Record, start, end int64) {
-	if start < c.base || r.Flags()&^decode.FlagEmbedded != 0 {
+	if start < c.base || r.Flags()&decode.FlagMalformed != 0 {
 		c.rebuild(start, end)
 		return
 	}
@@ -105,7 +105,7 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 				return
 			}
 		case decode.KindCSI:
-			if c.frame <= start && c.csi(b, r.Final(), start) {
+			if c.frame <= start && c.csi(b, r.Final(), r.Flags(), start) {
 				return
 			}
 			c.rebuild(start, end)
@@ -121,11 +121,17 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 
 // single returns the Token of a record that the record and its bytes b
 // give whole: a single control, text, invalid UTF-8, a format character,
-// or an escape of at most two intermediates; nil for any other.
+// an escape of at most two intermediates, or a control string of
+// printable ASCII (controlString), terminated or aborted; nil for any
+// other. Of an aborted token it leaves Abort unset: the policy does not
+// read the cause.
 func (c *cleaner) single(r decode.Record, b []byte, start int64) *decode.Token {
 	t := &c.one
 	t.Off, t.Len, t.Kind, t.Final, t.Flags = start, int64(len(b)), r.Kind(), r.Final(), r.Flags()
-	t.Intro, t.Rune, t.NInter = decode.IntroNone, 0, 0
+	t.Intro, t.Rune, t.NInter, t.Term, t.Command, t.Payload, t.NPrefix = decode.IntroNone, 0, 0, decode.TermNone, -1, 0, 0
+	if t.Kind.IsString() {
+		return c.controlString(t, b)
+	}
 	switch t.Kind {
 	case decode.KindText, decode.KindC0, decode.KindDEL, decode.KindInvalid:
 	case decode.KindC1:
@@ -136,11 +142,15 @@ func (c *cleaner) single(r decode.Record, b []byte, start int64) *decode.Token {
 	case decode.KindFormat:
 		t.Rune, _ = utf8.DecodeRune(b)
 	case decode.KindESC, decode.KindNF:
-		if b[0] != 0x1B || len(b) > 2+decode.MaxIntermediate {
+		inter := b[1:]
+		if t.Final != 0 {
+			inter = b[1 : len(b)-1]
+		}
+		if b[0] != 0x1B || len(inter) > decode.MaxIntermediate {
 			return nil
 		}
 		t.Intro = decode.Intro7Bit
-		for _, x := range b[1 : len(b)-1] {
+		for _, x := range inter {
 			if x < 0x20 || x > 0x2F {
 				return nil // an embedded control
 			}
@@ -153,19 +163,103 @@ func (c *cleaner) single(r decode.Record, b []byte, start int64) *decode.Token {
 	return t
 }
 
-// csi is the policy for a CSI record without flags whose bytes b lie in
-// the chunk, when nothing waits on it: it counts the CSI by its key and
-// its classes, and reports whether it did. It declines (false, nothing
-// counted) a CSI with controls inside, with more than one intermediate,
-// whose parameters may overflow what a Token stores (FlagOverflow), whose
-// parameters select a variant other than SGR's conceal, or that raises a
-// class while findings are still listed (the finding names the token).
-func (c *cleaner) csi(b []byte, final byte, start int64) bool {
-	i := 2 // ESC [, C2 9B
-	if b[0] == 0x9B {
-		i = 1
+// controlString fills in t, a control string without flags whose bytes
+// are b, when its payload is printable ASCII (as most are: titles, links,
+// DECRQSS, kitty graphics in base64), and returns it; otherwise nil. Such
+// a payload holds no byte that the string states decide on, so the
+// terminator is the last byte or two (BEL where the kind ends with it,
+// ESC \, C1 ST spelled 9C or C2 9C after a C1 introducer), the OSC
+// number is the leading digits before ';' or the terminator, and the
+// prefix is the payload's first bytes, as decode's osc_command and
+// controlString keep them.
+func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
+	intro := 2 // ESC X, ESC k, C2 X
+	switch {
+	case b[0] >= 0x80 && b[0] <= 0x9F:
+		t.Intro, intro = decode.Intro8Bit, 1
+	case b[0] == 0xC2:
+		t.Intro = decode.IntroUTF8
+	case b[1] < 0x20:
+		return nil // a control embedded after the ESC
+	default:
+		t.Intro = decode.Intro7Bit
 	}
-	body := b[i : len(b)-1]
+	n := len(b)
+	term := 1
+	switch last := b[n-1]; {
+	case t.Flags != 0: // aborted: no terminator
+		term = 0
+	case last == 0x07:
+		if !(t.Kind == decode.KindOSC || t.Kind == decode.KindScreenTitle || t.Kind == decode.KindAPC && c.opts.APCBEL) {
+			return nil
+		}
+		t.Term = decode.TermBEL
+	case last == '\\' && b[n-2] == 0x1B:
+		t.Term, term = decode.TermST, 2
+	case last == 0x9C && t.Intro != decode.Intro7Bit:
+		if b[n-2] == 0xC2 {
+			term = 2
+		} else if c.opts.C1 == C1Lone {
+			return nil
+		}
+		t.Term = decode.TermC1
+	default:
+		return nil
+	}
+	if n < intro+term {
+		return nil
+	}
+	pl := b[intro : n-term]
+	for _, x := range pl {
+		if x < 0x20 || x > 0x7E {
+			return nil
+		}
+	}
+	t.Payload, t.NPrefix = int64(len(pl)), uint8(copy(t.Prefix[:], pl))
+	if t.Payload > c.opts.maxPayload() {
+		t.Flags |= decode.FlagOverlong
+	}
+	if t.Kind == decode.KindOSC {
+		num := int64(-1)
+		for _, x := range pl {
+			if x == ';' {
+				break
+			}
+			if x < '0' || x > '9' {
+				num = -1
+				break
+			}
+			num = min(max(num, 0)*10+int64(x-'0'), 1<<30)
+		}
+		t.Command = int32(num)
+	}
+	return t
+}
+
+// csi is the policy for a CSI record whose bytes b lie in the chunk and
+// that nothing waits on, unless malformed: it counts the CSI by its key,
+// and its classes or (aborted, unterminated) its anomalies, and reports
+// whether it did. It declines (false, nothing counted) a CSI with
+// controls inside, with more than one intermediate, whose parameters may
+// overflow what a Token stores (FlagOverflow), whose parameters select a
+// variant other than SGR's conceal, or that raises a class or an anomaly
+// while findings are still listed (a finding names the token).
+func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) bool {
+	r := &c.rep
+	if flags != 0 && len(r.Findings) < MaxFindings {
+		return false
+	}
+	i := 2 // ESC [, C2 9B
+	switch {
+	case b[0] == 0x9B:
+		i = 1
+	case b[1] != '[' && b[1] != 0x9B:
+		return false // a control embedded after the ESC
+	}
+	body := b[i:]
+	if final != 0 {
+		body = body[:len(body)-1]
+	}
 	var private byte
 	if len(body) > 0 && body[0] >= '<' && body[0] <= '?' {
 		private, body = body[0], body[1:]
@@ -191,18 +285,28 @@ func (c *cleaner) csi(b []byte, final byte, start int64) bool {
 			return false
 		}
 	}
-	cl, varies, conceal := ctlfunc.CSIClasses(private, inter, final)
-	if varies {
-		params := body[:j]
-		if !conceal || bytes.IndexByte(params, '8') >= 0 && ctlfunc.SGRConceals(params) {
+	var cl ctlfunc.Class
+	if flags == 0 {
+		var varies, conceal bool
+		cl, varies, conceal = ctlfunc.CSIClasses(private, inter, final)
+		if varies {
+			params := body[:j]
+			if !conceal || bytes.IndexByte(params, '8') >= 0 && ctlfunc.SGRConceals(params) {
+				return false
+			}
+		}
+		if cl != 0 && len(r.Findings) < MaxFindings {
 			return false
 		}
 	}
-	r := &c.rep
-	if cl != 0 && len(r.Findings) < MaxFindings {
-		return false
-	}
 	r.byKind[decode.KindCSI]++
+	for f := flags & ctlfunc.AnomalyFlags; f != 0; f &= f - 1 {
+		r.anomalies[bits.TrailingZeros16(uint16(f))]++
+		r.FindingsOmitted++
+	}
+	if flags&decode.FlagUnterminated != 0 {
+		r.BytesSwallowed += int64(len(b))
+	}
 	nInter := uint8(0)
 	if inter != 0 {
 		nInter = 1

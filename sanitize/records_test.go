@@ -58,7 +58,7 @@ func assertPaths(t *testing.T, name string, p []byte, o Options, cuts []int, fra
 		t.Fatalf("%s %v cuts %v: records give %q, tokens %q", name, o, cuts, rec.out, tok.out)
 	}
 	if !reflect.DeepEqual(rec.rep, tok.rep) {
-		t.Fatalf("%s %v cuts %v: report differs:\nrecords %+v\n tokens %+v", name, o, cuts, rec.rep, tok.rep)
+		t.Fatalf("%s %q %v cuts %v: report differs:\nrecords %+v\n tokens %+v", name, p, o, cuts, rec.rep, tok.rep)
 	}
 	if !reflect.DeepEqual(rec.ground, tok.ground) {
 		t.Fatalf("%s %v cuts %v: InGround %v, tokens %v", name, o, cuts, rec.ground, tok.ground)
@@ -98,9 +98,10 @@ func TestRecordPathMatchesTokens(t *testing.T) {
 }
 
 // TestRecordPathBatches: inputs that fill many batches of records, and
-// whose tokens straddle batches, cut into Writes of 1 to 700 bytes.
+// whose tokens straddle batches, cut into Writes of 1 to 700 bytes; past
+// MaxFindings, where anomalies and classes are only counted.
 func TestRecordPathBatches(t *testing.T) {
-	p := []byte(strings.Repeat("\x1b[1m\x1b[?1049h\x1b]0;t\x07\x1b(B\x1b7é\u202e\x00\r\b\x1b[8m\x1b[38;5;8m\x1b]8;;http://x/\x1b\\l\x1b]8;;\x1b\\\x1b[6n", 300))
+	p := []byte(strings.Repeat("\x1b[1m\x1b[?1049h\x1b]0;t\x07\x1b(B\x1b7é\u202e\x00\r\b\x1b[8m\x1b[38;5;8m\x1b]8;;http://x/\x1b\\l\x1b]8;;\x1b\\\x1b[6n\x1b[1;2\x18\x1b]0;x\x1a\x1b(\x1b7\x9d7\x18\x1b[?1\x1b\\", 300))
 	for _, size := range []int{1, 7, 64, 700, len(p)} {
 		var cuts []int
 		for c := size; c < len(p); c += size {
