@@ -71,6 +71,7 @@ type cleaner struct {
 	recs [batchRecords]decode.Record
 	next int64
 	one  decode.Token // a token single builds from a record
+	memo [1 << memoBits]csiMemo
 	// sh rebuilds tokens from their bytes (rebuild): it has read from
 	// shFrom, a token boundary, to its offset; shStart and shEnd are the
 	// span of the token being rebuilt, shDone is set once that has been

@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"unicode/utf8"
@@ -105,7 +106,18 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 				return
 			}
 		case decode.KindCSI:
-			if c.frame <= start && c.csi(b, r.Final(), r.Flags(), start) {
+			if c.frame > start {
+				break
+			}
+			if r.Flags() == 0 && len(b) <= 8 {
+				if w := c.wordAt(start-c.base, len(b)); c.memo[memoSlot(w)].word == w {
+					m := &c.memo[memoSlot(w)]
+					c.rep.byKind[decode.KindCSI]++
+					*m.count++
+					return
+				}
+			}
+			if c.csi(b, r.Final(), r.Flags(), start) {
 				return
 			}
 			c.rebuild(start, end)
@@ -312,12 +324,48 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		nInter = 1
 	}
 	r.countCSIKey(csiKey{private, inter, 0, final}, nInter, start, int64(len(b)))
+	if cl == 0 && flags == 0 && len(b) <= 8 {
+		if k := privateIndex[private]; k >= 0 && nInter == 0 && final-0x40 < 0x3F && r.csiPlain[k][final-0x40] > 0 {
+			w := c.wordAt(start-c.base, len(b))
+			c.memo[memoSlot(w)] = csiMemo{w, &r.csiPlain[k][final-0x40]}
+		}
+	}
 	for ; cl != 0; cl &= cl - 1 {
 		r.classes[bits.TrailingZeros16(uint16(cl))]++
 		r.FindingsOmitted++
 	}
 	return true
 }
+
+// csiMemo remembers a CSI of at most eight bytes that csi counted by its
+// key alone (no class, no flag, a key counted by name): word is its bytes,
+// count the counter of its key. Whether a CSI without flags is such a CSI
+// depends on its bytes only, so a CSI with the same bytes is counted by
+// one comparison. A CSI of this kind holds no NUL (no control at all), so
+// its bytes, zero-padded, say its length too.
+type csiMemo struct {
+	word  uint64
+	count *int64
+}
+
+// wordAt returns the n bytes (1 to 8) of the chunk at index i as a
+// little-endian word padded with zeros.
+func (c *cleaner) wordAt(i int64, n int) uint64 {
+	mask := ^uint64(0) >> (64 - 8*n)
+	if i+8 <= int64(len(c.chunk)) {
+		return binary.LittleEndian.Uint64(c.chunk[i:]) & mask
+	}
+	var w [8]byte
+	copy(w[:], c.chunk[i:])
+	return binary.LittleEndian.Uint64(w[:]) & mask
+}
+
+// memoSlot returns the slot in cleaner.memo of the CSI whose bytes are w
+// (wordAt).
+func memoSlot(w uint64) uint8 { return uint8(w * 0x9E3779B97F4A7C15 >> (64 - memoBits)) }
+
+// memoBits is log2 of the number of csiMemo slots.
+const memoBits = 6
 
 // rebuild runs token over the Token of the record [start, end), decoded
 // again from its bytes by the second Decoder, c.sh. That Decoder goes on
