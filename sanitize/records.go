@@ -158,16 +158,19 @@ func (c *cleaner) single(r decode.Record, b []byte, start int64) *decode.Token {
 		if t.Final != 0 {
 			inter = b[1 : len(b)-1]
 		}
-		if b[0] != 0x1B || len(inter) > decode.MaxIntermediate {
+		if b[0] != 0x1B {
 			return nil
 		}
 		t.Intro = decode.Intro7Bit
 		for _, x := range inter {
-			if x < 0x20 || x > 0x2F {
-				return nil // an embedded control
+			switch {
+			case isExecuted(x): // an embedded control, or DEL
+			case x < 0x20 || x > 0x2F || t.NInter == decode.MaxIntermediate:
+				return nil // FlagOverflow, or not an escape of the grammar
+			default:
+				t.Inter[t.NInter] = x
+				t.NInter++
 			}
-			t.Inter[t.NInter] = x
-			t.NInter++
 		}
 	default:
 		return nil
@@ -185,16 +188,14 @@ func (c *cleaner) single(r decode.Record, b []byte, start int64) *decode.Token {
 // prefix is the payload's first bytes, as decode's osc_command and
 // controlString keep them.
 func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
-	intro := 2 // ESC X, ESC k, C2 X
+	intro := 2 // C2 X
 	switch {
 	case b[0] >= 0x80 && b[0] <= 0x9F:
 		t.Intro, intro = decode.Intro8Bit, 1
 	case b[0] == 0xC2:
 		t.Intro = decode.IntroUTF8
-	case b[1] < 0x20:
-		return nil // a control embedded after the ESC
-	default:
-		t.Intro = decode.Intro7Bit
+	default: // ESC X, ESC k, with controls executed between
+		t.Intro, intro = decode.Intro7Bit, afterESC(b)+1
 	}
 	n := len(b)
 	term := 1
@@ -222,8 +223,9 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 		return nil
 	}
 	pl := b[intro : n-term]
+	bel := t.Term == decode.TermBEL || t.Kind == decode.KindOSC || t.Kind == decode.KindScreenTitle || t.Kind == decode.KindAPC && c.opts.APCBEL
 	for _, x := range pl {
-		if x < 0x20 || x > 0x7E {
+		if x >= 0x80 || x == 0x18 || x == 0x1A || x == 0x1B || x == 0x07 && bel {
 			return nil
 		}
 	}
@@ -261,12 +263,15 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	if flags != 0 && len(r.Findings) < MaxFindings {
 		return false
 	}
+	n := int64(len(b))
+	var buf [48]byte
+	b, ok := withoutExecuted(b, buf[:])
+	if !ok {
+		return false
+	}
 	i := 2 // ESC [, C2 9B
-	switch {
-	case b[0] == 0x9B:
+	if b[0] == 0x9B {
 		i = 1
-	case b[1] != '[' && b[1] != 0x9B:
-		return false // a control embedded after the ESC
 	}
 	body := b[i:]
 	if final != 0 {
@@ -317,16 +322,16 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		r.FindingsOmitted++
 	}
 	if flags&decode.FlagUnterminated != 0 {
-		r.BytesSwallowed += int64(len(b))
+		r.BytesSwallowed += n
 	}
 	nInter := uint8(0)
 	if inter != 0 {
 		nInter = 1
 	}
-	r.countCSIKey(csiKey{private, inter, 0, final}, nInter, start, int64(len(b)))
-	if cl == 0 && flags == 0 && len(b) <= 8 {
+	r.countCSIKey(csiKey{private, inter, 0, final}, nInter, start, n)
+	if cl == 0 && flags == 0 && n <= 8 {
 		if k := privateIndex[private]; k >= 0 && nInter == 0 && final-0x40 < 0x3F && r.csiPlain[k][final-0x40] > 0 {
-			w := c.wordAt(start-c.base, len(b))
+			w := c.wordAt(start-c.base, int(n))
 			c.memo[memoSlot(w)] = csiMemo{w, &r.csiPlain[k][final-0x40]}
 		}
 	}
@@ -337,12 +342,54 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	return true
 }
 
+// isExecuted reports whether b, inside an escape or CSI, is executed (a
+// C0 control: an embedded token) or ignored (DEL), as decode's
+// escapeExecute and csiAnywhere do, rather than part of the sequence. CAN,
+// SUB and ESC, which abort the sequence, do not occur inside one.
+func isExecuted(b byte) bool { return b < 0x20 || b == 0x7F }
+
+// afterESC returns the index in b, an escape sequence's bytes, of the
+// byte after its ESC and the controls executed after it.
+func afterESC(b []byte) int {
+	i := 1
+	for i < len(b)-1 && isExecuted(b[i]) {
+		i++
+	}
+	return i
+}
+
+// withoutExecuted returns the bytes of the sequence b without those
+// executed inside it after its first byte (isExecuted): b itself when it
+// holds none, else a copy in buf; false when the copy does not fit in buf.
+func withoutExecuted(b, buf []byte) ([]byte, bool) {
+	for i := 1; i < len(b); i++ {
+		if !isExecuted(b[i]) {
+			continue
+		}
+		if i > len(buf) {
+			return nil, false
+		}
+		out := append(buf[:0], b[:i]...)
+		for _, x := range b[i+1:] {
+			if isExecuted(x) {
+				continue
+			}
+			if len(out) == len(buf) {
+				return nil, false
+			}
+			out = append(out, x)
+		}
+		return out, true
+	}
+	return b, true
+}
+
 // csiMemo remembers a CSI of at most eight bytes that csi counted by its
 // key alone (no class, no flag, a key counted by name): word is its bytes,
 // count the counter of its key. Whether a CSI without flags is such a CSI
 // depends on its bytes only, so a CSI with the same bytes is counted by
-// one comparison. A CSI of this kind holds no NUL (no control at all), so
-// its bytes, zero-padded, say its length too.
+// one comparison. Its last byte, the final byte, is not 0, so its bytes,
+// zero-padded, say its length too.
 type csiMemo struct {
 	word  uint64
 	count *int64
