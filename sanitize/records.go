@@ -77,7 +77,8 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 		return
 	}
 	b := c.chunk[start-c.base : end-c.base]
-	if !c.fmt.pending() {
+	quiet := !c.fmt.pending()
+	if quiet {
 		switch r.Kind() {
 		case decode.KindText:
 			if c.plainText {
@@ -100,35 +101,82 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 				}
 				c.crRun++
 				return
-			case '\b', 0x0B, 0x0C:
+			case '\b':
+				if len(c.rep.Findings) >= MaxFindings { // BSDrop: the record path has no BSOverstrike
+					c.rep.Removed.BS++
+					c.rep.Flags.Overwrite++
+					c.rep.FindingsOmitted++
+					return
+				}
+			case 0x0B, 0x0C:
 			default:
 				c.rep.Removed.C0++
 				return
 			}
-		case decode.KindCSI:
-			if c.frame > start {
-				break
-			}
-			if r.Flags() == 0 && len(b) <= 8 {
-				if w := c.wordAt(start-c.base, len(b)); c.memo[memoSlot(w)].word == w {
-					m := &c.memo[memoSlot(w)]
-					c.rep.byKind[decode.KindCSI]++
-					*m.count++
-					return
-				}
-			}
-			if c.csi(b, r.Final(), r.Flags(), start) {
+		}
+		if r.Flags() == 0 && len(b) <= 8 && c.frame <= start {
+			if w := c.wordAt(start-c.base, len(b)); c.memo[memoSlot(w)].word == w && c.recall(&c.memo[memoSlot(w)]) {
 				return
 			}
-			c.rebuild(start, end)
+		}
+		if r.Kind() == decode.KindCSI {
+			if c.frame > start || !c.csi(b, r.Final(), r.Flags(), start) {
+				c.rebuild(start, end)
+			}
 			return
 		}
 	}
-	if t := c.single(r, b, start); t != nil {
-		c.token(t)
+	t := c.single(r, b, start)
+	if t == nil {
+		c.rebuild(start, end)
 		return
 	}
-	c.rebuild(start, end)
+	c.token(t)
+	c.remember(t, start)
+}
+
+// recall applies the remembered effect of a sequence (csiMemo), unless it
+// raises a class while findings are still listed; it reports whether it
+// did.
+func (c *cleaner) recall(m *csiMemo) bool {
+	r := &c.rep
+	if m.cl != 0 && len(r.Findings) < MaxFindings {
+		return false
+	}
+	r.byKind[m.kind]++
+	if m.count != nil {
+		*m.count++
+	}
+	for cl := m.cl; cl != 0; cl &= cl - 1 {
+		r.classes[bits.TrailingZeros16(uint16(cl))]++
+		r.FindingsOmitted++
+	}
+	return true
+}
+
+// remember keeps the effect of t, a token of at most eight bytes at
+// start in the chunk that token has just handled, in the memo, when it is
+// one that its bytes alone decide (csiMemo): an escape, a control string
+// but OSC 8 (a link), a C1 control or DEL, without flags, and for an OSC
+// a number below 128 counted by name.
+func (c *cleaner) remember(t *decode.Token, start int64) {
+	if t.Flags != 0 || t.Len > 8 {
+		return
+	}
+	var count *int64
+	switch t.Kind {
+	case decode.KindESC, decode.KindNF, decode.KindDCS, decode.KindAPC, decode.KindPM, decode.KindSOS,
+		decode.KindScreenTitle, decode.KindC1, decode.KindDEL:
+	case decode.KindOSC:
+		if t.Command == 8 || uint32(t.Command) >= uint32(len(c.rep.osc)) || c.rep.osc[t.Command] == 0 {
+			return
+		}
+		count = &c.rep.osc[t.Command]
+	default:
+		return
+	}
+	w := c.wordAt(start-c.base, int(t.Len))
+	c.memo[memoSlot(w)] = csiMemo{w, t.Kind, Advisories(t), count}
 }
 
 // single returns the Token of a record that the record and its bytes b
@@ -329,10 +377,10 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		nInter = 1
 	}
 	r.countCSIKey(csiKey{private, inter, 0, final}, nInter, start, n)
-	if cl == 0 && flags == 0 && n <= 8 {
+	if flags == 0 && n <= 8 {
 		if k := privateIndex[private]; k >= 0 && nInter == 0 && final-0x40 < 0x3F && r.csiPlain[k][final-0x40] > 0 {
 			w := c.wordAt(start-c.base, int(n))
-			c.memo[memoSlot(w)] = csiMemo{w, &r.csiPlain[k][final-0x40]}
+			c.memo[memoSlot(w)] = csiMemo{w, decode.KindCSI, cl, &r.csiPlain[k][final-0x40]}
 		}
 	}
 	for ; cl != 0; cl &= cl - 1 {
@@ -384,14 +432,18 @@ func withoutExecuted(b, buf []byte) ([]byte, bool) {
 	return b, true
 }
 
-// csiMemo remembers a CSI of at most eight bytes that csi counted by its
-// key alone (no class, no flag, a key counted by name): word is its bytes,
-// count the counter of its key. Whether a CSI without flags is such a CSI
-// depends on its bytes only, so a CSI with the same bytes is counted by
-// one comparison. Its last byte, the final byte, is not 0, so its bytes,
-// zero-padded, say its length too.
+// csiMemo remembers the effect of a sequence of at most eight bytes
+// without flags whose effect its bytes alone decide: a CSI that csi
+// counted, or a token that remember took. word is its bytes; the effect
+// is one more of its kind, one more on count (its CSI key or OSC number,
+// once counted by name; nil for none), and its classes cl, which are only
+// counted once findings are no longer listed (a finding names the token).
+// Its last byte is not 0 (a final byte, a terminator, a control), so its
+// bytes, zero-padded, say its length too.
 type csiMemo struct {
 	word  uint64
+	kind  decode.Kind
+	cl    ctlfunc.Class
 	count *int64
 }
 
