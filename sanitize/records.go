@@ -65,24 +65,26 @@ func (c *cleaner) records(recs []decode.Record) {
 		}
 		c.record(r, start, end)
 	}
-	if len(recs) > 0 {
-		c.at = recs[len(recs)-1].End()
-	}
+	// The history kept at the end of the chunk (keepHistory) begins
+	// where the token still open begins.
+	c.at = c.next
 }
 
 // record runs the policy over the record r of the token [start, end).
 func (c *cleaner) record(r decode.Record, start, end int64) {
-	if start < c.base || r.Flags()&decode.FlagMalformed != 0 {
+	b := c.span(start, end)
+	if b == nil || r.Flags()&decode.FlagMalformed != 0 {
 		c.rebuild(start, end)
 		return
 	}
-	b := c.chunk[start-c.base : end-c.base]
-	quiet := !c.fmt.pending()
-	if quiet {
+	if !c.fmt.pending() {
 		switch r.Kind() {
 		case decode.KindText:
 			if c.plainText {
 				c.fmt.prevEnd, c.fmt.prevRune = end, -1
+				if start < c.base { // it completes a character cut by the Write before
+					c.fmt.prevRune, _ = utf8.DecodeLastRune(b)
+				}
 				c.literal(b, nil)
 				return
 			}
@@ -115,7 +117,7 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 			}
 		}
 		if r.Flags() == 0 && len(b) <= 8 && c.frame <= start {
-			if w := c.wordAt(start-c.base, len(b)); c.memo[memoSlot(w)].word == w && c.recall(&c.memo[memoSlot(w)]) {
+			if w := wordOf(b); c.memo[memoSlot(w)].word == w && c.recall(&c.memo[memoSlot(w)]) {
 				return
 			}
 		}
@@ -132,7 +134,7 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 		return
 	}
 	c.token(t)
-	c.remember(t, start)
+	c.remember(t, b)
 }
 
 // recall applies the remembered effect of a sequence (csiMemo), unless it
@@ -154,12 +156,12 @@ func (c *cleaner) recall(m *csiMemo) bool {
 	return true
 }
 
-// remember keeps the effect of t, a token of at most eight bytes at
-// start in the chunk that token has just handled, in the memo, when it is
+// remember keeps the effect of t, a token of at most eight bytes b that
+// token has just handled, in the memo, when it is
 // one that its bytes alone decide (csiMemo): an escape, a control string
 // but OSC 8 (a link), a C1 control or DEL, without flags, and for an OSC
 // a number below 128 counted by name.
-func (c *cleaner) remember(t *decode.Token, start int64) {
+func (c *cleaner) remember(t *decode.Token, b []byte) {
 	if t.Flags != 0 || t.Len > 8 {
 		return
 	}
@@ -175,7 +177,7 @@ func (c *cleaner) remember(t *decode.Token, start int64) {
 	default:
 		return
 	}
-	w := c.wordAt(start-c.base, int(t.Len))
+	w := wordOf(b)
 	c.memo[memoSlot(w)] = csiMemo{w, t.Kind, Advisories(t), count}
 }
 
@@ -193,7 +195,11 @@ func (c *cleaner) single(r decode.Record, b []byte, start int64) *decode.Token {
 		return c.controlString(t, b)
 	}
 	switch t.Kind {
-	case decode.KindText, decode.KindC0, decode.KindDEL, decode.KindInvalid:
+	case decode.KindText:
+		if start < c.base {
+			return nil // Feed emits the character completed first, with its Rune
+		}
+	case decode.KindC0, decode.KindDEL, decode.KindInvalid:
 	case decode.KindC1:
 		t.Intro = decode.Intro8Bit
 		if len(b) == 2 {
@@ -308,10 +314,10 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 // while findings are still listed (a finding names the token).
 func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) bool {
 	r := &c.rep
-	if flags != 0 && len(r.Findings) < MaxFindings {
+	if flags != 0 && len(r.Findings) < MaxFindings || len(b) > maxQuickCSI {
 		return false
 	}
-	n := int64(len(b))
+	n, raw := int64(len(b)), b
 	var buf [48]byte
 	b, ok := withoutExecuted(b, buf[:])
 	if !ok {
@@ -379,7 +385,7 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	r.countCSIKey(csiKey{private, inter, 0, final}, nInter, start, n)
 	if flags == 0 && n <= 8 {
 		if k := privateIndex[private]; k >= 0 && nInter == 0 && final-0x40 < 0x3F && r.csiPlain[k][final-0x40] > 0 {
-			w := c.wordAt(start-c.base, int(n))
+			w := wordOf(raw)
 			c.memo[memoSlot(w)] = csiMemo{w, decode.KindCSI, cl, &r.csiPlain[k][final-0x40]}
 		}
 	}
@@ -389,6 +395,10 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	}
 	return true
 }
+
+// maxQuickCSI is the length in bytes past which csi declines a CSI
+// without reading it: MaxParams parameters of four digits fit.
+const maxQuickCSI = 2 + 1 + decode.MaxParams*5 + 2
 
 // isExecuted reports whether b, inside an escape or CSI, is executed (a
 // C0 control: an embedded token) or ignored (DEL), as decode's
@@ -447,20 +457,40 @@ type csiMemo struct {
 	count *int64
 }
 
-// wordAt returns the n bytes (1 to 8) of the chunk at index i as a
-// little-endian word padded with zeros.
-func (c *cleaner) wordAt(i int64, n int) uint64 {
-	mask := ^uint64(0) >> (64 - 8*n)
-	if i+8 <= int64(len(c.chunk)) {
-		return binary.LittleEndian.Uint64(c.chunk[i:]) & mask
+// wordOf returns b, one to eight bytes, as a little-endian word padded
+// with zeros.
+func wordOf(b []byte) uint64 {
+	mask := ^uint64(0) >> (64 - 8*len(b))
+	if cap(b) >= 8 {
+		return binary.LittleEndian.Uint64(b[:8]) & mask
 	}
 	var w [8]byte
-	copy(w[:], c.chunk[i:])
+	copy(w[:], b)
 	return binary.LittleEndian.Uint64(w[:]) & mask
 }
 
-// memoSlot returns the slot in cleaner.memo of the CSI whose bytes are w
-// (wordAt).
+// span returns the input bytes [start, end) of a token: in the chunk, in
+// the history when they end before it, or, for a token that began in an
+// earlier Write, joined from the history and the chunk in c.join; nil when
+// they are no longer held or do not fit.
+func (c *cleaner) span(start, end int64) []byte {
+	if start >= c.base {
+		return c.chunk[start-c.base : end-c.base]
+	}
+	histStart := c.base - int64(len(c.hist))
+	switch {
+	case start < histStart || end-start > int64(len(c.join)):
+		return nil
+	case end <= c.base:
+		return c.hist[start-histStart : end-histStart]
+	}
+	n := copy(c.join[:], c.hist[start-histStart:])
+	n += copy(c.join[n:], c.chunk[:end-c.base])
+	return c.join[:n]
+}
+
+// memoSlot returns the slot in cleaner.memo of the sequence whose bytes
+// are w (wordOf).
 func memoSlot(w uint64) uint8 { return uint8(w * 0x9E3779B97F4A7C15 >> (64 - memoBits)) }
 
 // memoBits is log2 of the number of csiMemo slots.
@@ -494,8 +524,7 @@ func (c *cleaner) rebuild(start, end int64) {
 	c.aheadI, c.aheadN = 0, 0
 	sh := &c.sh
 	if past || sh.Offset() <= start || c.shFrom > start {
-		sh.Restart(start)
-		c.shFrom = start
+		c.restart(start)
 	}
 	if at := sh.Offset(); at < end {
 		sh.Feed(c.chunk[at-c.base:end-c.base], c.shadowFn)
@@ -527,21 +556,38 @@ func (c *cleaner) shadow(t *decode.Token) {
 	}
 }
 
+// restart restarts the second Decoder at start, a token boundary, and
+// feeds it the bytes from there to the chunk, which the history holds
+// when start lies before the chunk (else holdOpen has fed them, and it is
+// not restarted).
+func (c *cleaner) restart(start int64) {
+	c.sh.Restart(start)
+	c.shFrom, c.aheadI, c.aheadN = start, 0, 0
+	if start < c.base {
+		c.sh.Feed(c.hist[len(c.hist)-int(c.base-start):], c.shadowFn)
+	}
+}
+
 // holdOpen feeds the bytes of the token still open at the end of the
-// chunk, if any, to the second Decoder, restarted where that token began
-// unless it has read past there already: the token's record comes in a
-// later Write, or at the end of the stream, when these bytes are gone.
+// chunk, when there is one too long for the history to keep (histLen), to
+// the second Decoder, restarted where the token began unless it has read
+// past there already: the token's record comes in a later Write, or at
+// the end of the stream, when these bytes are gone. A shorter one is read
+// back from the history (span, rebuild), and a second Decoder that has
+// not read to the end of the chunk is then of no use.
 func (c *cleaner) holdOpen() {
 	end := c.base + int64(len(c.chunk))
-	if c.next == end {
+	sh := &c.sh
+	if end-c.next <= histLen {
+		if sh.Offset() < end {
+			c.shFrom = math.MaxInt64
+		}
 		return
 	}
-	sh := &c.sh
-	if sh.Offset() <= c.next || c.shFrom > c.next {
-		sh.Restart(c.next)
-		c.shFrom, c.aheadI, c.aheadN = c.next, 0, 0
-	}
 	c.shStart, c.shEnd = c.next, c.next // nothing it emits now is run
+	if sh.Offset() <= c.next || c.shFrom > c.next {
+		c.restart(c.next)
+	}
 	if at := sh.Offset() - c.base; at < int64(len(c.chunk)) {
 		sh.Feed(c.chunk[at:], c.shadowFn)
 	}
