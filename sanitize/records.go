@@ -232,14 +232,15 @@ func (c *cleaner) single(r decode.Record, b []byte, start int64) *decode.Token {
 	return t
 }
 
-// controlString fills in t, a control string without flags whose bytes
-// are b, when its payload is printable ASCII (as most are: titles, links,
-// DECRQSS, kitty graphics in base64), and returns it; otherwise nil. Such
-// a payload holds no byte that the string states decide on, so the
-// terminator is the last byte or two (BEL where the kind ends with it,
-// ESC \, C1 ST spelled 9C or C2 9C after a C1 introducer), the OSC
-// number is the leading digits before ';' or the terminator, and the
-// prefix is the payload's first bytes, as decode's osc_command and
+// controlString fills in t, a control string without flags or aborted,
+// whose bytes are b, when its payload holds none of the bytes that the
+// string states decide on but for BEL where the kind does not end with it
+// (no CAN, SUB, ESC, and no 9C, which may be C1 ST, FlagAmbiguous payload
+// or a continuation byte), and returns it; otherwise nil. The terminator
+// is then the last byte or two (BEL where the kind ends with it, ESC \,
+// C1 ST spelled 9C or C2 9C after a C1 introducer; none when aborted), the
+// OSC number the leading digits before ';' or the terminator, and the
+// prefix the payload's first bytes, as decode's osc_command and
 // controlString keep them.
 func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 	intro := 2 // C2 X
@@ -279,7 +280,7 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 	pl := b[intro : n-term]
 	bel := t.Term == decode.TermBEL || t.Kind == decode.KindOSC || t.Kind == decode.KindScreenTitle || t.Kind == decode.KindAPC && c.opts.APCBEL
 	for _, x := range pl {
-		if x >= 0x80 || x == 0x18 || x == 0x1A || x == 0x1B || x == 0x07 && bel {
+		if x == 0x9C || x == 0x18 || x == 0x1A || x == 0x1B || x == 0x07 && bel {
 			return nil
 		}
 	}
