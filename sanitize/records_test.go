@@ -101,7 +101,7 @@ func TestRecordPathMatchesTokens(t *testing.T) {
 // whose tokens straddle batches, cut into Writes of 1 to 700 bytes; past
 // MaxFindings, where anomalies and classes are only counted.
 func TestRecordPathBatches(t *testing.T) {
-	p := []byte(strings.Repeat("\x1b[1m\x1b[?1049h\x1b]0;t\x07\x1b(B\x1b7é\u202e\x00\r\b\x1b[8m\x1b[38;5;8m\x1b]8;;http://x/\x1b\\l\x1b]8;;\x1b\\\x1b[6n\x1b[1;2\x18\x1b]0;x\x1a\x1b(\x1b7\x9d7\x18\x1b[?1\x1b\\", 300))
+	p := []byte(strings.Repeat("\x1b[1m\x1b[?1049h\x1b]0;t\x07\x1b(B\x1b7é\u202e\x00\r\b\x1b[8m\x1b[38;5;8m\x1b]8;;http://x/\x1b\\l\x1b]8;;\x1b\\\x1b[6n\x1b[1;2\x18\x1b]0;x\x1a\x1b(\x1b7\x9d7\x18\x1b[?1\x1b\\\x9d8;;http://x/\x9cl\xc2\x9d8;;\xc2\x9c\x9d0;12345é\xc2\x9c", 300))
 	for _, size := range []int{1, 7, 64, 700, len(p)} {
 		var cuts []int
 		for c := size; c < len(p); c += size {
