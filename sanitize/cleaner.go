@@ -63,9 +63,10 @@ type cleaner struct {
 
 	tokenFn func(*decode.Token) // c.each, made once
 
-	// tokens drives the decoder with Feed whatever the options, so that
-	// tests compare the two paths (recordPath).
-	tokens bool
+	// path is the choice of choosePath, which tests override to compare
+	// the paths; scanning is set while the decoder is driven by Scan.
+	path     pathChoice
+	scanning bool
 	// The record path (records.go): the batch Scan writes, and the end
 	// of the last record that is not embedded, where the next one begins.
 	recs [batchRecords]decode.Record
@@ -109,10 +110,18 @@ func newCleaner(o Options) *cleaner {
 func (c *cleaner) feed(p []byte) {
 	c.chunk, c.base = p, c.dec.Offset()
 	held := len(c.out)
-	if c.recordPath() {
-		c.scanFeed()
-	} else {
-		c.dec.Feed(p, c.tokenFn)
+	for q := p; len(q) > 0; {
+		n := min(len(q), pieceLen)
+		c.choosePath(q[:n])
+		if c.scanning {
+			c.scanFeed(q[:n])
+		} else {
+			c.dec.Feed(q[:n], c.tokenFn)
+		}
+		q = q[n:]
+	}
+	if c.scanning {
+		c.holdOpen()
 	}
 	if c.scr != nil {
 		c.screenFeed(p, held)
@@ -125,7 +134,7 @@ func (c *cleaner) feed(p []byte) {
 // end finishes the stream.
 func (c *cleaner) end() {
 	held := len(c.out)
-	if c.recordPath() {
+	if c.scanning {
 		c.chunk, c.base = nil, c.dec.Offset()
 		c.scanEnd()
 	} else {

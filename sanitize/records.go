@@ -15,7 +15,8 @@ import (
 // one (line emulation under CROverwrite and BSOverstrike, and the offset
 // map of Map, whose points are where Feed's tokens begin), the cleaner
 // drives its decoder with decode.Decoder.Scan, a batch of compact records
-// at a time, and runs the policy over each batch:
+// at a time, over the pieces of input where that is faster than Feed
+// (choosePath), and runs the policy over each batch:
 //
 //   - fast paths that need no Token: text copied, invalid UTF-8 written as
 //     U+FFFD, a CR or a C0 that is only removed counted, and a CSI counted
@@ -34,17 +35,58 @@ import (
 // batchRecords is how many records a Scan call writes at most.
 const batchRecords = 256
 
-// recordPath reports whether the cleaner drives its decoder with Scan.
-func (c *cleaner) recordPath() bool { return !c.lineMode && !c.mapEach && !c.tokens }
+// pathChoice says how the cleaner drives its decoder.
+type pathChoice uint8
 
-// scanFeed cleans the chunk c.chunk with Scan.
-func (c *cleaner) scanFeed() {
-	for q := c.chunk; len(q) > 0; {
-		k, n := c.dec.Scan(q, c.recs[:])
-		q = q[k:]
+const (
+	pathAuto    pathChoice = iota // by the piece of input (choosePath)
+	pathTokens                    // Feed throughout
+	pathRecords                   // Scan throughout, where the mode allows
+)
+
+// The record path is chosen for pieces of at least minScanPiece bytes
+// that hold an ESC in every scanDensity bytes or more: measured
+// (BENCHMARKS.md), Scan and the policy over records are faster than Feed
+// and the policy over tokens where sequences are dense (escape-dense
+// input, coloured git, grep and build output), and slower on text, on long
+// strings and CSIs (Scan steps them byte by byte where Feed skips them in
+// bulk) and per call on short Writes. A Write is cut into pieces of
+// pieceLen bytes, each decided by itself.
+const (
+	pieceLen     = 16 << 10
+	minScanPiece = 512
+	scanDensity  = 64
+)
+
+// choosePath decides how the piece of input p is decoded: the path stays
+// while a token is open (a Decoder is driven by Feed or by Scan, which
+// agree only between tokens), and the state both paths keep of where the
+// last token ended moves with a change.
+func (c *cleaner) choosePath(p []byte) {
+	scan := false
+	switch {
+	case c.lineMode || c.mapEach || c.path == pathTokens:
+	case c.path == pathRecords:
+		scan = true
+	default:
+		scan = len(p) >= minScanPiece && bytes.Count(p, []byte{0x1B})*scanDensity >= len(p)
+	}
+	if scan == c.scanning || !c.inGround() {
+		return
+	}
+	if scan {
+		c.next, c.shFrom = c.dec.Offset(), math.MaxInt64
+	}
+	c.scanning = scan
+}
+
+// scanFeed cleans p, a piece of the chunk, with Scan.
+func (c *cleaner) scanFeed(p []byte) {
+	for len(p) > 0 {
+		k, n := c.dec.Scan(p, c.recs[:])
+		p = p[k:]
 		c.records(c.recs[:n])
 	}
-	c.holdOpen()
 }
 
 // scanEnd ends the stream for the record path.
@@ -596,7 +638,7 @@ func (c *cleaner) holdOpen() {
 
 // inGround reports whether the input so far ends between tokens.
 func (c *cleaner) inGround() bool {
-	if c.recordPath() {
+	if c.scanning {
 		return c.next == c.dec.Offset()
 	}
 	return c.dec.InGround()

@@ -29,11 +29,11 @@ type written struct {
 }
 
 // writeCut writes p to a Writer under o cut at cuts, marking a frame at
-// each cut when frames is set; tokens selects the token path.
-func writeCut(p []byte, o Options, cuts []int, frames, tokens bool) written {
+// each cut when frames is set, its decoder driven as path says.
+func writeCut(p []byte, o Options, cuts []int, frames bool, path pathChoice) written {
 	var buf bytes.Buffer
 	w := NewWriter(&buf, o)
-	w.c.tokens = tokens
+	w.c.path = path
 	var res written
 	prev := 0
 	for _, c := range append(cuts, len(p)) {
@@ -49,11 +49,18 @@ func writeCut(p []byte, o Options, cuts []int, frames, tokens bool) written {
 	return res
 }
 
-// assertPaths checks that the record path gives what the token path does
-// for p cut at cuts: text, report and InGround after each Write.
+// assertPaths checks that the record path, and the choice by piece, give
+// what the token path does for p cut at cuts: text, report and InGround
+// after each Write.
 func assertPaths(t *testing.T, name string, p []byte, o Options, cuts []int, frames bool) {
 	t.Helper()
-	rec, tok := writeCut(p, o, cuts, frames, false), writeCut(p, o, cuts, frames, true)
+	tok := writeCut(p, o, cuts, frames, pathTokens)
+	assertPath(t, name, p, o, cuts, writeCut(p, o, cuts, frames, pathRecords), tok)
+	assertPath(t, name+" (by piece)", p, o, cuts, writeCut(p, o, cuts, frames, pathAuto), tok)
+}
+
+func assertPath(t *testing.T, name string, p []byte, o Options, cuts []int, rec, tok written) {
+	t.Helper()
 	if !bytes.Equal(rec.out, tok.out) {
 		t.Fatalf("%s %v cuts %v: records give %q, tokens %q", name, o, cuts, rec.out, tok.out)
 	}
@@ -109,6 +116,26 @@ func TestRecordPathBatches(t *testing.T) {
 		}
 		for _, o := range recordPolicies {
 			assertPaths(t, "batches", p, o, cuts, false)
+		}
+	}
+}
+
+// TestPathSwitch: input that alternates text and dense sequences in
+// sections longer than minScanPiece, written in Writes of sizes that put
+// the switch between paths at every kind of boundary, an open token
+// included.
+func TestPathSwitch(t *testing.T) {
+	text := strings.Repeat("plain text, é中 and \U0001F600 ", 60)
+	dense := strings.Repeat("\x1b[1;31mred\x1b[0m\x1b]0;t\x07\x1b]8;;http://x/\x1b\\l\x1b]8;;\x1b\\\r\x1b[K\x9b2m\u202e\ufe0f", 30)
+	p := []byte(strings.Repeat(text+dense, 12))
+	for _, size := range []int{600, 997, 4099, pieceLen + 3, len(p)} {
+		var cuts []int
+		for c := size; c < len(p); c += size {
+			cuts = append(cuts, c)
+		}
+		for _, o := range recordPolicies {
+			w := writeCut(p, o, cuts, false, pathAuto)
+			assertPath(t, "switch", p, o, cuts, w, writeCut(p, o, cuts, false, pathTokens))
 		}
 	}
 }
