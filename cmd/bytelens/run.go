@@ -26,7 +26,7 @@ type runFlags struct {
 	stdin, decision               string
 	text, saveEnvelope, noStore   bool
 	compact, exitCode             bool
-	agent                         bool
+	agent, isolate                bool
 	policy                        *sanitize.Options
 }
 
@@ -37,7 +37,10 @@ func newRunCmd(s *streams) *cobra.Command {
 		Short: "Run a command with pipes and print its cleaned output as a JSON envelope",
 		Long: `Run runs CMD with pipes (never a pseudo-terminal), stdin from /dev/null
 unless --stdin, in a new session without a controlling terminal: /dev/tty
-fails for it. stdout and stderr are each cleaned by their own streaming
+fails for it. With --isolate (Linux) it also runs in new user, PID and
+mount namespaces, where it can neither see nor signal bytelens nor open
+your terminals by name (README: what it does not protect). stdout and
+stderr are each cleaned by their own streaming
 sanitizer; the raw bytes go to the restricted store ($BYTELENS_STORE, else
 $XDG_STATE_HOME/bytelens/store, else ~/.local/state/bytelens/store) and
 the envelope references them.
@@ -80,6 +83,7 @@ store_error saying why.`,
 	fs.BoolVar(&f.noStore, "no-store", false, "keep no raw artifact (raw_artifact is empty)")
 	fs.BoolVar(&f.compact, "compact", false, "leave zero counters, empty fields and the chunk list out of the JSON envelope")
 	fs.BoolVar(&f.exitCode, "exit-code", false, "exit with the command's own status (128+N for signal N) once the envelope is printed")
+	fs.BoolVar(&f.isolate, "isolate", false, "Linux: run the command in its own user, PID and mount namespaces (fails where they are unavailable)")
 	f.policy = addPolicyFlags(fs)
 	return cmd
 }
@@ -96,6 +100,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		Timeout:   f.timeout,
 		KillGrace: f.killGrace,
 		WaitDelay: f.waitDelay,
+		Isolate:   f.isolate,
 	}
 	if opts.MaxOutput == 0 || opts.MaxRaw == 0 {
 		return usagef("--max-output and --max-raw must be positive, or -1 for no limit")
