@@ -158,8 +158,8 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 				return
 			}
 		}
-		if r.Flags() == 0 && len(b) <= 8 && c.frame <= start {
-			if w := wordOf(b); c.memo[memoSlot(w)].word == w && c.recall(&c.memo[memoSlot(w)]) {
+		if r.Flags() == 0 && len(b) <= maxMemo && c.frame <= start {
+			if w := wordOf(b); c.memo[w.slot()].word == w && c.recall(&c.memo[w.slot()]) {
 				return
 			}
 		}
@@ -198,13 +198,13 @@ func (c *cleaner) recall(m *csiMemo) bool {
 	return true
 }
 
-// remember keeps the effect of t, a token of at most eight bytes b that
+// remember keeps the effect of t, a token of at most maxMemo bytes b that
 // token has just handled, in the memo, when it is
 // one that its bytes alone decide (csiMemo): an escape, a control string
 // but OSC 8 (a link), a C1 control or DEL, without flags, and for an OSC
 // a number below 128 counted by name.
 func (c *cleaner) remember(t *decode.Token, b []byte) {
-	if t.Flags != 0 || t.Len > 8 {
+	if t.Flags != 0 || t.Len > maxMemo {
 		return
 	}
 	var count *int64
@@ -220,7 +220,7 @@ func (c *cleaner) remember(t *decode.Token, b []byte) {
 		return
 	}
 	w := wordOf(b)
-	c.memo[memoSlot(w)] = csiMemo{w, t.Kind, Advisories(t), count}
+	c.memo[w.slot()] = csiMemo{w, t.Kind, Advisories(t), count}
 }
 
 // single returns the Token of a record that the record and its bytes b
@@ -426,10 +426,10 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		nInter = 1
 	}
 	r.countCSIKey(csiKey{private, inter, 0, final}, nInter, start, n)
-	if flags == 0 && n <= 8 {
+	if flags == 0 && n <= maxMemo {
 		if k := privateIndex[private]; k >= 0 && nInter == 0 && final-0x40 < 0x3F && r.csiPlain[k][final-0x40] > 0 {
 			w := wordOf(raw)
-			c.memo[memoSlot(w)] = csiMemo{w, decode.KindCSI, cl, &r.csiPlain[k][final-0x40]}
+			c.memo[w.slot()] = csiMemo{w, decode.KindCSI, cl, &r.csiPlain[k][final-0x40]}
 		}
 	}
 	for ; cl != 0; cl &= cl - 1 {
@@ -485,7 +485,7 @@ func withoutExecuted(b, buf []byte) ([]byte, bool) {
 	return b, true
 }
 
-// csiMemo remembers the effect of a sequence of at most eight bytes
+// csiMemo remembers the effect of a sequence of at most maxMemo bytes
 // without flags whose effect its bytes alone decide: a CSI that csi
 // counted, or a token that remember took. word is its bytes; the effect
 // is one more of its kind, one more on count (its CSI key or OSC number,
@@ -494,22 +494,39 @@ func withoutExecuted(b, buf []byte) ([]byte, bool) {
 // Its last byte is not 0 (a final byte, a terminator, a control), so its
 // bytes, zero-padded, say its length too.
 type csiMemo struct {
-	word  uint64
+	word  memoWord
 	kind  decode.Kind
 	cl    ctlfunc.Class
 	count *int64
 }
 
-// wordOf returns b, one to eight bytes, as a little-endian word padded
-// with zeros.
-func wordOf(b []byte) uint64 {
-	mask := ^uint64(0) >> (64 - 8*len(b))
-	if cap(b) >= 8 {
-		return binary.LittleEndian.Uint64(b[:8]) & mask
+// maxMemo is the longest sequence the memo takes, in bytes: SGRs of
+// 256 colours ("ESC [ 38;5;208m") fit.
+const maxMemo = 16
+
+// memoWord is up to maxMemo bytes, little-endian, padded with zeros.
+type memoWord [2]uint64
+
+// wordOf returns b, one to maxMemo bytes, as a memoWord.
+func wordOf(b []byte) memoWord {
+	n := uint(len(b))
+	if cap(b) < maxMemo {
+		var w [maxMemo]byte
+		copy(w[:], b)
+		return memoWord{binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])}
 	}
-	var w [8]byte
-	copy(w[:], b)
-	return binary.LittleEndian.Uint64(w[:]) & mask
+	// The bytes past b up to its capacity are loaded and masked off.
+	b = b[:maxMemo]
+	lo, hi := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+	if n < 8 {
+		return memoWord{lo & (1<<(8*n) - 1), 0}
+	}
+	return memoWord{lo, hi & (1<<(8*(n-8)) - 1)}
+}
+
+// slot returns the slot in cleaner.memo of the sequence whose bytes are w.
+func (w memoWord) slot() uint8 {
+	return uint8((w[0] ^ w[1]*0xC2B2AE3D27D4EB4F) * 0x9E3779B97F4A7C15 >> (64 - memoBits))
 }
 
 // span returns the input bytes [start, end) of a token: in the chunk, in
@@ -531,10 +548,6 @@ func (c *cleaner) span(start, end int64) []byte {
 	n += copy(c.join[n:], c.chunk[:end-c.base])
 	return c.join[:n]
 }
-
-// memoSlot returns the slot in cleaner.memo of the sequence whose bytes
-// are w (wordOf).
-func memoSlot(w uint64) uint8 { return uint8(w * 0x9E3779B97F4A7C15 >> (64 - memoBits)) }
 
 // memoBits is log2 of the number of csiMemo slots.
 const memoBits = 6
