@@ -159,7 +159,8 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 			}
 		}
 		if r.Flags() == 0 && len(b) <= maxMemo && c.frame <= start {
-			if w := wordOf(b); c.memo[w.slot()].word == w && c.recall(&c.memo[w.slot()]) {
+			w := wordOf(b)
+			if m := &c.memo[w.slot()]; m.word == w && c.recall(m) {
 				return
 			}
 		}
@@ -509,19 +510,19 @@ type memoWord [2]uint64
 
 // wordOf returns b, one to maxMemo bytes, as a memoWord.
 func wordOf(b []byte) memoWord {
-	n := uint(len(b))
 	if cap(b) < maxMemo {
 		var w [maxMemo]byte
 		copy(w[:], b)
 		return memoWord{binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])}
 	}
-	// The bytes past b up to its capacity are loaded and masked off.
-	b = b[:maxMemo]
-	lo, hi := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
-	if n < 8 {
-		return memoWord{lo & (1<<(8*n) - 1), 0}
+	// The bytes past b up to its capacity are loaded and masked off (a
+	// shift by 64 or more gives 0).
+	n := uint(len(b))
+	w := b[:maxMemo]
+	return memoWord{
+		binary.LittleEndian.Uint64(w) & (^uint64(0) >> (8 * (8 - min(n, 8)))),
+		binary.LittleEndian.Uint64(w[8:]) & (^uint64(0) >> (8 * (16 - n))),
 	}
-	return memoWord{lo, hi & (1<<(8*(n-8)) - 1)}
 }
 
 // slot returns the slot in cleaner.memo of the sequence whose bytes are w.
