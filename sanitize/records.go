@@ -19,18 +19,25 @@ import (
 // (choosePath), and runs the policy over each batch:
 //
 //   - fast paths that need no Token: text copied, invalid UTF-8 written as
-//     U+FFFD, a CR or a C0 that is only removed counted, and a CSI counted
-//     by its key and classified by the catalogue (ctlfunc.CSIClasses), its
-//     parameter bytes read only for SGR conceal;
-//   - single controls, format characters and two- or three-byte escapes
-//     whose Token the record and a few bytes give (single), and every
-//     record while the format policy holds something, go through token;
-//   - the rest (control strings, CSIs whose parameters select a variant or
-//     that raise a finding, anomalies, a token that began in an earlier
-//     Write) is decoded again from its bytes by a second Decoder restarted
-//     where the token begins (rebuild), whose tokens go through token. A
-//     token still open at the end of a Write has its bytes fed to that
-//     Decoder then (holdOpen), so that nothing is read back later.
+//     U+FFFD, a CR or a C0 that is only removed counted, BS counted once
+//     findings are full, a CSI counted by its key and classified by the
+//     catalogue (csi: ctlfunc.CSIClasses, its parameter bytes read only for
+//     SGR conceal), and a short sequence seen before counted by its bytes
+//     (csiMemo);
+//   - single controls, format characters, escapes and control strings
+//     whose Token the record and its bytes give (single), and every record
+//     while the format policy holds something, go through token;
+//   - the rest (malformed CSIs, CSIs whose parameters select a variant or
+//     that raise a finding, strings that hold bytes the string states
+//     decide on) is decoded again from its bytes by a second Decoder
+//     restarted where the token begins (rebuild), whose tokens go through
+//     token.
+//
+// A token begun in an earlier Write is read from the history (keepHistory)
+// joined with the chunk (span); one too long for the history has its
+// bytes fed to the second Decoder at the end of each Write (holdOpen).
+// TestRecordPathMatchesTokens and FuzzRecordPath hold the record path to
+// the token path: the same text, report and InGround after every Write.
 
 // batchRecords is how many records a Scan call writes at most.
 const batchRecords = 256
@@ -199,11 +206,11 @@ func (c *cleaner) recall(m *csiMemo) bool {
 	return true
 }
 
-// remember keeps the effect of t, a token of at most maxMemo bytes b that
-// token has just handled, in the memo, when it is
-// one that its bytes alone decide (csiMemo): an escape, a control string
-// but OSC 8 (a link), a C1 control or DEL, without flags, and for an OSC
-// a number below 128 counted by name.
+// remember keeps in the memo the effect of t, a token of at most maxMemo
+// bytes b that token has just handled, when its bytes alone decide it
+// (csiMemo): an escape, a control string but OSC 8 (a link), a C1 control
+// or DEL, without flags, and for an OSC a number below 128 counted by
+// name.
 func (c *cleaner) remember(t *decode.Token, b []byte) {
 	if t.Flags != 0 || t.Len > maxMemo {
 		return
@@ -225,11 +232,11 @@ func (c *cleaner) remember(t *decode.Token, b []byte) {
 }
 
 // single returns the Token of a record that the record and its bytes b
-// give whole: a single control, text, invalid UTF-8, a format character,
-// an escape of at most two intermediates, or a control string of
-// printable ASCII (controlString), terminated or aborted; nil for any
-// other. Of an aborted token it leaves Abort unset: the policy does not
-// read the cause.
+// give whole: a single control, text (but one that completes a character
+// cut by the Write before), invalid UTF-8, a format character, an escape
+// of at most two intermediates, or a control string whose payload
+// controlString reads, terminated or aborted; nil for any other. Of an
+// aborted token it leaves Abort unset: the policy does not read the cause.
 func (c *cleaner) single(r decode.Record, b []byte, start int64) *decode.Token {
 	t := &c.one
 	t.Off, t.Len, t.Kind, t.Final, t.Flags = start, int64(len(b)), r.Kind(), r.Final(), r.Flags()
