@@ -72,9 +72,10 @@ func assertPath(t *testing.T, name string, p []byte, o Options, cuts []int, rec,
 	}
 }
 
-// TestRecordPathMatchesTokens: over the corpus, hostile and uniform random
-// bytes, whole and at random cuts (frames marked at some), the record path
-// and the token path agree.
+// TestRecordPathMatchesTokens: over the corpus (under CRScreen too, whose
+// report the policy makes), hostile and uniform random bytes, whole and at
+// random cuts (frames marked at some), the record path and the token path
+// agree.
 func TestRecordPathMatchesTokens(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	cutsOf := func(n, most int) []int {
@@ -84,8 +85,12 @@ func TestRecordPathMatchesTokens(t *testing.T) {
 		}
 		return cuts
 	}
+	extra := []Options{{CR: CRScreen}}
+	if testing.Short() {
+		extra = nil // the screen model is the slow part
+	}
 	for _, c := range loadCorpus(t) {
-		for _, o := range append([]Options{c.opts}, recordPolicies...) {
+		for _, o := range append(append([]Options{c.opts}, extra...), recordPolicies...) {
 			assertPaths(t, c.name, c.in, o, nil, false)
 			assertPaths(t, c.name, c.in, o, cutsOf(len(c.in), 9), r.IntN(2) == 0)
 		}
