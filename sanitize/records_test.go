@@ -125,6 +125,31 @@ func TestRecordPathBatches(t *testing.T) {
 	}
 }
 
+// TestRecordPathLongTokens: sequences and strings longer than the
+// history (histLen), which the record path feeds to its second Decoder at
+// the end of each Write, some left open at the end of the stream.
+func TestRecordPathLongTokens(t *testing.T) {
+	long := strings.Repeat("A", histLen+100)
+	for _, in := range []string{
+		"x\x1b]8;;http://x/" + long + "\x1b\\label\x1b]8;;\x1b\\y",
+		"\x1bP" + long + "\x1b\\z\x1b[" + strings.Repeat("1;", histLen) + "m",
+		"\x1b[" + strings.Repeat("1;", histLen) + "\x1b[1m" + "\x9d0;" + long + "\x9c",
+		"a\x1b]0;" + long + "é" + long,
+		"\x1b_" + long + "\x18b\x1b^" + long,
+	} {
+		p := []byte(in)
+		for _, size := range []int{7, 700, 4096} {
+			var cuts []int
+			for c := size; c < len(p); c += size {
+				cuts = append(cuts, c)
+			}
+			for _, o := range recordPolicies {
+				assertPaths(t, "long", p, o, cuts, false)
+			}
+		}
+	}
+}
+
 // TestPathSwitch: input that alternates text and dense sequences in
 // sections longer than minScanPiece, written in Writes of sizes that put
 // the switch between paths at every kind of boundary, an open token
