@@ -277,7 +277,7 @@ func TestIsolateUnavailable(t *testing.T) {
 		{"max_user_namespaces", "echo 0 >/proc/sys/user/max_user_namespaces", syscall.CLONE_NEWUSER,
 			": clone: no space left on device (sysctl user.max_user_namespaces is 0 or reached)", "clone: fork/exec /proc/self/exe: no space left on device"},
 		{"masked-proc", "mount -t tmpfs tmpfs /proc/sys", syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
-			": mount /proc: operation not permitted (no capability in the new user namespace: AppArmor withholds them (sysctl kernel.apparmor_restrict_unprivileged_userns=1", "mount proc in the namespaces: operation not permitted"},
+			": mount /proc: operation not permitted (a new procfs needs a fully visible /proc, and a container masks parts of it", "mount proc in the namespaces: operation not permitted"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -336,7 +336,8 @@ func TestIsolationError(t *testing.T) {
 		{"clone", syscall.EINVAL, ""},
 		{"uid map", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
 		{"deny setgroups", syscall.EACCES, "kernel.apparmor_restrict_unprivileged_userns=1"},
-		{"mount /proc", syscall.EPERM, "a container masks parts of /proc"},
+		{"mount /proc", syscall.EPERM, "a container masks parts of it"},
+		{"mount /proc", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
 		{"mount /dev/pts", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
 		{"make mounts private", syscall.EINVAL, "not a mount point"},
 		{"mount /proc", syscall.ENOSPC, ""},

@@ -229,7 +229,7 @@ var isolationHints = []struct {
 	{"clone", syscall.EUSERS, "user namespaces nest at most 32 deep"},
 	{"clone", syscall.EPERM, userNSOff},
 	{"clone", syscall.EACCES, userNSOff},
-	{"mount /proc", syscall.EPERM, noCapsInUserNS + ", or a container masks parts of /proc (Docker does unless run with --security-opt systempaths=unconfined): a new procfs needs a fully visible one"},
+	{"mount /proc", syscall.EPERM, "a new procfs needs a fully visible /proc, and a container masks parts of it (Docker does unless run with --security-opt systempaths=unconfined); or " + noCapsInUserNS},
 	{"make mounts private", syscall.EINVAL, "/ is not a mount point (a chroot)"},
 	{"", syscall.EPERM, noCapsInUserNS},
 	{"", syscall.EACCES, noCapsInUserNS},
