@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -249,9 +250,10 @@ func parseStatus(line string) procStatus {
 func reaperMain(path string, argv []string, grace time.Duration, ids string) int {
 	ctl, status := os.NewFile(3, "control"), os.NewFile(4, "status")
 	// Neither pipe may reach the command: with the status pipe it could
-	// forge its own exit status.
-	unix.CloseOnExec(3)
-	unix.CloseOnExec(4)
+	// forge its own exit status. Nor may any descriptor the collector
+	// inherited without close-on-exec (a terminal its caller left open
+	// at fd 5): the command would write to it past the cleaning.
+	closeOnExecFrom(3)
 	// ps names it (and not "exe", the name of /proc/self/exe); 15 bytes,
 	// the most a name holds.
 	os.WriteFile("/proc/self/comm", []byte(reaperArg0), 0)
@@ -523,6 +525,21 @@ func isolateCommand(ids string) (string, error) {
 		return "capabilities", err
 	}
 	return "", nil
+}
+
+// closeOnExecFrom sets close-on-exec on every descriptor from first on:
+// with close_range(2) (Linux 5.11), else one by one as /proc/self/fd
+// lists them.
+func closeOnExecFrom(first int) {
+	if unix.CloseRange(uint(first), math.MaxUint32, unix.CLOSE_RANGE_CLOEXEC) == nil {
+		return
+	}
+	fds, _ := os.ReadDir("/proc/self/fd")
+	for _, e := range fds {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd >= first {
+			unix.CloseOnExec(fd)
+		}
+	}
 }
 
 // hideFds makes the calling process non-dumpable (PR_SET_DUMPABLE 0), so
