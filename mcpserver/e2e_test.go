@@ -264,6 +264,8 @@ func TestBadInput(t *testing.T) {
 		"not found":        {"run", map[string]any{"argv": []string{"no-such-command-\x1b]0;x\x07"}}, "executable file not found"},
 		"bad timeout":      {"run", map[string]any{"argv": []string{"true"}, "timeout_seconds": -1}, "timeout_seconds"},
 		"verify no file":   {"verify", map[string]any{"ref": out.RawArtifact, "path": "/nonexistent"}, "no such file"},
+		// The SDK quotes a value that fails the schema: escaped.
+		"quoted value": {"run", map[string]any{"argv": "\u009b2J\u202e\x1b]0;x\x07"}, "type: <U+009B>2J<U+202E>␛]0;x␇ has type"},
 	} {
 		res := s.call(t, c.tool, c.args, nil)
 		if !res.IsError || !strings.Contains(resultText(res), c.want) {
