@@ -149,13 +149,27 @@ func runText(e *capture.Envelope) string {
 	return b.String()
 }
 
-// writeText writes text ended by LF.
+// writeText writes a stream's text, each line ended by LF, with a
+// backslash before each line that begins as runText's own lines after
+// the status line do ("[stdout,", "[stderr,", "[lines "): a command
+// cannot forge a stderr section or a note on lines left out.
 func writeText(b *strings.Builder, text string) {
-	b.WriteString(text)
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		b.WriteString("\n")
+	for rest := text; rest != ""; {
+		line, after, _ := strings.Cut(rest, "\n")
+		for _, own := range runTextLines {
+			if strings.HasPrefix(line, own) {
+				b.WriteByte('\\')
+				break
+			}
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+		rest = after
 	}
 }
+
+// runTextLines are the beginnings of runText's own lines.
+var runTextLines = [...]string{"[stdout,", "[stderr,", "[lines "}
 
 // record opens the cleaned text of ref.
 func (t *tools) record(ref string) (*excerpt.Record, error) {
