@@ -469,8 +469,10 @@ var isolationMounts = []struct {
 
 // consoles are the terminals outside /dev/pts a person may sit at: the
 // console (which a container often binds to the terminal it was started
-// from) and the virtual consoles. The reaper covers each with /dev/null.
-var consoles = []string{"/dev/console", "/dev/tty[0-9]*"}
+// from), the virtual consoles and their screen memory (vcs(4): a write
+// to /dev/vcs draws on the screen of the virtual console in front,
+// which root may open). The reaper covers each with /dev/null.
+var consoles = []string{"/dev/console", "/dev/tty[0-9]*", "/dev/vcs*"}
 
 // isolateCommand maps ids ("UID GID") to themselves in the reaper's user
 // namespace (user_namespaces(7): setgroups "deny" first, as an
