@@ -325,11 +325,20 @@ func (t *tools) verify(_ context.Context, _ *mcp.CallToolRequest, in VerifyIn) (
 	if err != nil {
 		return nil, VerifyOut{}, err
 	}
+	// Only a regular file: a FIFO would block the call at open, and
+	// /dev/zero or a terminal would keep it reading for ever. Checked
+	// before the open (a FIFO) and after it (what was opened).
+	if err := regularFile(os.Stat(in.Path)); err != nil {
+		return nil, VerifyOut{}, toolError(err)
+	}
 	f, err := os.Open(in.Path)
 	if err != nil {
 		return nil, VerifyOut{}, toolError(err)
 	}
 	defer f.Close()
+	if err := regularFile(f.Stat()); err != nil {
+		return nil, VerifyOut{}, toolError(err)
+	}
 	h := sha256.New()
 	n, err := io.Copy(h, f)
 	if err != nil {
@@ -343,4 +352,13 @@ func (t *tools) verify(_ context.Context, _ *mcp.CallToolRequest, in VerifyIn) (
 		msg = "match: the file holds the record's " + out.What
 	}
 	return text(msg + "\n"), out, nil
+}
+
+// regularFile passes on a Stat error, and fails for a file that is not
+// a regular file.
+func regularFile(fi os.FileInfo, err error) error {
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file (%s)", fi.Name(), fi.Mode().Type())
+	}
+	return err
 }
