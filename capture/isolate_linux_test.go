@@ -336,6 +336,8 @@ func TestIsolationError(t *testing.T) {
 		{"mount /proc", syscall.EPERM, "a container masks parts of it"},
 		{"mount /proc", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
 		{"mount /dev/pts", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
+		{"mount /dev", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
+		{"bind /dev/full", syscall.ENOENT, ""},
 		{"make mounts private", syscall.EINVAL, "not a mount point"},
 		{"mount /proc", syscall.ENOSPC, ""},
 		{"drop capabilities", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
