@@ -550,7 +550,13 @@ func isolateDev() (string, error) {
 			return "link /dev/" + l[0], err
 		}
 	}
-	for _, m := range devMounts {
+	return mountAll(devMounts)
+}
+
+// mountAll makes the mounts of steps in order; on failure it names the
+// step that failed.
+func mountAll(steps []mountStep) (string, error) {
+	for _, m := range steps {
 		if err := unix.Mount(m.source, m.target, m.fstype, m.flags, m.data); err != nil {
 			return m.step, err
 		}
@@ -581,10 +587,8 @@ func isolateCommand(ids string) (string, error) {
 			return f.step, err
 		}
 	}
-	for _, m := range isolationMounts {
-		if err := unix.Mount(m.source, m.target, m.fstype, m.flags, m.data); err != nil {
-			return m.step, err
-		}
+	if step, err := mountAll(isolationMounts); err != nil {
+		return step, err
 	}
 	if step, err := isolateDev(); err != nil {
 		return step, err
