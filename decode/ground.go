@@ -15,39 +15,18 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 	start := i
 	n := len(p)
 	for i < n {
+		if i = skipText(p, i); i == n {
+			break
+		}
 		b := p[i]
 		if b < 0x80 {
-			if !isText[b] {
-				d.text(start, i, base, emit)
-				i = d.control(p, i, base, emit)
-				if d.state != stateGround {
-					return i
-				}
-				start = i
-				continue
+			d.text(start, i, base, emit)
+			i = d.control(p, i, base, emit)
+			if d.state != stateGround {
+				return i
 			}
-			i = skipPrintable(p, i+1)
+			start = i
 			continue
-		}
-		// Fast path for characters whose lead byte rules out controls and
-		// format characters (plainLead): check the continuation bytes
-		// only, for as many such characters as follow. Written out here
-		// because the compiler does not inline it; TestPlainUTF8 checks it
-		// against decodeUTF8.
-		if j := i; plainLead[b] != 0 {
-			for i < n {
-				c := p[i]
-				if w := plainLead[c]; w == 2 && i+1 < n && p[i+1]&0xC0 == 0x80 {
-					i += 2
-				} else if w == 3 && i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && (c != 0xE0 || p[i+1] >= 0xA0) {
-					i += 3
-				} else {
-					break
-				}
-			}
-			if i > j {
-				continue
-			}
 		}
 		if b >= 0xA0 && b < 0xC2 || b > 0xF4 {
 			// A byte that can neither start a character nor be a C1
@@ -76,6 +55,45 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 		start = i
 	}
 	d.text(start, i, base, emit)
+	return i
+}
+
+// skipText returns the index of the first byte of p at or after i that
+// does not go on a run of text in ground: the run holds printable ASCII,
+// TAB and LF (skipped eight bytes at a time) and the characters whose lead
+// byte rules out C1 controls and format characters (plainLead), whole in
+// p, with only their continuation bytes checked. It stops at any other
+// byte: a C0 control, DEL, a lead byte that may start a C1 control, a
+// format character, a surrogate or a character of 4 bytes (decodeUTF8
+// decides those), an ill-formed unit and a character cut by the end of p.
+// Feed's ground and Scan's text path both use it; TestPlainUTF8 checks it
+// against decodeUTF8.
+func skipText(p []byte, i int) int {
+	n := len(p)
+	for i < n {
+		b := p[i]
+		if b < 0x80 {
+			if !isText[b] {
+				return i
+			}
+			i = skipPrintable(p, i+1)
+			continue
+		}
+		j := i
+		for i < n {
+			c := p[i]
+			if w := plainLead[c]; w == 2 && i+1 < n && p[i+1]&0xC0 == 0x80 {
+				i += 2
+			} else if w == 3 && i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && (c != 0xE0 || p[i+1] >= 0xA0) {
+				i += 3
+			} else {
+				break
+			}
+		}
+		if i == j {
+			return i
+		}
+	}
 	return i
 }
 
