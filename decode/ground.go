@@ -15,17 +15,24 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 	start := i
 	n := len(p)
 	for i < n {
-		if i = skipText(p, i); i == n {
-			break
-		}
 		b := p[i]
 		if b < 0x80 {
-			d.text(start, i, base, emit)
-			i = d.control(p, i, base, emit)
-			if d.state != stateGround {
-				return i
+			if !isText[b] {
+				d.text(start, i, base, emit)
+				i = d.control(p, i, base, emit)
+				if d.state != stateGround {
+					return i
+				}
+				start = i
+				continue
 			}
-			start = i
+			i = skipPrintable(p, i+1)
+			continue
+		}
+		// Characters whose lead byte rules out controls and format
+		// characters, and the text after them (skipText).
+		if j := skipText(p, i); j > i {
+			i = j
 			continue
 		}
 		if b >= 0xA0 && b < 0xC2 || b > 0xF4 {
@@ -71,31 +78,38 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 func skipText(p []byte, i int) int {
 	n := len(p)
 	for i < n {
-		b := p[i]
-		if b < 0x80 {
-			if !isText[b] {
-				return i
-			}
+		// One branch on the table for the bytes that stop the run, so
+		// that a run ended at random (escapes, controls) costs one
+		// predictable exit.
+		c := p[i]
+		switch w := textLen[c]; {
+		case w == 0:
+			return i
+		case w == 1:
 			i = skipPrintable(p, i+1)
-			continue
-		}
-		j := i
-		for i < n {
-			c := p[i]
-			if w := plainLead[c]; w == 2 && i+1 < n && p[i+1]&0xC0 == 0x80 {
-				i += 2
-			} else if w == 3 && i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && (c != 0xE0 || p[i+1] >= 0xA0) {
-				i += 3
-			} else {
-				break
-			}
-		}
-		if i == j {
+		case w == 2 && i+1 < n && p[i+1]&0xC0 == 0x80:
+			i += 2
+		case w == 3 && i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && (c != 0xE0 || p[i+1] >= 0xA0):
+			i += 3
+		default:
 			return i
 		}
 	}
 	return i
 }
+
+// textLen gives, for each byte that may go on a run of text in ground
+// (skipText), the length in bytes of what it starts: 1 for printable
+// ASCII, TAB and LF, plainLead for the lead bytes of plain characters; 0
+// for every other byte.
+var textLen = func() (t [256]uint8) {
+	t = plainLead
+	t['\t'], t['\n'] = 1, 1
+	for b := 0x20; b < 0x7F; b++ {
+		t[b] = 1
+	}
+	return t
+}()
 
 // isText marks the ASCII bytes that are text: printable ASCII, TAB and LF.
 var isText = [128]bool{'\t': true, '\n': true}

@@ -121,8 +121,13 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		}
 		if k := s + uint32(t.class[p[i]]); info[k]&infoSkip != 0 {
 			if s == scanText {
-				// Text: TAB, LF and plain UTF-8 go on the run as well.
-				i = skipText(p, i+1)
+				// Text: TAB, LF and plain UTF-8 go on the run as well,
+				// looked for only where the printable bytes end, so
+				// that a run that ends at a control costs what a run of
+				// a string payload does.
+				if i = skipPrintable(p, i+1); i < len(p) && textLen[p[i]] != 0 {
+					i = skipText(p, i)
+				}
 			} else {
 				i = t.skips[t.skip[s/scanWidth]].skip(p, i+1)
 			}
