@@ -35,7 +35,7 @@ var allowed = map[string][]string{
 	"seal":                          {"capture/store", "filippo.io/age"},
 	"mcpserver":                     {"sanitize", "render", "capture", "capture/store", "excerpt", "safejson", "github.com/modelcontextprotocol/go-sdk/", "github.com/google/jsonschema-go/"},
 	"internal/command":              {"sanitize", "render", "capture", "screen", "github.com/spf13/cobra", "github.com/spf13/pflag"},
-	"internal/job":                  {"sanitize", "render", "capture", "screen", "iostreams", "internal/command"},
+	"internal/job":                  {"sanitize", "render", "capture", "capture/store", "excerpt", "screen", "iostreams", "internal/command"},
 	"internal/hostile":              {},
 	"internal/benchinput":           {"golang.org/x/sys/unix"},
 	"internal/golden":               {},
