@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/sanitize"
@@ -177,7 +178,7 @@ func hexDump(w io.Writer, src pageSource, dec decode.Decoder, o HexOptions, flus
 	}
 	var win Window
 	var cells []Cell
-	var line []byte
+	var line, ahead []byte
 	for off < end {
 		// Pages end where a dump from 0 ends them, so that a row is
 		// classed with the same bytes after it whatever Skip is; rows
@@ -193,7 +194,8 @@ func hexDump(w io.Writer, src pageSource, dec decode.Decoder, o HexOptions, flus
 		if len(p) == 0 {
 			break
 		}
-		win.decode(dec, p, last)
+		data, atEnd := withAhead(src, &ahead, p, off, last)
+		win.decode(dec, data, atEnd)
 		dec.Feed(p, func(*decode.Token) {})
 		for row := off; row < off+int64(len(p)); row += int64(width) {
 			m := int(min(int64(width), off+int64(len(p))-row))
@@ -230,6 +232,26 @@ func hexDump(w io.Writer, src pageSource, dec decode.Decoder, o HexOptions, flus
 	bw.Write(appendOffset(nil, off))
 	bw.WriteByte('\n')
 	return bw.Flush()
+}
+
+// withAhead returns what the window of page p (at stream offset off)
+// decodes, and whether that reaches the end of the stream: p and, unless
+// p is the last page, the up to utf8.UTFMax-1 bytes after it, so that a
+// character cut by the page end is drawn on its lead byte as it is inside
+// a page (rows are drawn for p's bytes only). buf is a scratch buffer,
+// kept for reuse.
+func withAhead(src pageSource, buf *[]byte, p []byte, off int64, last bool) ([]byte, bool) {
+	if last {
+		return p, true
+	}
+	*buf = append((*buf)[:0], p...)
+	var more [utf8.UTFMax - 1]byte
+	k, err := src.ReadAt(more[:], off+int64(len(p)))
+	if k == 0 && err != nil {
+		return p, false
+	}
+	*buf = append(*buf, more[:k]...)
+	return *buf, false
 }
 
 // appendHexRow appends one row without its offset: m hex cells in groups

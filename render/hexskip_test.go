@@ -138,3 +138,41 @@ func TestHexSkipPageBoundary(t *testing.T) {
 		}
 	}
 }
+
+// TestHexPageEndCharacter checks that a character cut by a page end is
+// drawn on its lead byte, as one cut by a row end inside a page is, from
+// a file and from a stream.
+func TestHexPageEndCharacter(t *testing.T) {
+	glyphs := func(dump []byte, row int64) string {
+		i := bytes.Index(dump, appendOffset([]byte("\n"), row))
+		line := dump[i+1:]
+		line = line[:bytes.IndexByte(line, '\n')]
+		return string(line[bytes.IndexByte(line, '|'):])
+	}
+	for _, mid := range []string{"é", "€", "😀", "\u200b"} {
+		inPage := append(bytes.Repeat([]byte("a"), 15), mid...)
+		inPage = append(inPage, bytes.Repeat([]byte("b"), 40)...)
+		atEnd := append(bytes.Repeat([]byte("a"), pageSize-1), mid...)
+		atEnd = append(atEnd, bytes.Repeat([]byte("b"), 40)...)
+		o := HexOptions{NoSqueeze: true}
+		var want, file, stream bytes.Buffer
+		if err := HexDump(&want, bytes.NewReader(inPage), int64(len(inPage)), o); err != nil {
+			t.Fatal(err)
+		}
+		if err := HexDump(&file, bytes.NewReader(atEnd), int64(len(atEnd)), o); err != nil {
+			t.Fatal(err)
+		}
+		if err := HexDumpReader(&stream, bytes.NewReader(atEnd), o); err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range []int64{0, 16} {
+			w := glyphs(want.Bytes(), row)
+			if g := glyphs(file.Bytes(), pageSize-16+row); g != w {
+				t.Errorf("%q cut by the page end, row %d from a file: %s, want %s", mid, row, g, w)
+			}
+			if g := glyphs(stream.Bytes(), pageSize-16+row); g != w {
+				t.Errorf("%q cut by the page end, row %d from a stream: %s, want %s", mid, row, g, w)
+			}
+		}
+	}
+}
