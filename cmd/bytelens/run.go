@@ -26,35 +26,9 @@ func newRunCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run [flags] -- CMD [ARG...]",
 		Short: "Run a command with pipes and print its cleaned output as a JSON envelope",
-		Long: `Run runs CMD with pipes (never a pseudo-terminal), stdin from /dev/null
-unless --stdin, in a new session without a controlling terminal: /dev/tty
-fails for it. stdout and stderr are each cleaned by their own streaming
-sanitizer; the raw bytes go to the restricted store ($BYTELENS_STORE, else
-$XDG_STATE_HOME/bytelens/store, else ~/.local/state/bytelens/store) and
-the envelope references them.
-
-Nothing CMD starts outlives run: when CMD has ended and its output is
-read (or --wait-delay passed), at --timeout, or when bytelens gets
-SIGINT, SIGTERM or SIGHUP, every process it started is killed (SIGTERM,
-then SIGKILL after --kill-grace), those that left its session included
-(Linux: a child subreaper adopts them); they are killed too if bytelens
-itself is killed.
-
-Each stream keeps its head and tail within --max-output; the envelope
-says which lines and bytes lie between them and the excerpt command that
-prints them.
-
-It prints one JSON object, schema bytelens.envelope/v2 (docs/envelope.md),
---compact without zero counters, empty fields and the chunk list, or with
---text a labelled form for people. The command's exit code is in the
-envelope's exit_code field. bytelens run exits 0 when it printed an
-envelope, whatever the command's exit code (with --exit-code: the
-command's own status, 128+N for signal N); 1 when it could not run the
-command; 2 for a usage error. A store that fails (full, read-only, not
-private) costs the raw artifact only: the envelope is printed with
-store_error saying why.`,
-		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd.Context(), s, f, args) },
+		Long:  help("run"),
+		Args:  cobra.MinimumNArgs(1),
+		RunE:  func(cmd *cobra.Command, args []string) error { return runRun(cmd.Context(), s, f, args) },
 	}
 	fs := cmd.Flags()
 	fs.SetInterspersed(false)

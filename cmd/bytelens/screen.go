@@ -11,19 +11,8 @@ func newScreenCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "screen [FILE|-]",
 		Short: "Print the terminal screen as a person saw it, as safe text",
-		Long: `screen plays a capture through bytelens' terminal screen model (xterm
-semantics: main and alternate screens, scroll regions, erase, insert and
-delete, DEC special graphics) and prints the screen shown, row by row,
-escaped: text drawn concealed (SGR 8) or in invisible colours shows blank.
-By default it is the screen at the end; --at OFFSET shows it after the
-first OFFSET bytes of the stream (decimal or 0x hex), --frame N after the
-N-th frame of a timed recording.
-
-The first line states the model's size and where it came from (the
-capture's header, else --size, else 80x24), whether LF was taken as CR LF
-(captures of pipes and files, where the tty's ONLCR never ran) or as LF
-(pseudo-terminal recordings), the screen shown and the cursor.`,
-		Args: cobra.MaximumNArgs(1),
+		Long:  help("screen"),
+		Args:  cobra.MaximumNArgs(1),
 	}
 	cf := addCaptureFlags(cmd.Flags())
 	command.ScreenSizeFlag(cmd.Flags(), sf)
