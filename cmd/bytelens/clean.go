@@ -2,14 +2,11 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/internal/command"
 	"github.com/bytelens/bytelens/internal/job"
-	"github.com/bytelens/bytelens/iostreams"
-	"github.com/bytelens/bytelens/render"
 	"github.com/spf13/cobra"
 )
 
@@ -34,16 +31,9 @@ func newCleanCmd(s *streams) *cobra.Command {
 			return err
 		}
 		defer in.Close()
-		out := iostreams.NewDataWriter(s.stdout)
-		_, reps, err := s.env().Clean(in, cf.stream, out, *pf)
+		reps, err := s.env().CleanText(s.stdout, in, cf.stream, *pf)
 		if err != nil {
 			return err
-		}
-		if err := out.Flush(); err != nil {
-			return fmt.Errorf("writing cleaned text: %w", err)
-		}
-		for _, r := range reps {
-			render.WriteSwallowed(s.stderr, r.Stream, &r.Report)
 		}
 		if reportPath != "" {
 			var b bytes.Buffer

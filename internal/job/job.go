@@ -85,6 +85,26 @@ func (e Env) Clean(in *capture.Input, stream string, w io.Writer, opts sanitize.
 	return sts, reps, nil
 }
 
+// CleanText writes the cleaned text of in to stdout (Clean) as data: on
+// a pipe or terminal each line as it is cleaned, into a regular file in
+// blocks (iostreams.DataWriter). Then it warns on e.Notes of the bytes
+// each stream's open control string swallowed at its end
+// (render.WriteSwallowed), and returns the reports.
+func (e Env) CleanText(stdout io.Writer, in *capture.Input, stream string, opts sanitize.Options) ([]capture.StreamReport, error) {
+	out := iostreams.NewDataWriter(stdout)
+	_, reps, err := e.Clean(in, stream, out, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := out.Flush(); err != nil {
+		return nil, fmt.Errorf("writing cleaned text: %w", err)
+	}
+	for _, r := range reps {
+		render.WriteSwallowed(e.Notes, r.Stream, &r.Report)
+	}
+	return reps, nil
+}
+
 // Metered returns st, or when p is not nil a copy of it whose reads p
 // counts.
 func Metered(st *capture.Stream, p *iostreams.Progress) *capture.Stream {

@@ -164,3 +164,17 @@ func TestWriteReports(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanText checks that the text reaches stdout and that the bytes an
+// open control string swallowed at the end are warned of.
+func TestCleanText(t *testing.T) {
+	e, notes := env()
+	var out bytes.Buffer
+	reps, err := e.CleanText(&out, open(t, "-", "kept\n\x1b]0;never closed", capture.ArgOptions{}), "", sanitize.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "kept\n" || len(reps) != 1 || reps[0].BytesSwallowed == 0 || !strings.Contains(notes.String(), "bytes up to the end were") {
+		t.Errorf("text %q, reports %+v, notes %q", out.String(), reps, notes.String())
+	}
+}
