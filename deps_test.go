@@ -32,6 +32,7 @@ var allowed = map[string][]string{
 	"version":                       {"render"},
 	"iostreams":                     {"render", "github.com/mattn/go-isatty", "github.com/schollz/progressbar/v3", "golang.org/x/sys/unix"},
 	"hook":                          {"safejson"},
+	"dump":                          {"capture", "render", "iostreams", "safejson"},
 	"seal":                          {"capture/store", "filippo.io/age"},
 	"mcpserver":                     {"sanitize", "render", "capture", "capture/store", "excerpt", "safejson", "github.com/modelcontextprotocol/go-sdk/", "github.com/google/jsonschema-go/"},
 	"internal/command":              {"sanitize", "render", "capture", "screen", "github.com/spf13/cobra", "github.com/spf13/pflag"},
@@ -46,7 +47,7 @@ var allowed = map[string][]string{
 		"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/bubbles/",
 		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv",
 		"github.com/aymanbagabas/go-udiff/lcs"}, // compare mode's alignment of two captures
-	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "diff", "extract", "version", "safejson", "excerpt", "mcpserver", "hook", "seal", "screen",
+	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "diff", "extract", "version", "safejson", "excerpt", "mcpserver", "hook", "seal", "screen", "dump",
 		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty", "iostreams",
 		"internal/command", "internal/job"},
 }

@@ -34,7 +34,7 @@ type Request struct {
 	Lines int
 	// Stdin is read for the input "-".
 	Stdin io.Reader
-	// Notes takes notes for people: which stream of a capture was taken,
+	// Notes (not nil) takes notes for people: which stream was taken,
 	// the capture's own notes (Warn), a corpus case that failed.
 	Notes *render.Writer
 	// Warn, when not nil, prints a capture's notes and warnings on w.

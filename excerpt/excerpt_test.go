@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 )
 
@@ -223,6 +224,37 @@ func TestRangeReport(t *testing.T) {
 }
 
 func len64(s string) int64 { return int64(len(s)) }
+
+// TestQuery checks that a Query is answered by Grep, Report or Lines.
+func TestQuery(t *testing.T) {
+	st := newStore(t)
+	ref := put(t, st, "", "plain\n", "title \x1b]0;evil\x07 here\n", "clip \x1b]52;c;aGk=\x07\n")
+	rec, err := Open(st, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		q    Query
+		want string // the text WriteText prints
+	}{
+		{Query{Stream: "stdout", From: 2, To: 3}, "      2  [6:27]  title  here\n      3  [27:45]  clip \n"},
+		{Query{Stream: "stdout", From: 1, To: 9, Report: true}, ref.String() + " stdout lines 1:3: raw [0:45], 45 bytes in, 24 bytes of text out\nfindings:\n" +
+			"  0x0000000c  12  title      OSC 0 title   9 bytes\n  0x00000020  32  clipboard  OSC 52 write  12 bytes\n"},
+		{Query{Stream: "stdout", From: 1, To: 1, Report: true, Grep: GrepOptions{Pattern: "clip"}}, ">     3  [27:45]  clip \n"},
+	} {
+		a, err := rec.Query(tc.q)
+		if err != nil {
+			t.Fatalf("%+v: %v", tc.q, err)
+		}
+		var b bytes.Buffer
+		if err := a.WriteText(render.NewWriter(&b)); err != nil || b.String() != tc.want {
+			t.Errorf("%+v: %q (%v), want %q", tc.q, b.String(), err, tc.want)
+		}
+	}
+	if a, err := rec.Query(Query{Stream: "stdin", From: 1, To: 1}); a != nil || err == nil {
+		t.Errorf("no such stream: %v, %v", a, err)
+	}
+}
 
 // The hostile corpus: no line of any excerpt holds a control, and the
 // text files hold exactly the sanitizer's output.

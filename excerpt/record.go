@@ -112,6 +112,8 @@ type Excerpt struct {
 	// Next, when not 0, is where to continue: the from of the next Lines
 	// call, or the cursor of the next Grep call.
 	Next int64 `json:"next,omitempty"`
+	// grep is set on a Grep answer, whose Next is a cursor.
+	grep bool
 }
 
 // index reads a stream's index and text files.
@@ -270,7 +272,7 @@ func (r *Record) Grep(stream string, o GrepOptions) (*Excerpt, error) {
 	if o.Cursor < 0 || total > 0 && from > total {
 		return nil, fmt.Errorf("%w: cursor %d is outside the stream's %d lines", ErrRange, o.Cursor, total)
 	}
-	ex := &Excerpt{Ref: r.ref.String(), Stream: stream, TotalLines: total, Lines: []Line{}}
+	ex := &Excerpt{Ref: r.ref.String(), Stream: stream, TotalLines: total, Lines: []Line{}, grep: true}
 	matches, next, err := ix.scan(re, from, total)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/sanitize"
 )
 
 // ParseLines parses a line range "FROM:TO" (1-based, TO included), ":TO"
@@ -34,10 +35,10 @@ func ParseLines(s string) (from, to int64, err error) {
 
 // WriteText prints the excerpt for a person: a line per cleaned line with
 // its number and raw span [start:end), escaped by w (a match marked '>'),
-// then how to go on: the --cursor of the next search (grep: the excerpt
-// is a Grep answer) or the --lines of the next range, or "no match". It
-// returns w.Err().
-func (ex *Excerpt) WriteText(w *render.Writer, grep bool) error {
+// then how to go on: the --cursor of the next search (an answer of Grep)
+// or the --lines of the next range, or "no match". It returns w.Err().
+func (ex *Excerpt) WriteText(w *render.Writer) error {
+	grep := ex.grep
 	for _, l := range ex.Lines {
 		mark := " "
 		if l.Match {
@@ -54,4 +55,23 @@ func (ex *Excerpt) WriteText(w *render.Writer, grep bool) error {
 		w.Printf("no match\n")
 	}
 	return w.Err()
+}
+
+// WriteText prints the range report for a person: the lines, the raw span
+// [start:end) they came from and the bytes in and out, then the findings
+// in the span as bytelens report lists them, or that there are none (or
+// that the stream report listed only its first findings). It returns the
+// first error of w.
+func (rr *RangeReport) WriteText(w *render.Writer) error {
+	p := w.Columns(2, 8, 2)
+	p.Printf("%s %s lines %d:%d: raw [%d:%d], %d bytes in, %d bytes of text out\n",
+		rr.Ref, rr.Stream, rr.From, rr.To, rr.RawStart, rr.RawEnd, rr.BytesIn, rr.BytesOut)
+	render.WriteFindings(p, rr.Findings)
+	switch {
+	case !rr.FindingsComplete:
+		p.Printf("  … the stream report lists only its first %d findings: more may fall in these lines\n", sanitize.MaxFindings)
+	case len(rr.Findings) == 0:
+		p.Printf("no findings in these lines\n")
+	}
+	return p.Flush()
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/sanitize"
 )
 
 func TestParseLines(t *testing.T) {
@@ -35,17 +36,38 @@ func TestWriteText(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ex   Excerpt
-		grep bool
 		want string
 	}{
-		{"lines, more", Excerpt{Stream: "stdout", TotalLines: 9, Lines: lines, Next: 3}, false,
+		{"lines, more", Excerpt{Stream: "stdout", TotalLines: 9, Lines: lines, Next: 3},
 			"      1  [0:4]  a␛[31m\n>     2  [4:9]  hit\nnext: --lines 3: (9 lines in stdout)\n"},
-		{"grep, more", Excerpt{Lines: lines[1:], Matches: 1, Next: 7}, true, ">     2  [4:9]  hit\nnext: --cursor 7 (1 matches shown)\n"},
-		{"grep, none", Excerpt{}, true, "no match\n"},
-		{"lines, end", Excerpt{Lines: lines[:1]}, false, "      1  [0:4]  a␛[31m\n"},
+		{"grep, more", Excerpt{Lines: lines[1:], Matches: 1, Next: 7, grep: true}, ">     2  [4:9]  hit\nnext: --cursor 7 (1 matches shown)\n"},
+		{"grep, none", Excerpt{grep: true}, "no match\n"},
+		{"lines, end", Excerpt{Lines: lines[:1]}, "      1  [0:4]  a␛[31m\n"},
 	} {
 		var b bytes.Buffer
-		if err := tc.ex.WriteText(render.NewWriter(&b), tc.grep); err != nil || b.String() != tc.want {
+		if err := tc.ex.WriteText(render.NewWriter(&b)); err != nil || b.String() != tc.want {
+			t.Errorf("%s: %q (%v), want %q", tc.name, b.String(), err, tc.want)
+		}
+	}
+}
+
+func TestRangeReportText(t *testing.T) {
+	finding := sanitize.Finding{Offset: 12, Kind: "title", Sequence: "OSC 0", Bytes: 10}
+	for _, tc := range []struct {
+		name string
+		rr   RangeReport
+		want string
+	}{
+		{"findings", RangeReport{Ref: "restricted:sha256:ab", Stream: "stdout", From: 2, To: 2, RawStart: 6, RawEnd: 27, BytesIn: 21, BytesOut: 12,
+			Findings: []sanitize.Finding{finding}, FindingsComplete: true},
+			"restricted:sha256:ab stdout lines 2:2: raw [6:27], 21 bytes in, 12 bytes of text out\nfindings:\n  0x0000000c  12  title  OSC 0  10 bytes\n"},
+		{"none", RangeReport{Ref: "r", Stream: "stderr\x1b[2J", From: 1, To: 1, RawEnd: 4, BytesIn: 4, BytesOut: 4, FindingsComplete: true},
+			"r stderr␛[2J lines 1:1: raw [0:4], 4 bytes in, 4 bytes of text out\nno findings in these lines\n"},
+		{"capped", RangeReport{Ref: "r", Stream: "stdout", From: 1, To: 1},
+			"r stdout lines 1:1: raw [0:0], 0 bytes in, 0 bytes of text out\n  … the stream report lists only its first 1000 findings: more may fall in these lines\n"},
+	} {
+		var b bytes.Buffer
+		if err := tc.rr.WriteText(render.NewWriter(&b)); err != nil || b.String() != tc.want {
 			t.Errorf("%s: %q (%v), want %q", tc.name, b.String(), err, tc.want)
 		}
 	}

@@ -150,17 +150,15 @@ func unrequire(s *jsonschema.Schema) {
 // Serve runs the server on in and out (newline-delimited JSON-RPC, as on
 // stdio) until the client disconnects or ctx ends. out receives JSON-RPC
 // only, through safejson.Escape; lines the SDK could not decode are
-// answered with a JSON-RPC error instead of ending the session.
-func Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser, o Options) error {
+// answered with a JSON-RPC error instead of ending the session. Serve
+// never closes in or out (the process's standard streams).
+func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	ew := &escapeWriter{w: out}
 	log := io.Discard
 	if o.Log != nil {
 		log = &safeLines{w: o.Log}
 	}
-	gr := struct {
-		io.Reader
-		io.Closer
-	}{newGuardReader(in, ew, log), in}
+	gr := io.NopCloser(newGuardReader(in, ew, log))
 	return New(o).Run(ctx, &mcp.IOTransport{Reader: gr, Writer: ew, MaxLineLength: MaxRequest + 1})
 }
 
@@ -168,7 +166,7 @@ func Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser, o Options)
 // safejson.Escape. A text not yet ended is held until its newline.
 type escapeWriter struct {
 	mu  sync.Mutex
-	w   io.WriteCloser
+	w   io.Writer
 	buf []byte
 }
 
@@ -194,6 +192,7 @@ func (e *escapeWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// Close writes a text not yet ended; it never closes w.
 func (e *escapeWriter) Close() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -201,7 +200,7 @@ func (e *escapeWriter) Close() error {
 		e.w.Write(safejson.Escape(e.buf))
 		e.buf = nil
 	}
-	return e.w.Close()
+	return nil
 }
 
 // safeLines writes each line given to it through render.Line.

@@ -46,14 +46,22 @@ func WriteSummary(w *Writer, name Safe, r *sanitize.Report, loader []sanitize.Lo
 			p.Printf("  %s\t%d\t%d bytes\n", l.Class, l.Count, l.Bytes)
 		}
 	}
-	if len(r.Findings) > 0 {
-		p.Printf("findings:\n")
-		for _, f := range r.Findings {
-			p.Printf("  0x%08x\t%d\t%s\t%s\t%d bytes\n", f.Offset, f.Offset, f.Kind, f.Sequence, f.Bytes)
-		}
-		if r.FindingsOmitted > 0 {
-			p.Printf("  … %d more findings not listed\n", r.FindingsOmitted)
-		}
+	WriteFindings(p, r.Findings)
+	if r.FindingsOmitted > 0 {
+		p.Printf("  … %d more findings not listed\n", r.FindingsOmitted)
 	}
 	return p.Flush()
+}
+
+// WriteFindings writes fs under a "findings:" line, a row per finding:
+// its offset in hex and in decimal, kind, sequence and length in bytes,
+// the cells TAB-separated for a Columns writer p. It writes nothing when
+// fs is empty.
+func WriteFindings(p *Writer, fs []sanitize.Finding) {
+	if len(fs) > 0 {
+		p.Printf("findings:\n")
+	}
+	for _, f := range fs {
+		p.Printf("  0x%08x\t%d\t%s\t%s\t%d bytes\n", f.Offset, f.Offset, f.Kind, f.Sequence, f.Bytes)
+	}
 }

@@ -83,6 +83,15 @@ func (e *Encoder) Encode(v any) error {
 	return err
 }
 
+// WriteIndented writes v to w as one JSON document for people and
+// tools alike: the Encoder's escaping, indented by two spaces, ended by a
+// line feed, in one Write call. Errors are json's or w's.
+func WriteIndented(w io.Writer, v any) error {
+	enc := NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
 // Escape rewrites valid JSON text js so that every character the package
 // doc lists is a \uXXXX escape. It relies on one property of JSON: outside
 // string literals, valid JSON is ASCII, so every non-ASCII character is

@@ -277,3 +277,27 @@ func TestLoneSurrogate(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteIndented checks that a document is MarshalIndent's with two
+// spaces and a final line feed, written at once.
+func TestWriteIndented(t *testing.T) {
+	v := map[string]any{"name": "a\x1b[31m<b>", "n": []int{1, 2}}
+	want, err := MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w countingWriter
+	if err := WriteIndented(&w, v); err != nil || w.b.String() != string(want)+"\n" || w.writes != 1 {
+		t.Errorf("WriteIndented: %q in %d writes (%v), want %q", w.b.String(), w.writes, err, string(want)+"\n")
+	}
+	if !strings.Contains(w.b.String(), `\u001b[31m\u003cb\u003e`) {
+		t.Errorf("not escaped: %q", w.b.String())
+	}
+}
+
+type countingWriter struct {
+	b      bytes.Buffer
+	writes int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) { c.writes++; return c.b.Write(p) }

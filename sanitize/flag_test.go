@@ -3,6 +3,7 @@ package sanitize
 import (
 	"flag"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -54,5 +55,22 @@ func TestPolicyFlagValues(t *testing.T) {
 	want := Options{CR: CRScreen, BS: BSOverstrike, Links: LinksAppend, FormatChars: FormatEscape, APCBEL: true, MaxPayload: 7}
 	if got, err := ParsePolicy(want.String()); err != nil || got != want {
 		t.Errorf("ParsePolicy(%q) = %+v, %v", want.String(), got, err)
+	}
+}
+
+// TestCompleteSettings checks that the completions of a settings list
+// keep its items before the last and offer each key's named values.
+func TestCompleteSettings(t *testing.T) {
+	got := CompleteSettings("cr=drop,li")
+	if len(got) != 15 || got[0] != "cr=drop,cr=lines" || !slices.Contains(got, "cr=drop,links=append") || !slices.Contains(got, "cr=drop,apc-bel=true") {
+		t.Errorf("CompleteSettings = %q", got)
+	}
+	for _, c := range got {
+		if strings.Contains(c, "max-payload") || !strings.HasPrefix(c, "cr=drop,") {
+			t.Errorf("completion %q", c)
+		}
+	}
+	if got := CompleteSettings(""); got[0] != "cr=lines" {
+		t.Errorf("first item: %q", got)
 	}
 }

@@ -302,3 +302,19 @@ var policyChoices = map[string][]string{
 // completion. It returns nil for "max-payload" (a byte count) and for
 // unknown keys.
 func PolicyValues(key string) []string { return slices.Clone(policyChoices[key]) }
+
+// CompleteSettings returns, for shell completion of a comma-separated
+// key=value list (bytelens diff --b-policy, view --compare-policy), every
+// key=value setting with a named value that its last item can become,
+// each after the items before it: "cr=drop,l" gives "cr=drop,cr=lines",
+// "cr=drop,cr=overwrite" and so on, for the shell to filter.
+func CompleteSettings(word string) []string {
+	prefix := word[:strings.LastIndexByte(word, ',')+1]
+	var out []string
+	for _, k := range PolicyKeys {
+		for _, v := range policyChoices[k] {
+			out = append(out, prefix+k+"="+v)
+		}
+	}
+	return out
+}

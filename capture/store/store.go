@@ -138,6 +138,21 @@ func DefaultRefs() []Ref {
 	return refs
 }
 
+// CompleteRefs returns, for shell completion, the references of
+// DefaultRefs as strings when word (the word being completed) can only be
+// the start of one: it begins with RefPrefix, or is at least "rest" of it.
+// Otherwise it returns false, and the shell completes file names.
+func CompleteRefs(word string) ([]string, bool) {
+	if !strings.HasPrefix(word, RefPrefix) && (len(word) < 4 || !strings.HasPrefix(RefPrefix, word)) {
+		return nil, false
+	}
+	var out []string
+	for _, r := range DefaultRefs() {
+		out = append(out, r.String())
+	}
+	return out, true
+}
+
 // Dir returns the store's absolute directory.
 func (s *Store) Dir() string { return s.dir }
 

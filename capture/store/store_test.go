@@ -469,3 +469,26 @@ func TestDefaultRefs(t *testing.T) {
 		t.Errorf("DefaultRefs = %v, want [%v] (raw artifacts only)", refs, r)
 	}
 }
+
+// TestCompleteRefs checks which words complete to references: those
+// that can only begin one.
+func TestCompleteRefs(t *testing.T) {
+	t.Setenv(EnvStore, filepath.Join(t.TempDir(), "store"))
+	s, err := OpenDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := putArtifact(t, s, -1, "1:evidence")
+	for _, tc := range []struct {
+		word string
+		refs bool
+	}{
+		{"", false}, {"r", false}, {"res", false}, {"rest", true}, {"restricted:", true},
+		{"restricted:sha256:" + r.Hex()[:3], true}, {"rests", false}, {"build.log", false},
+	} {
+		got, ok := CompleteRefs(tc.word)
+		if ok != tc.refs || ok && (len(got) != 1 || got[0] != r.String()) || !ok && got != nil {
+			t.Errorf("CompleteRefs(%q) = %q, %v; want references: %v", tc.word, got, ok, tc.refs)
+		}
+	}
+}

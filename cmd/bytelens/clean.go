@@ -12,12 +12,10 @@ import (
 
 func newCleanCmd(s *streams) *cobra.Command {
 	var reportPath string
-	cmd := &cobra.Command{
-		Use:   "clean [FILE|-]",
-		Short: "Write the agent-safe text of a capture to stdout",
-		Long:  help("clean"),
-		Args:  cobra.MaximumNArgs(1),
-	}
+	cmd := withHelp("clean", &cobra.Command{
+		Use:  "clean [FILE|-]",
+		Args: cobra.MaximumNArgs(1),
+	})
 	pf := addPolicyFlags(cmd.Flags())
 	cf := addCaptureFlags(cmd.Flags())
 	cmd.Flags().StringVar(&reportPath, "report", "", "also write the JSON removal report to this file (an array when there are several streams)")
@@ -51,12 +49,10 @@ func newCleanCmd(s *streams) *cobra.Command {
 
 func newReportCmd(s *streams) *cobra.Command {
 	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "report [FILE|-]",
-		Short: "Say what cleaning a capture removes, and where",
-		Long:  help("report"),
-		Args:  cobra.MaximumNArgs(1),
-	}
+	cmd := withHelp("report", &cobra.Command{
+		Use:  "report [FILE|-]",
+		Args: cobra.MaximumNArgs(1),
+	})
 	pf := addPolicyFlags(cmd.Flags())
 	cf := addCaptureFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")

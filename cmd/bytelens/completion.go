@@ -58,27 +58,15 @@ func registerCompletions(root *cobra.Command) {
 }
 
 // completeSettings completes the last item of a key=value list.
-func completeSettings(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	prefix := toComplete[:strings.LastIndexByte(toComplete, ',')+1]
-	var out []string
-	for _, k := range sanitize.PolicyKeys {
-		for _, v := range sanitize.PolicyValues(k) {
-			out = append(out, prefix+k+"="+v)
-		}
-	}
-	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+func completeSettings(_ *cobra.Command, _ []string, word string) ([]string, cobra.ShellCompDirective) {
+	return sanitize.CompleteSettings(word), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }
 
-// completeRefs offers the store's references when the word typed is at
-// least "rest" of "restricted:"; otherwise the shell completes file names.
-// It never creates the store.
-func completeRefs(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	if !strings.HasPrefix(toComplete, store.RefPrefix) && (len(toComplete) < 4 || !strings.HasPrefix(store.RefPrefix, toComplete)) {
-		return nil, cobra.ShellCompDirectiveDefault
+// completeRefs offers the store's references for a word that can only
+// begin one; otherwise the shell completes file names.
+func completeRefs(_ *cobra.Command, _ []string, word string) ([]string, cobra.ShellCompDirective) {
+	if refs, ok := store.CompleteRefs(word); ok {
+		return refs, cobra.ShellCompDirectiveNoFileComp
 	}
-	var out []string
-	for _, r := range store.DefaultRefs() {
-		out = append(out, r.String())
-	}
-	return out, cobra.ShellCompDirectiveNoFileComp
+	return nil, cobra.ShellCompDirectiveDefault
 }

@@ -12,13 +12,10 @@ import (
 func newDiffCmd(s *streams) *cobra.Command {
 	var r diff.Request
 	var asJSON bool
-	cmd := &cobra.Command{
-		Use:     "diff [flags] A B | FILE --b-policy P | --corpus DIR --b-policy P",
-		Short:   "Compare the cleaned text and removal reports of two inputs",
-		Long:    help("diff"),
-		Example: help("diff.example"),
-		Args:    cobra.MaximumNArgs(2),
-	}
+	cmd := withHelp("diff", &cobra.Command{
+		Use:  "diff [flags] A B | FILE --b-policy P | --corpus DIR --b-policy P",
+		Args: cobra.MaximumNArgs(2),
+	})
 	fs := cmd.Flags()
 	fs.StringVar(&r.APolicy, "a-policy", "", "policy settings for side A on top of the policy flags, e.g. cr=drop")
 	fs.StringVar(&r.BPolicy, "b-policy", "", "policy settings for side B on top of the policy flags, e.g. cr=overwrite,format-chars=keep")

@@ -10,58 +10,44 @@ import (
 )
 
 type excerptFlags struct {
-	lines, grep, stream string
-	context             int
-	cursor              int64
-	regex, json, report bool
+	lines string
+	json  bool
+	excerpt.Query
 }
 
 func newExcerptCmd(s *streams) *cobra.Command {
 	f := &excerptFlags{}
-	cmd := &cobra.Command{
-		Use:   "excerpt REF (--lines FROM:TO | --grep PATTERN [-C N]) [--stream NAME] [--json]",
-		Short: "Show cleaned lines of a record by line range or search, each with its raw byte span",
-		Long: `Excerpt reads the cleaned text that bytelens run kept beside the raw
-artifact REF (restricted:sha256:<hex>) and shows part of it; it never reads
-the raw bytes, so it works on an encrypted store without the identity.
-
-  --lines FROM:TO      lines FROM to TO (1-based, TO included; :TO from 1, FROM: to the end)
-  --grep PATTERN       the lines holding PATTERN (literal; RE2 with --regex),
-                       with -C lines of context; --cursor continues a search
-  --report             with --lines, the removal report of that range
-
-Each line carries its number and the span [start:end) of the raw stream it
-came from (bytelens view REF, bytelens extract REF --range start:end). One
-call shows at most 200 lines and 16 KiB; a line cut by the byte limit ends
-in a marker, and "next:" says how to go on. A search shows at most 50
-matches per call.`,
+	cmd := withHelp("excerpt", &cobra.Command{
+		Use:  "excerpt REF (--lines FROM:TO | --grep PATTERN [-C N]) [--stream NAME] [--json]",
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error { return runExcerpt(s, f, args[0]) },
-	}
+	})
 	fs := cmd.Flags()
 	fs.StringVar(&f.lines, "lines", "", "line range `FROM:TO`")
-	fs.StringVar(&f.grep, "grep", "", "show the lines matching `PATTERN`")
-	fs.BoolVar(&f.regex, "regex", false, "PATTERN is an RE2 regular expression")
-	fs.IntVarP(&f.context, "context", "C", 0, "`N` lines of context around each match (at most 10)")
-	fs.Int64Var(&f.cursor, "cursor", 0, "continue a search at line `N` (the next: of the previous call)")
-	fs.StringVar(&f.stream, "stream", "stdout", "the stream `NAME`: stdout or stderr")
-	fs.BoolVar(&f.report, "report", false, "with --lines, print the range's removal report")
+	fs.StringVar(&f.Grep.Pattern, "grep", "", "show the lines matching `PATTERN`")
+	fs.BoolVar(&f.Grep.Regex, "regex", false, "PATTERN is an RE2 regular expression")
+	fs.IntVarP(&f.Grep.Context, "context", "C", 0, "`N` lines of context around each match (at most 10)")
+	fs.Int64Var(&f.Grep.Cursor, "cursor", 0, "continue a search at line `N` (the next: of the previous call)")
+	fs.StringVar(&f.Stream, "stream", "stdout", "the stream `NAME`: stdout or stderr")
+	fs.BoolVar(&f.Report, "report", false, "with --lines, print the range's removal report")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 	return cmd
 }
 
 func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
-	ref, err := store.ParseRef(refArg)
-	if err != nil {
-		return err
-	}
-	if (f.lines == "") == (f.grep == "") || f.report && f.lines == "" {
+	g := f.Grep
+	switch {
+	case (f.lines == "") == (g.Pattern == "") || f.Report && f.lines == "":
 		return usagef("give --lines FROM:TO or --grep PATTERN (--report goes with --lines)")
-	}
-	if f.lines != "" && (f.regex || f.context != 0 || f.cursor != 0) {
+	case f.lines != "" && (g.Regex || g.Context != 0 || g.Cursor != 0):
 		return usagef("--regex, -C and --cursor go with --grep, not --lines")
+	case f.lines != "":
+		var err error
+		if f.From, f.To, err = excerpt.ParseLines(f.lines); err != nil {
+			return usagef("--lines wants FROM:TO line numbers from 1, such as 120:180")
+		}
 	}
-	st, err := openStore()
+	st, ref, err := openRef(refArg)
 	if err != nil {
 		return err
 	}
@@ -69,37 +55,16 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 	if err != nil {
 		return excerptError(err)
 	}
-	var v any
+	a, err := rec.Query(f.Query)
 	switch {
-	case f.grep != "":
-		v, err = rec.Grep(f.stream, excerpt.GrepOptions{Pattern: f.grep, Regex: f.regex, Context: f.context, Cursor: f.cursor})
-	default:
-		from, to, perr := excerpt.ParseLines(f.lines)
-		if perr != nil {
-			return usagef("--lines wants FROM:TO line numbers from 1, such as 120:180")
-		}
-		if f.report {
-			v, err = rec.Report(f.stream, from, to)
-		} else {
-			v, err = rec.Lines(f.stream, from, to)
-		}
-	}
-	if err != nil {
+	case err != nil:
 		return excerptError(err)
+	case f.json: // one line of JSON
+		enc := safejson.NewEncoder(s.stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(a)
 	}
-	// Lines and matches print as text, a range's report as indented JSON;
-	// --json prints either as one line of JSON.
-	enc := safejson.NewEncoder(s.stdout)
-	enc.SetEscapeHTML(false)
-	ex, lines := v.(*excerpt.Excerpt)
-	switch {
-	case f.json:
-	case lines:
-		return ex.WriteText(s.out, f.grep != "")
-	default:
-		enc.SetIndent("", "  ")
-	}
-	return enc.Encode(v)
+	return a.WriteText(s.out)
 }
 
 // excerptError adds the way out to a record not found (usage errors

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/extract"
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
@@ -20,28 +19,11 @@ type extractFlags struct {
 
 func newExtractCmd(s *streams) *cobra.Command {
 	f := &extractFlags{}
-	cmd := &cobra.Command{
-		Use:   "extract REF [--stream NAME] [--range START:END] [--as hex|text | --raw -o FILE]",
-		Short: "Show a bounded range of a raw artifact as hex rows or cleaned text",
-		Long: `Extract reads the raw artifact REF (restricted:sha256:<hex>) from the
-store, checks its digest, and shows bytes START to END (END excluded) of one
-stream, at most 4096 bytes per call:
-
-  --as hex    the range as bytelens hex shows it (the default): offsets,
-              hex digits, and the glyph column classed in the stream's
-              context, payloads drawn ░
-  --as text   the range cleaned by the sanitizer, which reads the stream
-              from its start so that a range inside a control string
-              shows none of its payload
-
-Raw bytes are never written to a terminal: --raw -o FILE exports the
-stream (or the range, of any size) to FILE, and refuses when FILE is a
-terminal. A new FILE is created with mode 0600, an existing regular file
-is replaced, and a pipe (-o /dev/stdout in a pipeline) is written as it
-is. --stream artifact with --raw exports the whole framed artifact file.`,
+	cmd := withHelp("extract", &cobra.Command{
+		Use:  "extract REF [--stream NAME] [--range START:END] [--as hex|text | --raw -o FILE]",
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error { return runExtract(s, f, args[0]) },
-	}
+	})
 	fs := cmd.Flags()
 	fs.StringVar(&f.rng, "range", "", "byte range `START:END` of the stream (END excluded; either may be omitted)")
 	fs.StringVar(&f.as, "as", "hex", "show the range as `hex` or text")
@@ -54,10 +36,6 @@ is. --stream artifact with --raw exports the whole framed artifact file.`,
 }
 
 func runExtract(s *streams, f *extractFlags, refArg string) error {
-	ref, err := store.ParseRef(refArg)
-	if err != nil {
-		return err
-	}
 	switch {
 	case f.raw != (f.output != ""):
 		return usagef("--raw and -o FILE go together")
@@ -70,15 +48,14 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	case f.stream == extract.StreamArtifact && (!f.raw || f.rng != ""):
 		return usagef("--stream artifact exports the whole artifact: use it with --raw -o FILE and no --range")
 	}
-	sopts := *f.policy
-	st, err := openStore()
+	st, ref, err := openRef(refArg)
 	if err != nil {
 		return err
 	}
 	if f.raw {
 		return extractError(extract.Export(st, ref, f.stream, f.rng, f.output))
 	}
-	x, err := extract.Range(st, ref, f.stream, f.rng, f.as, sopts)
+	x, err := extract.Range(st, ref, f.stream, f.rng, f.as, *f.policy)
 	switch {
 	case err != nil:
 		return extractError(err)
@@ -97,39 +74,22 @@ func extractError(err error) error {
 	return err
 }
 
-// writeJSON writes v as indented JSON through safejson, with a final LF.
-func writeJSON(w io.Writer, v any) error {
-	b, err := safejson.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
-}
+// writeJSON writes v as one indented JSON document (safejson).
+var writeJSON = safejson.WriteIndented
 
 func newVerifyCmd(s *streams) *cobra.Command {
 	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "verify REF FILE",
-		Short: "Check whether a file holds the same bytes as a raw artifact or one of its streams",
-		Long: `Verify checks the raw artifact REF in the store (its digest must match),
-then compares the SHA-256 of FILE ("-" for stdin) with the digest of the
-artifact file itself and with the digest of each stream's stored bytes.
-It prints what matched and exits 0, or prints "no match" and exits 1.
-A stream that passed the raw limit is matched by its stored prefix only.`,
+	cmd := withHelp("verify", &cobra.Command{
+		Use:  "verify REF FILE",
 		Args: cobra.ExactArgs(2),
 		RunE: func(_ *cobra.Command, args []string) error { return runVerify(s, args[0], args[1], asJSON) },
-	}
+	})
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON (schema bytelens.verify/v1)")
 	return cmd
 }
 
 func runVerify(s *streams, refArg, path string, asJSON bool) error {
-	ref, err := store.ParseRef(refArg)
-	if err != nil {
-		return err
-	}
-	st, err := openStore()
+	st, ref, err := openRef(refArg)
 	if err != nil {
 		return err
 	}

@@ -8,23 +8,11 @@ import (
 )
 
 func newHookCmd(s *streams) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "hook AGENT",
-		Short: "Answer a coding agent's PreToolUse hook so its shell commands run through bytelens",
-		Long: `Hook reads a PreToolUse hook's JSON on stdin and answers on stdout.
-
-  claude-code  for the Bash tool, hookSpecificOutput.updatedInput runs the
-               same command as: bytelens run --agent --exit-code -- bash -c '...'
-               (cleaned output and one footer line); other tools pass through
-  codex        Codex CLI cannot rewrite a command (it rejects updatedInput):
-               the hook denies the Bash call and gives the rewritten command
-               as the reason, for the model to run instead
-
-A command that already runs bytelens passes through. See README for the
-settings snippets.`,
+	cmd := withHelp("hook", &cobra.Command{
+		Use:       "hook AGENT",
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: []string{string(hook.ClaudeCode), string(hook.Codex)},
-	}
+	})
 	var permission string
 	cmd.Flags().StringVar(&permission, "permission", "ask", "claude-code: the permissionDecision sent with the rewrite: ask, allow (no prompt) or none")
 	cmd.RunE = func(_ *cobra.Command, args []string) error {

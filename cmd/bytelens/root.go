@@ -101,16 +101,15 @@ var subcommands = []func(s *streams) *cobra.Command{
 }
 
 func newRoot(s *streams) *cobra.Command {
-	root := &cobra.Command{
+	root := withHelp("bytelens", &cobra.Command{
 		Use:           "bytelens",
-		Short:         "Clean, collect and inspect untrusted terminal output",
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Version:       version.Current().Safe().String(),
 		// Man pages carry no generation date, so that docs/man changes
 		// only when the commands do.
 		DisableAutoGenTag: true,
-	}
+	})
 	root.SetVersionTemplate("bytelens {{.Version}}\n")
 	root.SetIn(s.stdin)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })

@@ -23,13 +23,11 @@ type runFlags struct {
 
 func newRunCmd(s *streams) *cobra.Command {
 	f := &runFlags{maxOutput: capture.DefaultMaxOutput, maxRaw: capture.DefaultMaxRaw, waitDelay: capture.DefaultWaitDelay}
-	cmd := &cobra.Command{
-		Use:   "run [flags] -- CMD [ARG...]",
-		Short: "Run a command with pipes and print its cleaned output as a JSON envelope",
-		Long:  help("run"),
-		Args:  cobra.MinimumNArgs(1),
-		RunE:  func(cmd *cobra.Command, args []string) error { return runRun(cmd.Context(), s, f, args) },
-	}
+	cmd := withHelp("run", &cobra.Command{
+		Use:  "run [flags] -- CMD [ARG...]",
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd.Context(), s, f, args) },
+	})
 	fs := cmd.Flags()
 	fs.SetInterspersed(false)
 	fs.Var(&f.maxOutput, "max-output", "cleaned `bytes` kept per stream in the envelope (suffixes K, M, G; -1 no limit)")

@@ -8,12 +8,10 @@ import (
 
 func newScreenCmd(s *streams) *cobra.Command {
 	sf := &command.Screen{}
-	cmd := &cobra.Command{
-		Use:   "screen [FILE|-]",
-		Short: "Print the terminal screen as a person saw it, as safe text",
-		Long:  help("screen"),
-		Args:  cobra.MaximumNArgs(1),
-	}
+	cmd := withHelp("screen", &cobra.Command{
+		Use:  "screen [FILE|-]",
+		Args: cobra.MaximumNArgs(1),
+	})
 	cf := addCaptureFlags(cmd.Flags())
 	command.ScreenSizeFlag(cmd.Flags(), sf)
 	cmd.Flags().StringVar(&sf.At, "at", "", "show the screen after this many bytes of the stream (decimal or 0x hex)")

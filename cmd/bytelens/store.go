@@ -5,31 +5,27 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/safejson"
+	"github.com/bytelens/bytelens/seal"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 func newStoreCmd(s *streams) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "store",
-		Short: "List and prune the restricted store of raw artifacts and envelopes",
-		Long: `The restricted store keeps raw artifacts (the bytes bytelens run
-collected, named by their SHA-256) and, with run --save-envelope, the
-cleaned envelopes linked to them. It lives in $BYTELENS_STORE, else
-$XDG_STATE_HOME/bytelens/store, else ~/.local/state/bytelens/store, with
-directories 0700 and files 0600.`,
+	cmd := withHelp("store", &cobra.Command{
+		Use:  "store",
 		Args: cobra.NoArgs,
-	}
-	cmd.AddCommand(newStoreLsCmd(s), newStorePruneCmd(s), newKeygenCmd(s)) // keygen: keys.go
+	})
+	cmd.AddCommand(newStoreLsCmd(s), newStorePruneCmd(s), newKeygenCmd(s))
 	return cmd
 }
 
 func newStoreLsCmd(s *streams) *cobra.Command {
 	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "ls",
-		Short: "List what the store holds: reference, kind, bytes, time, command",
-		Args:  cobra.NoArgs,
+	cmd := withHelp("store-ls", &cobra.Command{
+		Use:  "ls",
+		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			st, err := openStore()
 			if err != nil {
@@ -40,7 +36,13 @@ func newStoreLsCmd(s *streams) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return writeEntriesJSON(s, es)
+				enc := safejson.NewEncoder(s.stdout)
+				for _, e := range es {
+					if err := enc.Encode(capture.NewStoreEntry(e)); err != nil {
+						return err
+					}
+				}
+				return nil
 			}
 			tw := s.out.Columns(0, 0, 2)
 			tw.Printf("REFERENCE\tKIND\tBYTES\tTIME\tCOMMAND\n")
@@ -49,33 +51,16 @@ func newStoreLsCmd(s *streams) *cobra.Command {
 			}
 			return tw.Flush()
 		},
-	}
+	})
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per line")
 	return cmd
-}
-
-func writeEntriesJSON(s *streams, es []store.Entry) error {
-	enc := safejson.NewEncoder(s.stdout)
-	for _, e := range es {
-		if err := enc.Encode(capture.NewStoreEntry(e)); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func newStorePruneCmd(s *streams) *cobra.Command {
 	var rawAge, envAge, cleanAge store.Age
 	var dryRun bool
-	cmd := &cobra.Command{
-		Use:   "prune --raw-older-than D --envelopes-older-than D",
-		Short: "Remove raw artifacts and envelopes, each kind on its own schedule",
-		Long: `Prune removes raw artifacts older than --raw-older-than and envelopes
-older than --envelopes-older-than, and the cleaned text kept for
-bytelens excerpt older than --clean-older-than; a kind whose flag is not given is kept.
-Ages are Go durations (90m, 36h) or whole days (30d). Temporary files
-left by a run that died are removed too; a file that a run is writing is
-locked and never removed, whatever its age.`,
+	cmd := withHelp("store-prune", &cobra.Command{
+		Use:  "prune --raw-older-than D --envelopes-older-than D",
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if !rawAge.IsSet() && !envAge.IsSet() && !cleanAge.IsSet() {
@@ -97,7 +82,7 @@ locked and never removed, whatever its age.`,
 			}
 			return err
 		},
-	}
+	})
 	fs := cmd.Flags()
 	fs.Var(&rawAge, "raw-older-than", "remove raw artifacts older than `D`")
 	fs.Var(&envAge, "envelopes-older-than", "remove envelopes older than `D`")
@@ -113,4 +98,53 @@ func openStore() (*store.Store, error) {
 		return nil, hintError{err, "set BYTELENS_STORE to a private directory (mode 0700)"}
 	}
 	return st, useKeys(st)
+}
+
+// openRef parses the REF argument and opens the store it is read from.
+func openRef(arg string) (*store.Store, store.Ref, error) {
+	ref, err := store.ParseRef(arg)
+	if err != nil {
+		return nil, ref, err
+	}
+	st, err := openStore()
+	return st, ref, err
+}
+
+// keyFlags are the global --encrypt-to and --identity flags. newRoot
+// binds them afresh for each run, and every store this package opens
+// gets them through useKeys.
+var keyFlags struct{ encryptTo, identity string }
+
+// addKeyFlags registers the key flags on the root's persistent flags.
+func addKeyFlags(fs *pflag.FlagSet) {
+	keyFlags.encryptTo, keyFlags.identity = "", ""
+	fs.StringVar(&keyFlags.encryptTo, "encrypt-to", "", "encrypt new raw artifacts to these age `RECIPIENTS` (age1..., comma-separated, or a file of them; default $"+seal.EnvRecipients+")")
+	fs.StringVar(&keyFlags.identity, "identity", "", "age identity `FILE` that decrypts encrypted raw artifacts (default $"+seal.EnvIdentity+")")
+}
+
+// useKeys gives st the sealer the key flags or their environment
+// variables name, if any.
+func useKeys(st *store.Store) error {
+	sl, err := seal.FromFlags(keyFlags.encryptTo, keyFlags.identity)
+	if err != nil {
+		return usageError{err}
+	}
+	if sl != nil {
+		st.SetSealer(sl)
+	}
+	return nil
+}
+
+func newKeygenCmd(s *streams) *cobra.Command {
+	return withHelp("store-keygen", &cobra.Command{
+		Use:  "keygen FILE",
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			r, err := seal.Keygen(args[0])
+			if err != nil {
+				return err
+			}
+			return s.out.Println(render.TextString(r))
+		},
+	})
 }

@@ -2,15 +2,13 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/bytelens/bytelens/capture"
-	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/bytelens/bytelens/viewer"
 )
@@ -23,42 +21,10 @@ func newViewCmd(s *streams) *cobra.Command {
 	var hidePayloads, ascii bool
 	var stdinLimit int64
 	var compareFile, comparePolicy string
-	cmd := &cobra.Command{
-		Use:   "view [FILE|-] [--compare B | --compare-policy SETTINGS]",
-		Short: "Inspect a capture safely: hex, escaped glyphs and cleaned text side by side",
-		Long: `View opens a terminal capture in an interactive viewer: a hex pane, a pane of
-escaped glyphs (one per byte), the cleaned text, and the removal report, all
-following one cursor, with every escape sequence's boundaries marked. Nothing
-from the capture reaches the terminal unescaped.
-
-FILE is loaded by format (raw bytes, asciinema casts, ttyrec, script
-typescripts, CI logs, bytelens artifacts or restricted:sha256 references;
---format overrides sniffing). "-" reads stdin into a temporary file first (up
-to --stdin-limit bytes). With no FILE, view opens a demo capture that holds
-one of each hazard. Press ? inside the viewer for the keys.
-
-Compare mode shows two cleaned texts side by side, A left and B right, and
-the two removal reports as one table (group.name, A, B, B-A). --compare B
-compares FILE with capture B under the same policy; --compare-policy
-SETTINGS compares FILE under the policy flags (A) with FILE under SETTINGS
-applied on top of them (B), comma-separated key=value as in bytelens diff
-(cr=overwrite,format-chars=keep). One cursor drives both sides, and the
-line each side's cleaned text holds at it is on the same row. Two captures
-(each up to 8 MiB) are aligned token by token: control sequences and lines
-of text are diffed, a changed sequence is paired with its counterpart (a
-link target, a colour), and B's cursor is where A's byte is in B, however
-far an insertion shifted it; longer captures are synchronized by offset.
-One capture under two policies shows the same offset on both sides. A line
-is marked ! where its text differs from the other side and ~ where the text
-is the same but its bytes differ; the table marks differing counts and
-lists the findings that only one report has or that changed. d and D go to
-the next and previous difference, a line only B has included (in the
-table: the next differing row), and the detail pane shows the token under
-each side's cursor side by side, the part that differs in reverse video.`,
-		Example: `  bytelens view build.log --compare build-again.log
-  bytelens view testdata/corpus/cr-progress.bin --compare-policy cr=overwrite`,
+	cmd := withHelp("view", &cobra.Command{
+		Use:  "view [FILE|-] [--compare B | --compare-policy SETTINGS]",
 		Args: cobra.MaximumNArgs(1),
-	}
+	})
 	pf := addPolicyFlags(cmd.Flags())
 	cf := addCaptureFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&hidePayloads, "hide-payloads", false, "draw the payload bytes of control strings as ░ instead of escaped")
@@ -67,42 +33,39 @@ each side's cursor side by side, the part that differs in reverse video.`,
 	cmd.Flags().StringVar(&compareFile, "compare", "", "compare with capture `B` under the same policy")
 	cmd.Flags().StringVar(&comparePolicy, "compare-policy", "", "compare with the same capture under these `SETTINGS` on top of the policy flags, e.g. cr=overwrite")
 	cmd.RunE = func(c *cobra.Command, args []string) error {
-		opts := *pf
-		cmp, err := compareOptions(c, opts, compareFile, comparePolicy, args)
+		cmp, err := compareOptions(c, *pf, compareFile, comparePolicy, args)
 		if err != nil {
 			return err
 		}
-		capt, name, check, cleanup, err := openView(s, args, cf, stdinLimit)
+		open := viewer.OpenOptions{Stdin: s.stdin, StdinLimit: stdinLimit, Capture: cf.open(), File: func(arg string) (*capture.Capture, error) {
+			in, err := openInput(s, []string{arg}, cf, false)
+			if err != nil {
+				return nil, err
+			}
+			return in.Capture, nil
+		}}
+		a, err := openView(append(args, "")[0], open)
 		if err != nil {
 			return err
 		}
-		defer cleanup()
+		defer a.Capture.Close()
 		if compareFile != "" {
-			b, bName, bCheck, bCleanup, err := openView(s, []string{compareFile}, cf, stdinLimit)
+			b, err := openView(compareFile, open)
 			if err != nil {
 				return err
 			}
-			defer bCleanup()
-			cmp.Capture, cmp.Name, cmp.Check = b, bName, bCheck
+			defer b.Capture.Close()
+			cmp.Capture, cmp.Name, cmp.Check = b.Capture, b.Name, b.Check
 		}
-		out, ok := s.stdout.(*os.File)
-		if !ok || !isatty.IsTerminal(out.Fd()) && !isatty.IsCygwinTerminal(out.Fd()) {
+		if iostreams.Terminal(s.stdout) == nil {
 			return hintError{errors.New("view needs a terminal on stdout"), "to dump a capture, use bytelens clean or bytelens report"}
 		}
-		warnCapture(s.stderr, capt)
+		warnCapture(s.stderr, a.Capture)
 		if cmp != nil && cmp.Capture != nil {
 			warnCapture(s.stderr, cmp.Capture)
 		}
-		return viewer.Run(capt, viewer.Options{
-			Compare:      cmp,
-			Name:         name,
-			Stream:       cf.stream,
-			Sanitize:     opts,
-			HidePayloads: hidePayloads,
-			ASCII:        ascii,
-			NoColor:      os.Getenv("NO_COLOR") != "",
-			Check:        check,
-		})
+		return viewer.Run(a.Capture, viewer.Options{Compare: cmp, Name: a.Name, Stream: cf.stream, Sanitize: *pf,
+			HidePayloads: hidePayloads, ASCII: ascii, NoColor: os.Getenv("NO_COLOR") != "", Check: a.Check})
 	}
 	return cmd
 }
@@ -133,50 +96,14 @@ func compareOptions(c *cobra.Command, base sanitize.Options, file, settings stri
 	return nil, nil
 }
 
-// openView loads what view shows: the demo with no argument, stdin
-// spooled to a temporary file for "-", or a file or reference. check
-// notices a file that changed size since it was opened; cleanup closes the
-// capture and removes the spool file.
-func openView(s *streams, args []string, cf *captureFlags, stdinLimit int64) (c *capture.Capture, name string, check func() error, cleanup func(), err error) {
-	cleanup = func() {}
+// openView is viewer.Open with the hints of bytelens view.
+func openView(arg string, o viewer.OpenOptions) (*viewer.Input, error) {
+	in, err := viewer.Open(arg, o)
 	switch {
-	case len(args) == 0:
-		c, err = viewer.Demo()
-		return c, "demo (bytelens view with no FILE)", nil, cleanup, err
-	case args[0] == "-":
-		c, err = capture.OpenSpooled(s.stdin, stdinLimit, cf.open())
-		if errors.Is(err, capture.ErrInputTooLarge) {
-			err = hintError{render.Errorf("stdin: %w", err), "save it to a file and view the file, or raise --stdin-limit"}
-		}
-		if err != nil {
-			return nil, "stdin", nil, cleanup, err
-		}
-		name = "stdin"
-	default:
-		name = args[0]
-		var before os.FileInfo
-		if before, err = os.Stat(name); err == nil && !before.IsDir() && !before.Mode().IsRegular() {
-			return nil, name, nil, cleanup, hintError{render.Errorf("%s is not a regular file", name), "read it through stdin: bytelens view - < " + name}
-		}
-		var in *capture.Input
-		if in, err = openInput(s, args, cf, false); err != nil {
-			return nil, name, nil, cleanup, err
-		}
-		c = in.Capture
-		if before != nil {
-			check = func() error {
-				after, err := os.Stat(name)
-				if err != nil || after.Size() != before.Size() {
-					size := "gone"
-					if err == nil {
-						size = fmt.Sprintf("%d bytes", after.Size())
-					}
-					return render.Errorf("%w: %s was %d bytes when opened and is now %s", viewer.ErrChanged, name, before.Size(), size)
-				}
-				return nil
-			}
-		}
+	case errors.Is(err, capture.ErrInputTooLarge):
+		return nil, hintError{err, "save it to a file and view the file, or raise --stdin-limit"}
+	case errors.Is(err, capture.ErrNotRegular):
+		return nil, hintError{err, "read it through stdin: bytelens view - < " + arg}
 	}
-	cleanup = func() { c.Close() }
-	return c, name, check, cleanup, nil
+	return in, err
 }
