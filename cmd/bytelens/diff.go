@@ -29,9 +29,11 @@ func newDiffCmd(s *streams) *cobra.Command {
 		r.Base, r.Open, r.Stream, r.Stdin, r.Notes, r.Warn = *policy, cf.open(), cf.stream, s.stdin, s.stderr, warnCapture
 		r.Progress = func(label render.Safe, total int64) diff.Meter { return iostreams.NewProgress(s.tty, label, total) }
 		out, err := diff.Run(args, r)
-		if err == nil && asJSON {
+		switch {
+		case err != nil:
+		case asJSON:
 			err = writeJSON(s.stdout, out)
-		} else if err == nil {
+		default:
 			err = out.WriteText(s.out, r.All)
 		}
 		switch {
