@@ -144,6 +144,14 @@ type Stream struct {
 	Removed []Removal
 }
 
+// Through returns a copy of st whose Data reads through wrap(st.Data),
+// such as a progress meter's counting reader; st is not changed.
+func (st *Stream) Through(wrap func(io.ReaderAt) io.ReaderAt) *Stream {
+	c := *st
+	c.Data = wrap(st.Data)
+	return &c
+}
+
 // Removal counts one class of recorder annotations that a loader removed
 // from a stream (sanitize.LoaderRemoval, so that render can print it).
 type Removal = sanitize.LoaderRemoval

@@ -157,9 +157,7 @@ func (r Request) clean(in *Input, opts sanitize.Options, notes *render.Writer) (
 	if r.Progress != nil {
 		m := r.Progress(render.Sprintf("comparing %s", in.Name), st.Len)
 		defer m.Finish()
-		counted := *st
-		counted.Data = m.ReaderAt(st.Data)
-		st = &counted
+		st = st.Through(m.ReaderAt)
 	}
 	return in.Clean(st, opts)
 }

@@ -75,7 +75,7 @@ func (e Env) Clean(in *capture.Input, stream string, w io.Writer, opts sanitize.
 			e.Notes.Printf("bytelens: cleaning stream %s (%d bytes)\n", st.Name, st.Len)
 		}
 		p := iostreams.NewProgress(e.TTY, render.Sprintf("cleaning %s", st.Name), st.Len)
-		rep, err := capture.Clean(w, Metered(st, p), opts)
+		rep, err := capture.Clean(w, st.Through(p.ReaderAt), opts)
 		p.Finish()
 		if err != nil {
 			return nil, nil, err
@@ -103,17 +103,6 @@ func (e Env) CleanText(stdout io.Writer, in *capture.Input, stream string, opts 
 		render.WriteSwallowed(e.Notes, r.Stream, &r.Report)
 	}
 	return reps, nil
-}
-
-// Metered returns st, or when p is not nil a copy of it whose reads p
-// counts.
-func Metered(st *capture.Stream, p *iostreams.Progress) *capture.Stream {
-	if p == nil {
-		return st
-	}
-	counted := *st
-	counted.Data = p.ReaderAt(st.Data)
-	return &counted
 }
 
 // WriteReports prints reps, the reports of the input called name, for

@@ -10,9 +10,9 @@ import (
 	"github.com/bytelens/bytelens/screen"
 )
 
-// Play models stream st of c up to end (capture.ModelScreen, with o) and
+// play models stream st of c up to end (capture.ModelScreen, with o) and
 // states how, for render.WriteScreen and render.NewScreenDisplay.
-func Play(c *capture.Capture, st *capture.Stream, end int64, o capture.ScreenOptions) (*screen.Model, render.ScreenInfo, error) {
+func play(c *capture.Capture, st *capture.Stream, end int64, o capture.ScreenOptions) (*screen.Model, render.ScreenInfo, error) {
 	m, set, err := capture.ModelScreen(c, st, end, o)
 	if err != nil {
 		return nil, render.ScreenInfo{}, err
@@ -44,7 +44,7 @@ func (e Env) Report(in *capture.Input, stream string, opts sanitize.Options, sf 
 		if err != nil {
 			return nil, err
 		}
-		m, info, err := Play(in.Capture, st, st.Len, o)
+		m, info, err := play(in.Capture, st, st.Len, o)
 		if err != nil {
 			return nil, err
 		}
@@ -84,7 +84,7 @@ func (e Env) Screens(w *render.Writer, in *capture.Input, stream string, sf *com
 		if err != nil {
 			return err
 		}
-		m, info, err := Play(c, st, end, o)
+		m, info, err := play(c, st, end, o)
 		if err != nil {
 			return err
 		}

@@ -79,11 +79,11 @@ func TestScreens(t *testing.T) {
 	}
 }
 
-// TestPlay checks the setup Play states for a recording.
+// TestPlay checks the setup play states for a recording.
 func TestPlay(t *testing.T) {
 	in := open(t, samples+"asciinema-v2.cast", "", capture.ArgOptions{})
 	st := &in.Capture.Streams[0]
-	m, info, err := Play(in.Capture, st, st.Len, capture.ScreenOptions{})
+	m, info, err := play(in.Capture, st, st.Len, capture.ScreenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
