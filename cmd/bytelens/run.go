@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// runFlags are the flags of run.
 type runFlags struct {
 	maxOutput, maxRaw             store.Bytes
 	timeout, waitDelay, killGrace time.Duration
@@ -47,6 +48,9 @@ func newRunCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
+// runRun checks the combinations of f, collects the command args
+// (job.Env.Collect) and prints its envelope in the form asked; with
+// --exit-code it exits with the command's own status.
 func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 	form := job.FormJSON
 	switch {
