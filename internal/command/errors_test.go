@@ -29,6 +29,7 @@ func TestExitCode(t *testing.T) {
 		{"usage kind", fmt.Errorf("open: %w", errBadRef), ExitUsage, "bytelens: error: open: bad reference\n"},
 		{"hint kind", fmt.Errorf("stdin: %w", errBig), ExitFailure, "bytelens: error: stdin: too large\nhint: save it to a file\n"},
 		{"own hint first", render.HintError{Err: fmt.Errorf("stdin: %w", errBig), Tip: "raise the limit"}, ExitFailure, "bytelens: error: stdin: too large\nhint: raise the limit\n"},
+		{"usage of a hint kind", UsageError{fmt.Errorf("stdin: %w", errBig)}, ExitUsage, "bytelens: error: stdin: too large\nhint: save it to a file\n"},
 		{"usage with hint", UsageError{render.HintError{Err: errors.New("no"), Tip: "try\ayes"}}, ExitUsage, "bytelens: error: no\nhint: try\u2407yes\n"},
 		{"exit code, silent", fmt.Errorf("differ: %w", ExitError{ExitFailure}), ExitFailure, ""},
 		{"exit 2, silent", ExitError{ExitUsage}, ExitUsage, ""},
