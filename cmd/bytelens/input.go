@@ -5,7 +5,6 @@ import (
 	"io/fs"
 
 	"github.com/bytelens/bytelens/capture"
-	"github.com/bytelens/bytelens/capture/store"
 	"github.com/spf13/pflag"
 )
 
@@ -42,7 +41,7 @@ func (c *captureFlags) openArg(s *streams, args []string, o capture.ArgOptions) 
 	if len(args) > 0 {
 		arg = args[0]
 	}
-	o.OpenOptions, o.Stdin, o.Store, o.Stream = c.open(), s.stdin, refStore, c.stream
+	o.OpenOptions, o.Stdin, o.Store, o.Stream = c.open(), s.stdin, openStore, c.stream
 	in, err := capture.OpenArg(arg, o)
 	var pe *fs.PathError
 	switch {
@@ -52,19 +51,6 @@ func (c *captureFlags) openArg(s *streams, args []string, o capture.ArgOptions) 
 		return nil, hintError{err, "check the file's mode and owner"}
 	}
 	return in, err
-}
-
-// refStore opens the default store for a "restricted:" reference, with
-// the key flags' sealer.
-func refStore() (*store.Store, error) {
-	st, err := store.OpenDefault()
-	if err != nil {
-		return nil, err
-	}
-	if err := useKeys(st); err != nil {
-		return nil, err
-	}
-	return st, nil
 }
 
 // pickStreams returns the streams a command works on: the one --stream
