@@ -52,14 +52,3 @@ func (c *captureFlags) openArg(s *streams, args []string, o capture.ArgOptions) 
 	}
 	return in, err
 }
-
-// pickStreams returns the streams a command works on: the one --stream
-// names, or all of them (capture.Select); a name that is none of them is
-// a usage error.
-func pickStreams(c *capture.Capture, name string) ([]*capture.Stream, error) {
-	sts, err := c.Select(name)
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return sts, nil
-}

@@ -52,6 +52,10 @@ var (
 	addPolicyFlags = command.PolicyFlags
 	applyPolicy    = command.ApplyPolicy
 	warnCapture    = job.WriteNotes
+	// pickStreams returns the streams a command works on: the one
+	// --stream names, or all (a name that is none is a usage error,
+	// capture.ErrNoStream).
+	pickStreams = (*capture.Capture).Select
 )
 
 // errorKinds give the exit code and hint of the packages' errors that
@@ -60,6 +64,7 @@ var (
 var errorKinds = []command.Kind{
 	{Err: capture.ErrUnknownFormat, Usage: true},
 	{Err: capture.ErrRawStdin, Usage: true},
+	{Err: capture.ErrNoStream, Usage: true},
 	{Err: store.ErrBadRef, Usage: true},
 	{Err: extract.ErrNoStream, Usage: true},
 	{Err: excerpt.ErrRange, Usage: true},

@@ -10,7 +10,6 @@ import (
 	"io"
 
 	"github.com/bytelens/bytelens/capture"
-	"github.com/bytelens/bytelens/internal/command"
 	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
@@ -44,8 +43,8 @@ func WriteNotes(w *render.Writer, c *capture.Capture) {
 // is cleaned stream by stream, those that stream picks (all for ""),
 // after its notes (WriteNotes) and its sniff check (a *capture.SniffError
 // refuses it); when there are several and w is not io.Discard, a note
-// names each before its text. A stream name that the capture lacks is a
-// usage error. Work of more than iostreams.ProgressDelay shows a progress
+// names each before its text. A stream name that the capture lacks is
+// capture.Select's error. Work of more than iostreams.ProgressDelay shows a progress
 // bar on e.TTY.
 func (e Env) Clean(in *capture.Input, stream string, w io.Writer, opts sanitize.Options) ([]*capture.Stream, []capture.StreamReport, error) {
 	c := in.Capture
@@ -67,7 +66,7 @@ func (e Env) Clean(in *capture.Input, stream string, w io.Writer, opts sanitize.
 	}
 	sts, err := c.Select(stream)
 	if err != nil {
-		return nil, nil, command.UsageError{Err: err}
+		return nil, nil, err
 	}
 	reps := make([]capture.StreamReport, 0, len(sts))
 	for _, st := range sts {

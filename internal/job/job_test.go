@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/bytelens/bytelens/capture"
-	"github.com/bytelens/bytelens/internal/command"
 	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
@@ -96,15 +95,14 @@ func TestCleanStreams(t *testing.T) {
 	}
 }
 
-// TestCleanRefuses checks Clean's refusals: a stream the capture lacks
-// (usage), and a sniffed recording whose loader skipped input (after its
+// TestCleanRefuses checks Clean's refusals: a stream the capture lacks,
+// and a sniffed recording whose loader skipped input (after its
 // warning is printed).
 func TestCleanRefuses(t *testing.T) {
 	e, _ := env()
 	_, _, err := e.Clean(open(t, samples+"asciinema-v2-stdin.cast", "", capture.ArgOptions{}), "stderr", io.Discard, sanitize.Options{})
-	var ue command.UsageError
-	if !errors.As(err, &ue) {
-		t.Errorf("unknown stream: %v, want a usage error", err)
+	if !errors.Is(err, capture.ErrNoStream) {
+		t.Errorf("unknown stream: %v, want capture.ErrNoStream", err)
 	}
 	bad := filepath.Join(t.TempDir(), "a.cast")
 	os.WriteFile(bad, []byte("{\"version\": 2, \"width\": 80, \"height\": 24}\n[0.1, \"o\", \"hi\"]\nnot an event\n"), 0o644)

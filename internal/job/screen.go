@@ -60,14 +60,14 @@ func (e Env) Report(in *capture.Input, stream string, opts sanitize.Options, sf 
 // after the first at bytes of the stream when at is not negative (sf's
 // Where), after frame sf.Frame when it is not 0, else at the end; the model under policy and
 // sf's size. The capture's notes go first to e.Notes. A stream name the
-// capture lacks, an offset or frame past the stream and a bad size are
-// usage errors.
+// capture lacks is capture.Select's error; an offset or frame past the
+// stream and a bad size are usage errors.
 func (e Env) Screens(w *render.Writer, in *capture.Input, stream string, sf *command.Screen, policy sanitize.Options, at int64) error {
 	c := in.Capture
 	WriteNotes(e.Notes, c)
 	sts, err := c.Select(stream)
 	if err != nil {
-		return command.UsageError{Err: err}
+		return err
 	}
 	for i, st := range sts {
 		if !isScreenStream(st) {
