@@ -82,7 +82,26 @@ type RunOptions struct {
 	// collector's lock) and must return quickly: meanwhile neither pipe
 	// is read.
 	Progress func(stdout, stderr int64)
+	// Isolate runs the command (on Linux) in new user, PID and mount
+	// namespaces, under the same uid and gid: it gets a /proc of its own
+	// PID namespace, where the collector and every process outside have
+	// no pid (so it cannot stop or signal them, and Timeout holds), and a
+	// private devpts instance on /dev/pts, where the user's terminals are
+	// not (so it cannot open one by name and write to it), with
+	// /dev/console and the virtual consoles covered by /dev/null. Its
+	// capability bounding set is emptied, so a command running as root
+	// cannot undo the mounts. The filesystem, the network, other device
+	// files and the user's other processes' sockets stay shared. Where
+	// the namespaces cannot be made, Run fails with an error wrapping
+	// [ErrIsolation] and runs nothing.
+	Isolate bool
 }
+
+// ErrIsolation is wrapped by Run's error when RunOptions.Isolate is set
+// and the namespaces cannot be made (user namespaces disabled by sysctl,
+// refused by a container's seccomp filter, /proc not mountable, or not
+// Linux). The command did not run.
+var ErrIsolation = errors.New("isolation unavailable (needs user, PID and mount namespaces)")
 
 func (o *RunOptions) defaults() {
 	if o.MaxOutput == 0 {
@@ -190,7 +209,7 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts RunOptions) (Envelope, error) 
 			return Envelope{}, fmt.Errorf("capture: %w", err)
 		}
 	}
-	p, err := newProc(cmd, exe, pipes[0].w, pipes[1].w, opts.KillGrace, opts.WaitDelay)
+	p, err := newProc(cmd, exe, pipes[0].w, pipes[1].w, &opts)
 	if err != nil {
 		closePipes(pipes[:])
 		return Envelope{}, fmt.Errorf("capture: %w", err)

@@ -4,6 +4,7 @@ package capture
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"time"
@@ -20,10 +21,13 @@ type directProc struct {
 	err    error
 }
 
-func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, grace, waitDelay time.Duration) (proc, error) {
-	d := &exec.Cmd{Path: path, Args: c.Args, Env: c.Env, Dir: c.Dir, Stdin: c.Stdin, Stdout: stdout, Stderr: stderr, WaitDelay: waitDelay}
+func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, o *RunOptions) (proc, error) {
+	if o.Isolate {
+		return nil, fmt.Errorf("%w: namespaces are Linux only", ErrIsolation)
+	}
+	d := &exec.Cmd{Path: path, Args: c.Args, Env: c.Env, Dir: c.Dir, Stdin: c.Stdin, Stdout: stdout, Stderr: stderr, WaitDelay: o.WaitDelay}
 	newSession(d)
-	return &directProc{cmd: d, grace: grace, exited: make(chan struct{}), stop: make(chan struct{})}, nil
+	return &directProc{cmd: d, grace: o.KillGrace, exited: make(chan struct{}), stop: make(chan struct{})}, nil
 }
 
 func (p *directProc) start() error {

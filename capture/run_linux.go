@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -31,41 +33,63 @@ import (
 // SIGTERM, SIGINT or SIGHUP, it signals all of its descendants, SIGTERM
 // and then after the grace period SIGKILL, until none is left. Both the
 // reaper and the command carry PR_SET_PDEATHSIG (SIGTERM for the reaper,
-// SIGKILL for the command) as a second line.
+// which sets it itself, SIGKILL for the command) as a second line.
+//
+// With RunOptions.Isolate the reaper is cloned into new user, PID and
+// mount namespaces, so it is PID 1 of the command's PID namespace. It maps
+// the collector's uid and gid to themselves in its user namespace itself,
+// through its own /proc/self/uid_map: the collector is not dumpable, so
+// its children's /proc files belong to root and it could not write them
+// (the reaper gets CAP_SETUID, CAP_SETGID, CAP_SYS_ADMIN and CAP_SETPCAP
+// in its namespace as ambient capabilities, for that, the mounts and the
+// drop of the bounding set). Before it starts the command it makes every
+// mount private, mounts a /proc of that namespace and a new devpts
+// instance on /dev/pts, covers the consoles with /dev/null, and empties
+// the capability bounding set and the inheritable and ambient sets: the
+// command keeps its uid but, even as root, gets no capability at execve
+// with which to unmount them. The kernel ignores SIGSTOP and SIGKILL sent
+// to a PID namespace's init from inside it, and nothing outside has a pid
+// there; when the reaper ends, the kernel kills whatever is left inside.
 //
 // Protocol. The reaper's argv is reaperArg0, the executable's path, then
 // the command's argv; the environment variable reaperEnv holds the kill
-// grace in nanoseconds and is removed before the command starts. fd 3 is
-// the control pipe (read end), fd 4 the status pipe (write end), on which
-// the reaper writes one line when the command has ended: "exit N",
-// "signal N", or "start ERRNO" when it could not be started.
+// grace in nanoseconds, and reaperIsolateEnv, if set, holds the uid and
+// gid to map ("UID GID") and asks for the namespaces' mounts; both are
+// removed before the command starts. fd 3 is the control pipe (read end),
+// fd 4 the status pipe (write end), on which the reaper writes "started
+// PID" or why it did not start the command ("start ERRNO", or "isolate
+// ERRNO WHAT" when the mount of WHAT or the capability drop failed), then
+// one line when the command has ended: "exit N" or "signal N".
 
 const (
-	reaperArg0 = "bytelens-reaper"
-	reaperEnv  = "BYTELENS_REAPER_GRACE_NS"
+	reaperArg0       = "bytelens-reaper"
+	reaperEnv        = "BYTELENS_REAPER_GRACE_NS"
+	reaperIsolateEnv = "BYTELENS_REAPER_ISOLATE"
 )
 
 func init() {
 	if len(os.Args) > 2 && os.Args[0] == reaperArg0 {
 		if g, ok := os.LookupEnv(reaperEnv); ok {
 			grace, _ := strconv.ParseInt(g, 10, 64)
-			os.Exit(reaperMain(os.Args[1], os.Args[2:], time.Duration(grace)))
+			os.Exit(reaperMain(os.Args[1], os.Args[2:], time.Duration(grace), os.Getenv(reaperIsolateEnv)))
 		}
 	}
 }
 
 // reaperProc is the collector's side of a command run under a reaper.
 type reaperProc struct {
-	cmd    *exec.Cmd     // the reaper
-	ctl    *os.File      // write end of the control pipe; closing it tears down
-	status *os.File      // read end of the status pipe
-	exited chan struct{} // closed when the command has ended
-	st     procStatus    // set before exited is closed
+	cmd     *exec.Cmd     // the reaper
+	isolate bool          // the reaper is in its own namespaces
+	ctl     *os.File      // write end of the control pipe; closing it tears down
+	status  *os.File      // read end of the status pipe
+	exited  chan struct{} // closed when the command has ended
+	st      procStatus    // set before exited is closed
 }
 
 // newProc prepares the reaper for the command path/argv, with the caller's
-// environment, directory and stdin, and the given stdout and stderr.
-func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, grace, waitDelay time.Duration) (proc, error) {
+// environment, directory and stdin, the given stdout and stderr, and o's
+// kill grace, wait delay and isolation.
+func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, o *RunOptions) (proc, error) {
 	if _, err := os.Stat("/proc/self/exe"); err != nil {
 		return nil, fmt.Errorf("the reaper needs /proc: %w", err)
 	}
@@ -73,24 +97,32 @@ func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, grace, waitDelay
 	if env == nil {
 		env = os.Environ()
 	}
-	env = append(withoutVar(env, reaperEnv), reaperEnv+"="+strconv.FormatInt(int64(max(grace, 0)), 10))
+	env = append(withoutVar(env, reaperEnv, reaperIsolateEnv), reaperEnv+"="+strconv.FormatInt(int64(max(o.KillGrace, 0)), 10))
+	// The reaper leads a new session: no controlling terminal, and no
+	// signal from the user's terminal reaches it. It sets its own
+	// PR_SET_PDEATHSIG: os/exec's check that the parent is still there
+	// (getppid) sees 0 in a new PID namespace and would kill it.
+	attr := &syscall.SysProcAttr{Setsid: true}
+	if o.Isolate {
+		env = append(env, fmt.Sprintf("%s=%d %d", reaperIsolateEnv, os.Geteuid(), os.Getegid()))
+		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS
+		attr.AmbientCaps = []uintptr{unix.CAP_SETUID, unix.CAP_SETGID, unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
+	}
 	r := &exec.Cmd{
-		Path:   "/proc/self/exe", // this program, even if its file was replaced
-		Args:   append([]string{reaperArg0, path}, c.Args...),
-		Env:    env,
-		Dir:    c.Dir,
-		Stdin:  c.Stdin,
-		Stdout: stdout,
-		Stderr: stderr,
-		// The reaper leads a new session: no controlling terminal, and
-		// no signal from the user's terminal reaches it.
-		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGTERM},
-		WaitDelay:   waitDelay,
+		Path:        "/proc/self/exe", // this program, even if its file was replaced
+		Args:        append([]string{reaperArg0, path}, c.Args...),
+		Env:         env,
+		Dir:         c.Dir,
+		Stdin:       c.Stdin,
+		Stdout:      stdout,
+		Stderr:      stderr,
+		SysProcAttr: attr,
+		WaitDelay:   o.WaitDelay,
 	}
 	if len(c.Args) == 0 {
 		r.Args = append(r.Args, path)
 	}
-	return &reaperProc{cmd: r, exited: make(chan struct{})}, nil
+	return &reaperProc{cmd: r, isolate: o.Isolate, exited: make(chan struct{})}, nil
 }
 
 func (p *reaperProc) start() error {
@@ -114,6 +146,10 @@ func (p *reaperProc) start() error {
 	if err != nil {
 		ctlW.Close()
 		stR.Close()
+		if p.isolate {
+			// The reaper is this program: what fails is the clone.
+			return isolationError("clone", syscall.Errno(errnoOf(err)))
+		}
 		return err
 	}
 	p.ctl, p.status = ctlW, stR
@@ -122,11 +158,16 @@ func (p *reaperProc) start() error {
 	// means the reaper died.
 	br := bufio.NewReader(io.LimitReader(stR, 256))
 	line, _ := br.ReadString('\n')
-	if errno, ok := strings.CutPrefix(line, "start "); ok {
-		n, _ := strconv.Atoi(strings.TrimSpace(errno))
+	kind, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+	if kind == "start" || kind == "isolate" {
+		errno, what, _ := strings.Cut(rest, " ")
+		n, _ := strconv.Atoi(errno)
 		p.teardown()
 		p.cmd.Wait()
 		stR.Close()
+		if kind == "isolate" {
+			return isolationError(what, syscall.Errno(n))
+		}
 		return &os.PathError{Op: "fork/exec", Path: p.cmd.Args[1], Err: syscall.Errno(n)}
 	}
 	go func() {
@@ -162,6 +203,28 @@ func (p *reaperProc) wait() (procStatus, error) {
 	return p.st, nil
 }
 
+// isolationError is ErrIsolation for the step what (clone, a mount
+// target...) that failed with errno, with what usually causes it.
+func isolationError(what string, errno syscall.Errno) error {
+	err := fmt.Errorf("%w: %s: %w", ErrIsolation, what, errno)
+	if hint, ok := isolationHints[errno]; ok {
+		err = fmt.Errorf("%w (%s)", err, hint)
+	}
+	return err
+}
+
+// isolationHints name the usual causes of the errors namespace set-up
+// fails with (user_namespaces(7), clone(2), mount(2)).
+var isolationHints = map[syscall.Errno]string{
+	syscall.ENOSPC: "sysctl user.max_user_namespaces is 0 or reached",
+	syscall.EUSERS: "user namespaces nest at most 32 deep",
+	syscall.EPERM:  userNSOff,
+	syscall.EACCES: userNSOff,
+}
+
+// userNSOff is the hint for EPERM and EACCES.
+const userNSOff = "unprivileged user namespaces are off (sysctl kernel.unprivileged_userns_clone, kernel.apparmor_restrict_unprivileged_userns) or a container forbids them"
+
 // parseStatus parses a status line "exit N" or "signal N".
 func parseStatus(line string) procStatus {
 	kind, num, _ := strings.Cut(strings.TrimSpace(line), " ")
@@ -180,20 +243,37 @@ func parseStatus(line string) procStatus {
 // reaperMain runs in the reaper process: it starts argv from path with
 // fds 0-2, reports its end on fd 4, and kills every descendant when fd 3
 // reaches end of file or a termination signal arrives. It returns the
-// reaper's exit code.
-func reaperMain(path string, argv []string, grace time.Duration) int {
+// reaper's exit code. With ids ("UID GID", reaperIsolateEnv) it first
+// maps them, sets up the namespaces' mounts and drops the capabilities
+// the command could inherit.
+func reaperMain(path string, argv []string, grace time.Duration, ids string) int {
 	ctl, status := os.NewFile(3, "control"), os.NewFile(4, "status")
 	// Neither pipe may reach the command: with the status pipe it could
 	// forge its own exit status.
 	unix.CloseOnExec(3)
 	unix.CloseOnExec(4)
+	// ps names it (and not "exe", the name of /proc/self/exe); 15 bytes,
+	// the most a name holds.
+	os.WriteFile("/proc/self/comm", []byte(reaperArg0), 0)
+	if ids != "" {
+		// Capability sets are per thread: the drop and the fork of the
+		// command happen on this one (init runs locked to it anyway).
+		// The maps are written while the reaper is still dumpable.
+		runtime.LockOSThread()
+		if what, err := isolateCommand(ids); err != nil {
+			fmt.Fprintf(status, "isolate %d %s\n", errnoOf(err), what)
+			return 1
+		}
+	}
 	if err := hideFds(); err != nil {
 		fmt.Fprintf(status, "start %d\n", errnoOf(err))
 		return 1
 	}
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		fmt.Fprintf(status, "start %d\n", errnoOf(err))
-		return 1
+	for _, opt := range [][2]uintptr{{unix.PR_SET_CHILD_SUBREAPER, 1}, {unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGTERM)}} {
+		if err := unix.Prctl(int(opt[0]), opt[1], 0, 0, 0); err != nil {
+			fmt.Fprintf(status, "start %d\n", errnoOf(err))
+			return 1
+		}
 	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGCHLD, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
@@ -203,7 +283,7 @@ func reaperMain(path string, argv []string, grace time.Duration) int {
 		close(stop)
 	}()
 	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
-		Env:   withoutVar(os.Environ(), reaperEnv),
+		Env:   withoutVar(os.Environ(), reaperEnv, reaperIsolateEnv),
 		Files: []uintptr{0, 1, 2},
 		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
 	})
@@ -356,15 +436,93 @@ func errnoOf(err error) int {
 	return int(syscall.EINVAL)
 }
 
-// withoutVar returns env without the entries for name.
-func withoutVar(env []string, name string) []string {
+// withoutVar returns env without the entries for names.
+func withoutVar(env []string, names ...string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
-		if !strings.HasPrefix(kv, name+"=") {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(names, name) {
 			out = append(out, kv)
 		}
 	}
 	return out
+}
+
+// isolationMounts are the reaper's mounts in its mount namespace, in
+// order: every mount private first (MS_REC|MS_PRIVATE: nothing mounted
+// here propagates out, nor in), then a procfs, which shows the processes
+// of the reaper's PID namespace only, and a new devpts instance
+// (Documentation/filesystems/devpts.rst), holding none of the user's
+// terminals; /dev/ptmx finds the instance mounted at /dev/pts beside it
+// (Linux 4.7 and later), so a command can still open pseudo-terminals of
+// its own.
+var isolationMounts = []struct {
+	source, target, fstype, data string
+	flags                        uintptr
+}{
+	{"", "/", "", "", unix.MS_REC | unix.MS_PRIVATE},
+	{"proc", "/proc", "proc", "", unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC},
+	{"devpts", "/dev/pts", "devpts", "newinstance,ptmxmode=0666,mode=0620", unix.MS_NOSUID | unix.MS_NOEXEC},
+}
+
+// consoles are the terminals outside /dev/pts a person may sit at: the
+// console (which a container often binds to the terminal it was started
+// from) and the virtual consoles. The reaper covers each with /dev/null.
+var consoles = []string{"/dev/console", "/dev/tty[0-9]*"}
+
+// isolateCommand maps ids ("UID GID") to themselves in the reaper's user
+// namespace (user_namespaces(7): setgroups "deny" first, as an
+// unprivileged map of the gid needs), makes the isolation mounts, then
+// covers the consoles, then empties the calling thread's capability
+// bounding set and its inheritable and ambient sets, so that the command
+// gets no capability at execve, even as root, and so cannot unmount them
+// or trace the reaper. On failure it names what failed: a /proc/self file,
+// a mount target or "capabilities".
+func isolateCommand(ids string) (string, error) {
+	uid, gid, ok := strings.Cut(ids, " ")
+	if !ok {
+		return reaperIsolateEnv, unix.EINVAL
+	}
+	for _, f := range [][2]string{{"setgroups", "deny"}, {"gid_map", gid + " " + gid + " 1"}, {"uid_map", uid + " " + uid + " 1"}} {
+		if err := os.WriteFile("/proc/self/"+f[0], []byte(f[1]), 0); err != nil {
+			return "/proc/self/" + f[0], err
+		}
+	}
+	for _, m := range isolationMounts {
+		if err := unix.Mount(m.source, m.target, m.fstype, m.flags, m.data); err != nil {
+			return m.target, err
+		}
+	}
+	for _, pattern := range consoles {
+		names, _ := filepath.Glob(pattern) // the patterns are valid
+		for _, name := range names {
+			if err := unix.Mount(os.DevNull, name, "", unix.MS_BIND, ""); err != nil {
+				return name, err
+			}
+		}
+	}
+	for c := 0; ; c++ {
+		// PR_CAPBSET_DROP fails with EINVAL past the last capability.
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
+			if c == 0 || !errors.Is(err, unix.EINVAL) {
+				return "capabilities", err
+			}
+			break
+		}
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return "capabilities", err
+	}
+	data[0].Inheritable, data[1].Inheritable = 0, 0
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		return "capabilities", err
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return "capabilities", err
+	}
+	return "", nil
 }
 
 // hideFds makes the calling process non-dumpable (PR_SET_DUMPABLE 0), so

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -26,6 +27,10 @@ const (
 	helperScript = "BYTELENS_TEST_COLLECT"       // sh -c script to collect
 	helperStore  = "BYTELENS_TEST_COLLECT_STORE" // store directory, if any
 	helperOut    = "BYTELENS_TEST_COLLECT_OUT"   // file for the envelope
+	// RunOptions.Isolate and Timeout, if set; an ErrIsolation goes to
+	// the envelope's file as text (collect skips on it).
+	helperIsolate = "BYTELENS_TEST_COLLECT_ISOLATE"
+	helperTimeout = "BYTELENS_TEST_COLLECT_TIMEOUT"
 )
 
 // TestHelperCollector is not a test: the tests below run the test binary
@@ -36,7 +41,10 @@ func TestHelperCollector(t *testing.T) {
 	if script == "" {
 		t.Skip("helper process for the collector tests")
 	}
-	opts := RunOptions{Timeout: 20 * time.Second, WaitDelay: 200 * time.Millisecond}
+	opts := RunOptions{Timeout: 20 * time.Second, WaitDelay: 200 * time.Millisecond, Isolate: os.Getenv(helperIsolate) != ""}
+	if d, err := time.ParseDuration(os.Getenv(helperTimeout)); err == nil {
+		opts.Timeout = d
+	}
 	if d := os.Getenv(helperStore); d != "" {
 		s, err := store.Open(d)
 		if err != nil {
@@ -46,7 +54,14 @@ func TestHelperCollector(t *testing.T) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	env, err := Run(ctx, exec.Command("sh", "-c", script), opts)
+	// The command may name its collector by its real pid.
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Env = append(os.Environ(), "COLLECTOR="+strconv.Itoa(os.Getpid()))
+	env, err := Run(ctx, cmd, opts)
+	if errors.Is(err, ErrIsolation) {
+		os.WriteFile(os.Getenv(helperOut), []byte(err.Error()), 0o600)
+		return
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,6 +286,34 @@ printf 'INJECTED\n' 2>/dev/null >/proc/$c/fd/1 && echo "collector stdout reopene
 printf 'exit 7\n' 2>/dev/null >/proc/$r/fd/4 && echo "status pipe reopened"
 echo end`
 
+// asNobody makes the collector process c run as nobody, from a copy of the
+// test binary in dir, which it makes reachable for nobody with the
+// directories above it up to the temporary directory.
+func asNobody(t *testing.T, c *exec.Cmd, dir string) {
+	t.Helper()
+	exe := filepath.Join(dir, "capture.test")
+	if _, err := os.Stat(exe); err != nil {
+		b, err := os.ReadFile(os.Args[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(exe, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for d := dir; d != filepath.Dir(d) && d != os.TempDir(); d = filepath.Dir(d) {
+		if err := os.Chmod(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Path, c.Args[0] = exe, exe
+	c.Dir = dir
+	c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+}
+
+// nobody is the uid and gid of the user nobody.
+const nobody = 65534
+
 // TestRunCannotReopenCollectorFds runs the collector and its command as
 // one user without CAP_SYS_PTRACE (nobody, when the test runs as root)
 // and checks that the command cannot write into the collector's stdout,
@@ -283,24 +326,7 @@ func TestRunCannotReopenCollectorFds(t *testing.T) {
 	out := filepath.Join(dir, "envelope.json")
 	c := collectorProcess(reopenScript, "", out)
 	if os.Geteuid() == 0 {
-		// The test binary and the envelope's directory must be reachable
-		// for nobody.
-		exe := filepath.Join(dir, "capture.test")
-		b, err := os.ReadFile(os.Args[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(exe, b, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for d := dir; d != filepath.Dir(d) && d != os.TempDir(); d = filepath.Dir(d) {
-			if err := os.Chmod(d, 0o777); err != nil {
-				t.Fatal(err)
-			}
-		}
-		c.Path, c.Args[0] = exe, exe
-		c.Dir = dir
-		c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		asNobody(t, c, dir)
 	}
 	// The collector's stdout is a file that its user may open, as the
 	// pipe from an agent would be.

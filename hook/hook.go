@@ -44,6 +44,9 @@ type Options struct {
 	// the permission prompt: only where every command may run unasked),
 	// or "" (none: Claude Code's own permission rules decide).
 	Permission string
+	// Isolate adds --isolate to the rewritten command (bytelens run
+	// --isolate: the command runs in its own Linux namespaces).
+	Isolate bool
 }
 
 // Input is the part of a PreToolUse hook's stdin JSON the hook reads
@@ -156,7 +159,11 @@ func rewrite(in *Input, o Options) (string, bool) {
 	if strings.HasPrefix(command, prefix) {
 		return "", false
 	}
-	return prefix + "--agent --exit-code -- bash -c " + shellQuote(command), true
+	flags := "--agent --exit-code -- bash -c "
+	if o.Isolate {
+		flags = "--isolate " + flags
+	}
+	return prefix + flags + shellQuote(command), true
 }
 
 // shellQuote quotes s for a POSIX shell: in single quotes, each ' written

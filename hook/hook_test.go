@@ -79,16 +79,21 @@ func TestClaudeCodeRewrite(t *testing.T) {
 	a, _ = ask(t, ClaudeCode, input(claudeInput, "ls"), Options{Bytelens: "/usr/bin/bytelens"})
 	if a.HookSpecificOutput.PermissionDecision != "" || a.HookSpecificOutput.UpdatedInput["command"] != "'/usr/bin/bytelens' run --agent --exit-code -- bash -c 'ls'" {
 		t.Fatalf("%+v", a.HookSpecificOutput)
+	} // Isolate asks bytelens run for its namespaces.
+	a, _ = ask(t, ClaudeCode, input(claudeInput, "ls"), Options{Bytelens: "/usr/bin/bytelens", Isolate: true})
+	if a.HookSpecificOutput.UpdatedInput["command"] != "'/usr/bin/bytelens' run --isolate --agent --exit-code -- bash -c 'ls'" {
+		t.Fatalf("isolate: %+v", a.HookSpecificOutput)
 	}
 }
 
 func TestPassThrough(t *testing.T) {
 	o := Options{Bytelens: "/usr/bin/bytelens"}
 	for name, in := range map[string]string{
-		"other tool":      `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/x","content":"y"}}`,
-		"other event":     `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
-		"empty command":   input(claudeInput, "  "),
-		"already wrapped": input(claudeInput, "'/usr/bin/bytelens' run --agent --exit-code -- bash -c 'ls'"),
+		"other tool":       `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/x","content":"y"}}`,
+		"other event":      `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+		"empty command":    input(claudeInput, "  "),
+		"already wrapped":  input(claudeInput, "'/usr/bin/bytelens' run --agent --exit-code -- bash -c 'ls'"),
+		"already isolated": input(claudeInput, "'/usr/bin/bytelens' run --isolate --agent --exit-code -- bash -c 'ls'"),
 	} {
 		for _, agent := range Agents {
 			if _, out := ask(t, agent, in, o); out != "" {

@@ -74,7 +74,13 @@ type server struct {
 // SDK's client to it.
 func start(t *testing.T, storeDir string, env ...string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, "mcp")
+	return startWith(t, nil, storeDir, env...)
+}
+
+// startWith is start with flags for bytelens mcp.
+func startWith(t *testing.T, flags []string, storeDir string, env ...string) *server {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"mcp"}, flags...)...)
 	cmd.Env = append(append(os.Environ(), "BYTELENS_STORE="+storeDir), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -196,6 +202,21 @@ func TestVerify(t *testing.T) {
 		if res.IsError || v.What != want || v.Match != (want != "") {
 			t.Errorf("verify %q: %s", content, resultText(res))
 		}
+	}
+}
+
+// With --isolate every run is in its own namespaces: the command sees a
+// devpts instance without the user's terminals, and is not a child of
+// the server (its parent is the reaper, pid 1 there).
+func TestRunIsolate(t *testing.T) {
+	s := startWith(t, []string{"--isolate"}, filepath.Join(t.TempDir(), "store"))
+	var out capture.Envelope
+	res := s.call(t, "run", map[string]any{"argv": []string{"sh", "-c", "ls /dev/pts; echo $PPID"}}, &out)
+	if res.IsError && strings.Contains(resultText(res), capture.ErrIsolation.Error()) {
+		t.Skipf("user namespaces are unavailable on this machine: %s", resultText(res))
+	}
+	if res.IsError || out.Stdout != "ptmx\n1\n" {
+		t.Fatalf("isolated run: %s, stdout %q", resultText(res), out.Stdout)
 	}
 }
 

@@ -56,6 +56,10 @@ type Options struct {
 	Sanitize sanitize.Options
 	// MaxOutput and MaxRaw are capture.RunOptions' limits (0: defaults).
 	MaxOutput, MaxRaw int64
+	// Isolate runs every command in its own namespaces
+	// (capture.RunOptions.Isolate); where they are unavailable each run
+	// call fails and says so.
+	Isolate bool
 	// Log receives the server's log lines, each made safe by render.Line;
 	// nil discards them. Only warnings and errors are written unless
 	// LogInfo is set: the SDK logs an INFO line per client session, and a

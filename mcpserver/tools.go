@@ -53,7 +53,7 @@ func (t *tools) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mcp
 	}
 	cmd := exec.Command(in.Argv[0], in.Argv[1:]...)
 	cmd.Dir = in.Cwd
-	opts := capture.RunOptions{Sanitize: t.o.Sanitize, MaxOutput: t.o.MaxOutput, MaxRaw: t.o.MaxRaw, Timeout: timeout, Store: t.o.Store}
+	opts := capture.RunOptions{Sanitize: t.o.Sanitize, MaxOutput: t.o.MaxOutput, MaxRaw: t.o.MaxRaw, Timeout: timeout, Store: t.o.Store, Isolate: t.o.Isolate}
 	env, err := capture.Run(ctx, cmd, opts)
 	if err != nil {
 		return nil, nil, toolError(err)

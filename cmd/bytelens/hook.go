@@ -14,13 +14,15 @@ func newHookCmd(s *streams) *cobra.Command {
 		ValidArgs: []string{string(hook.ClaudeCode), string(hook.Codex)},
 	})
 	var permission string
+	var isolate bool
 	cmd.Flags().StringVar(&permission, "permission", "ask", "claude-code: the permissionDecision sent with the rewrite: ask, allow (no prompt) or none")
+	cmd.Flags().BoolVar(&isolate, "isolate", false, "rewrite to bytelens run --isolate (Linux namespaces; the command fails where they are unavailable)")
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		agent, err := hook.ParseAgent(args[0])
 		if err != nil {
 			return usageError{err}
 		}
-		o := hook.Options{}
+		o := hook.Options{Isolate: isolate}
 		if o.Permission, err = hook.ParsePermission(permission); err != nil {
 			return usagef("--permission %v", err)
 		}

@@ -13,6 +13,7 @@ import (
 
 func newMCPCmd(s *streams) *cobra.Command {
 	var maxOutput, maxRaw store.Bytes
+	var isolate bool
 	cmd := withHelp("mcp", &cobra.Command{
 		Use:  "mcp",
 		Args: cobra.NoArgs,
@@ -20,8 +21,9 @@ func newMCPCmd(s *streams) *cobra.Command {
 	policy := addPolicyFlags(cmd.Flags())
 	cmd.Flags().Var(&maxOutput, "max-output", "cleaned `bytes` of each stream in a run result (suffixes K, M, G)")
 	cmd.Flags().Var(&maxRaw, "max-raw", "raw `bytes` stored per stream (suffixes K, M, G; -1 no limit)")
+	cmd.Flags().BoolVar(&isolate, "isolate", false, "run each command as bytelens run --isolate does (Linux namespaces); run calls fail where they are unavailable")
 	cmd.RunE = func(*cobra.Command, []string) error {
-		o := mcpserver.Options{Sanitize: *policy, MaxOutput: int64(maxOutput), MaxRaw: int64(maxRaw), Log: s.stderr}
+		o := mcpserver.Options{Sanitize: *policy, MaxOutput: int64(maxOutput), MaxRaw: int64(maxRaw), Log: s.stderr, Isolate: isolate}
 		// Without a usable store the server still runs, and says why.
 		if o.Store, o.StoreErr = store.OpenDefault(); o.Store != nil {
 			if err := useKeys(o.Store); err != nil {

@@ -18,7 +18,7 @@ type runFlags struct {
 	stdin, decision               string
 	text, saveEnvelope, noStore   bool
 	compact, exitCode             bool
-	agent                         bool
+	agent, isolate                bool
 	policy                        *sanitize.Options
 }
 
@@ -44,6 +44,7 @@ func newRunCmd(s *streams) *cobra.Command {
 	fs.BoolVar(&f.noStore, "no-store", false, "keep no raw artifact (raw_artifact is empty)")
 	fs.BoolVar(&f.compact, "compact", false, "leave zero counters, empty fields and the chunk list out of the JSON envelope")
 	fs.BoolVar(&f.exitCode, "exit-code", false, "exit with the command's own status (128+N for signal N) once the envelope is printed")
+	fs.BoolVar(&f.isolate, "isolate", false, "Linux: run the command in its own user, PID and mount namespaces (fails where they are unavailable)")
 	f.policy = addPolicyFlags(fs)
 	return cmd
 }
@@ -76,6 +77,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		Timeout:   f.timeout,
 		KillGrace: f.killGrace,
 		WaitDelay: f.waitDelay,
+		Isolate:   f.isolate,
 	}
 	env, err := s.env().Collect(ctx, args, opts, job.Collect{Stdin: f.stdin, Decision: f.decision, NoStore: f.noStore, SaveEnvelope: f.saveEnvelope, Keys: useKeys})
 	if err != nil {
