@@ -19,7 +19,13 @@ import (
 // whose stderr is errText) into a store with the cleaning sidecar.
 func put(t *testing.T, st *store.Store, errText string, chunks ...string) store.Ref {
 	t.Helper()
-	st.SetSidecar(Sidecar(sanitize.Options{}))
+	return putWith(t, st, sanitize.Options{}, errText, chunks...)
+}
+
+// putWith is put cleaning under opts.
+func putWith(t *testing.T, st *store.Store, opts sanitize.Options, errText string, chunks ...string) store.Ref {
+	t.Helper()
+	st.SetSidecar(Sidecar(opts))
 	w, err := st.NewWriter()
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +108,44 @@ func TestLineSpans(t *testing.T) {
 		}
 		if ex.TotalLines != 5 || ex.Next != 0 {
 			t.Fatalf("total %d next %d", ex.TotalLines, ex.Next)
+		}
+	}
+}
+
+// TestLineSpansScreen: under cr=screen a line comes out when it scrolls
+// off the model's 50 rows, or at the end, yet its span still begins at
+// the first byte that drew a character on it: the hidden "abcdef" and
+// the erase belong to the line before "xy", which starts at "x".
+func TestLineSpansScreen(t *testing.T) {
+	var raw strings.Builder
+	for i := range 55 {
+		fmt.Fprintf(&raw, "l%02d\n", i+1)
+	}
+	x := int64(raw.Len()) + int64(len("abcdef\r\x1b[K"))
+	raw.WriteString("abcdef\r\x1b[Kxy\n")
+	in := raw.String()
+	for _, cut := range []int{0, 1, 100, 203, len(in) - 3} {
+		st := newStore(t)
+		ref := putWith(t, st, sanitize.Options{CR: sanitize.CRScreen}, "", in[:cut], in[cut:])
+		rec, err := Open(st, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex, err := rec.Lines("stdout", 1, 100)
+		if err != nil || len(ex.Lines) != 56 {
+			t.Fatalf("cut at %d: %d lines, %v", cut, len(ex.Lines), err)
+		}
+		for i, l := range ex.Lines[:55] {
+			end := int64(4 * (i + 1))
+			if i == 54 {
+				end = x
+			}
+			if want := fmt.Sprintf("l%02d", i+1); l.Text != want || l.RawStart != int64(4*i) || l.RawEnd != end {
+				t.Fatalf("cut at %d: line %d %q [%d,%d), want %q [%d,%d)", cut, l.N, l.Text, l.RawStart, l.RawEnd, want, 4*i, end)
+			}
+		}
+		if l := ex.Lines[55]; l.Text != "xy" || l.RawStart != x || l.RawEnd != int64(len(in)) {
+			t.Fatalf("cut at %d: last line %q [%d,%d), want \"xy\" [%d,%d)", cut, l.Text, l.RawStart, l.RawEnd, x, len(in))
 		}
 	}
 }

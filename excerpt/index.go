@@ -173,7 +173,11 @@ func (ix *indexer) Abort() {
 // (after the last such byte before it), and ends where the next line's
 // begins. The spans tile the stream; a removed control before the text of
 // a line belongs to that line. A control string whose payload holds one of
-// those bytes is split between two spans.
+// those bytes is split between two spans. Under sanitize.CRScreen a line
+// comes out when it scrolls off the screen model, long after the piece
+// that drew it: its span begins at the first byte that drew a character
+// on it (sanitize.Writer.LineInput), or where the line before it begins
+// when that is later, so the spans still tile the stream.
 type streamIndex struct {
 	name      string
 	san       *sanitize.Writer
@@ -184,6 +188,7 @@ type streamIndex struct {
 	out       int64 // cleaned bytes kept
 	lines     int64
 	lineStart bool  // the next cleaned byte begins a line
+	lineRaw   int64 // the raw offset of the last line's entry
 	full      bool  // MaxLines reached
 	stop      int64 // with full, the raw offset where the first line not indexed begins
 	err       error
@@ -241,10 +246,14 @@ func (s *streamIndex) Write(p []byte) (int, error) {
 				break
 			}
 			start := s.piece
+			if in, ok := s.san.LineInput(s.out); ok {
+				start = max(in, s.lineRaw)
+			}
 			if s.lines == 0 {
 				start = 0 // what was removed before the first text belongs to line 1
 			}
 			s.entry(s.out, start)
+			s.lineRaw = start
 			s.lines++
 			s.lineStart = false
 		}

@@ -103,8 +103,8 @@ func (d *describer) c0Decision(t *decode.Token, o sanitize.Options, fate sanitiz
 				d.s("a run followed by LF becomes that LF, any other run one LF")
 			}
 			d.s(" (policy cr=lines)")
-		case sanitize.CROverwrite:
-			d.s("the text after it overwrites the line from its first column (policy cr=overwrite)")
+		case sanitize.CRScreen:
+			d.s("the cursor goes to the line's first column, and the line is written as the screen finally showed it (policy cr=screen)")
 		case sanitize.CRDrop:
 			d.s("dropped (policy cr=drop)")
 		}

@@ -306,7 +306,7 @@ func TestDecision(t *testing.T) {
 		{"\x1b[2J", def, "removed: CSI (control sequence); flagged erase: text painted over"},
 		{"\x1b[?1049h", def, "removed: CSI (control sequence); flagged alt_screen: the alternate screen would have hidden the scrollback"},
 		{"\r", def, "CR: removed; a run followed by LF becomes that LF, any other run one LF (policy cr=lines)"},
-		{"\r", sanitize.Options{CR: sanitize.CROverwrite}, "CR: removed; the text after it overwrites the line from its first column (policy cr=overwrite)"},
+		{"\r", sanitize.Options{CR: sanitize.CRScreen}, "CR: removed; the cursor goes to the line's first column, and the line is written as the screen finally showed it (policy cr=screen)"},
 		{"\r", sanitize.Options{CR: sanitize.CRDrop}, "CR: removed; dropped (policy cr=drop)"},
 		{"\b", def, "BS: removed (policy bs=drop); flagged overwrite"},
 		{"\b", sanitize.Options{BS: sanitize.BSOverstrike}, "BS: applied: the next character replaces the one before (policy bs=overstrike); flagged overwrite"},

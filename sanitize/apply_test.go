@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -12,7 +13,7 @@ func TestApply(t *testing.T) {
 	if err := o.Apply("cr=overwrite,\n links = append\nmax-payload=10,"); err != nil {
 		t.Fatal(err)
 	}
-	if o.CR != CROverwrite || o.Links != LinksAppend || o.MaxPayload != 10 || o.BS != BSOverstrike {
+	if o.CR != CRScreen || o.Links != LinksAppend || o.MaxPayload != 10 || o.BS != BSOverstrike {
 		t.Errorf("Apply gave %+v", o)
 	}
 	back, err := ParsePolicy(o.String())
@@ -24,7 +25,7 @@ func TestApply(t *testing.T) {
 			t.Errorf("Apply(%q) error %v", bad, err)
 		}
 	}
-	if got := PolicyValues("cr"); len(got) < 3 || got[0] != "lines" || got[1] != "overwrite" {
+	if got := PolicyValues("cr"); !slices.Equal(got, []string{"lines", "screen", "drop", "overwrite"}) {
 		t.Errorf("PolicyValues(cr) = %q", got)
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/bytelens/bytelens/screen"
 )
 
-// maxLine is how many characters CROverwrite and BSOverstrike hold for the
-// current line; a longer line is written out as it stands and a new one
+// maxLine is how many characters BSOverstrike holds for the current
+// line; a longer line is written out as it stands and a new one
 // begins, so memory stays bounded.
 const maxLine = 64 << 10
 
@@ -38,7 +38,7 @@ type cleaner struct {
 	// crFate is what the last run of CRs settled became (SettleCR).
 	crFate CRFate
 
-	lineMode bool   // CROverwrite or BSOverstrike: the line is held in line
+	lineMode bool   // BSOverstrike: the line is held in line
 	line     []rune // current line under emulation
 	col      int    // cursor column in line
 
@@ -49,7 +49,9 @@ type cleaner struct {
 	// without line emulation (which adds a point per line instead).
 	mapEach bool
 
-	scr *screen.Model // the screen of CRScreen, else nil
+	scr      *screen.Model    // the screen of CRScreen, else nil
+	scrLines []lineInput      // CRScreen: where the input of each line of out begins (Writer.LineInput)
+	scrScrap []screen.Segment // CRScreen outside Map: the segments of the last text taken, reused
 	// embOpen is set while controls embedded in a sequence have been
 	// seen and the sequence has not: embOut is the output position
 	// before the first of them.
@@ -73,7 +75,7 @@ func newCleaner(o Options) *cleaner {
 		opts:     o,
 		dec:      decode.Decoder{LoneC1: o.C1 == C1Lone, APCBEL: o.APCBEL, MaxPayload: o.maxPayload()},
 		rep:      newReport(o),
-		lineMode: o.CR == CROverwrite || o.BS == BSOverstrike,
+		lineMode: o.BS == BSOverstrike,
 		scr:      newScreen(o),
 	}
 	c.tokenFn = c.each
@@ -380,19 +382,17 @@ func (c *cleaner) settleCR(next int) {
 		c.rep.Flags.Overwrite++
 		c.rep.find(c.crOff, "overwrite", "CR", 1)
 	}
-	switch c.opts.CR {
-	case CRLines:
-		if c.lineMode {
-			c.flushLine(true)
-		} else {
-			pos := c.outPos()
-			c.out = append(c.out, '\n')
-			if c.m != nil {
-				c.m.inserted(c.crOff, pos, 1)
-			}
-		}
-	case CROverwrite:
-		c.col = 0
+	if c.opts.CR != CRLines {
+		return
+	}
+	if c.lineMode {
+		c.flushLine(true)
+		return
+	}
+	pos := c.outPos()
+	c.out = append(c.out, '\n')
+	if c.m != nil {
+		c.m.inserted(c.crOff, pos, 1)
 	}
 }
 

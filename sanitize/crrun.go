@@ -15,8 +15,7 @@ const (
 	// or FF made LF), which is the line break.
 	CRBeforeLF
 	// CROverwrites: the next output is anything else, painted over the
-	// line: one LF under CRLines, column 1 under CROverwrite, flagged
-	// overwrite.
+	// line: one LF under CRLines, flagged overwrite.
 	CROverwrites
 )
 

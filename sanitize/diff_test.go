@@ -72,16 +72,16 @@ func jsonKeys(t *testing.T, raw json.RawMessage) []string {
 }
 
 func TestCompareCounts(t *testing.T) {
-	// cr-progress under lines and under overwrite: same removals, fewer
+	// cr-progress under lines and under screen: same removals, fewer
 	// bytes out.
 	in := []byte("10%\r50%\r100%\ndone\n")
 	ta, ra := Bytes(in, Options{})
-	tb, rb := Bytes(in, Options{CR: CROverwrite})
+	tb, rb := Bytes(in, Options{CR: CRScreen})
 	d := Compare(ra, rb)
 	text := CompareText(ta, tb, 0)
 	d.Text = &text
 	if d.Equal() {
-		t.Fatal("lines vs overwrite: equal")
+		t.Fatal("lines vs screen: equal")
 	}
 	want := CountDiff{Name: "bytes_out", A: 18, B: 10, Delta: -8}
 	if d.Totals[1] != want {
@@ -309,7 +309,7 @@ func TestCompareCorpusSelf(t *testing.T) {
 func ExampleCompare() {
 	raw := []byte("10%\r50%\r100%\ndone\n")
 	textA, repA := Bytes(raw, Options{})
-	textB, repB := Bytes(raw, Options{CR: CROverwrite})
+	textB, repB := Bytes(raw, Options{CR: CRScreen})
 	d := Compare(repA, repB)
 	text := CompareText(textA, textB, 0)
 	d.Text = &text

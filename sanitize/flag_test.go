@@ -26,7 +26,7 @@ func TestPolicyFlags(t *testing.T) {
 		t.Errorf("no flags: %+v, %v", o, err)
 	}
 	o, err = parse("-cr", "overwrite", "-format-chars=keep", "-c1", "lone", "-apc-bel", "-max-payload", "10")
-	if want := (Options{CR: CROverwrite, FormatChars: FormatKeep, C1: C1Lone, APCBEL: true, MaxPayload: 10}); err != nil || o != want {
+	if want := (Options{CR: CRScreen, FormatChars: FormatKeep, C1: C1Lone, APCBEL: true, MaxPayload: 10}); err != nil || o != want {
 		t.Errorf("flags: %+v, %v; want %+v", o, err, want)
 	}
 	for _, bad := range [][]string{{"-cr", "sideways"}, {"-max-payload", "-1"}, {"-apc-bel=maybe"}} {

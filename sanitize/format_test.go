@@ -63,8 +63,11 @@ func TestFormatPolicy(t *testing.T) {
 		{"joiner run across removed controls", "a\u200c\x1b[m\u200d\u200b\u200cb", "", "a\u200cb", 1, 0, []string{"invisible@7+9"}},
 		{"joiners between letters kept", "a\u200cb\u200dc", "", "a\u200cb\u200dc", 0, 0, nil},
 		{"emoji zwj sequence", "\U0001F469\u200d\U0001F4BB", "", "\U0001F469\u200d\U0001F4BB", 0, 0, nil},
-		{"joiners under overwrite", "ab\u200d\rxy\u200d\u200cz\n", "cr=overwrite", "xy\u200dz\n", 1, 0, []string{"overwrite@5+1", "invisible@11+3"}},
-		{"joiners between letters under overwrite", "a\u200cb\u200dc\n", "cr=overwrite", "a\u200cb\u200dc\n", 0, 0, nil},
+		{"joiners under overstrike", "ab\u200d\b\b\bxy\u200d\u200cz\n", "bs=overstrike", "xy\u200dz\n", 1, 0, []string{"overwrite@5+1", "overwrite@6+1", "overwrite@7+1", "invisible@13+3"}},
+		{"joiners between letters under overstrike", "a\u200cb\u200dc\n", "bs=overstrike", "a\u200cb\u200dc\n", 0, 0, nil},
+		// The screen draws no format character, whatever the policy; the
+		// flags are raised as under cr=lines.
+		{"format characters under screen", "a\u200cb\u202ec\u200b\n", "cr=screen,format-chars=keep", "abc\n", 1, 1, []string{"reorder@5+3", "invisible@9+3"}},
 		{"joiners across a line break", "a\u200d\n\u200db", "", "a\u200d\n\u200db", 0, 0, nil},
 		{"joiner run kept", "a\u200d\u200c", "format-chars=keep", "a\u200d\u200c", 1, 0, []string{"invisible@4+3"}},
 		{"hangul filler", "a\u3164b\uffa0", "", "ab", 2, 0, []string{"invisible@1+3", "invisible@5+3"}},
@@ -98,7 +101,7 @@ func TestFormatPolicy(t *testing.T) {
 		{"escape twice", "<<U+2066>", "format-chars=escape", "<<U+003C>U+2066>", 0, 0, nil},
 		{"escape open at end", "x <U+2", "format-chars=escape", "x <U+2", 0, 0, nil},
 		{"escape broken by real override", "<U+\u202e", "format-chars=escape", "<U+<U+202E>", 0, 1, []string{"reorder@3+3"}},
-		{"escape under overwrite", "<U+202E>\n", "cr=overwrite,format-chars=escape", "<U+003C>U+202E>\n", 0, 0, nil},
+		{"escape under overstrike", "<U+202E>\n", "bs=overstrike,format-chars=escape", "<U+003C>U+202E>\n", 0, 0, nil},
 		{"strip leaves text spelled", "<U+202E>", "", "<U+202E>", 0, 0, nil},
 	}
 	for _, tc := range tests {

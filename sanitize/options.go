@@ -59,12 +59,14 @@
 // to an escaped override; so a literal '<' that begins the spelling of an
 // escape ("<U+" four to six upper-case hex digits ">", judged on the
 // cleaned text, across removed controls) is written "<U+003C>". Under
-// CROverwrite and BSOverstrike the spelling is judged on the text as
-// written, before an overwrite changes it.
+// BSOverstrike the spelling is judged on the text as written, before an
+// overwrite changes it. Under CRScreen format characters draw nothing and
+// are not written, whatever the policy (see CRScreen).
 package sanitize
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,31 +81,45 @@ const (
 	// "\r\r\n"); any other run of CRs is one LF, so each frame of a
 	// progress line stays visible.
 	CRLines CRPolicy = iota
-	// CROverwrite overwrites the line after a CR: the text after it
-	// replaces the line's characters one by one from its first column.
-	// Nothing else moves the cursor or erases, so it is not what a
-	// terminal showed when the program also erased or moved (printf
-	// 'abcdef\r\033[Kxy\n' gives "xycdef" where a terminal shows "xy";
-	// a cursor-up repaint adds lines): CRScreen is. Unlike CRScreen it
-	// keeps the offset map (Map) from cleaned text to input bytes.
-	CROverwrite
+	// CRScreen ("screen", alias "overwrite") writes each line as a
+	// terminal finally showed it: the bytes drive package screen's model
+	// of an xterm, 1000 columns wide and 50 rows high, with LF (and VT,
+	// FF) taken as CR LF as a tty's ONLCR would, and the text is the
+	// model's rows. A row is written when it scrolls off the top of the
+	// whole screen, and at the end of the stream the screen then shown
+	// (the alternate one if the program left it on) is written from its
+	// top row to the last that shows anything, so a Writer holds up to
+	// 50 lines until more arrive or Close. Everything the model applies
+	// acts as on a terminal: CR, BS, HT, the erases (EL, ED, ECH),
+	// cursor moves and repaints (CUU, CUD, CUF, CUB, CUP, HVP, CHA, VPA,
+	// IND, RI, NEL), insert and delete (ICH, DCH, IL, DL, IRM), scroll
+	// regions and scrolling (DECSTBM, SU, SD), save and restore (DECSC,
+	// DECRC), REP, DEC special graphics (drawn as the box characters
+	// they stand for) and the alternate screen; sequences it does not
+	// know change nothing. So printf 'abcdef\r\033[Kxy\n' gives "xy",
+	// and a line that a cursor-up repaint draws over is written once,
+	// as repainted. Each row is its characters, a space for each blank
+	// cell (never drawn, erased, moved over by HT or a cursor move) and
+	// for each character drawn concealed (SGR 8) or in a foreground
+	// equal or near equal to its background (after reverse video), with
+	// trailing blanks trimmed; a row autowrap continued on the next is
+	// one line with it, so a line longer than 1000 columns is not
+	// broken. A cell keeps its character and first combining mark;
+	// format characters (bidi controls, zero-width characters) draw
+	// nothing and are not written. Text that the screen no longer shows
+	// — overwritten, erased, scrolled out of a scroll region smaller
+	// than the screen, left on the alternate screen — is not written:
+	// bytelens report --screen lists it. BSPolicy, LinkPolicy and
+	// FormatPolicy do not change the text (BS moves the cursor, link
+	// targets are never shown, format characters draw nothing); the C1
+	// and APC BEL choices select the grammar as always. The report's
+	// counts, flags and findings are those of CRLines; BytesOut is the
+	// length of the screen's text. Map's offset map ties each character
+	// to the bytes that drew it (see OffsetMap), and Writer.LineInput
+	// says where each line's input begins.
+	CRScreen
 	// CRDrop removes every CR.
 	CRDrop
-	// CRScreen emits each line as a terminal screen finally showed it:
-	// the text goes through package screen's model of an xterm, 1000
-	// columns wide and 50 rows high, with LF taken as CR LF, and each line
-	// is written when it scrolls off the top of that screen, the rest at
-	// the end. CR, BS, erases (EL, ED, ECH), cursor moves and repaints
-	// (CUU, CUP), insert and delete, DEC graphics and the alternate
-	// screen act as on a terminal: printf 'abcdef\r\033[Kxy\n' gives "xy",
-	// where CROverwrite gives "xycdef". Tabs become the spaces they
-	// moved over, concealed (SGR 8) and invisible text become blanks,
-	// trailing blanks are trimmed, and a line autowrap continued past
-	// 1000 columns stays one line. A screen shown at the end (the
-	// alternate one, if the program left it on) is written from its top
-	// row to its last non-blank one. The report is the one of CRLines;
-	// the offset map (Map) holds only the two ends of the stream.
-	CRScreen
 )
 
 // BSPolicy says what becomes of backspaces.
@@ -183,7 +199,7 @@ type Options struct {
 }
 
 var (
-	crNames       = []string{"lines", "overwrite", "drop", "screen"}
+	crNames       = []string{"lines", "screen", "drop"}
 	bsNames       = []string{"drop", "overstrike"}
 	linkNames     = []string{"drop", "append"}
 	formatNames   = []string{"strip", "keep", "escape"}
@@ -196,22 +212,31 @@ func (p LinkPolicy) String() string   { return linkNames[p] }
 func (p FormatPolicy) String() string { return formatNames[p] }
 func (p C1Policy) String() string     { return c1PolicyNames[p] }
 
+// policyAliases maps, per policy key, other names Set accepts to the
+// value's own: "overwrite", the one-line emulation that CRScreen
+// replaced, is the screen's view of a line.
+var policyAliases = map[string]map[string]string{"cr": {"overwrite": "screen"}}
+
 // PolicyKeys lists the names Set accepts, in the order String writes them.
 var PolicyKeys = []string{"cr", "bs", "links", "format-chars", "c1", "apc-bel", "max-payload"}
 
 // Set sets the policy named key ("cr", "bs", "links", "format-chars",
-// "c1", "apc-bel", "max-payload") from its command-line spelling. It
-// returns an error naming the accepted values when key or value is
-// unknown.
+// "c1", "apc-bel", "max-payload") from its command-line spelling, or an
+// alias of it ("overwrite" for "cr=screen"). It returns an error naming
+// the accepted values when key or value is unknown.
 func (o *Options) Set(key, value string) error {
 	pick := func(names []string, set func(int)) error {
+		name := value
+		if a, ok := policyAliases[key][value]; ok {
+			name = a
+		}
 		for i, n := range names {
-			if n == value {
+			if n == name {
 				set(i)
 				return nil
 			}
 		}
-		return fmt.Errorf("invalid %s policy %q (want %s)", key, value, strings.Join(names, ", "))
+		return fmt.Errorf("invalid %s policy %q (want %s)", key, value, strings.Join(PolicyValues(key), ", "))
 	}
 	switch key {
 	case "cr":
@@ -298,21 +323,28 @@ var policyChoices = map[string][]string{
 }
 
 // PolicyValues returns the values Set accepts for key, the default first
-// ("lines", "overwrite", "drop" for "cr"), for help texts and shell
-// completion. It returns nil for "max-payload" (a byte count) and for
-// unknown keys.
-func PolicyValues(key string) []string { return slices.Clone(policyChoices[key]) }
+// and aliases last ("lines", "screen", "drop", "overwrite" for "cr"), for
+// help texts and shell completion. It returns nil for "max-payload" (a
+// byte count) and for unknown keys.
+func PolicyValues(key string) []string {
+	vals := slices.Clone(policyChoices[key])
+	for _, a := range slices.Sorted(maps.Keys(policyAliases[key])) {
+		vals = append(vals, a)
+	}
+	return vals
+}
 
 // CompleteSettings returns, for shell completion of a comma-separated
 // key=value list (bytelens diff --b-policy, view --compare-policy), every
-// key=value setting with a named value that its last item can become,
-// each after the items before it: "cr=drop,l" gives "cr=drop,cr=lines",
-// "cr=drop,cr=overwrite" and so on, for the shell to filter.
+// key=value setting with a named value (PolicyValues) that its last item
+// can become, each after the items before it: "cr=drop,l" gives
+// "cr=drop,cr=lines", "cr=drop,cr=screen" and so on, for the shell to
+// filter.
 func CompleteSettings(word string) []string {
 	prefix := word[:strings.LastIndexByte(word, ',')+1]
 	var out []string
 	for _, k := range PolicyKeys {
-		for _, v := range policyChoices[k] {
+		for _, v := range PolicyValues(k) {
 			out = append(out, prefix+k+"="+v)
 		}
 	}

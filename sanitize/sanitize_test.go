@@ -216,7 +216,7 @@ func assertSplit(t *testing.T, name string, in []byte, o Options, cuts []int, wa
 
 var policies = []Options{
 	{},
-	{CR: CROverwrite, BS: BSOverstrike, Links: LinksAppend, FormatChars: FormatEscape},
+	{BS: BSOverstrike, Links: LinksAppend, FormatChars: FormatEscape},
 	{CR: CRDrop, FormatChars: FormatKeep, C1: C1Lone, APCBEL: true},
 }
 
@@ -285,7 +285,8 @@ func TestPolicies(t *testing.T) {
 		name, in, policy, want string
 	}{
 		{"cr lines", "a\rb\r\nc\r", "", "a\nb\nc\n"},
-		{"cr overwrite", "abcd\rXY\n", "cr=overwrite", "XYcd\n"},
+		{"cr screen", "abcd\rXY\n", "cr=screen", "XYcd\n"},
+		{"cr overwrite is screen", "abcd\r\x1b[KXY\n", "cr=overwrite", "XY\n"},
 		{"cr drop", "ab\rcd\r\n", "cr=drop", "abcd\n"},
 		{"cr lines ignores removed controls", "50%\r\x1b[K60%\n", "", "50%\n60%\n"},
 		{"bs drop", "ab\bc", "", "abc"},
@@ -323,7 +324,7 @@ func TestPolicies(t *testing.T) {
 
 func TestParsePolicy(t *testing.T) {
 	o, err := ParsePolicy("cr=overwrite, format-chars=keep,apc-bel=true")
-	if err != nil || o.CR != CROverwrite || o.FormatChars != FormatKeep || !o.APCBEL {
+	if err != nil || o.CR != CRScreen || o.FormatChars != FormatKeep || !o.APCBEL {
 		t.Fatalf("got %+v, %v", o, err)
 	}
 	for _, bad := range []string{"cr=sideways", "nope=1", "cr", "max-payload=-1"} {
@@ -435,25 +436,25 @@ func TestFrameSplit(t *testing.T) {
 	}
 }
 
-// TestOffsetMapLineMode: under cr=overwrite the map has a point per line,
-// at the end of the token that ended it.
+// TestOffsetMapLineMode: under bs=overstrike the map has a point per
+// line, at the end of the token that ended it.
 func TestOffsetMapLineMode(t *testing.T) {
-	in := []byte("10%\r50%\r100%\ndone\n")
-	out, _, m := Map(in, Options{CR: CROverwrite})
+	in := []byte("10%\b\b\b50%\b\b\b100%\ndone\n")
+	out, _, m := Map(in, Options{BS: BSOverstrike})
 	if string(out) != "100%\ndone\n" {
 		t.Fatalf("out %q", out)
 	}
-	// "10%\r50%\r100%\n" became "100%\n"; "done\n" maps byte for byte.
-	for _, tc := range []struct{ in, start, end int64 }{{0, 0, 5}, {12, 0, 5}, {13, 5, 6}, {16, 8, 9}} {
+	// "10%\b\b\b50%\b\b\b100%\n" became "100%\n"; "done\n" maps byte for byte.
+	for _, tc := range []struct{ in, start, end int64 }{{0, 0, 5}, {16, 0, 5}, {17, 5, 6}, {20, 8, 9}} {
 		if s, e := m.ToOutput(tc.in); s != tc.start || e != tc.end {
 			t.Errorf("ToOutput(%d) = %d,%d want %d,%d", tc.in, s, e, tc.start, tc.end)
 		}
 	}
-	if s, e := m.ToInput(6); s != 14 || e != 15 {
-		t.Errorf("ToInput(6) = %d,%d want 14,15", s, e)
+	if s, e := m.ToInput(6); s != 18 || e != 19 {
+		t.Errorf("ToInput(6) = %d,%d want 18,19", s, e)
 	}
-	if s, e := m.ToInput(2); s != 0 || e != 13 {
-		t.Errorf("ToInput(2) = %d,%d want 0,13", s, e)
+	if s, e := m.ToInput(2); s != 0 || e != 17 {
+		t.Errorf("ToInput(2) = %d,%d want 0,17", s, e)
 	}
 }
 

@@ -102,6 +102,7 @@ func String(s string, opts Options) (string, Report) {
 func Map(p []byte, opts Options) ([]byte, Report, *OffsetMap) {
 	c := newCleaner(opts)
 	c.m, c.mapEach = &OffsetMap{}, !c.lineMode
+	c.mapScreen()
 	c.m.add(0, 0)
 	c.out = make([]byte, 0, len(p))
 	c.feed(p)
@@ -112,10 +113,23 @@ func Map(p []byte, opts Options) ([]byte, Report, *OffsetMap) {
 
 // OffsetMap relates input byte offsets to cleaned-text byte offsets. It is
 // a list of points (In, Out), one where each token begins (where a line
-// begins under CROverwrite or BSOverstrike), increasing in both: the input
-// from one point to the next became the output from one point to the next.
+// begins under BSOverstrike), increasing in both: the input from one point
+// to the next became the output from one point to the next.
+//
+// Under CRScreen the points are only the two ends of the stream: lines
+// come out in the screen's order, not the input's. ToInput and ToOutput
+// then use the screen's cells, each of which knows the bytes that drew
+// it: a character maps to those bytes (one to one for text copied as it
+// is). Input that shows nothing at the end (controls, line feeds, text
+// overwritten, erased, concealed or scrolled away) belongs to the text
+// drawn by the input just before it: it maps to an empty span where that
+// text ends, after its line feed when its line ends there. A blank or a
+// line feed of the output maps to the input of its line: from the first
+// byte that drew a character shown on it up to the first byte after the
+// last one that draws a character shown.
 type OffsetMap struct {
 	In, Out []int64
+	scr     *screenMap // CRScreen's map, else nil
 }
 
 func (m *OffsetMap) add(in, out int64) {
@@ -147,6 +161,9 @@ func segment(xs []int64, x int64) int {
 // ToOutput returns the output span [start, end) that the input byte at
 // offset in became part of; start == end when it was removed.
 func (m *OffsetMap) ToOutput(in int64) (start, end int64) {
+	if m.scr != nil {
+		return m.scr.toOutput(in)
+	}
 	i := segment(m.In, in)
 	if i < 0 || i+1 >= len(m.In) {
 		return 0, 0
@@ -163,6 +180,9 @@ func (m *OffsetMap) ToOutput(in int64) (start, end int64) {
 // ToInput returns the input span [start, end) that produced the output
 // byte at offset out.
 func (m *OffsetMap) ToInput(out int64) (start, end int64) {
+	if m.scr != nil {
+		return m.scr.toInput(out)
+	}
 	// The last point whose output starts at or before out and is not empty.
 	i := segment(m.Out, out)
 	for i >= 0 && i+1 < len(m.Out) && m.Out[i+1] == m.Out[i] {

@@ -383,7 +383,7 @@ func (m *Model) scrollUp(top, bot, n int) {
 		cause = causeNone
 		if m.opts.Scrollback {
 			for y := range min(n, m.rows) {
-				m.scrolled = m.appendText(m.scrolled, y)
+				m.scrolled = m.appendText(m.scrolled, y, m.segs(&m.scrolledSegs))
 			}
 		}
 	}

@@ -215,7 +215,7 @@ func (m *Model) destroy(c *Cell, cause Cause, r rune) bool {
 		// once. A text run is not, since Feed may cut it in two.
 		m.rowProgress = false
 		if row := m.line(m.cur.y); mayProgress(row) {
-			m.lineBuf = appendCells(m.lineBuf[:0], row, false, true)
+			m.lineBuf = appendCells(m.lineBuf[:0], row, false, true, nil)
 			m.rowProgress = progress(m.lineBuf)
 		}
 		m.nameRow = rec.row

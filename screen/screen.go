@@ -153,6 +153,9 @@ type Options struct {
 	// Scrollback keeps the text of lines that scroll off the top of the
 	// main screen until Model.TakeScrolled takes them.
 	Scrollback bool
+	// Segments records, for the text TakeScrolled and AppendScreenText
+	// give, the input bytes that drew it (Segment).
+	Segments bool
 	// Timed says that the times given to Model.Frame are meaningful, so
 	// findings can say how long text was visible in milliseconds.
 	Timed bool
@@ -264,6 +267,8 @@ type Model struct {
 
 	lineBuf  []byte // scratch for a row's text
 	scrolled []byte // text of lines scrolled off, with Options.Scrollback
+	// scrolledSegs are the Segments of scrolled, with Options.Segments.
+	scrolledSegs []Segment
 
 	// The last destroying token's name and row, so one token that hides
 	// many runs is named and its row read once.
@@ -370,22 +375,9 @@ func (m *Model) Clone() *Model {
 	c.spare = spare{}
 	c.p, c.tok, c.lineBuf = nil, nil, nil
 	c.scrolled = append([]byte(nil), m.scrolled...)
+	c.scrolledSegs = slices.Clone(m.scrolledSegs)
 	c.emit = c.token
 	return &c
-}
-
-// Checkpoint returns a copy of m's screen without its findings and with
-// findings off: what feeding the rest of the stream draws is what m would
-// draw, and the copy costs the grids alone (no finding record or text).
-func (m *Model) Checkpoint() *Model {
-	finds, del, drw, names := m.finds, m.delText, m.drawText, m.names
-	m.finds, m.delText, m.drawText, m.names = nil, nil, nil, nil
-	c := m.Clone()
-	m.finds, m.delText, m.drawText, m.names = finds, del, drw, names
-	c.nameTok = -1
-	c.opts.Findings = false
-	c.pendDel, c.pendDrw = -1, -1
-	return c
 }
 
 // Feed executes p, which continues the stream. It never fails.
@@ -489,20 +481,21 @@ func (m *Model) line(y int) []Cell { return m.grids[m.screen()].line(y, m.cols) 
 // trailing blanks trimmed. Concealed text is included. The text comes
 // from the capture: escape it before display.
 func (m *Model) AppendLine(dst []byte, y int) []byte {
-	return appendCells(dst, m.Row(y), false, true)
+	return appendCells(dst, m.Row(y), false, true, nil)
 }
 
 // AppendSeen is AppendLine as a person saw the row: text drawn concealed
 // (SGR 8) or in a foreground equal or near equal to its background shows
 // as blank.
 func (m *Model) AppendSeen(dst []byte, y int) []byte {
-	return appendCells(dst, m.Row(y), true, true)
+	return appendCells(dst, m.Row(y), true, true, nil)
 }
 
 // appendCells appends the characters of row, blanks as spaces, trailing
 // blanks trimmed when trim is set; wide tails add nothing. With seen,
-// cells drawn concealed or invisible count as blank.
-func appendCells(dst []byte, row []Cell, seen, trim bool) []byte {
+// cells drawn concealed or invisible count as blank. When segs is not
+// nil, the Segments of what it appends are added to it.
+func appendCells(dst []byte, row []Cell, seen, trim bool, segs *[]Segment) []byte {
 	hidden := func(c *Cell) bool {
 		return c.Rune == 0 || c.Rune == ' ' || seen && (c.Pen.Attr&AttrConceal != 0 || invisible(c.Pen))
 	}
@@ -512,6 +505,7 @@ func appendCells(dst []byte, row []Cell, seen, trim bool) []byte {
 	}
 	for i := range row[:end] {
 		c := &row[i]
+		at, drawn := len(dst), false
 		switch {
 		case c.WideTail():
 			if i > 0 && hidden(&row[i-1]) && row[i-1].Rune != 0 {
@@ -519,10 +513,19 @@ func appendCells(dst []byte, row []Cell, seen, trim bool) []byte {
 			}
 		case hidden(c):
 			dst = append(dst, ' ')
+			drawn = c.Rune == ' ' && c.Off >= 0 // a space the input wrote, not a blank
 		default:
 			dst = appendRune(dst, c.Rune)
 			if c.Mark != 0 {
 				dst = appendRune(dst, c.Mark)
+			}
+			drawn = c.Off >= 0
+		}
+		if segs != nil && len(dst) > at {
+			if drawn {
+				addSegment(segs, at, len(dst)-at, c.Off, int64(c.Len))
+			} else {
+				addSegment(segs, at, len(dst)-at, -1, 0)
 			}
 		}
 	}

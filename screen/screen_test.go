@@ -1,8 +1,10 @@
 package screen
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // fnCase is one control function's behaviour in xterm: the bytes, the
@@ -239,7 +241,7 @@ func TestSize(t *testing.T) {
 	}
 }
 
-// TestCheckpoint: a clone (and a Checkpoint, without findings) fed the
+// TestCheckpoint: a clone (and a Snapshot, without findings) fed the
 // rest of the stream ends where the original does, and feeding it leaves
 // the original alone.
 func TestCheckpoint(t *testing.T) {
@@ -261,17 +263,17 @@ func TestCheckpoint(t *testing.T) {
 		if len(c.Findings()) != len(whole.Findings()) {
 			t.Fatalf("cut %d: clone has %d findings, want %d", cut, len(c.Findings()), len(whole.Findings()))
 		}
-		// Checkpoint: the same screen, without findings, and the original
+		// Snapshot: the same screen, without findings, and the original
 		// keeps its own.
 		n := len(m.Findings())
-		k := m.Checkpoint()
+		k := m.Snapshot().Model()
 		k.Feed(in[cut:])
 		k.End()
 		if got, want := strings.Join(lines(k), "|"), strings.Join(lines(whole), "|"); got != want {
-			t.Fatalf("cut %d: checkpoint gives %q, want %q", cut, got, want)
+			t.Fatalf("cut %d: snapshot gives %q, want %q", cut, got, want)
 		}
 		if len(k.Findings()) != 0 || len(m.Findings()) != n {
-			t.Fatalf("cut %d: checkpoint has %d findings, original %d of %d", cut, len(k.Findings()), len(m.Findings()), n)
+			t.Fatalf("cut %d: snapshot has %d findings, original %d of %d", cut, len(k.Findings()), len(m.Findings()), n)
 		}
 	}
 }
@@ -291,12 +293,56 @@ func TestFeedAllocs(t *testing.T) {
 func TestText(t *testing.T) {
 	m := feed(t, Options{Cols: 5, Rows: 2, NewlineCRLF: true, Scrollback: true},
 		"one\ntwo\nabcdefg\n\x1b[8mhid\x1b[0m x\nlast")
-	got := string(m.AppendScreenText(m.TakeScrolled(nil)))
-	if want := "one\ntwo\nabcdefg\n    x\nlast\n"; got != want {
-		t.Errorf("text %q, want %q", got, want)
+	text, segs := m.AppendScreenText(m.TakeScrolled(nil, nil))
+	if want := "one\ntwo\nabcdefg\n    x\nlast\n"; string(text) != want || segs != nil {
+		t.Errorf("text %q, want %q; segments %v without Options.Segments", text, want, segs)
 	}
-	if rest := m.TakeScrolled(nil); len(rest) != 0 {
+	if rest, _ := m.TakeScrolled(nil, nil); len(rest) != 0 {
 		t.Errorf("TakeScrolled kept %q", rest)
+	}
+}
+
+// TestSegments: with Options.Segments each piece of the text is tied to
+// the bytes that drew it: a line written in one go is one Segment, a row
+// autowrap continued joins it, blanks (concealed text among them) and
+// line feeds have none, and Out counts from the start of dst, across
+// TakeScrolled and AppendScreenText.
+func TestSegments(t *testing.T) {
+	in := "one\ntwo\nabcdefg\n\x1b[8mhid\x1b[0m x\nlast"
+	m := feed(t, Options{Cols: 5, Rows: 2, NewlineCRLF: true, Scrollback: true, Segments: true}, in)
+	text, segs := m.TakeScrolled([]byte("prev"), nil)
+	text, segs = m.AppendScreenText(text, segs)
+	if want := "prevone\ntwo\nabcdefg\n    x\nlast\n"; string(text) != want {
+		t.Fatalf("text %q, want %q", text, want)
+	}
+	want := []Segment{{4, 0, 3}, {7, -1, 0}, {8, 4, 3}, {11, -1, 0}, {12, 8, 7}, {19, -1, 0}, {23, 27, 2}, {25, -1, 0}, {26, 30, 4}, {30, -1, 0}}
+	if !slices.Equal(segs, want) {
+		t.Errorf("segments %v\nwant       %v", segs, want)
+	}
+	// Text copied byte for byte is the input's; other pieces are one cell.
+	for _, r := range recordings(t) {
+		m, _ := New(Options{Rows: 10, Scrollback: true, Segments: true})
+		m.Feed(r.data)
+		m.End()
+		text, segs := m.AppendScreenText(m.TakeScrolled(nil, nil))
+		for i, s := range segs {
+			end := len(text)
+			if i+1 < len(segs) {
+				end = segs[i+1].Out
+			}
+			switch out := text[s.Out:end]; {
+			case s.Off < 0:
+				if strings.Trim(string(out), " \n") != "" {
+					t.Fatalf("%s: %q at %d has no input", r.name, out, s.Out)
+				}
+			case int64(len(out)) == s.Len:
+				if in := r.data[s.Off : s.Off+s.Len]; string(out) != string(in) {
+					t.Fatalf("%s: %q at %d maps to input %q", r.name, out, s.Out, in)
+				}
+			case len(strings.Trim(string(out), string([]rune(string(out))[:1]))) > 0 && utf8.RuneCount(out) > 2: // one character, with its mark, or REP's copies
+				t.Fatalf("%s: %q at %d maps to %d bytes of input %q", r.name, out, s.Out, s.Len, r.data[s.Off:s.Off+s.Len])
+			}
+		}
 	}
 }
 

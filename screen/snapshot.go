@@ -7,8 +7,8 @@ import (
 )
 
 // Snapshot is a checkpoint of a Model in compact form, for keeping many:
-// the state of Checkpoint (the screens, cursor and modes, no findings)
-// with the cells encoded against their neighbours, about 2 bytes a cell
+// the screens, cursor and modes, without findings and with findings off
+// (a checkpoint for drawing, not for hidden text), with the cells encoded against their neighbours, about 2 bytes a cell
 // where a Cell takes 48 and nothing for a blank row. Model restores it.
 type Snapshot struct {
 	m     Model  // the model, its grids without cells
@@ -28,13 +28,13 @@ const (
 	snapShape // Width and flags
 )
 
-// Snapshot returns a compact checkpoint of m (see Checkpoint).
+// Snapshot returns a compact checkpoint of m; m keeps its findings.
 func (m *Model) Snapshot() *Snapshot {
 	s := &Snapshot{m: *m}
 	c := &s.m
 	c.finds, c.delText, c.drawText, c.names, c.times, c.spare = nil, nil, nil, nil, nil, spare{}
 	c.p, c.tok, c.lineBuf, c.emit = nil, nil, nil, nil
-	c.scrolled = slices.Clone(m.scrolled)
+	c.scrolled, c.scrolledSegs = slices.Clone(m.scrolled), slices.Clone(m.scrolledSegs)
 	c.nameTok, c.opts.Findings, c.drawHidden = -1, false, false
 	c.pendDel, c.pendDrw = -1, -1
 	prev := Cell{Off: -1, Width: 1}
@@ -149,7 +149,7 @@ func (s *Snapshot) Model() *Model {
 	m := new(Model)
 	*m = s.m
 	m.emit = m.token
-	m.scrolled = slices.Clone(s.m.scrolled)
+	m.scrolled, m.scrolledSegs = slices.Clone(s.m.scrolled), slices.Clone(s.m.scrolledSegs)
 	prev := Cell{Off: -1, Width: 1}
 	b := s.cells
 	for i := range m.grids {
@@ -176,7 +176,7 @@ func (s *Snapshot) Offset() int64 { return s.m.Offset() }
 
 // Bytes returns the memory s takes, in bytes.
 func (s *Snapshot) Bytes() int64 {
-	n := int64(unsafe.Sizeof(*s)) + int64(cap(s.cells)) + int64(cap(s.m.scrolled))
+	n := int64(unsafe.Sizeof(*s)) + int64(cap(s.cells)) + int64(cap(s.m.scrolled)) + int64(cap(s.m.scrolledSegs))*int64(unsafe.Sizeof(Segment{}))
 	for i := range s.m.grids {
 		g := &s.m.grids[i]
 		n += int64(cap(g.rows))*4 + int64(cap(g.wrapped)+cap(g.blank)) + int64(cap(g.fill))*int64(unsafe.Sizeof(Cell{}))

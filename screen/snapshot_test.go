@@ -22,7 +22,7 @@ func cellsOf(m *Model) ([]Cell, cursor) {
 
 // TestSnapshot: a Snapshot restores every cell, span and pen of both
 // screens; fed the rest of the stream, the restored model ends as the
-// whole stream does; it takes a small part of a Checkpoint's memory.
+// whole stream does; it takes a small part of a clone's cell memory.
 func TestSnapshot(t *testing.T) {
 	for _, r := range recordings(t) {
 		whole := feed(t, Options{}, string(r.data))
@@ -51,7 +51,7 @@ func TestSnapshot(t *testing.T) {
 				}
 			}
 			if full := int64(2 * m.cols * m.rows * int(unsafe.Sizeof(Cell{}))); s.Bytes() > full/4 {
-				t.Errorf("%s at %d: snapshot takes %d bytes, a checkpoint's cells %d", r.name, cut, s.Bytes(), full)
+				t.Errorf("%s at %d: snapshot takes %d bytes, a clone's cells %d", r.name, cut, s.Bytes(), full)
 			}
 		}
 	}

@@ -139,3 +139,39 @@ func TestTmuxControlFunctions(t *testing.T) {
 		}
 	}
 }
+
+// TestTmuxLineText: the text of the screen as lines (TakeScrolled and
+// AppendScreenText, what sanitize's cr=screen and its alias cr=overwrite
+// write) is what a real terminal, tmux, shows, line by line, for the
+// hostile corpus's overwrite cases and the erase, repaint and progress
+// cases the one-line overwrite emulation got wrong. LF is taken as CR LF
+// on both sides.
+func TestTmuxLineText(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a tmux server")
+	}
+	inputs := [][]byte{
+		[]byte("abcdef\r\x1b[Kxy\n"),
+		[]byte("secret-1\n\x1b[1A\x1b[2Kshown\nnext\n"),
+		[]byte("erase:XXXX\r\x1b[2Kover\nto-stderr\n"),
+		[]byte("a\tb\n\x1b[3Cx\x1b[2DY\n"),
+		[]byte("working 10%\rworking 20%\rfailure\n"),
+	}
+	for _, name := range []string{"cr-hide-command-overwrite", "cr-progress-overwrite", "erase-then-overwrite", "bs-hide-command"} {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "corpus", name+".bin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, b)
+	}
+	const cols, rows = 60, 8
+	res := newTmux(t).showAll(inputs, cols, rows, true)
+	for i, in := range inputs {
+		m := feed(t, Options{Cols: cols, Rows: rows, NewlineCRLF: true, Scrollback: true}, string(in))
+		got, _ := m.AppendScreenText(m.TakeScrolled(nil, nil))
+		want := strings.TrimRight(strings.Join(res[i].rows, "\n"), "\n") + "\n"
+		if string(got) != want {
+			t.Errorf("%q:\nlines %q\n tmux %q", in, got, want)
+		}
+	}
+}

@@ -398,7 +398,11 @@ func (screenPane) title(m *model) string {
 	if c.set.NewlineCRLF {
 		nl = "LF as CR LF"
 	}
-	t := fmt.Sprintf("screen %dx%d (%s), %s, %s", cols, rows, c.set.SizeSource, which, nl)
+	t := fmt.Sprintf("screen %dx%d (%s)", cols, rows, c.set.SizeSource)
+	if err == nil {
+		t += m.screenShown(sm)
+	}
+	t += fmt.Sprintf(", %s, %s", which, nl)
 	if n := m.sv().frameAt(m.sv().cursor); n >= 0 && n < len(m.sv().frames) && m.c.Timed {
 		t += ", " + m.sv().frames[n].Time.String()
 	}
@@ -441,10 +445,7 @@ func (screenPane) lines(m *model, width, height int) []string {
 	if err != nil {
 		return []string{pad(m.st.warn, render.Line([]byte(err.Error())), width)}
 	}
-	var tokOff, tokEnd int64 = -1, -1
-	if t := m.f.cursorToken(); t != nil {
-		tokOff, tokEnd = t.Off, t.End()
-	}
+	tokOff, tokEnd := m.tokenSpan()
 	sc := m.sv().scr
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
@@ -484,6 +485,33 @@ func (screenPane) lines(m *model, width, height int) []string {
 		out = append(out, line+pad(m.st.cell(render.ClassText, stNormal), render.Safe{}, width-w))
 	}
 	return out
+}
+
+// tokenSpan returns the span of the token under the cursor, or -1, -1.
+func (m *model) tokenSpan() (off, end int64) {
+	if t := m.f.cursorToken(); t != nil {
+		return t.Off, t.End()
+	}
+	return -1, -1
+}
+
+// screenShown says, for the pane's title, which columns and rows of sm the
+// pane shows when it cannot show them all (" cols 21-60 rows 1-20",
+// 1-based, in cells; the dimension that fits is left out), or "" when the
+// screen fits. It is short: the title is cut at the pane's width.
+func (m *model) screenShown(sm *screen.Model) string {
+	tokOff, tokEnd := m.tokenSpan()
+	width, height := m.lay.inner[paneScreen], m.lay.innerH[paneScreen]
+	left, top := viewport(sm, tokOff, tokEnd, width, height)
+	cols, rows := sm.Size()
+	s := ""
+	if cols > width {
+		s += fmt.Sprintf(" cols %d-%d", left+1, min(cols, left+width))
+	}
+	if rows > height {
+		s += fmt.Sprintf(" rows %d-%d", top+1, min(rows, top+height))
+	}
+	return s
 }
 
 // viewport returns the first column and row of sm that a pane of width

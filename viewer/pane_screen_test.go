@@ -30,7 +30,7 @@ func TestScreenPane(t *testing.T) {
 	if !d.m.lay.shown[paneScreen] || d.m.lay.shown[paneText] {
 		t.Fatalf("S did not put the screen pane in the cleaned text's place")
 	}
-	if !strings.Contains(last, "screen 80x24 (default), main, LF as CR LF") {
+	if !strings.Contains(last, "screen 80x24 (default) cols 1-52, main, LF as CR LF") {
 		t.Errorf("title missing:\n%s", last)
 	}
 	row0 := func() string {
@@ -233,5 +233,47 @@ func TestScreenPaneFollowsToken(t *testing.T) {
 	d.send(tea.MouseMsg{X: l.x[paneScreen] + l.borderLeft + col + 1, Y: l.y[paneScreen] + l.borderTop + found, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
 	if got := d.m.sv().cursor; got != x+1 {
 		t.Errorf("click on the Y: cursor %d, want %d", got, x+1)
+	}
+}
+
+// TestScreenPaneTitleWindow: when the screen is larger than the pane, the
+// title says which of its columns and rows the pane shows, and the window
+// follows the token under the cursor; a screen that fits says nothing.
+func TestScreenPaneTitleWindow(t *testing.T) {
+	in := []byte("top\x1b[20;61HXYZ tail\x1b[1;1Hback")
+	var last string
+	d := newDriver(t, load(t, in), Options{}, testStyles(termenv.Ascii, false), 120, 16, func(m *model, view string) { last = view })
+	d.press("S")
+	at := func(off int64) string {
+		d.m.jump(off)
+		d.send(tea.KeyMsg{Type: tea.KeyRight})
+		d.send(tea.KeyMsg{Type: tea.KeyLeft})
+		return last
+	}
+	if w, h := d.m.lay.inner[paneScreen], d.m.lay.innerH[paneScreen]; w != 44 || h != 10 {
+		t.Fatalf("screen pane %dx%d, want 44x10", w, h)
+	}
+	for _, c := range []struct {
+		off  int64
+		want string
+	}{
+		{0, "╭screen 80x24 (default) cols 1-44 rows 1-10, ╮"},
+		// The pane is 44x10 and "X" at column 61, row 20 is a third of the
+		// way in, as far as the screen goes.
+		{int64(bytes.Index(in, []byte("XYZ"))) + 7, "╭screen 80x24 (default) cols 37-80 rows 15-24╮"},
+	} {
+		if v := at(c.off); !strings.Contains(v, c.want) {
+			t.Errorf("at %d the title is not %q:\n%s", c.off, c.want, v)
+		}
+	}
+	cast := `{"version": 2, "width": 20, "height": 5}` + "\n" + `[0.5, "o", "top\u001b[5;18HXYZ"]` + "\n"
+	c, err := capture.Load(strings.NewReader(cast), int64(len(cast)), capture.OpenOptions{Format: "cast"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d = newDriver(t, c, Options{}, testStyles(termenv.Ascii, false), 120, 16, func(m *model, view string) { last = view })
+	d.press("S")
+	if v := at(0); !strings.Contains(v, "╭screen 20x5 (") || strings.Contains(v, "cols") || strings.Contains(v, "rows") {
+		t.Errorf("a screen that fits the pane names no columns or rows:\n%s", v)
 	}
 }

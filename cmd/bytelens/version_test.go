@@ -28,13 +28,13 @@ func TestCompletion(t *testing.T) {
 		args []string
 		want []string // the first lines, in order
 	}{
-		{[]string{"clean", "--cr", ""}, []string{"lines", "overwrite", "drop"}},
+		{[]string{"clean", "--cr", ""}, []string{"lines", "screen", "drop", "overwrite"}},
 		{[]string{"report", "--format-chars", ""}, []string{"strip", "keep", "escape"}},
 		{[]string{"hex", "--c1", ""}, []string{"introducers", "lone"}},
 		{[]string{"glyphs", "--format", ""}, []string{"raw", "asciicast-v1"}},
 		{[]string{"clean", "--stream", ""}, []string{"output", "input", "stdout", "stderr"}},
 		{[]string{"extract", "--as", ""}, []string{"hex", "text"}},
-		{[]string{"diff", "--b-policy", "cr=drop,"}, []string{"cr=drop,cr=lines", "cr=drop,cr=overwrite"}},
+		{[]string{"diff", "--b-policy", "cr=drop,"}, []string{"cr=drop,cr=lines", "cr=drop,cr=screen", "cr=drop,cr=drop", "cr=drop,cr=overwrite"}},
 	}
 	for _, tt := range tests {
 		code, out, _ := runCLI(t, "", append([]string{"__complete"}, tt.args...)...)

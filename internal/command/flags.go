@@ -16,7 +16,7 @@ import (
 // value, from a flag or from a key=value list, is parsed by
 // sanitize.Options.Set.
 var policyHelp = map[string]string{
-	"cr":           "carriage returns (screen: each line as the terminal screen finally showed it)",
+	"cr":           "carriage returns (screen, or its alias overwrite: each line as the terminal screen finally showed it, erases and cursor moves applied)",
 	"bs":           "backspaces (overstrike: x BS y keeps y, like col -b)",
 	"links":        "OSC 8 hyperlinks (drop keeps the label; append adds the URI in angle brackets)",
 	"format-chars": "bidi, zero-width and tag characters",

@@ -26,17 +26,17 @@ func TestPolicyFlags(t *testing.T) {
 	if want := ": " + strings.Join(sanitize.PolicyValues("cr"), ", "); !strings.HasSuffix(fs.Lookup("cr").Usage, want) {
 		t.Errorf("--cr usage %q does not list the values", fs.Lookup("cr").Usage)
 	}
-	if err := fs.Parse([]string{"--cr", "overwrite", "--apc-bel"}); err != nil {
+	if err := fs.Parse([]string{"--cr", "screen", "--apc-bel"}); err != nil {
 		t.Fatal(err)
 	}
-	if o.CR != sanitize.CROverwrite || !o.APCBEL {
+	if o.CR != sanitize.CRScreen || !o.APCBEL {
 		t.Errorf("options %v", o)
 	}
 	if err := fs.Parse([]string{"--links", "sideways"}); err == nil {
 		t.Error("bad --links value accepted")
 	}
 	b, err := ApplyPolicy(*o, "format-chars=keep", "--b-policy")
-	if err != nil || b.CR != sanitize.CROverwrite || b.FormatChars != sanitize.FormatKeep {
+	if err != nil || b.CR != sanitize.CRScreen || b.FormatChars != sanitize.FormatKeep {
 		t.Errorf("ApplyPolicy = %v, %v", b, err)
 	}
 	var ue UsageError
