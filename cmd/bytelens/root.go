@@ -42,8 +42,10 @@ func (e hintError) Unwrap() error           { return render.HintError{Err: e.err
 func (e exitError) Error() string           { return e.Unwrap().Error() }
 func (e exitError) Unwrap() error           { return command.ExitError{Code: e.code} }
 
+// exitFailure is the exit code of a command's own failure.
 const exitFailure = command.ExitFailure
 
+// The short names the commands use for the helpers they share.
 var (
 	usagef    = command.Usagef
 	fileError = render.FileError
