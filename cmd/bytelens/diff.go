@@ -38,9 +38,9 @@ func newDiffCmd(s *streams) *cobra.Command {
 		}
 		switch {
 		case err != nil:
-			return usageError{err} // trouble exits 2, as in diff(1)
+			return command.UsageError{Err: err} // trouble exits 2, as in diff(1)
 		case out.ExitCode() != command.ExitOK:
-			return exitError{out.ExitCode()}
+			return command.ExitError{Code: out.ExitCode()}
 		}
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/bytelens/bytelens/dump"
+	"github.com/bytelens/bytelens/internal/command"
 	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
@@ -26,7 +27,7 @@ func withStreams(s *streams, args []string, cf *captureFlags, d dump.Dumper) err
 	if in.Capture == nil {
 		err := dump.Stdin(s.stdout, in.Raw, d)
 		if errors.Is(err, iostreams.ErrOutputGone) {
-			return exitError{exitFailure}
+			return command.ExitError{Code: exitFailure}
 		}
 		return err
 	}

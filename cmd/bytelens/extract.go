@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/bytelens/bytelens/extract"
+	"github.com/bytelens/bytelens/internal/command"
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
@@ -112,7 +113,7 @@ func runVerify(s *streams, refArg, path string, asJSON bool) error {
 		err = v.WriteText(s.out)
 	}
 	if err == nil && !v.Match {
-		return exitError{exitFailure}
+		return command.ExitError{Code: exitFailure}
 	}
 	return err
 }

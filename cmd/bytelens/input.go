@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/render"
 	"github.com/spf13/pflag"
 )
 
@@ -48,7 +49,7 @@ func (c *captureFlags) openArg(s *streams, args []string, o capture.ArgOptions) 
 	case errors.As(err, &pe):
 		return nil, fileError(arg, err)
 	case errors.Is(err, fs.ErrPermission):
-		return nil, hintError{err, "check the file's mode and owner"}
+		return nil, render.HintError{Err: err, Tip: "check the file's mode and owner"}
 	}
 	return in, err
 }

@@ -19,29 +19,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// usageError, hintError and exitError are this package's spellings of
-// command.UsageError, render.HintError and command.ExitError, which its
-// commands build as unkeyed literals (go vet refuses those of another
-// package's types): each unwraps to that type, which command.ExitCode
-// reads.
-type (
-	usageError struct{ err error }
-	hintError  struct {
-		err  error
-		hint string
-	}
-	exitError struct{ code int }
-)
-
-func (e usageError) Error() string          { return e.err.Error() }
-func (e usageError) SafeError() render.Safe { return render.ErrorText(e.err) }
-func (e usageError) Unwrap() error          { return command.UsageError{Err: e.err} }
-func (e hintError) Error() string           { return e.err.Error() }
-func (e hintError) SafeError() render.Safe  { return render.ErrorText(e.err) }
-func (e hintError) Unwrap() error           { return render.HintError{Err: e.err, Tip: e.hint} }
-func (e exitError) Error() string           { return e.Unwrap().Error() }
-func (e exitError) Unwrap() error           { return command.ExitError{Code: e.code} }
-
 // exitFailure is the exit code of a command's own failure.
 const exitFailure = command.ExitFailure
 
@@ -119,7 +96,7 @@ func newRoot(s *streams) *cobra.Command {
 	})
 	root.SetVersionTemplate("bytelens {{.Version}}\n")
 	root.SetIn(s.stdin)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return command.UsageError{Err: err} })
 	addKeyFlags(root.PersistentFlags()) // keys.go
 	for _, mk := range subcommands {
 		root.AddCommand(mk(s))

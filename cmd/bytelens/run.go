@@ -6,6 +6,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/internal/command"
 	"github.com/bytelens/bytelens/internal/job"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
@@ -87,7 +88,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		return err
 	}
 	if f.exitCode {
-		return exitError{env.ExitStatus()}
+		return command.ExitError{Code: env.ExitStatus()}
 	}
 	return nil
 }

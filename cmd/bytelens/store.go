@@ -5,6 +5,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/internal/command"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/seal"
@@ -95,7 +96,7 @@ func newStorePruneCmd(s *streams) *cobra.Command {
 func openStore() (*store.Store, error) {
 	st, err := store.OpenDefault()
 	if err != nil {
-		return nil, hintError{err, "set BYTELENS_STORE to a private directory (mode 0700)"}
+		return nil, render.HintError{Err: err, Tip: "set BYTELENS_STORE to a private directory (mode 0700)"}
 	}
 	return st, useKeys(st)
 }
@@ -127,7 +128,7 @@ func addKeyFlags(fs *pflag.FlagSet) {
 func useKeys(st *store.Store) error {
 	sl, err := seal.FromFlags(keyFlags.encryptTo, keyFlags.identity)
 	if err != nil {
-		return usageError{err}
+		return command.UsageError{Err: err}
 	}
 	if sl != nil {
 		st.SetSealer(sl)

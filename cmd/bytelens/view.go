@@ -5,12 +5,12 @@ import (
 	"os"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/iostreams"
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/bytelens/bytelens/viewer"
+	"github.com/spf13/cobra"
 )
 
 // defaultStdinLimit is how many bytes of stdin bytelens view spools to a
@@ -58,7 +58,7 @@ func newViewCmd(s *streams) *cobra.Command {
 			cmp.Capture, cmp.Name, cmp.Check = b.Capture, b.Name, b.Check
 		}
 		if iostreams.Terminal(s.stdout) == nil {
-			return hintError{errors.New("view needs a terminal on stdout"), "to dump a capture, use bytelens clean or bytelens report"}
+			return render.HintError{Err: errors.New("view needs a terminal on stdout"), Tip: "to dump a capture, use bytelens clean or bytelens report"}
 		}
 		warnCapture(s.stderr, a.Capture)
 		if cmp != nil && cmp.Capture != nil {
@@ -85,7 +85,7 @@ func compareOptions(c *cobra.Command, base sanitize.Options, file, settings stri
 	case byFile:
 		return &viewer.Compare{Sanitize: base}, nil
 	case byPolicy && strings.TrimSpace(settings) == "":
-		return nil, hintError{usagef("--compare-policy needs settings"), "for example --compare-policy cr=overwrite,format-chars=keep"}
+		return nil, render.HintError{Err: usagef("--compare-policy needs settings"), Tip: "for example --compare-policy cr=overwrite,format-chars=keep"}
 	case byPolicy:
 		o, err := applyPolicy(base, settings, "--compare-policy")
 		if err != nil {
@@ -101,9 +101,9 @@ func openView(arg string, o viewer.OpenOptions) (*viewer.Input, error) {
 	in, err := viewer.Open(arg, o)
 	switch {
 	case errors.Is(err, capture.ErrInputTooLarge):
-		return nil, hintError{err, "save it to a file and view the file, or raise --stdin-limit"}
+		return nil, render.HintError{Err: err, Tip: "save it to a file and view the file, or raise --stdin-limit"}
 	case errors.Is(err, capture.ErrNotRegular):
-		return nil, hintError{err, "read it through stdin: bytelens view - < " + arg}
+		return nil, render.HintError{Err: err, Tip: "read it through stdin: bytelens view - < " + arg}
 	}
 	return in, err
 }
