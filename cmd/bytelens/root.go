@@ -102,7 +102,7 @@ func newRoot(s *streams) *cobra.Command {
 		root.AddCommand(mk(s))
 	}
 	command.TypedArgs(root)
-	registerCompletions(root)
+	command.RegisterCompletions(root)
 	return root
 }
 
