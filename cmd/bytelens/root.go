@@ -115,7 +115,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetOut(render.InertWriter(stdout))
 	root.SetErr(render.InertWriter(stderr))
 	root.SetArgs(args)
-	if err := root.Execute(); err != nil {
+	restore := command.CompletionStderr(args, stderr)
+	err := root.Execute()
+	restore()
+	if err != nil {
 		return command.ExitCode(s.stderr, err, errorKinds)
 	}
 	return command.ExitOK
