@@ -48,7 +48,7 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 			return usagef("--lines wants FROM:TO line numbers from 1, such as 120:180")
 		}
 	}
-	st, ref, err := openRef(refArg)
+	st, ref, err := keys.OpenRef(refArg)
 	if err != nil {
 		return err
 	}

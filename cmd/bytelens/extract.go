@@ -49,7 +49,7 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	case f.stream == extract.StreamArtifact && (!f.raw || f.rng != ""):
 		return usagef("--stream artifact exports the whole artifact: use it with --raw -o FILE and no --range")
 	}
-	st, ref, err := openRef(refArg)
+	st, ref, err := keys.OpenRef(refArg)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func newVerifyCmd(s *streams) *cobra.Command {
 }
 
 func runVerify(s *streams, refArg, path string, asJSON bool) error {
-	st, ref, err := openRef(refArg)
+	st, ref, err := keys.OpenRef(refArg)
 	if err != nil {
 		return err
 	}

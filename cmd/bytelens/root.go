@@ -97,7 +97,7 @@ func newRoot(s *streams) *cobra.Command {
 	root.SetVersionTemplate("bytelens {{.Version}}\n")
 	root.SetIn(s.stdin)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return command.UsageError{Err: err} })
-	addKeyFlags(root.PersistentFlags()) // keys.go
+	keys = command.KeyFlags(root.PersistentFlags())
 	for _, mk := range subcommands {
 		root.AddCommand(mk(s))
 	}

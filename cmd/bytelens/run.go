@@ -80,7 +80,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		WaitDelay: f.waitDelay,
 		Isolate:   f.isolate,
 	}
-	env, err := s.env().Collect(ctx, args, opts, job.Collect{Stdin: f.stdin, Decision: f.decision, NoStore: f.noStore, SaveEnvelope: f.saveEnvelope, Keys: useKeys})
+	env, err := s.env().Collect(ctx, args, opts, job.Collect{Stdin: f.stdin, Decision: f.decision, NoStore: f.noStore, SaveEnvelope: f.saveEnvelope, Keys: keys.Use})
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/seal"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 func newStoreCmd(s *streams) *cobra.Command {
@@ -92,49 +91,12 @@ func newStorePruneCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
-// openStore opens the default store with a hint on failure.
-func openStore() (*store.Store, error) {
-	st, err := store.OpenDefault()
-	if err != nil {
-		return nil, render.HintError{Err: err, Tip: "set BYTELENS_STORE to a private directory (mode 0700)"}
-	}
-	return st, useKeys(st)
-}
+// keys are the global key flags; newRoot binds them afresh for each run,
+// and every store this package opens gets them.
+var keys *command.Keys
 
-// openRef parses the REF argument and opens the store it is read from.
-func openRef(arg string) (*store.Store, store.Ref, error) {
-	ref, err := store.ParseRef(arg)
-	if err != nil {
-		return nil, ref, err
-	}
-	st, err := openStore()
-	return st, ref, err
-}
-
-// keyFlags are the global --encrypt-to and --identity flags. newRoot
-// binds them afresh for each run, and every store this package opens
-// gets them through useKeys.
-var keyFlags struct{ encryptTo, identity string }
-
-// addKeyFlags registers the key flags on the root's persistent flags.
-func addKeyFlags(fs *pflag.FlagSet) {
-	keyFlags.encryptTo, keyFlags.identity = "", ""
-	fs.StringVar(&keyFlags.encryptTo, "encrypt-to", "", "encrypt new raw artifacts to these age `RECIPIENTS` (age1..., comma-separated, or a file of them; default $"+seal.EnvRecipients+")")
-	fs.StringVar(&keyFlags.identity, "identity", "", "age identity `FILE` that decrypts encrypted raw artifacts (default $"+seal.EnvIdentity+")")
-}
-
-// useKeys gives st the sealer the key flags or their environment
-// variables name, if any.
-func useKeys(st *store.Store) error {
-	sl, err := seal.FromFlags(keyFlags.encryptTo, keyFlags.identity)
-	if err != nil {
-		return command.UsageError{Err: err}
-	}
-	if sl != nil {
-		st.SetSealer(sl)
-	}
-	return nil
-}
+// openStore opens the default store with the key flags' sealer.
+func openStore() (*store.Store, error) { return keys.OpenStore() }
 
 func newKeygenCmd(s *streams) *cobra.Command {
 	return withHelp("store-keygen", &cobra.Command{
