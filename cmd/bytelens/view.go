@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/internal/command"
 	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
@@ -26,7 +27,7 @@ func newViewCmd(s *streams) *cobra.Command {
 		Args: cobra.MaximumNArgs(1),
 	})
 	pf := addPolicyFlags(cmd.Flags())
-	cf := addCaptureFlags(cmd.Flags())
+	cf := command.CaptureFlags(cmd.Flags(), s.stdin, keys.OpenStore)
 	cmd.Flags().BoolVar(&hidePayloads, "hide-payloads", false, "draw the payload bytes of control strings as ░ instead of escaped")
 	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw glyphs from ASCII only, for fonts without Control Pictures")
 	cmd.Flags().Int64Var(&stdinLimit, "stdin-limit", defaultStdinLimit, "the most bytes of stdin to read for \"-\"")
@@ -37,8 +38,8 @@ func newViewCmd(s *streams) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		open := viewer.OpenOptions{Stdin: s.stdin, StdinLimit: stdinLimit, Capture: cf.open(), File: func(arg string) (*capture.Capture, error) {
-			in, err := openInput(s, []string{arg}, cf, false)
+		open := viewer.OpenOptions{Stdin: s.stdin, StdinLimit: stdinLimit, Capture: cf.Options(), File: func(arg string) (*capture.Capture, error) {
+			in, err := cf.OpenArg([]string{arg}, capture.ArgOptions{})
 			if err != nil {
 				return nil, err
 			}
@@ -64,7 +65,7 @@ func newViewCmd(s *streams) *cobra.Command {
 		if cmp != nil && cmp.Capture != nil {
 			warnCapture(s.stderr, cmp.Capture)
 		}
-		return viewer.Run(a.Capture, viewer.Options{Compare: cmp, Name: a.Name, Stream: cf.stream, Sanitize: *pf,
+		return viewer.Run(a.Capture, viewer.Options{Compare: cmp, Name: a.Name, Stream: cf.Stream, Sanitize: *pf,
 			HidePayloads: hidePayloads, ASCII: ascii, NoColor: os.Getenv("NO_COLOR") != "", Check: a.Check})
 	}
 	return cmd
