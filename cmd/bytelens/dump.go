@@ -1,43 +1,24 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/dump"
 	"github.com/bytelens/bytelens/internal/command"
-	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
 
 // withStreams writes each stream of the FILE argument ("-" or none is
-// stdin) with d (dump.Streams), loaded as clean and report load it
-// (command.Capture.OpenArg): a recording gives the terminal bytes it holds, not the
-// file's own bytes (JSON text, frame headers), and --format raw gives the
-// file as it is. Raw stdin, and a FIFO or device named as FILE, are read
-// as they arrive (dump.Stdin); when stdout is a pipe that nobody reads any
-// more, bytelens ends as quietly as SIGPIPE would, with exit code 1.
+// stdin) with d (job.Env.Dump), loaded as clean and report load it; raw
+// stdin, and a FIFO or device named as FILE, are read as they arrive.
 func withStreams(s *streams, args []string, cf *command.Capture, d dump.Dumper) error {
 	in, err := cf.OpenArg(args, capture.ArgOptions{Specials: true})
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	if in.Capture == nil {
-		err := dump.Stdin(s.stdout, in.Raw, d)
-		if errors.Is(err, iostreams.ErrOutputGone) {
-			return command.ExitError{Code: exitFailure}
-		}
-		return err
-	}
-	warnCapture(s.stderr, in.Capture)
-	sts, err := pickStreams(in.Capture, cf.Stream)
-	if err != nil {
-		return err
-	}
-	return dump.Streams(s.stdout, sts, d)
+	return s.env().Dump(s.stdout, in, cf.Stream, d)
 }
 
 func newHexCmd(s *streams) *cobra.Command {

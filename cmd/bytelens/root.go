@@ -31,10 +31,6 @@ var (
 	addPolicyFlags = command.PolicyFlags
 	applyPolicy    = command.ApplyPolicy
 	warnCapture    = job.WriteNotes
-	// pickStreams returns the streams a command works on: the one
-	// --stream names, or all (a name that is none is a usage error,
-	// capture.ErrNoStream).
-	pickStreams = (*capture.Capture).Select
 )
 
 // errorKinds give the exit code and hint of the packages' errors that
