@@ -3,13 +3,11 @@ package main
 import (
 	"errors"
 	"os"
-	"strings"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/internal/command"
 	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/render"
-	"github.com/bytelens/bytelens/sanitize"
 	"github.com/bytelens/bytelens/viewer"
 	"github.com/spf13/cobra"
 )
@@ -21,7 +19,6 @@ const defaultStdinLimit = 1 << 30
 func newViewCmd(s *streams) *cobra.Command {
 	var hidePayloads, ascii bool
 	var stdinLimit int64
-	var compareFile, comparePolicy string
 	cmd := withHelp("view", &cobra.Command{
 		Use:  "view [FILE|-] [--compare B | --compare-policy SETTINGS]",
 		Args: cobra.MaximumNArgs(1),
@@ -31,10 +28,9 @@ func newViewCmd(s *streams) *cobra.Command {
 	cmd.Flags().BoolVar(&hidePayloads, "hide-payloads", false, "draw the payload bytes of control strings as ░ instead of escaped")
 	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw glyphs from ASCII only, for fonts without Control Pictures")
 	cmd.Flags().Int64Var(&stdinLimit, "stdin-limit", defaultStdinLimit, "the most bytes of stdin to read for \"-\"")
-	cmd.Flags().StringVar(&compareFile, "compare", "", "compare with capture `B` under the same policy")
-	cmd.Flags().StringVar(&comparePolicy, "compare-policy", "", "compare with the same capture under these `SETTINGS` on top of the policy flags, e.g. cr=overwrite")
-	cmd.RunE = func(c *cobra.Command, args []string) error {
-		cmp, err := compareOptions(c, *pf, compareFile, comparePolicy, args)
+	cmpf := command.CompareFlags(cmd.Flags())
+	cmd.RunE = func(_ *cobra.Command, args []string) error {
+		cmp, err := cmpf.Options(*pf, args)
 		if err != nil {
 			return err
 		}
@@ -50,8 +46,8 @@ func newViewCmd(s *streams) *cobra.Command {
 			return err
 		}
 		defer a.Capture.Close()
-		if compareFile != "" {
-			b, err := openView(compareFile, open)
+		if cmpf.File != "" {
+			b, err := openView(cmpf.File, open)
 			if err != nil {
 				return err
 			}
@@ -69,32 +65,6 @@ func newViewCmd(s *streams) *cobra.Command {
 			HidePayloads: hidePayloads, ASCII: ascii, NoColor: os.Getenv("NO_COLOR") != "", Check: a.Check})
 	}
 	return cmd
-}
-
-// compareOptions returns what --compare and --compare-policy ask for, nil
-// for neither, or a usage error. base is the policy of the flags; B's
-// capture is opened later.
-func compareOptions(c *cobra.Command, base sanitize.Options, file, settings string, args []string) (*viewer.Compare, error) {
-	byFile, byPolicy := c.Flags().Changed("compare"), c.Flags().Changed("compare-policy")
-	switch {
-	case byFile && byPolicy:
-		return nil, usagef("--compare and --compare-policy cannot be used together: compare two captures, or one capture under two policies")
-	case byFile && file == "":
-		return nil, usagef("--compare needs a capture to compare with")
-	case byFile && file == "-" && len(args) > 0 && args[0] == "-":
-		return nil, usagef("stdin can be only one of FILE and --compare")
-	case byFile:
-		return &viewer.Compare{Sanitize: base}, nil
-	case byPolicy && strings.TrimSpace(settings) == "":
-		return nil, render.HintError{Err: usagef("--compare-policy needs settings"), Tip: "for example --compare-policy cr=overwrite,format-chars=keep"}
-	case byPolicy:
-		o, err := applyPolicy(base, settings, "--compare-policy")
-		if err != nil {
-			return nil, err
-		}
-		return &viewer.Compare{Name: settings, Sanitize: o}, nil
-	}
-	return nil, nil
 }
 
 // openView is viewer.Open with the hints of bytelens view.
