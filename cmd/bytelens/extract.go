@@ -113,7 +113,7 @@ func runVerify(s *streams, refArg, path string, asJSON bool) error {
 		err = v.WriteText(s.out)
 	}
 	if err == nil && !v.Match {
-		return command.ExitError{Code: exitFailure}
+		return command.ExitError{Code: command.ExitFailure}
 	}
 	return err
 }

@@ -19,17 +19,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// exitFailure is the exit code of a command's own failure.
-const exitFailure = command.ExitFailure
-
 // The short names the commands use for the helpers they share.
 var (
 	usagef    = command.Usagef
 	fileError = render.FileError
-	// The policy flags and key=value settings: sanitize.Options.Set
-	// parses both, from sanitize's defaults.
+	// The policy flags: sanitize.Options.Set parses them, from
+	// sanitize's defaults.
 	addPolicyFlags = command.PolicyFlags
-	applyPolicy    = command.ApplyPolicy
 	warnCapture    = job.WriteNotes
 )
 
