@@ -1,10 +1,14 @@
 package sanitize
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+
+	"github.com/bytelens/bytelens/decode"
 )
 
 // TestFormatPolicy checks the format character decision table: what each
@@ -155,5 +159,46 @@ func TestFormatPolicy(t *testing.T) {
 			}
 			assertSplit(t, tc.name, in, o, every, out, rep)
 		})
+	}
+}
+
+// TestJoiningCapacityAfterASCII: after an ASCII letter, with ASCII text or
+// the end of the text after it, no invisible character changes the cleaned
+// text: one choice, no hidden bits (format characters that the policy
+// turns into something visible, the line separators, aside).
+func TestJoiningCapacityAfterASCII(t *testing.T) {
+	var invisible []rune
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if r >= 0xE0200 && testing.Short() {
+			break // the rest of the block is unassigned default ignorables, one class
+		}
+		if cls := decode.ClassifyFormat(r); cls != decode.FormatNone && cls != decode.FormatLineSeparator {
+			invisible = append(invisible, r)
+		}
+	}
+	for _, prev := range []string{"a", "Z"} {
+		for _, next := range []string{"", "b", " ", "1", "\n"} {
+			want, _ := Bytes([]byte(prev+next), Options{})
+			for _, r := range invisible {
+				in := prev + string(r) + next
+				if got, _ := Bytes([]byte(in), Options{}); !bytes.Equal(got, want) {
+					t.Fatalf("%q: cleaned %q, want %q: a second choice after an ASCII letter", in, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestRedTeamJoiners: the red team's line of invisible choices after
+// ASCII letters, an emoji and an ideograph: each joiner, mark and soft
+// hyphen is removed and found; the selectors after their bases stay.
+func TestRedTeamJoiners(t *testing.T) {
+	in := "a\u200cb\u200dc\u200ed\u200fe\u061cf\u00adg\U0001F600\ufe0e\u200c\u4e00\U000E0100\u200d\n"
+	out, rep := Bytes([]byte(in), Options{})
+	if want := "abcdefg\U0001F600\ufe0e\u4e00\U000E0100\n"; string(out) != want {
+		t.Errorf("out %q, want %q", out, want)
+	}
+	if rep.Removed.Format != 8 || rep.Flags.Invisible != 8 || rep.Kept.Format != 2 {
+		t.Errorf("removed %d invisible %d kept %d, want 8 8 2", rep.Removed.Format, rep.Flags.Invisible, rep.Kept.Format)
 	}
 }
