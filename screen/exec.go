@@ -123,7 +123,7 @@ func (m *Model) combine(r rune, off int64, n uint32) {
 	if x < 0 {
 		return
 	}
-	row := m.line(m.cur.y)
+	row := m.lineTo(m.cur.y, x+1)
 	c := &row[x]
 	if c.WideTail() && x > 0 {
 		c = &row[x-1]
@@ -148,9 +148,10 @@ func (m *Model) print(r rune, w int, off int64, n uint32, flags uint8) {
 		}
 		m.wrap()
 	}
-	row := m.line(m.cur.y)
 	x := m.cur.x
+	row := m.lineTo(m.cur.y, min(x+w+1, m.cols)) // clearCell reads the cell after
 	if m.insert {
+		row = m.line(m.cur.y)
 		m.shiftRight(row, x, w)
 	}
 	cause := causeOverwritten
@@ -211,15 +212,21 @@ func (m *Model) printASCII(p []byte, off int64) int {
 	if m.cur.pending || m.insert || m.clip {
 		return 0
 	}
-	row := m.line(m.cur.y)
 	x := m.cur.x
 	n := min(len(p), m.cols-1-x)
+	for k, b := range p[:n] {
+		if b < 0x20 || b >= 0x7F {
+			n = k
+			break
+		}
+	}
+	row := m.lineTo(m.cur.y, x+n)
 	pen, frame, findings, hidden := m.cur.pen, m.frame, m.opts.Findings, m.drawHidden
 	k := 0
 	for ; k < n; k++ {
 		b := p[k]
 		c := &row[x+k]
-		if b < 0x20 || b >= 0x7F || c.Width != 1 || c.flags&cellWideTail != 0 {
+		if c.Width != 1 || c.flags&cellWideTail != 0 {
 			break
 		}
 		if findings {
@@ -332,11 +339,10 @@ func (m *Model) eraseRows(i, from, to int, cause Cause) {
 	g := &m.grids[i]
 	b := m.blankCell()
 	for y := from; y < to; y++ {
-		r := g.rows[y]
-		if m.opts.Findings && !g.blank[r] && m.erase(g.line(y, m.cols), cause) {
+		if m.opts.Findings && !g.isBlank(g.rows[y]) && m.erase(g.line(y, m.cols), cause) {
 			continue // the cells keep their holes
 		}
-		g.blank[r], g.fill[r] = true, b
+		g.setBlank(y, b)
 	}
 }
 
@@ -738,16 +744,20 @@ func (m *Model) eraseLine(n int) {
 		m.eraseRows(m.screen(), m.cur.y, m.cur.y+1, causeErased)
 		return
 	}
-	row := m.line(m.cur.y)
+	row := m.lineTo(m.cur.y, min(to+1, m.cols)) // fixWideAt reads the cell at to
 	m.fixWideAt(row, from)
+	if to == m.cols && !m.opts.Findings {
+		m.grids[m.screen()].setFill(m.cur.y, from, m.cols, m.blankCell())
+		return
+	}
 	m.fixWideAt(row, to)
 	m.erase(row[from:to], causeErased)
 }
 
 func (m *Model) eraseChars(n int) {
 	m.cur.pending = false
-	row := m.Row(m.cur.y)
 	end := min(m.cols, m.cur.x+n)
+	row := m.lineTo(m.cur.y, min(end+1, m.cols)) // fixWideAt reads the cell at end
 	m.fixWideAt(row, m.cur.x)
 	m.fixWideAt(row, end)
 	m.erase(row[m.cur.x:end], causeErased)
