@@ -220,12 +220,27 @@ func (m *Model) printASCII(p []byte, off int64) int {
 			break
 		}
 	}
-	row := m.lineTo(m.cur.y, x+n)
 	pen, frame, findings, hidden := m.cur.pen, m.frame, m.opts.Findings, m.drawHidden
+	// The cells from fresh on are fill cells not yet written: nothing on
+	// them to check or destroy. With findings, destroy reads the row, so
+	// every cell is written first.
+	g := &m.grids[m.screen()]
+	var row []Cell
+	var fresh int
+	if findings {
+		row = m.lineTo(m.cur.y, x+n)
+		fresh = len(row)
+	} else {
+		row, fresh = g.reserve(m.cur.y, x, x+n, m.cols)
+	}
 	k := 0
 	for ; k < n; k++ {
 		b := p[k]
 		c := &row[x+k]
+		if x+k >= fresh {
+			*c = Cell{Off: off + int64(k), Len: 1, Frame: frame, Rune: rune(b), Pen: pen, Width: 1}
+			continue
+		}
 		if c.Width != 1 || c.flags&cellWideTail != 0 {
 			break
 		}
@@ -244,6 +259,9 @@ func (m *Model) printASCII(p []byte, off int64) int {
 		}
 	}
 
+	if k < n { // a wide character stopped the run: the rest stays fill
+		g.cells[g.rows[m.cur.y]] = row[:fresh]
+	}
 	if k > 0 {
 		m.cur.x = x + k
 		m.last, m.lastW, m.lastFlag = rune(p[k-1]), 1, 0

@@ -244,6 +244,23 @@ func (g *grid) lineTo(y, n, cols int) []Cell {
 	return row
 }
 
+// reserve returns the cells of row y of g, cols wide, for a caller that
+// writes cells x to n-1: at least n cells, the fill cells written up to x
+// only. The cells from fresh on are not written: the caller writes them
+// all, or cuts the row back to fresh.
+func (g *grid) reserve(y, x, n, cols int) (row []Cell, fresh int) {
+	row = g.lineTo(y, x, cols)
+	fresh = len(row)
+	if fresh < n {
+		if cap(row) == 0 {
+			g.cells = newCells(cols, len(g.cells))
+		}
+		row = g.cells[g.rows[y]][:n]
+		g.cells[g.rows[y]] = row
+	}
+	return row, fresh
+}
+
 // drawn returns the cells of row y of g that differ from its fill: at
 // most the whole row; the cells after them are its fill, blank cells.
 func (g *grid) drawn(y int) []Cell { return g.cells[g.rows[y]] }
