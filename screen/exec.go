@@ -762,12 +762,13 @@ func (m *Model) eraseLine(n int) {
 		m.eraseRows(m.screen(), m.cur.y, m.cur.y+1, causeErased)
 		return
 	}
-	row := m.lineTo(m.cur.y, min(to+1, m.cols)) // fixWideAt reads the cell at to
-	m.fixWideAt(row, from)
-	if to == m.cols && !m.opts.Findings {
+	if to == m.cols && !m.opts.Findings { // the cells from the cursor on become fill cells
+		m.fixWideAt(m.lineTo(m.cur.y, from+1), from)
 		m.grids[m.screen()].setFill(m.cur.y, from, m.cols, m.blankCell())
 		return
 	}
+	row := m.lineTo(m.cur.y, min(to+1, m.cols)) // fixWideAt reads the cells at from and to
+	m.fixWideAt(row, from)
 	m.fixWideAt(row, to)
 	m.erase(row[from:to], causeErased)
 }
