@@ -166,7 +166,7 @@ func (m *Model) print(r rune, w int, off int64, n uint32, flags uint8) {
 	if c.hole != 0 {
 		m.replaced(int(c.hole-1), r)
 	}
-	*c = Cell{Off: off, Len: n, Frame: m.frame, Rune: r, Pen: m.cur.pen, Width: uint8(w), flags: flags}
+	c.set(off, n, m.frame, r, m.cur.pen, uint8(w), flags)
 	if w == 2 {
 		if row[x+1].hole != 0 {
 			m.replaced(int(row[x+1].hole-1), 0)
@@ -238,7 +238,7 @@ func (m *Model) printASCII(p []byte, off int64) int {
 		b := p[k]
 		c := &row[x+k]
 		if x+k >= fresh {
-			*c = Cell{Off: off + int64(k), Len: 1, Frame: frame, Rune: rune(b), Pen: pen, Width: 1}
+			c.set(off+int64(k), 1, frame, rune(b), pen, 1, 0)
 			continue
 		}
 		if c.Width != 1 || c.flags&cellWideTail != 0 {
@@ -253,7 +253,7 @@ func (m *Model) printASCII(p []byte, off int64) int {
 			}
 			m.via = moveNone
 		}
-		*c = Cell{Off: off + int64(k), Len: 1, Frame: frame, Rune: rune(b), Pen: pen, Width: 1}
+		c.set(off+int64(k), 1, frame, rune(b), pen, 1, 0)
 		if hidden {
 			m.drawn(c, off+int64(k), 1)
 		}
@@ -267,6 +267,16 @@ func (m *Model) printASCII(p []byte, off int64) int {
 		m.last, m.lastW, m.lastFlag = rune(p[k-1]), 1, 0
 	}
 	return k
+}
+
+// set makes c the cell of character r, width w, drawn by the n bytes at
+// off with pen in frame, flags set and no combining mark. It stores field
+// by field: a Cell literal is built on the stack and copied in 16-byte
+// moves that wait for the small stores that built it, which made the
+// store the most costly line of the text path.
+func (c *Cell) set(off int64, n uint32, frame int32, r rune, pen Pen, w, flags uint8) {
+	c.Off, c.Len, c.Frame, c.Rune, c.Mark = off, n, frame, r, 0
+	c.Pen, c.Width, c.flags, c.hole = pen, w, flags, 0
 }
 
 // clearCell empties row[x] before something is drawn on it, as a
