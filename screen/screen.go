@@ -610,10 +610,8 @@ func appendCells(dst []byte, row []Cell, pad int, seen, trim bool, segs *[]Segme
 					continue
 				}
 			}
-			j := asciiRun(row[:end], i, seen)
-			for _, d := range row[i+1 : j] {
-				dst = append(dst, byte(d.Rune))
-			}
+			var j int
+			dst, j = appendASCIIRun(dst, row[:end], i, seen)
 			if last != nil {
 				last.Len += int64(j - i - 1)
 			}
@@ -632,30 +630,30 @@ func appendCells(dst []byte, row []Cell, pad int, seen, trim bool, segs *[]Segme
 	return dst
 }
 
-// asciiRun returns the end of the run of cells after row[i] that appendCells
-// copies byte for byte, one Segment with row[i]: each an ASCII character
-// or a space, without combining mark, drawn by the byte after the one
-// that drew the cell before it; with seen, none concealed or invisible
-// but spaces.
-func asciiRun(row []Cell, i int, seen bool) int {
+// appendASCIIRun appends the run of cells after row[i] that appendCells
+// copies byte for byte, one Segment with row[i], and returns where the
+// run ends: each an ASCII character or a space, without combining mark,
+// drawn by the byte after the one that drew the cell before it; with
+// seen, none concealed or invisible but spaces.
+func appendASCIIRun(dst []byte, row []Cell, i int, seen bool) ([]byte, int) {
 	var pen Pen
 	shown := false // whether text drawn with pen is shown
+	next := row[i].Off + 1
 	for j := i + 1; j < len(row); j++ {
 		d := &row[j]
-		if d.Off != row[j-1].Off+1 || d.Len != 1 || d.Rune < ' ' || d.Rune >= 0x7F || d.Mark != 0 {
-			return j
+		if d.Off != next || d.Len != 1 || d.Rune < ' ' || d.Rune >= 0x7F || d.Mark != 0 {
+			return dst, j
 		}
-		if !seen || d.Rune == ' ' {
-			continue
-		}
-		if !shown || d.Pen != pen {
+		if seen && d.Rune != ' ' && (!shown || d.Pen != pen) {
 			pen, shown = d.Pen, d.Pen.Attr&AttrConceal == 0 && !invisible(d.Pen)
 			if !shown {
-				return j
+				return dst, j
 			}
 		}
+		dst = append(dst, byte(d.Rune))
+		next++
 	}
-	return len(row)
+	return dst, len(row)
 }
 
 func (m *Model) screen() int {
