@@ -65,6 +65,9 @@ type Envelope struct {
 	// Canceled reports that the caller's context ended and the collector
 	// killed the command's process group.
 	Canceled bool `json:"canceled"`
+	// Isolated reports that the command ran in its own user, PID and
+	// mount namespaces ([RunOptions.Isolate]); omitted when false.
+	Isolated bool `json:"isolated,omitempty"`
 	// Limits are the limits and the cleaning policy in force.
 	Limits Limits `json:"limits"`
 	// WaitDelayExpired reports that the collector stopped reading because a
@@ -239,6 +242,9 @@ func (e *Envelope) WriteText(w io.Writer) error {
 	}
 	if e.Canceled {
 		field("canceled", "true (process group killed)")
+	}
+	if e.Isolated {
+		field("isolated", "true (own user, PID and mount namespaces)")
 	}
 	if e.WaitDelayExpired {
 		field("wait_delay", "expired (a pipe stayed open after exit; later output not read)")

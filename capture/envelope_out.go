@@ -99,9 +99,10 @@ func ReadDecision(r io.Reader) (json.RawMessage, error) {
 // "[stderr]" line, each stream's omitted lines as one
 // "[bytelens: stdout lines A-B omitted (N bytes); bytelens excerpt ...]"
 // line between its head and tail, and last one footer line,
-// "[bytelens: exit 3; removed stdout csi 2; record REF]", with the exit
-// status, what was removed and the raw artifact. Every text ends with a
-// line feed. The footer's fields come from the envelope, never from the
+// "[bytelens: exit 3; isolated; removed stdout csi 2; record REF]", with
+// the exit status, whether the command ran isolated
+// ([RunOptions.Isolate]), what was removed and the raw artifact. Every
+// text ends with a line feed. The footer's fields come from the envelope, never from the
 // output. Like WriteText it writes cleaned text, which keeps what the
 // policy keeps (format characters under format-chars=keep): w should
 // escape for a terminal (render.InertWriter).
@@ -164,6 +165,9 @@ func (e *Envelope) agentFooter() string {
 	}
 	if e.TimedOut {
 		parts = append(parts, "timed out")
+	}
+	if e.Isolated {
+		parts = append(parts, "isolated")
 	}
 	for _, s := range e.streams() {
 		if r := removedSummary(&s.info.Report); r != "" {

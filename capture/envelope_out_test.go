@@ -37,6 +37,30 @@ func TestEnvelopeJSON(t *testing.T) {
 	}
 }
 
+// TestEnvelopeIsolated: an isolated run says so in each form, JSON (full
+// and compact) and text; any other run has no isolated field.
+func TestEnvelopeIsolated(t *testing.T) {
+	for _, isolated := range []bool{false, true} {
+		env := Envelope{Schema: EnvelopeSchema, Isolated: isolated}
+		full, err1 := env.JSON(false)
+		compact, err2 := env.JSON(true)
+		var text strings.Builder
+		err3 := env.WriteText(&text)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			t.Fatal(err)
+		}
+		for form, got := range map[string]string{"JSON": string(full), "compact JSON": string(compact), "text": text.String()} {
+			want := map[string]string{"text": "isolated:     true (own user, PID and mount namespaces)\n"}[form]
+			if want == "" {
+				want = `"isolated":true`
+			}
+			if has := strings.Contains(got, "isolated"); has != isolated || isolated && !strings.Contains(got, want) {
+				t.Errorf("isolated %v: %s names isolated %v, want %q in it only when isolated", isolated, form, has, want)
+			}
+		}
+	}
+}
+
 func TestReadDecision(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, want string // want: "" accepted, else a part of the error
@@ -80,6 +104,8 @@ func TestWriteAgentText(t *testing.T) {
 			"out\n[stderr]\nerr\n[bytelens: exit 3; removed stdout csi 2; record restricted:sha256:ab]\n"},
 		{"signal and timeout", Envelope{ExitCode: -1, Signal: "SIGKILL", TimedOut: true, Stderr: "e"},
 			"[stderr]\ne\n[bytelens: exit -1 (SIGKILL); timed out]\n"},
+		{"isolated", Envelope{ExitCode: -1, Signal: "SIGKILL", TimedOut: true, Isolated: true, RawArtifact: "restricted:sha256:ab"},
+			"[bytelens: exit -1 (SIGKILL); timed out; isolated; record restricted:sha256:ab]\n"},
 		{"head and tail", Envelope{Stdout: "1\n2\n", StdoutTail: "9\n", StdoutOmitted: &Omitted{Bytes: 12, Lines: 6, FromLine: 3, ToLine: 8, Excerpt: excerpt}},
 			"1\n2\n[bytelens: stdout lines 3-8 omitted (12 bytes); " + excerpt + "]\n9\n" +
 				"[bytelens: exit 0; stdout lines 3-8 omitted; " + excerpt + "]\n"},

@@ -24,7 +24,8 @@ func keys(t *testing.T, raw json.RawMessage) []string {
 
 // TestSchemaMatchesEnvelope keeps docs/envelope.schema.json and the
 // Envelope type in step: the same fields at each level, every field
-// required but decision.
+// required but those an envelope may omit (decision, store_error,
+// isolated, the tails and what they omit).
 func TestSchemaMatchesEnvelope(t *testing.T) {
 	b, err := os.ReadFile("../docs/envelope.schema.json")
 	if err != nil {
@@ -41,7 +42,7 @@ func TestSchemaMatchesEnvelope(t *testing.T) {
 	if err := json.Unmarshal(b, &schema); err != nil {
 		t.Fatal(err)
 	}
-	env := Envelope{Decision: json.RawMessage(`{}`), Chunks: []EnvelopeChunk{{}}, StoreError: "x",
+	env := Envelope{Decision: json.RawMessage(`{}`), Chunks: []EnvelopeChunk{{}}, StoreError: "x", Isolated: true,
 		StdoutOmitted: &Omitted{Excerpt: "x"}, StdoutTail: "x", StderrOmitted: &Omitted{}, StderrTail: "x"}
 	js, _ := json.Marshal(env)
 	var got struct {
@@ -65,7 +66,7 @@ func TestSchemaMatchesEnvelope(t *testing.T) {
 			t.Errorf("%s: schema requires %v, want %v", level, req, want)
 		}
 	}
-	check("envelope", schema.Properties, schema.Required, js, "decision", "store_error", "stdout_omitted", "stdout_tail", "stderr_omitted", "stderr_tail")
+	check("envelope", schema.Properties, schema.Required, js, "decision", "store_error", "isolated", "stdout_omitted", "stdout_tail", "stderr_omitted", "stderr_tail")
 	limits := limitsSchema(t, schema.Properties)
 	check("limits", limits.Properties, limits.Required, got.Limits)
 	check("omitted", schema.Defs["omitted"].Properties, schema.Defs["omitted"].Required, got.StdoutOmitted, "excerpt")

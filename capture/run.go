@@ -191,7 +191,7 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts RunOptions) (Envelope, error) 
 	if !filepath.IsAbs(exe) {
 		exe = filepath.Join(cwd, exe)
 	}
-	env := Envelope{Schema: EnvelopeSchema, Decision: decision, Limits: opts.limits()}
+	env := Envelope{Schema: EnvelopeSchema, Decision: decision, Isolated: opts.Isolate, Limits: opts.limits()}
 	env.setMetadata(argv, exe, cwd, stdinName)
 
 	c := &collector{maxChunks: opts.MaxChunks, maxRaw: opts.MaxRaw, progress: opts.Progress}

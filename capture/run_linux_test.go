@@ -27,10 +27,9 @@ const (
 	helperScript = "BYTELENS_TEST_COLLECT"       // sh -c script to collect
 	helperStore  = "BYTELENS_TEST_COLLECT_STORE" // store directory, if any
 	helperOut    = "BYTELENS_TEST_COLLECT_OUT"   // file for the envelope
-	// RunOptions.Isolate and Timeout, if set; an ErrIsolation goes to
-	// the envelope's file as text (collect skips on it).
+	// RunOptions.Isolate, if set; an ErrIsolation goes to the
+	// envelope's file as text.
 	helperIsolate = "BYTELENS_TEST_COLLECT_ISOLATE"
-	helperTimeout = "BYTELENS_TEST_COLLECT_TIMEOUT"
 )
 
 // TestHelperCollector is not a test: the tests below run the test binary
@@ -42,9 +41,6 @@ func TestHelperCollector(t *testing.T) {
 		t.Skip("helper process for the collector tests")
 	}
 	opts := RunOptions{Timeout: 20 * time.Second, WaitDelay: 200 * time.Millisecond, Isolate: os.Getenv(helperIsolate) != ""}
-	if d, err := time.ParseDuration(os.Getenv(helperTimeout)); err == nil {
-		opts.Timeout = d
-	}
 	if d := os.Getenv(helperStore); d != "" {
 		s, err := store.Open(d)
 		if err != nil {
@@ -297,7 +293,13 @@ func asNobody(t *testing.T, c *exec.Cmd, dir string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(exe, b, 0o755); err != nil {
+		// No fork while the copy is open for writing: a child forked
+		// then holds it open until its own exec, and an exec of the
+		// copy meanwhile fails with ETXTBSY (golang.org/issue/22315).
+		syscall.ForkLock.RLock()
+		err = os.WriteFile(exe, b, 0o755)
+		syscall.ForkLock.RUnlock()
+		if err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -520,17 +520,20 @@ func OSCRead(t *decode.Token, field int) bool {
 
 // sgrConceals reports whether an SGR sets attribute 8 (conceal), skipping
 // the arguments of extended colours (38/48/58;5;n and ;2;r;g;b).
-func sgrConceals(t *decode.Token) bool {
-	ps := t.Params()
+func sgrConceals(t *decode.Token) bool { return concealsIn(t.Params(), t.Sub) }
+
+// concealsIn is sgrConceals for the parameters ps of an SGR, bit i of sub
+// set when ps[i] is a sub-parameter.
+func concealsIn(ps []uint16, sub uint32) bool {
 	for i := 0; i < len(ps); i++ {
-		if t.Sub&(1<<i) != 0 {
+		if sub&(1<<i) != 0 {
 			continue
 		}
 		switch ps[i] {
 		case 8:
 			return true
 		case 38, 48, 58:
-			if i+1 < len(ps) && t.Sub&(1<<(i+1)) == 0 {
+			if i+1 < len(ps) && sub&(1<<(i+1)) == 0 {
 				switch ps[i+1] {
 				case 5:
 					i += 2

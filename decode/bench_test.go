@@ -58,3 +58,12 @@ func BenchmarkScan(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScanTable measures the generation of a scan table, which the
+// first Scan of a process with those options pays (go test ./decode -run
+// '^$' -bench ScanTable).
+func BenchmarkScanTable(b *testing.B) {
+	for b.Loop() {
+		buildScanTable(false, false, &scanClasses)
+	}
+}

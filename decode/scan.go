@@ -1,6 +1,9 @@
 package decode
 
-import "sync"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // Record is one token in compact form, as Scan writes it: the stream
 // offset in bytes just past the token (bits 24–63), the record flags
@@ -53,22 +56,25 @@ const ScanRecords = 8
 //
 // Scan steps a table (one entry per state and byte class: next state, and
 // the records the step ends) that is generated from the state methods
-// Feed runs, by feeding each state every byte (buildScanTable): it has no
-// grammar of its own. In ground, a character whose lead byte may start a
-// C1 or format character is classified by decodeUTF8, as ground does, and
-// a run of printable ASCII is skipped by skipPrintable. len(recs) must be
-// at least ScanRecords. The table of each choice of LoneC1 and APCBEL is
-// built on first use.
+// Feed runs, by feeding each state a byte of every class (buildScanTable):
+// it has no grammar of its own. In ground, a character of 4 bytes or led
+// by ED is classified by decodeUTF8, as ground does (the others, C1
+// controls and format characters among them, are table states), and a
+// run of printable ASCII is skipped eight bytes at a time, as are the
+// runs of printable payload and parameters in the states of bulkStates
+// (stays.skip). len(recs) must be at least ScanRecords. The table of each
+// choice of LoneC1 and APCBEL is built on first use (about 3 ms of CPU
+// time; BenchmarkScanTable).
 func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 	t := scanTableFor(d.LoneC1, d.APCBEL)
 	off := d.off
-	s := d.scan
+	s := uint32(d.scan) // a uint16: next needs no bounds check
 	i := 0
 	if d.u8n > 0 {
 		var buf [4]byte
 		have := copy(buf[:], d.u8[:d.u8n])
 		take := copy(buf[have:d.u8need], p)
-		r, size, cls := decodeUTF8(buf[:have+take])
+		_, size, cls := decodeUTF8(buf[:have+take])
 		if cls == utfShort {
 			copy(d.u8[have:], p[:take])
 			d.u8n += uint8(take)
@@ -76,7 +82,9 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 			return take, 0
 		}
 		d.u8n = 0
-		s, n = t.unit(s, r, size, cls, d.u8off, recs, n)
+		var s16 uint16
+		s16, n = t.unit(uint16(s), size, cls, d.u8off, recs, n)
+		s = uint32(s16)
 		i = size - have
 	}
 	next, info, ems, class := &t.next, &t.info, &t.emits, &t.class
@@ -86,44 +94,46 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		// step consumes its byte: i does not wait for the table.
 		stop := min(len(p), i+(len(recs)-ScanRecords-n)/3+1)
 		q := p[:stop]
+		at := Record(off+int64(i)) << 24
 		for ; i < len(q); i++ {
 			b := q[i]
-			k := s + uint16(class[b])
-			f := info[k]
+			k := s + uint32(class[b]) // < len(next): no extension on the chain
+			f := uint32(info[k])
 			if f&infoSpecial != 0 {
 				break
 			}
 			em := &ems[f>>infoEmitShift]
-			at := Record(off+int64(i)) << 24
-			fin := Record(^b) << 8
-			recs[n] = (em[0] + at) &^ fin
+			// A final byte 0xFF in em stands for b.
+			keep := Record(b)<<8 | ^Record(0xFF00)
+			recs[n] = (em[0] + at) & keep
 			if f&infoMany != 0 {
-				recs[n+1] = (em[1] + at) &^ fin
-				recs[n+2] = (em[2] + at) &^ fin
+				recs[n+1] = (em[1] + at) & keep
+				recs[n+2] = (em[2] + at) & keep
 			}
-			n += int(f>>infoCountShift) & 3
-			s = next[k]
+			n += int(f & infoCount)
+			s = uint32(next[k])
+			at += 1 << 24
 		}
 		if i == len(q) {
 			continue
 		}
-		if k := s + uint16(t.class[p[i]]); info[k]&infoSkip != 0 {
-			i = skipPrintable(p, i+1)
+		if k := s + uint32(t.class[p[i]]); info[k]&infoSkip != 0 {
+			i = t.skips[t.skip[s/scanWidth]].skip(p, i+1)
 			continue
 		} else if info[k]&infoLead == 0 {
 			// An abort that leaves a lead byte to be read again in ground.
 			em := &ems[info[k]>>infoEmitShift]
-			for j := range int(info[k]>>infoCountShift) & 3 {
+			for j := range int(info[k] & infoCount) {
 				recs[n+j] = em[j] + Record(off+int64(i))<<24
 			}
-			n += int(info[k]>>infoCountShift) & 3
-			s = next[k]
+			n += int(info[k] & infoCount)
+			s = uint32(next[k])
 			continue
 		}
 		// A lead byte C2–F4 in ground.
-		r, size, cls := decodeUTF8(p[i:])
+		_, size, cls := decodeUTF8(p[i:])
 		if cls == utfShort {
-			if t.inRun(s) {
+			if t.inRun(uint16(s)) {
 				recs[n] = Record(off+int64(i))<<24 | Record(KindText)
 				n++
 			}
@@ -133,7 +143,9 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 			s, i = scanGround, len(p)
 			break
 		}
-		s, n = t.unit(s, r, size, cls, off+int64(i), recs, n)
+		var s16 uint16
+		s16, n = t.unit(uint16(s), size, cls, off+int64(i), recs, n)
+		s = uint32(s16)
 		i += size
 	}
 	if e := t.flush[s/scanWidth]; e != 0 {
@@ -141,9 +153,9 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		// text at the end of p.
 		recs[n] = t.emits[e>>entryEmitShift][0] + Record(off+int64(i))<<24
 		n++
-		s = uint16(e & entryNext)
+		s = e & entryNext
 	}
-	d.scan = s
+	d.scan = uint16(s)
 	d.off = off + int64(i)
 	return i, n
 }
@@ -178,25 +190,9 @@ func size0(b byte) int {
 // unit writes the records of the UTF-8 unit of size bytes at off that
 // decodeUTF8 classified as cls, read in ground state s, as unit does for
 // Feed, and returns the next state and record count.
-func (t *scanTable) unit(s uint16, r rune, size int, cls utfClass, off int64, recs []Record, n int) (uint16, int) {
+func (t *scanTable) unit(s uint16, size int, cls utfClass, off int64, recs []Record, n int) (uint16, int) {
 	if cls == utfText {
 		return scanWidth, n // ground in a text run
-	}
-	if cls == utfC1 {
-		// The table's column for U+0080–U+009F, stepped at the second
-		// byte of C2 80–C2 9F.
-		k := uint32(r - 0x80)
-		if t.inRun(s) {
-			k += 32
-		}
-		e := t.c1[k]
-		em := &t.emits[e>>entryEmitShift]
-		at := Record(off+1) << 24
-		fin := Record(^byte(r)) << 8
-		for j := range int(e>>entryCountShift) & 3 {
-			recs[n+j] = (em[j] + at) &^ fin
-		}
-		return uint16(e & entryNext), n + int(e>>entryCountShift)&3
 	}
 	if t.inRun(s) {
 		recs[n] = Record(off)<<24 | Record(KindText)
@@ -223,7 +219,7 @@ func (t *scanTable) inRun(s uint16) bool { return s-scanWidth < scanRun*scanWidt
 // the byte to be read again in ground); whether the byte is a UTF-8 lead
 // byte in ground (bit 17, decoded by decodeUTF8 instead); how many records
 // the step writes (bits 18–19) and whether more than one (bit 20); whether
-// the rest of a run of printable ASCII is skipped (bit 21); and the index
+// the rest of the run is skipped (bit 21, scanTable.skip); and the index
 // of those records in scanTable.emits (bits 22–31).
 const (
 	entryNext         = 1<<16 - 1
@@ -239,32 +235,35 @@ const (
 // number of byte classes, a power of two.
 const scanWidth = 64
 
-// scanInfo bits: the step is a UTF-8 lead byte in ground or an abort that
-// leaves its byte to be read again (bit 0), the former (bit 1), how many
-// records it writes (bits 2–3), whether more than one (bit 4), a run of
-// printable ASCII to skip (bit 5), and the index of those records in
-// scanTable.emits (bits 6–15).
+// scanInfo bits: how many records the step writes (bits 0–1), whether
+// the step is a UTF-8 lead byte in ground, a run of bytes to skip or an
+// abort that leaves its byte to be read again (bit 2), the first (bit 3),
+// whether more than one record (bit 4), the second (bit 5), and the index
+// of those records in scanTable.emits (bits 6–15).
 const (
-	infoSpecial    = 1 << 0
-	infoLead       = 1 << 1
-	infoCountShift = 2
-	infoMany       = 1 << 4
-	infoSkip       = 1 << 5
-	infoEmitShift  = 6
+	infoCount     = 3
+	infoSpecial   = 1 << 2
+	infoLead      = 1 << 3
+	infoMany      = 1 << 4
+	infoSkip      = 1 << 5
+	infoEmitShift = 6
 )
 
 // scanTable is the transition table of Scan for one choice of options.
 // Bytes that every state treats alike share a class, so that the rows
-// that the common states use stay in the first-level cache; the two
-// arrays are indexed by a uint16 and need no bounds check.
+// that the common states use stay in the first-level cache. The two
+// arrays are indexed by a state row (below 1<<16) plus a class, in 32
+// bits: the index needs no extension on the chain of loads from one
+// state to the next, only a bounds check beside it.
 type scanTable struct {
-	class [256]uint8        // byte → column
-	next  [1 << 16]uint16   // [state row + class]: the next state row
-	info  [1 << 16]uint16   // [state row + class]: the records (scanInfo bits)
-	c1    []uint32          // [code-0x80, +32 in a text run]: U+0080–U+009F in ground, as entries
-	end   []uint32          // [state]: the records End writes, as an entry
-	flush []uint32          // [state]: the text run a Scan call ends, as an entry
-	emits [1 << 10]emission // the record lists of the steps; emits[0] is empty
+	class [256]uint8          // byte → column
+	next  [1<<16 + 256]uint16 // [state row + class]: the next state row
+	info  [1<<16 + 256]uint16 // [state row + class]: the records (scanInfo bits)
+	end   []uint32            // [state]: the records End writes, as an entry
+	flush []uint32            // [state]: the text run a Scan call ends, as an entry
+	emits [1 << 10]emission   // the record lists of the steps; emits[0] is empty
+	skip  []uint8             // [state]: the index in skips of the bytes its skip entries skip
+	skips []stays
 }
 
 // emission is the records one step writes, their offsets relative to the
@@ -272,286 +271,54 @@ type scanTable struct {
 // the byte stepped (a dispatch or a single control).
 type emission [3]Record
 
-// scanConfig is a table state: a Decoder reduced to what decides the
-// boundaries and kinds of the tokens to come (normalize), and for ground
-// and utf8 how long the open text run is.
-type scanConfig struct {
-	d   Decoder
-	run uint8 // in ground or utf8: the length of the open text run, up to scanRun; 0: none
-}
-
-// scanRun is the length of a run of printable ASCII after which Scan skips
-// the rest of the run eight bytes at a time (skipPrintable), as ground
-// does: shorter runs are cheaper stepped.
+// scanRun is the length of a run of printable ASCII in ground after which
+// Scan skips the rest of the run eight bytes at a time (stays.skip), as
+// ground does: shorter runs are cheaper stepped.
 const scanRun = 4
 
-var scanTables [4]struct {
-	once sync.Once
-	t    *scanTable
+// stays is the set of bytes that leave a state as it was and write no
+// record, for Scan to skip in bulk: the bytes lo to hi (at most 0x7F)
+// eight at a time, the others of the set one at a time.
+type stays struct {
+	below, above uint64    // ones*(0x80+hi), ones*(0x80-lo): see skip
+	set          [256]bool // the bytes of the set
 }
 
-// scanTableFor returns the scan table of the options, generated on first
-// use.
-func scanTableFor(loneC1, apcBEL bool) *scanTable {
-	k := 0
-	if loneC1 {
-		k |= 1
+// newStays returns the stays of set, lo to hi its longest run of bytes
+// below 0x80.
+func newStays(set [256]bool) stays {
+	lo, hi, best := 0, -1, 0
+	for b := 0; b < 0x80; {
+		e := b
+		for e < 0x80 && set[e] {
+			e++
+		}
+		if e-b > best {
+			lo, hi, best = b, e-1, e-b
+		}
+		b = e + 1
 	}
-	if apcBEL {
-		k |= 2
-	}
-	e := &scanTables[k]
-	e.once.Do(func() { e.t = buildScanTable(loneC1, apcBEL) })
-	return e.t
+	return stays{below: ones * uint64(0x80+hi), above: ones * uint64(0x80-lo), set: set}
 }
 
-// probeBase is the stream offset at which buildScanTable feeds its probes.
-const probeBase = 1 << 20
-
-// normalize reduces d, whose next byte is at stream offset pos, to a table
-// state: the state, and for a token in progress its kind, whether its
-// introducer was ESC, FlagMalformed, and the offsets and UTF-8 unit that
-// string_esc, csi_abort_char and string_utf8 read, relative to pos.
-// Parameters, intermediates, payload counts and the OSC number only
-// change a token's fields, not where tokens end, and are dropped. A
-// character cut in utf8 is a table state when its lead byte can start
-// neither a control nor a format character (plainLead): only its length
-// and how far it has come matter. Otherwise ok is false (Scan decodes
-// such a character with decodeUTF8).
-func normalize(d *Decoder, pos int64) (n Decoder, ok bool) {
-	n = Decoder{LoneC1: d.LoneC1, APCBEL: d.APCBEL, state: d.state}
-	switch d.state {
-	case stateGround:
-		return n, true
-	case stateUTF8:
-		lead := d.u8[0]
-		if plainLead[lead] == 0 {
-			return n, false
-		}
-		if lead != 0xE0 { // E0's second byte is A0–BF; the others are alike
-			lead = plainLeadOf[plainLead[lead]]
-		}
-		n.u8 = [4]byte{lead, 0xA0, 0x80}
-		n.u8n, n.u8need, n.u8off = d.u8n, d.u8need, d.u8off-pos
-		return n, true
-	}
-	n.tok.Kind, n.tok.Intro, n.tok.Flags = d.tok.Kind, d.tok.Intro, d.tok.Flags&FlagMalformed
-	if n.tok.Intro != Intro7Bit {
-		n.tok.Intro = Intro8Bit // 8-bit and UTF-8 spellings end alike
-	}
-	switch d.state {
-	case stateStringEsc:
-		n.escOff = d.escOff - pos
-	case stateCSIAbortChar, stateStringUTF8:
-		if d.unitLead == 0xC2 {
-			n.unitLead = 0xC2
-		}
-		n.unitRem, n.unitLo, n.unitHi, n.unitRet = d.unitRem, d.unitLo, d.unitHi, d.unitRet
-		n.unitOff = d.unitOff - pos
-	}
-	return n, true
-}
-
-// plainLeadOf gives, for a length 2 or 3, the first lead byte of that
-// length in plainLead but E0: the lead normalize gives the characters
-// that plainLead lets pass.
-var plainLeadOf = func() (t [4]byte) {
-	for b := 0xFF; b >= 0xC2; b-- {
-		if w := plainLead[b]; w != 0 && b != 0xE0 {
-			t[w] = byte(b)
-		}
-	}
-	return t
-}()
-
-// represent returns a Decoder in table state n whose next byte is at
-// stream offset pos.
-func represent(n Decoder, pos int64) Decoder {
-	d := n
-	d.off = pos
-	d.tok.Off = pos - 1
-	d.tok.Command = -1
-	d.tok.Payload = probeBase // past the prefix, so that dropC2 has a C2 to take back
-	switch d.state {
-	case stateStringEsc:
-		d.escOff += pos
-	case stateCSIAbortChar, stateStringUTF8:
-		d.unitOff += pos
-	case stateUTF8:
-		d.u8off += pos
-	}
-	d.overlong = DefaultMaxPayload
-	return d
-}
-
-// buildScanTable generates the scan table by running the state methods:
-// from each table state it feeds every byte (and, in ground, every UTF-8
-// C1) to a Decoder in that state and records the tokens that end and the
-// state reached, until no new state is reached. Bytes whose column is the
-// same in every state then share a class.
-func buildScanTable(loneC1, apcBEL bool) *scanTable {
-	t := &scanTable{}
-	nemits := uint32(1)
-	emitIndex := map[emission]uint32{{}: 0}
-	ground := Decoder{LoneC1: loneC1, APCBEL: apcBEL}
-	// Rows 1 to scanRun are ground in a text run, so that Scan tells them
-	// from the others with one comparison.
-	configs := []scanConfig{{ground, 0}}
-	index := map[scanConfig]uint32{configs[0]: 0}
-	for r := uint8(1); r <= scanRun; r++ {
-		index[scanConfig{ground, r}] = uint32(len(configs))
-		configs = append(configs, scanConfig{ground, r})
-	}
-	stateOf := func(c scanConfig) uint32 {
-		k, ok := index[c]
-		if !ok {
-			k = uint32(len(configs))
-			index[c] = k
-			configs = append(configs, c)
-		}
-		return k
-	}
-	// emit returns the count and emission bits of an entry that writes
-	// the records of ts; b is the byte stepped, at stream offset at.
-	emit := func(ts []Token, at int64, b byte) uint32 {
-		var em emission
-		for k, tk := range ts {
-			if tk.Final != 0 && tk.Final == b {
-				tk.Final = 0xFF
+// skip returns the index of the first byte of p at or after i that is not
+// in the set.
+func (st *stays) skip(p []byte, i int) int {
+	for {
+		for i+8 <= len(p) {
+			w := binary.LittleEndian.Uint64(p[i:])
+			y := w &^ highs // each byte's low seven bits: no carry or borrow crosses a byte
+			// High bit set in each byte < 0x80 with y <= hi and y >= lo.
+			in := (st.below - y) &^ w & (y + st.above)
+			if m := ^in & highs; m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
 			}
-			em[k] = RecordOf(&tk) - Record(at)<<24
+			i += 8
 		}
-		k, ok := emitIndex[em]
-		if !ok {
-			k = nemits
-			if k >= uint32(len(t.emits)) || k >= 1<<(32-entryEmitShift) {
-				panic("decode: scan table overflow")
-			}
-			emitIndex[em] = k
-			t.emits[k] = em
-			nemits++
+		if i == len(p) || !st.set[p[i]] {
+			return i
 		}
-		e := k<<entryEmitShift | uint32(len(ts))<<entryCountShift
-		if len(ts) > 1 {
-			e |= entryMany
-		}
-		return e
+		i++
 	}
-	// step feeds in to a Decoder in table state c, its last byte at
-	// probeBase, and returns the entry for that byte, its next state the
-	// index of a config.
-	step := func(c scanConfig, in []byte) uint32 {
-		first := int64(probeBase - len(in) + 1)
-		b := in[len(in)-1]
-		d := represent(c.d, first)
-		runEnd := first // where an open text run ends
-		if c.d.state == stateUTF8 {
-			runEnd = d.u8off
-		}
-		var ts []Token
-		d.Feed(in, func(tk *Token) { ts = append(ts, *tk) })
-		n, ok := normalize(&d, probeBase+1)
-		if !ok && c.d.state == stateGround && len(in) == 1 {
-			return entryLead
-		}
-		run := uint8(0)
-		if k := len(ts) - 1; d.state == stateGround && k >= 0 && ts[k].Kind == KindText && !ts[k].Is(FlagEmbedded) && ts[k].End() == probeBase+1 {
-			ts, run = ts[:k], 1
-			if c.run > 0 && len(ts) == 0 && b >= 0x20 && b < 0x7F {
-				run = min(c.run+1, scanRun)
-			}
-		} else if d.state == stateUTF8 && len(ts) == 0 {
-			run = c.run // the text run goes on before the character
-		}
-		if c.run > 0 && !(len(ts) == 0 && run > 0) {
-			ts = append([]Token{{Off: runEnd, Kind: KindText}}, ts...)
-		}
-		if !ok {
-			// The tokens before a lead byte that Scan decodes with
-			// decodeUTF8 end here, and the byte is read again in ground.
-			return emit(ts, probeBase, b) | scanGround
-		}
-		next := stateOf(scanConfig{n, run})
-		e := emit(ts, probeBase, b) | 1<<entryConsumeShift | next
-		if c.run == scanRun && c.d.state == stateGround && d.state == stateGround && run == scanRun {
-			e |= entrySkip
-		}
-		return e
-	}
-	for _, c := range configs[:2] { // the columns are alike in rows 1 to scanRun
-		for code := range 32 {
-			t.c1 = append(t.c1, step(c, []byte{0xC2, byte(0x80 + code)}))
-		}
-	}
-	var raw [][256]uint32
-	for k := 0; k < len(configs); k++ {
-		c := configs[k]
-		var row [256]uint32
-		for b := range row {
-			row[b] = step(c, []byte{byte(b)})
-		}
-		raw = append(raw, row)
-		d := represent(c.d, probeBase)
-		runEnd := int64(probeBase)
-		if c.d.state == stateUTF8 {
-			runEnd = d.u8off
-		}
-		var ts []Token
-		d.End(func(tk *Token) { ts = append(ts, *tk) })
-		flush := uint32(0)
-		if c.run > 0 {
-			run := Token{Off: runEnd, Kind: KindText}
-			ts = append([]Token{run}, ts...)
-			flush = emit([]Token{run}, probeBase, 0) | stateOf(scanConfig{c.d, 0})
-		}
-		t.end = append(t.end, emit(ts, probeBase, 0))
-		t.flush = append(t.flush, flush)
-	}
-	// Classes: bytes with equal columns.
-	columns := map[string]uint8{}
-	var firstOf []int
-	for b := range 256 {
-		col := make([]byte, 0, 4*len(raw))
-		for _, row := range raw {
-			col = append(col, byte(row[b]), byte(row[b]>>8), byte(row[b]>>16), byte(row[b]>>24))
-		}
-		k, ok := columns[string(col)]
-		if !ok {
-			k = uint8(len(firstOf))
-			columns[string(col)] = k
-			firstOf = append(firstOf, b)
-		}
-		t.class[b] = k
-	}
-	if len(firstOf) > scanWidth || len(configs)*scanWidth > 1<<16 {
-		panic("decode: scan table overflow")
-	}
-	const width = scanWidth
-	row := func(e uint32) uint32 { return e&^entryNext | (e&entryNext)*width }
-	for k, r := range raw {
-		for c, b := range firstOf {
-			e := row(r[b])
-			f := uint16(e>>entryEmitShift)<<infoEmitShift | uint16(e>>entryCountShift&3)<<infoCountShift
-			if e&entryMany != 0 {
-				f |= infoMany
-			}
-			if e&entryLead != 0 {
-				f |= infoLead | infoSpecial
-			}
-			if e>>entryConsumeShift&1 == 0 {
-				f |= infoSpecial
-			}
-			if e&entrySkip != 0 {
-				f |= infoSkip | infoSpecial
-			}
-			t.next[k*width+c], t.info[k*width+c] = uint16(e&entryNext), f
-		}
-	}
-	for k := range t.c1 {
-		t.c1[k] = row(t.c1[k])
-	}
-	for k := range t.flush {
-		t.flush[k] = row(t.flush[k])
-	}
-	return t
 }

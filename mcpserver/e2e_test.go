@@ -215,8 +215,8 @@ func TestRunIsolate(t *testing.T) {
 	if res.IsError && strings.Contains(resultText(res), capture.ErrIsolation.Error()) {
 		t.Skipf("user namespaces are unavailable on this machine: %s", resultText(res))
 	}
-	if res.IsError || out.Stdout != "ptmx\n1\n" {
-		t.Fatalf("isolated run: %s, stdout %q", resultText(res), out.Stdout)
+	if res.IsError || out.Stdout != "ptmx\n1\n" || !out.Isolated {
+		t.Fatalf("isolated run: %s, stdout %q, isolated %v", resultText(res), out.Stdout, out.Isolated)
 	}
 }
 

@@ -64,6 +64,30 @@ type cleaner struct {
 	at    int64 // end offset of the token being handled
 
 	tokenFn func(*decode.Token) // c.each, made once
+
+	// path is the choice of choosePath, which tests override to compare
+	// the paths; scanning is set while the decoder is driven by Scan.
+	path     pathChoice
+	scanning bool
+	// The record path (records.go): the batch Scan writes, and the end
+	// of the last record that is not embedded, where the next one begins.
+	recs [batchRecords]decode.Record
+	next int64
+	one  decode.Token // a token single builds from a record
+	memo [1 << memoBits]csiMemo
+	join [256]byte // the bytes of a token begun in an earlier Write (span)
+	// sh rebuilds tokens from their bytes (rebuild): it has read from
+	// shFrom, a token boundary, to its offset; shStart and shEnd are the
+	// span of the token being rebuilt, shDone is set once that has been
+	// emitted, and ahead[aheadI:aheadN] are the tokens it emitted past
+	// it. shadowFn is c.shadow.
+	sh             decode.Decoder
+	shFrom         int64
+	shStart, shEnd int64
+	shDone         bool
+	ahead          [16]decode.Token
+	aheadI, aheadN int
+	shadowFn       func(*decode.Token)
 	// plainText is set when text tokens need nothing but copying, as far
 	// as the options decide: no line emulation, no offset map, format
 	// characters not escaped.
@@ -78,7 +102,8 @@ func newCleaner(o Options) *cleaner {
 		lineMode: o.BS == BSOverstrike,
 		scr:      newScreen(o),
 	}
-	c.tokenFn = c.each
+	c.tokenFn, c.shadowFn = c.each, c.shadow
+	c.sh, c.one.Command = c.dec, -1
 	c.plainText = !c.lineMode && o.FormatChars != FormatEscape
 	return c
 }
@@ -87,7 +112,19 @@ func newCleaner(o Options) *cleaner {
 func (c *cleaner) feed(p []byte) {
 	c.chunk, c.base = p, c.dec.Offset()
 	held := len(c.out)
-	c.dec.Feed(p, c.tokenFn)
+	for q := p; len(q) > 0; {
+		n := min(len(q), pieceLen)
+		c.choosePath(q[:n])
+		if c.scanning {
+			c.scanFeed(q[:n])
+		} else {
+			c.dec.Feed(q[:n], c.tokenFn)
+		}
+		q = q[n:]
+	}
+	if c.scanning {
+		c.holdOpen()
+	}
 	if c.scr != nil {
 		c.screenFeed(p, held)
 	}
@@ -99,7 +136,12 @@ func (c *cleaner) feed(p []byte) {
 // end finishes the stream.
 func (c *cleaner) end() {
 	held := len(c.out)
-	c.dec.End(c.tokenFn)
+	if c.scanning {
+		c.chunk, c.base = nil, c.dec.Offset()
+		c.scanEnd()
+	} else {
+		c.dec.End(c.tokenFn)
+	}
 	c.endFormat()
 	c.endLink() // a link left open still gets its target appended
 	if c.crRun != 0 {

@@ -222,28 +222,32 @@ var privateIndex = func() (t [256]int8) {
 // countCSI counts the CSI t by private marker, intermediates and final
 // byte.
 func (r *report) countCSI(t *decode.Token) {
-	if i := privateIndex[t.Private]; i >= 0 && t.NInter == 0 && t.Final-0x40 < 0x3F {
-		if n := &r.csiPlain[i][t.Final-0x40]; *n > 0 {
-			*n++
+	r.countCSIKey(csiKey{t.Private, t.Inter[0], t.Inter[1], t.Final}, t.NInter, t.Off, t.Len)
+}
+
+// countCSIKey counts a CSI of n bytes at off by its key k (private marker,
+// the first two of its nInter intermediates, final byte).
+func (r *report) countCSIKey(k csiKey, nInter uint8, off, n int64) {
+	if i := privateIndex[k[0]]; i >= 0 && nInter == 0 && k[3]-0x40 < 0x3F {
+		if c := &r.csiPlain[i][k[3]-0x40]; *c > 0 {
+			*c++
 			return
 		}
 	}
-	r.countNewCSI(t)
+	r.countNewCSI(k, nInter, off, n)
 }
 
-// countNewCSI is countCSI for a key not yet counted, or one with
+// countNewCSI is countCSIKey for a key not yet counted, or one with
 // intermediates.
-func (r *report) countNewCSI(t *decode.Token) {
-	private, inter, final := t.Private, t.Inter, t.Final
-	if i := privateIndex[private]; i >= 0 && t.NInter == 0 && final >= 0x40 && final < 0x7F {
-		if r.admit(&r.namedCSI, &r.CSIOther, t, "CSI keys") {
-			r.csiPlain[i][final-0x40]++
+func (r *report) countNewCSI(k csiKey, nInter uint8, off, n int64) {
+	if i := privateIndex[k[0]]; i >= 0 && nInter == 0 && k[3] >= 0x40 && k[3] < 0x7F {
+		if r.admit(&r.namedCSI, &r.CSIOther, off, n, "CSI keys") {
+			r.csiPlain[i][k[3]-0x40]++
 		}
 		return
 	}
-	k := csiKey{private, inter[0], inter[1], final}
-	if n, ok := r.csi[k]; ok || r.admit(&r.namedCSI, &r.CSIOther, t, "CSI keys") {
-		r.csi[k] = n + 1
+	if c, ok := r.csi[k]; ok || r.admit(&r.namedCSI, &r.CSIOther, off, n, "CSI keys") {
+		r.csi[k] = c + 1
 	}
 }
 
@@ -251,26 +255,27 @@ func (r *report) countNewCSI(t *decode.Token) {
 func (r *report) countOSC(t *decode.Token) {
 	cmd := t.Command
 	if cmd >= 0 && cmd < int32(len(r.osc)) {
-		if n := &r.osc[cmd]; *n > 0 || r.admit(&r.namedOSC, &r.OSCOther, t, "OSC numbers") {
+		if n := &r.osc[cmd]; *n > 0 || r.admit(&r.namedOSC, &r.OSCOther, t.Off, t.Len, "OSC numbers") {
 			*n++
 		}
 		return
 	}
-	if n, ok := r.OSCCommands[cmd]; ok || r.admit(&r.namedOSC, &r.OSCOther, t, "OSC numbers") {
+	if n, ok := r.OSCCommands[cmd]; ok || r.admit(&r.namedOSC, &r.OSCOther, t.Off, t.Len, "OSC numbers") {
 		r.OSCCommands[cmd] = n + 1
 	}
 }
 
 // admit says whether a key not seen before is counted by name: while
 // *named is below MaxNamed it is, and counted in *named; past it the token
-// counts in *other, and the first such token is a finding.
-func (r *report) admit(named *int, other *int64, t *decode.Token, what string) bool {
+// (n bytes at off) counts in *other, and the first such token is a
+// finding.
+func (r *report) admit(named *int, other *int64, off, n int64, what string) bool {
 	if *named < MaxNamed {
 		*named++
 		return true
 	}
 	if *other == 0 {
-		r.find(t.Off, "report_capped", what+" past "+strconv.Itoa(MaxNamed)+" counted as other", t.Len)
+		r.find(off, "report_capped", what+" past "+strconv.Itoa(MaxNamed)+" counted as other", n)
 	}
 	*other++
 	return false

@@ -62,7 +62,7 @@ func (w *Writer) Frame() { w.c.frame = w.c.dec.Offset() }
 // InGround reports whether the bytes written so far end outside any
 // control sequence, control string or UTF-8 sequence: the next byte
 // written begins a new token.
-func (w *Writer) InGround() bool { return w.c.dec.InGround() }
+func (w *Writer) InGround() bool { return w.c.inGround() }
 
 // Report returns the removal report so far; after Close it is complete.
 func (w *Writer) Report() Report {

@@ -16,7 +16,7 @@ func TestRunIsolate(t *testing.T) {
 	if code == 1 && strings.Contains(errs, capture.ErrIsolation.Error()) {
 		t.Skipf("user namespaces are unavailable on this machine: %s", errs)
 	}
-	if code != 0 || errs != "" || out != "ptmx\n1\n[bytelens: exit 0]\n" {
+	if code != 0 || errs != "" || out != "ptmx\n1\n[bytelens: exit 0; isolated]\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }

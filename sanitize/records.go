@@ -1,0 +1,666 @@
+package sanitize
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"unicode/utf8"
+
+	"github.com/bytelens/bytelens/ctlfunc"
+	"github.com/bytelens/bytelens/decode"
+)
+
+// The policy over records. Unless a mode needs the decoder's tokens one by
+// one (line emulation under CROverwrite and BSOverstrike, and the offset
+// map of Map, whose points are where Feed's tokens begin), the cleaner
+// drives its decoder with decode.Decoder.Scan, a batch of compact records
+// at a time, over the pieces of input where that is faster than Feed
+// (choosePath), and runs the policy over each batch:
+//
+//   - fast paths that need no Token: text copied, invalid UTF-8 written as
+//     U+FFFD, a CR or a C0 that is only removed counted, BS counted once
+//     findings are full, a CSI counted by its key and classified by the
+//     catalogue (csi: ctlfunc.CSIClasses, its parameter bytes read only for
+//     SGR conceal), and a short sequence seen before counted by its bytes
+//     (csiMemo);
+//   - single controls, format characters, escapes and control strings
+//     whose Token the record and its bytes give (single), and every record
+//     while the format policy holds something, go through token;
+//   - the rest (malformed CSIs, CSIs whose parameters select a variant or
+//     that raise a finding, strings that hold bytes the string states
+//     decide on) is decoded again from its bytes by a second Decoder
+//     restarted where the token begins (rebuild), whose tokens go through
+//     token.
+//
+// A token begun in an earlier Write is read from the history (keepHistory)
+// joined with the chunk (span); one too long for the history has its
+// bytes fed to the second Decoder at the end of each Write (holdOpen).
+// TestRecordPathMatchesTokens and FuzzRecordPath hold the record path to
+// the token path: the same text, report and InGround after every Write.
+
+// batchRecords is how many records a Scan call writes at most.
+const batchRecords = 256
+
+// pathChoice says how the cleaner drives its decoder.
+type pathChoice uint8
+
+const (
+	pathAuto    pathChoice = iota // by the piece of input (choosePath)
+	pathTokens                    // Feed throughout
+	pathRecords                   // Scan throughout, where the mode allows
+)
+
+// The record path is chosen for pieces of at least minScanPiece bytes
+// that hold an ESC in every scanDensity bytes or more: measured
+// (BENCHMARKS.md), Scan and the policy over records are faster than Feed
+// and the policy over tokens where sequences are dense (escape-dense
+// input, coloured git, grep and build output), and slower on text, on long
+// strings and CSIs (Scan steps them byte by byte where Feed skips them in
+// bulk) and per call on short Writes. A Write is cut into pieces of
+// pieceLen bytes, each decided by itself.
+const (
+	pieceLen     = 16 << 10
+	minScanPiece = 512
+	scanDensity  = 64
+)
+
+// choosePath decides how the piece of input p is decoded: the path stays
+// while a token is open (a Decoder is driven by Feed or by Scan, which
+// agree only between tokens), and the state both paths keep of where the
+// last token ended moves with a change.
+func (c *cleaner) choosePath(p []byte) {
+	scan := false
+	switch {
+	case c.lineMode || c.mapEach || c.path == pathTokens:
+	case c.path == pathRecords:
+		scan = true
+	default:
+		scan = len(p) >= minScanPiece && bytes.Count(p, []byte{0x1B})*scanDensity >= len(p)
+	}
+	if scan == c.scanning || !c.inGround() {
+		return
+	}
+	if scan {
+		c.next, c.shFrom = c.dec.Offset(), math.MaxInt64
+	}
+	c.scanning = scan
+}
+
+// scanFeed cleans p, a piece of the chunk, with Scan.
+func (c *cleaner) scanFeed(p []byte) {
+	for len(p) > 0 {
+		k, n := c.dec.Scan(p, c.recs[:])
+		p = p[k:]
+		c.records(c.recs[:n])
+	}
+}
+
+// scanEnd ends the stream for the record path.
+func (c *cleaner) scanEnd() {
+	n := c.dec.ScanEnd(c.recs[:])
+	c.records(c.recs[:n])
+}
+
+// records runs the policy over a batch of records.
+func (c *cleaner) records(recs []decode.Record) {
+	for _, r := range recs {
+		end := r.End()
+		start := c.next
+		if r.Flags()&decode.FlagEmbedded != 0 {
+			start = end - 1
+		} else {
+			c.next = end
+		}
+		c.record(r, start, end)
+	}
+	// The history kept at the end of the chunk (keepHistory) begins
+	// where the token still open begins.
+	c.at = c.next
+}
+
+// record runs the policy over the record r of the token [start, end).
+func (c *cleaner) record(r decode.Record, start, end int64) {
+	b := c.span(start, end)
+	if b == nil || r.Flags()&decode.FlagMalformed != 0 {
+		c.rebuild(start, end)
+		return
+	}
+	if !c.fmt.pending() {
+		switch r.Kind() {
+		case decode.KindText:
+			if c.plainText {
+				c.fmt.prevEnd, c.fmt.prevRune = end, -1
+				if start < c.base { // it completes a character cut by the Write before
+					c.fmt.prevRune, _ = utf8.DecodeLastRune(b)
+				}
+				c.literal(b, nil)
+				return
+			}
+		case decode.KindInvalid:
+			if c.plainText {
+				c.rep.byKind[decode.KindInvalid]++
+				c.emitString(replacement[:])
+				return
+			}
+		case decode.KindC0:
+			switch r.Final() {
+			case '\r':
+				c.rep.Removed.CR++
+				if c.crRun == 0 {
+					c.crOff = start
+				}
+				c.crRun++
+				return
+			case '\b':
+				if len(c.rep.Findings) >= MaxFindings { // BSDrop: the record path has no BSOverstrike
+					c.rep.Removed.BS++
+					c.rep.Flags.Overwrite++
+					c.rep.FindingsOmitted++
+					return
+				}
+			case 0x0B, 0x0C:
+			default:
+				c.rep.Removed.C0++
+				return
+			}
+		}
+		if r.Flags() == 0 && len(b) <= maxMemo && c.frame <= start {
+			w := wordOf(b)
+			if m := &c.memo[w.slot()]; m.word == w && c.recall(m) {
+				return
+			}
+		}
+		if r.Kind() == decode.KindCSI {
+			if c.frame > start || !c.csi(b, r.Final(), r.Flags(), start) {
+				c.rebuild(start, end)
+			}
+			return
+		}
+	}
+	t := c.single(r, b, start)
+	if t == nil {
+		c.rebuild(start, end)
+		return
+	}
+	c.token(t)
+	c.remember(t, b)
+}
+
+// recall applies the remembered effect of a sequence (csiMemo), unless it
+// raises a class while findings are still listed; it reports whether it
+// did.
+func (c *cleaner) recall(m *csiMemo) bool {
+	r := &c.rep
+	if m.cl != 0 && len(r.Findings) < MaxFindings {
+		return false
+	}
+	r.byKind[m.kind]++
+	if m.count != nil {
+		*m.count++
+	}
+	for cl := m.cl; cl != 0; cl &= cl - 1 {
+		r.classes[bits.TrailingZeros16(uint16(cl))]++
+		r.FindingsOmitted++
+	}
+	return true
+}
+
+// remember keeps in the memo the effect of t, a token of at most maxMemo
+// bytes b that token has just handled, when its bytes alone decide it
+// (csiMemo): an escape, a control string but OSC 8 (a link), a C1 control
+// or DEL, without flags, and for an OSC a number below 128 counted by
+// name.
+func (c *cleaner) remember(t *decode.Token, b []byte) {
+	if t.Flags != 0 || t.Len > maxMemo {
+		return
+	}
+	var count *int64
+	switch t.Kind {
+	case decode.KindESC, decode.KindNF, decode.KindDCS, decode.KindAPC, decode.KindPM, decode.KindSOS,
+		decode.KindScreenTitle, decode.KindC1, decode.KindDEL:
+	case decode.KindOSC:
+		if t.Command == 8 || uint32(t.Command) >= uint32(len(c.rep.osc)) || c.rep.osc[t.Command] == 0 {
+			return
+		}
+		count = &c.rep.osc[t.Command]
+	default:
+		return
+	}
+	w := wordOf(b)
+	c.memo[w.slot()] = csiMemo{w, t.Kind, Advisories(t), count}
+}
+
+// single returns the Token of a record that the record and its bytes b
+// give whole: a single control, text (but one that completes a character
+// cut by the Write before), invalid UTF-8, a format character, an escape
+// of at most two intermediates, or a control string whose payload
+// controlString reads, terminated or aborted; nil for any other. Of an
+// aborted token it leaves Abort unset: the policy does not read the cause.
+func (c *cleaner) single(r decode.Record, b []byte, start int64) *decode.Token {
+	t := &c.one
+	t.Off, t.Len, t.Kind, t.Final, t.Flags = start, int64(len(b)), r.Kind(), r.Final(), r.Flags()
+	t.Intro, t.Rune, t.NInter, t.Term, t.Command, t.Payload, t.NPrefix = decode.IntroNone, 0, 0, decode.TermNone, -1, 0, 0
+	if t.Kind.IsString() {
+		return c.controlString(t, b)
+	}
+	switch t.Kind {
+	case decode.KindText:
+		if start < c.base {
+			return nil // Feed emits the character completed first, with its Rune
+		}
+	case decode.KindC0, decode.KindDEL, decode.KindInvalid:
+	case decode.KindC1:
+		t.Intro = decode.Intro8Bit
+		if len(b) == 2 {
+			t.Intro = decode.IntroUTF8
+		}
+	case decode.KindFormat:
+		t.Rune, _ = utf8.DecodeRune(b)
+	case decode.KindESC, decode.KindNF:
+		inter := b[1:]
+		if t.Final != 0 {
+			inter = b[1 : len(b)-1]
+		}
+		if b[0] != 0x1B {
+			return nil
+		}
+		t.Intro = decode.Intro7Bit
+		for _, x := range inter {
+			switch {
+			case isExecuted(x): // an embedded control, or DEL
+			case x < 0x20 || x > 0x2F || t.NInter == decode.MaxIntermediate:
+				return nil // FlagOverflow, or not an escape of the grammar
+			default:
+				t.Inter[t.NInter] = x
+				t.NInter++
+			}
+		}
+	default:
+		return nil
+	}
+	return t
+}
+
+// controlString fills in t, a control string without flags or aborted,
+// whose bytes are b, when its payload holds none of the bytes that the
+// string states decide on but for BEL where the kind does not end with it
+// (no CAN, SUB, ESC, and no 9C, which may be C1 ST, FlagAmbiguous payload
+// or a continuation byte), and returns it; otherwise nil. The terminator
+// is then the last byte or two (BEL where the kind ends with it, ESC \,
+// C1 ST spelled 9C or C2 9C after a C1 introducer; none when aborted), the
+// OSC number the leading digits before ';' or the terminator, and the
+// prefix the payload's first bytes, as decode's osc_command and
+// controlString keep them.
+func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
+	intro := 2 // C2 X
+	switch {
+	case b[0] >= 0x80 && b[0] <= 0x9F:
+		t.Intro, intro = decode.Intro8Bit, 1
+	case b[0] == 0xC2:
+		t.Intro = decode.IntroUTF8
+	default: // ESC X, ESC k, with controls executed between
+		t.Intro, intro = decode.Intro7Bit, afterESC(b)+1
+	}
+	n := len(b)
+	term := 1
+	switch last := b[n-1]; {
+	case t.Flags != 0: // aborted: no terminator
+		term = 0
+	case last == 0x07:
+		if !(t.Kind == decode.KindOSC || t.Kind == decode.KindScreenTitle || t.Kind == decode.KindAPC && c.opts.APCBEL) {
+			return nil
+		}
+		t.Term = decode.TermBEL
+	case last == '\\' && b[n-2] == 0x1B:
+		t.Term, term = decode.TermST, 2
+	case last == 0x9C && t.Intro != decode.Intro7Bit:
+		if b[n-2] == 0xC2 {
+			term = 2
+		} else if c.opts.C1 == C1Lone {
+			return nil
+		}
+		t.Term = decode.TermC1
+	default:
+		return nil
+	}
+	if n < intro+term {
+		return nil
+	}
+	pl := b[intro : n-term]
+	bel := t.Term == decode.TermBEL || t.Kind == decode.KindOSC || t.Kind == decode.KindScreenTitle || t.Kind == decode.KindAPC && c.opts.APCBEL
+	for _, x := range pl {
+		if x == 0x9C || x == 0x18 || x == 0x1A || x == 0x1B || x == 0x07 && bel {
+			return nil
+		}
+	}
+	t.Payload, t.NPrefix = int64(len(pl)), uint8(copy(t.Prefix[:], pl))
+	if t.Payload > c.opts.maxPayload() {
+		t.Flags |= decode.FlagOverlong
+	}
+	if t.Kind == decode.KindOSC {
+		num := int64(-1)
+		for _, x := range pl {
+			if x == ';' {
+				break
+			}
+			if x < '0' || x > '9' {
+				num = -1
+				break
+			}
+			num = min(max(num, 0)*10+int64(x-'0'), 1<<30)
+		}
+		t.Command = int32(num)
+	}
+	return t
+}
+
+// csi is the policy for a CSI record whose bytes b lie in the chunk and
+// that nothing waits on, unless malformed: it counts the CSI by its key,
+// and its classes or (aborted, unterminated) its anomalies, and reports
+// whether it did. It declines (false, nothing counted) a CSI with
+// controls inside, with more than one intermediate, whose parameters may
+// overflow what a Token stores (FlagOverflow), whose parameters select a
+// variant other than SGR's conceal, or that raises a class or an anomaly
+// while findings are still listed (a finding names the token).
+func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) bool {
+	r := &c.rep
+	if flags != 0 && len(r.Findings) < MaxFindings || len(b) > maxQuickCSI {
+		return false
+	}
+	n, raw := int64(len(b)), b
+	var buf [48]byte
+	b, ok := withoutExecuted(b, buf[:])
+	if !ok {
+		return false
+	}
+	i := 2 // ESC [, C2 9B
+	if b[0] == 0x9B {
+		i = 1
+	}
+	body := b[i:]
+	if final != 0 {
+		body = body[:len(body)-1]
+	}
+	var private byte
+	if len(body) > 0 && body[0] >= '<' && body[0] <= '?' {
+		private, body = body[0], body[1:]
+	}
+	j, run, seps := 0, 0, 0
+	for ; j < len(body); j++ {
+		x := body[j]
+		if x < '0' || x > ';' {
+			break
+		}
+		if x >= ':' {
+			seps, run = seps+1, 0
+		} else if run++; run > 4 {
+			return false // may saturate at MaxParamValue
+		}
+	}
+	if seps >= decode.MaxParams-1 || len(body)-j > 1 {
+		return false
+	}
+	var inter byte
+	if j < len(body) {
+		if inter = body[j]; inter < 0x20 || inter > 0x2F {
+			return false
+		}
+	}
+	var cl ctlfunc.Class
+	if flags == 0 {
+		var varies, conceal bool
+		cl, varies, conceal = ctlfunc.CSIClasses(private, inter, final)
+		if varies {
+			params := body[:j]
+			if !conceal || bytes.IndexByte(params, '8') >= 0 && ctlfunc.SGRConceals(params) {
+				return false
+			}
+		}
+		if cl != 0 && len(r.Findings) < MaxFindings {
+			return false
+		}
+	}
+	r.byKind[decode.KindCSI]++
+	for f := flags & ctlfunc.AnomalyFlags; f != 0; f &= f - 1 {
+		r.anomalies[bits.TrailingZeros16(uint16(f))]++
+		r.FindingsOmitted++
+	}
+	if flags&decode.FlagUnterminated != 0 {
+		r.BytesSwallowed += n
+	}
+	nInter := uint8(0)
+	if inter != 0 {
+		nInter = 1
+	}
+	r.countCSIKey(csiKey{private, inter, 0, final}, nInter, start, n)
+	if flags == 0 && n <= maxMemo {
+		if k := privateIndex[private]; k >= 0 && nInter == 0 && final-0x40 < 0x3F && r.csiPlain[k][final-0x40] > 0 {
+			w := wordOf(raw)
+			c.memo[w.slot()] = csiMemo{w, decode.KindCSI, cl, &r.csiPlain[k][final-0x40]}
+		}
+	}
+	for ; cl != 0; cl &= cl - 1 {
+		r.classes[bits.TrailingZeros16(uint16(cl))]++
+		r.FindingsOmitted++
+	}
+	return true
+}
+
+// maxQuickCSI is the length in bytes past which csi declines a CSI
+// without reading it: MaxParams parameters of four digits fit.
+const maxQuickCSI = 2 + 1 + decode.MaxParams*5 + 2
+
+// isExecuted reports whether b, inside an escape or CSI, is executed (a
+// C0 control: an embedded token) or ignored (DEL), as decode's
+// escapeExecute and csiAnywhere do, rather than part of the sequence. CAN,
+// SUB and ESC, which abort the sequence, do not occur inside one.
+func isExecuted(b byte) bool { return b < 0x20 || b == 0x7F }
+
+// afterESC returns the index in b, an escape sequence's bytes, of the
+// byte after its ESC and the controls executed after it.
+func afterESC(b []byte) int {
+	i := 1
+	for i < len(b)-1 && isExecuted(b[i]) {
+		i++
+	}
+	return i
+}
+
+// withoutExecuted returns the bytes of the sequence b without those
+// executed inside it after its first byte (isExecuted): b itself when it
+// holds none, else a copy in buf; false when the copy does not fit in buf.
+func withoutExecuted(b, buf []byte) ([]byte, bool) {
+	for i := 1; i < len(b); i++ {
+		if !isExecuted(b[i]) {
+			continue
+		}
+		if i > len(buf) {
+			return nil, false
+		}
+		out := append(buf[:0], b[:i]...)
+		for _, x := range b[i+1:] {
+			if isExecuted(x) {
+				continue
+			}
+			if len(out) == len(buf) {
+				return nil, false
+			}
+			out = append(out, x)
+		}
+		return out, true
+	}
+	return b, true
+}
+
+// csiMemo remembers the effect of a sequence of at most maxMemo bytes
+// without flags whose effect its bytes alone decide: a CSI that csi
+// counted, or a token that remember took. word is its bytes; the effect
+// is one more of its kind, one more on count (its CSI key or OSC number,
+// once counted by name; nil for none), and its classes cl, which are only
+// counted once findings are no longer listed (a finding names the token).
+// Its last byte is not 0 (a final byte, a terminator, a control), so its
+// bytes, zero-padded, say its length too.
+type csiMemo struct {
+	word  memoWord
+	kind  decode.Kind
+	cl    ctlfunc.Class
+	count *int64
+}
+
+// maxMemo is the longest sequence the memo takes, in bytes: SGRs of
+// 256 colours ("ESC [ 38;5;208m") fit.
+const maxMemo = 16
+
+// memoWord is up to maxMemo bytes, little-endian, padded with zeros.
+type memoWord [2]uint64
+
+// wordOf returns b, one to maxMemo bytes, as a memoWord.
+func wordOf(b []byte) memoWord {
+	if cap(b) < maxMemo {
+		var w [maxMemo]byte
+		copy(w[:], b)
+		return memoWord{binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])}
+	}
+	// The bytes past b up to its capacity are loaded and masked off (a
+	// shift by 64 or more gives 0).
+	n := uint(len(b))
+	w := b[:maxMemo]
+	return memoWord{
+		binary.LittleEndian.Uint64(w) & (^uint64(0) >> (8 * (8 - min(n, 8)))),
+		binary.LittleEndian.Uint64(w[8:]) & (^uint64(0) >> (8 * (16 - n))),
+	}
+}
+
+// slot returns the slot in cleaner.memo of the sequence whose bytes are w.
+func (w memoWord) slot() uint8 {
+	return uint8((w[0] ^ w[1]*0xC2B2AE3D27D4EB4F) * 0x9E3779B97F4A7C15 >> (64 - memoBits))
+}
+
+// span returns the input bytes [start, end) of a token: in the chunk, in
+// the history when they end before it, or, for a token that began in an
+// earlier Write, joined from the history and the chunk in c.join; nil when
+// they are no longer held or do not fit.
+func (c *cleaner) span(start, end int64) []byte {
+	if start >= c.base {
+		return c.chunk[start-c.base : end-c.base]
+	}
+	histStart := c.base - int64(len(c.hist))
+	switch {
+	case start < histStart || end-start > int64(len(c.join)):
+		return nil
+	case end <= c.base:
+		return c.hist[start-histStart : end-histStart]
+	}
+	n := copy(c.join[:], c.hist[start-histStart:])
+	n += copy(c.join[n:], c.chunk[:end-c.base])
+	return c.join[:n]
+}
+
+// memoBits is log2 of the number of csiMemo slots.
+const memoBits = 6
+
+// rebuild runs token over the Token of the record [start, end), decoded
+// again from its bytes by the second Decoder, c.sh. That Decoder goes on
+// from where it is when it has read from a token boundary at or before
+// start (c.shFrom) past start — the token is then among those it emitted
+// after the last token it was asked for (c.ahead), or still open in it —
+// and is restarted at start otherwise. What it emits for [start, end) is
+// the token, or for text that completes a character cut by the Write
+// before, the character and the rest of the run, as Feed emits them. An
+// aborted token is emitted when the byte that aborts it is read, at most a
+// character after end (the bytes read past end are the next tokens'); one
+// still open then is ended (unterminated). Controls embedded in it were
+// handled as records, and are skipped.
+func (c *cleaner) rebuild(start, end int64) {
+	c.shStart, c.shEnd, c.shDone = start, end, false
+	past := false // it emitted a token after this one: restart
+	for ; c.aheadI < c.aheadN && !c.shDone && !past; c.aheadI++ {
+		if t := &c.ahead[c.aheadI]; t.Off >= end {
+			past = true
+		} else {
+			c.shadow(t)
+		}
+	}
+	if c.shDone {
+		return
+	}
+	c.aheadI, c.aheadN = 0, 0
+	sh := &c.sh
+	if past || sh.Offset() <= start || c.shFrom > start {
+		c.restart(start)
+	}
+	if at := sh.Offset(); at < end {
+		sh.Feed(c.chunk[at-c.base:end-c.base], c.shadowFn)
+	}
+	limit := c.base + int64(len(c.chunk))
+	for stop := min(limit, max(end, sh.Offset())+utf8.UTFMax); !c.shDone && sh.Offset() < stop; {
+		at := sh.Offset() - c.base
+		sh.Feed(c.chunk[at:at+1], c.shadowFn)
+	}
+	if !c.shDone {
+		sh.End(c.shadowFn)
+	}
+}
+
+// shadow is the second Decoder's emit: a token of [c.shStart, c.shEnd)
+// that is not embedded goes through token; one after it is kept in
+// c.ahead for the records to come; one before it was handled.
+func (c *cleaner) shadow(t *decode.Token) {
+	switch {
+	case t.Is(decode.FlagEmbedded) || t.Off < c.shStart:
+	case t.End() <= c.shEnd:
+		c.shDone = t.End() == c.shEnd
+		c.token(t)
+	case c.aheadN < len(c.ahead):
+		c.ahead[c.aheadN] = *t
+		c.aheadN++
+	default:
+		c.shFrom = math.MaxInt64 // a token lost: restart next time
+	}
+}
+
+// restart restarts the second Decoder at start, a token boundary, and
+// feeds it the bytes from there to the chunk, which the history holds
+// when start lies before the chunk (else holdOpen has fed them, and it is
+// not restarted).
+func (c *cleaner) restart(start int64) {
+	c.sh.Restart(start)
+	c.shFrom, c.aheadI, c.aheadN = start, 0, 0
+	if start < c.base {
+		c.sh.Feed(c.hist[len(c.hist)-int(c.base-start):], c.shadowFn)
+	}
+}
+
+// holdOpen feeds the bytes of the token still open at the end of the
+// chunk, when there is one too long for the history to keep (histLen), to
+// the second Decoder, restarted where the token began unless it has read
+// past there already: the token's record comes in a later Write, or at
+// the end of the stream, when these bytes are gone. A shorter one is read
+// back from the history (span, rebuild), and a second Decoder that has
+// not read to the end of the chunk is then of no use.
+func (c *cleaner) holdOpen() {
+	end := c.base + int64(len(c.chunk))
+	sh := &c.sh
+	if end-c.next <= histLen {
+		if sh.Offset() < end {
+			c.shFrom = math.MaxInt64
+		}
+		return
+	}
+	c.shStart, c.shEnd = c.next, c.next // nothing it emits now is run
+	if sh.Offset() <= c.next || c.shFrom > c.next {
+		c.restart(c.next)
+	}
+	if at := sh.Offset() - c.base; at < int64(len(c.chunk)) {
+		sh.Feed(c.chunk[at:], c.shadowFn)
+	}
+}
+
+// inGround reports whether the input so far ends between tokens.
+func (c *cleaner) inGround() bool {
+	if c.scanning {
+		return c.next == c.dec.Offset()
+	}
+	return c.dec.InGround()
+}
