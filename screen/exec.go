@@ -260,7 +260,7 @@ func (m *Model) printASCII(p []byte, off int64) int {
 	}
 
 	if k < n { // a wide character stopped the run: the rest stays fill
-		g.cells[g.rows[m.cur.y]] = row[:fresh]
+		g.setExt(m.cur.y, fresh)
 	}
 	if k > 0 {
 		m.cur.x = x + k

@@ -43,7 +43,7 @@ func TestDrawnCells(t *testing.T) {
 	m, _ := New(Options{Cols: MaxSize, Rows: 50})
 	m.Feed([]byte("a line of text\r\n\x1b[31mred\x1b[K"))
 	for y, want := range []int{14, 3} {
-		if n := len(m.grids[0].drawn(y)); n != want {
+		if n := len(m.grids[0].drawn(y, MaxSize)); n != want {
 			t.Errorf("row %d holds %d cells, want %d", y, n, want)
 		}
 	}

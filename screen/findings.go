@@ -562,10 +562,8 @@ func (m *Model) compact() {
 	m.pendDel, m.pendDrw = -1, -1
 	m.compactNames()
 	for g := range m.grids {
-		for _, row := range m.grids[g].cells {
-			for i := range row {
-				row[i].hole = 0
-			}
+		for i := range m.grids[g].cells {
+			m.grids[g].cells[i].hole = 0
 		}
 	}
 }

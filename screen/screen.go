@@ -178,16 +178,15 @@ type cursor struct {
 // the physical row holding screen row y, so scrolling moves indices, not
 // cells.
 type grid struct {
-	// cells[i] holds the first cells of physical row i, as far as
-	// anything has drawn or read them; every cell after them is fill[i].
-	// An empty row (a blank row: new, or erased whole) is all fill[i],
-	// so that erasing a blank row again (a program clearing the screen
-	// over and over) costs nothing per cell, and a line of text on a wide
-	// screen writes, erases and reads only the cells it reaches. The rows
-	// are windows of one array (newCells), each of capacity cols, so a
-	// row slice stays valid while the row grows; a grid no cell was ever
-	// written on has no array.
-	cells [][]Cell
+	// cells holds the rows of cells, physical row i at i*cols; nil until
+	// a cell is first written. Only the first ext[i] cells of row i are
+	// kept: every cell after them is fill[i], whatever cells holds there.
+	// A row with ext 0 (a blank row: new, or erased whole) is all
+	// fill[i], so that erasing a blank row again (a program clearing the
+	// screen over and over) costs nothing per cell, and a line of text on
+	// a wide screen writes, erases and reads only the cells it reaches.
+	cells []Cell
+	ext   []int32
 	fill  []Cell
 	rows  []int32
 	// wrapped[i] is set when autowrap went on from physical row i to the
@@ -196,26 +195,13 @@ type grid struct {
 	saved   cursor // DECSC of this screen
 }
 
-// newCells returns rows empty rows of cols cells' capacity, windows of
-// one array.
-func newCells(cols, rows int) [][]Cell {
-	all, cells := make([]Cell, cols*rows), make([][]Cell, rows)
-	for i := range cells {
-		cells[i] = all[i*cols : i*cols : (i+1)*cols]
+// row returns the first n cells of physical row i of g, cols wide.
+func (g *grid) row(i int32, n, cols int) []Cell {
+	if g.cells == nil {
+		g.cells = make([]Cell, cols*len(g.rows))
 	}
-	return cells
-}
-
-// cloneCells returns a copy of g's rows of cells, cols wide.
-func (g *grid) cloneCells(cols int) [][]Cell {
-	if len(g.cells) == 0 || cap(g.cells[0]) == 0 {
-		return make([][]Cell, len(g.cells))
-	}
-	c := newCells(cols, len(g.cells))
-	for i, row := range g.cells {
-		c[i] = append(c[i], row...)
-	}
-	return c
+	a := int(i) * cols
+	return g.cells[a : a+n : a+cols]
 }
 
 // line returns the cells of row y of g, cols wide, writing the fill
@@ -227,59 +213,62 @@ func (g *grid) line(y, cols int) []Cell { return g.lineTo(y, cols, cols) }
 // cells up to n.
 func (g *grid) lineTo(y, n, cols int) []Cell {
 	i := g.rows[y]
-	row := g.cells[i]
-	if len(row) >= n {
-		return row
+	e := int(g.ext[i])
+	if e >= n {
+		return g.row(i, e, cols)
 	}
-	if cap(row) == 0 { // the first cell written on the grid: every row is empty
-		g.cells = newCells(cols, len(g.cells))
-		row = g.cells[i]
-	}
-	at := len(row)
-	row = row[:n]
-	for j := at; j < n; j++ {
+	row := g.row(i, n, cols)
+	for j := e; j < n; j++ {
 		row[j] = g.fill[i]
 	}
-	g.cells[i] = row
+	g.ext[i] = int32(n)
 	return row
 }
 
 // reserve returns the cells of row y of g, cols wide, for a caller that
 // writes cells x to n-1: at least n cells, the fill cells written up to x
 // only. The cells from fresh on are not written: the caller writes them
-// all, or cuts the row back to fresh.
+// all, or cuts the row back to fresh (setExt).
 func (g *grid) reserve(y, x, n, cols int) (row []Cell, fresh int) {
 	row = g.lineTo(y, x, cols)
 	fresh = len(row)
 	if fresh < n {
-		if cap(row) == 0 {
-			g.cells = newCells(cols, len(g.cells))
-		}
-		row = g.cells[g.rows[y]][:n]
-		g.cells[g.rows[y]] = row
+		i := g.rows[y]
+		row, g.ext[i] = g.row(i, n, cols), int32(n)
 	}
 	return row, fresh
 }
 
-// drawn returns the cells of row y of g that differ from its fill: at
-// most the whole row; the cells after them are its fill, blank cells.
-func (g *grid) drawn(y int) []Cell { return g.cells[g.rows[y]] }
+// setExt keeps the first n cells of row y of g: the rest are fill.
+func (g *grid) setExt(y, n int) { g.ext[g.rows[y]] = int32(n) }
+
+// drawn returns the cells of row y of g, cols wide, that differ from its
+// fill: at most the whole row; the cells after them are its fill, blank
+// cells.
+func (g *grid) drawn(y, cols int) []Cell {
+	i := g.rows[y]
+	if g.ext[i] == 0 {
+		return nil
+	}
+	return g.row(i, int(g.ext[i]), cols)
+}
 
 // isBlank reports whether every cell of physical row i is its fill.
-func (g *grid) isBlank(i int32) bool { return len(g.cells[i]) == 0 }
+func (g *grid) isBlank(i int32) bool { return g.ext[i] == 0 }
 
 // setBlank makes row y of g blank with every cell b, without writing its
 // cells.
 func (g *grid) setBlank(y int, b Cell) {
 	i := g.rows[y]
-	g.cells[i], g.fill[i] = g.cells[i][:0], b
+	g.ext[i], g.fill[i] = 0, b
 }
 
 // setFill makes the cells of row y of g, cols wide, from x on fill cells
 // b, without writing them; the cells before x are kept.
 func (g *grid) setFill(y, x, cols int, b Cell) {
+	g.lineTo(y, x, cols)
 	i := g.rows[y]
-	g.cells[i], g.fill[i] = g.lineTo(y, x, cols)[:x], b
+	g.ext[i], g.fill[i] = int32(x), b
 }
 
 // Stats counts what the model did not act on.
@@ -395,7 +384,8 @@ func (m *Model) setSize(cols, rows int) {
 	m.cols, m.rows = cols, rows
 	for i := range m.grids {
 		g := &m.grids[i]
-		g.cells = make([][]Cell, rows)
+		g.cells = nil
+		g.ext = make([]int32, rows)
 		g.rows = make([]int32, rows)
 		g.wrapped = make([]bool, rows)
 		g.fill = make([]Cell, rows)
@@ -429,7 +419,8 @@ func (m *Model) resetTabs() {
 func (m *Model) Clone() *Model {
 	c := *m
 	for i := range c.grids {
-		c.grids[i].cells = m.grids[i].cloneCells(m.cols)
+		c.grids[i].cells = slices.Clone(m.grids[i].cells)
+		c.grids[i].ext = slices.Clone(m.grids[i].ext)
 		c.grids[i].rows = append([]int32(nil), m.grids[i].rows...)
 		c.grids[i].wrapped = append([]bool(nil), m.grids[i].wrapped...)
 		c.grids[i].fill = append([]Cell(nil), m.grids[i].fill...)
@@ -552,14 +543,14 @@ func (m *Model) lineTo(y, n int) []Cell { return m.grids[m.screen()].lineTo(y, n
 // trailing blanks trimmed. Concealed text is included. The text comes
 // from the capture: escape it before display.
 func (m *Model) AppendLine(dst []byte, y int) []byte {
-	return appendCells(dst, m.grids[m.screen()].drawn(y), 0, false, true, nil)
+	return appendCells(dst, m.grids[m.screen()].drawn(y, m.cols), 0, false, true, nil)
 }
 
 // AppendSeen is AppendLine as a person saw the row: text drawn concealed
 // (SGR 8) or in a foreground equal or near equal to its background shows
 // as blank.
 func (m *Model) AppendSeen(dst []byte, y int) []byte {
-	return appendCells(dst, m.grids[m.screen()].drawn(y), 0, true, true, nil)
+	return appendCells(dst, m.grids[m.screen()].drawn(y, m.cols), 0, true, true, nil)
 }
 
 // appendCells appends the characters of row and of pad blank cells after

@@ -50,7 +50,7 @@ func (m *Model) segs(p *[]Segment) *[]Segment {
 // When segs is not nil, the Segments of what it appends are added to it.
 func (m *Model) appendText(dst []byte, y int, segs *[]Segment) []byte {
 	g := &m.grids[m.screen()]
-	row := g.drawn(y)
+	row := g.drawn(y, m.cols)
 	if g.wrapped[g.rows[y]] && y+1 < m.rows {
 		return appendCells(dst, row, m.cols-len(row), true, false, segs)
 	}
