@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -43,8 +44,8 @@ import (
 // (the reaper gets CAP_SETUID, CAP_SETGID, CAP_SYS_ADMIN and CAP_SETPCAP
 // in its namespace as ambient capabilities, for that, the mounts and the
 // drop of the bounding set). Before it starts the command it makes every
-// mount private, mounts a /proc of that namespace and a new devpts
-// instance on /dev/pts, covers the consoles with /dev/null, and empties
+// mount private, mounts a /proc of that namespace and a /dev that holds
+// an allowlist of nodes only (isolateDev), and empties
 // the capability bounding set and the inheritable and ambient sets: the
 // command keeps its uid but, even as root, gets no capability at execve
 // with which to unmount them. The kernel ignores SIGSTOP and SIGKILL sent
@@ -58,7 +59,8 @@ import (
 // removed before the command starts. fd 3 is the control pipe (read end),
 // fd 4 the status pipe (write end), on which the reaper writes "started
 // PID" or why it did not start the command ("start ERRNO", or "isolate
-// ERRNO WHAT" when the mount of WHAT or the capability drop failed), then
+// ERRNO STEP" when the isolation step STEP, words that may hold spaces,
+// failed), then
 // one line when the command has ended: "exit N" or "signal N".
 
 const (
@@ -160,13 +162,13 @@ func (p *reaperProc) start() error {
 	line, _ := br.ReadString('\n')
 	kind, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
 	if kind == "start" || kind == "isolate" {
-		errno, what, _ := strings.Cut(rest, " ")
+		errno, step, _ := strings.Cut(rest, " ")
 		n, _ := strconv.Atoi(errno)
 		p.teardown()
 		p.cmd.Wait()
 		stR.Close()
 		if kind == "isolate" {
-			return isolationError(what, syscall.Errno(n))
+			return isolationError(step, syscall.Errno(n))
 		}
 		return &os.PathError{Op: "fork/exec", Path: p.cmd.Args[1], Err: syscall.Errno(n)}
 	}
@@ -203,27 +205,45 @@ func (p *reaperProc) wait() (procStatus, error) {
 	return p.st, nil
 }
 
-// isolationError is ErrIsolation for the step what (clone, a mount
-// target...) that failed with errno, with what usually causes it.
-func isolationError(what string, errno syscall.Errno) error {
-	err := fmt.Errorf("%w: %s: %w", ErrIsolation, what, errno)
-	if hint, ok := isolationHints[errno]; ok {
-		err = fmt.Errorf("%w (%s)", err, hint)
+// isolationError is ErrIsolation for the set-up step (clone, uid map,
+// mount /proc...) that failed with errno, with what usually causes that
+// errno at that step.
+func isolationError(step string, errno syscall.Errno) error {
+	err := fmt.Errorf("%w: %s: %w", ErrIsolation, step, errno)
+	for _, h := range isolationHints {
+		if h.errno == errno && (h.step == step || h.step == "") {
+			return fmt.Errorf("%w (%s)", err, h.hint)
+		}
 	}
 	return err
 }
 
 // isolationHints name the usual causes of the errors namespace set-up
-// fails with (user_namespaces(7), clone(2), mount(2)).
-var isolationHints = map[syscall.Errno]string{
-	syscall.ENOSPC: "sysctl user.max_user_namespaces is 0 or reached",
-	syscall.EUSERS: "user namespaces nest at most 32 deep",
-	syscall.EPERM:  userNSOff,
-	syscall.EACCES: userNSOff,
+// fails with (user_namespaces(7), clone(2), mount(2), proc(5)), by step;
+// the first row whose step ("" for any) and errno match gives the hint.
+var isolationHints = []struct {
+	step  string
+	errno syscall.Errno
+	hint  string
+}{
+	{"clone", syscall.ENOSPC, "sysctl user.max_user_namespaces is 0 or reached"},
+	{"clone", syscall.EUSERS, "user namespaces nest at most 32 deep"},
+	{"clone", syscall.EPERM, userNSOff},
+	{"clone", syscall.EACCES, userNSOff},
+	{"mount /proc", syscall.EPERM, "a new procfs needs a fully visible /proc, and a container masks parts of it (Docker does unless run with --security-opt systempaths=unconfined); or " + noCapsInUserNS},
+	{"make mounts private", syscall.EINVAL, "/ is not a mount point (a chroot)"},
+	{"", syscall.EPERM, noCapsInUserNS},
+	{"", syscall.EACCES, noCapsInUserNS},
 }
 
-// userNSOff is the hint for EPERM and EACCES.
-const userNSOff = "unprivileged user namespaces are off (sysctl kernel.unprivileged_userns_clone, kernel.apparmor_restrict_unprivileged_userns) or a container forbids them"
+const (
+	// userNSOff is the hint for a clone that fails with EPERM or EACCES.
+	userNSOff = "unprivileged user namespaces are off (sysctl kernel.unprivileged_userns_clone=0), or a seccomp filter forbids them (a container's: Docker's default profile does without CAP_SYS_ADMIN), or the caller is in a chroot"
+	// noCapsInUserNS is the hint for a step after the clone that fails
+	// with EPERM or EACCES: the namespaces were made, but the
+	// capabilities in them are withheld.
+	noCapsInUserNS = "no capability in the new user namespace: AppArmor withholds them (sysctl kernel.apparmor_restrict_unprivileged_userns=1, the default on Ubuntu 24.04) unless a profile allows user namespaces to this program, or a security module denies the step"
+)
 
 // parseStatus parses a status line "exit N" or "signal N".
 func parseStatus(line string) procStatus {
@@ -249,9 +269,10 @@ func parseStatus(line string) procStatus {
 func reaperMain(path string, argv []string, grace time.Duration, ids string) int {
 	ctl, status := os.NewFile(3, "control"), os.NewFile(4, "status")
 	// Neither pipe may reach the command: with the status pipe it could
-	// forge its own exit status.
-	unix.CloseOnExec(3)
-	unix.CloseOnExec(4)
+	// forge its own exit status. Nor may any descriptor the collector
+	// inherited without close-on-exec (a terminal its caller left open
+	// at fd 5): the command would write to it past the cleaning.
+	closeOnExecFrom(3)
 	// ps names it (and not "exe", the name of /proc/self/exe); 15 bytes,
 	// the most a name holds.
 	os.WriteFile("/proc/self/comm", []byte(reaperArg0), 0)
@@ -260,8 +281,8 @@ func reaperMain(path string, argv []string, grace time.Duration, ids string) int
 		// command happen on this one (init runs locked to it anyway).
 		// The maps are written while the reaper is still dumpable.
 		runtime.LockOSThread()
-		if what, err := isolateCommand(ids); err != nil {
-			fmt.Fprintf(status, "isolate %d %s\n", errnoOf(err), what)
+		if step, err := isolateCommand(ids); err != nil {
+			fmt.Fprintf(status, "isolate %d %s\n", errnoOf(err), step)
 			return 1
 		}
 	}
@@ -448,64 +469,135 @@ func withoutVar(env []string, names ...string) []string {
 	return out
 }
 
-// isolationMounts are the reaper's mounts in its mount namespace, in
-// order: every mount private first (MS_REC|MS_PRIVATE: nothing mounted
-// here propagates out, nor in), then a procfs, which shows the processes
-// of the reaper's PID namespace only, and a new devpts instance
-// (Documentation/filesystems/devpts.rst), holding none of the user's
-// terminals; /dev/ptmx finds the instance mounted at /dev/pts beside it
-// (Linux 4.7 and later), so a command can still open pseudo-terminals of
-// its own.
-var isolationMounts = []struct {
-	source, target, fstype, data string
-	flags                        uintptr
-}{
-	{"", "/", "", "", unix.MS_REC | unix.MS_PRIVATE},
-	{"proc", "/proc", "proc", "", unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC},
-	{"devpts", "/dev/pts", "devpts", "newinstance,ptmxmode=0666,mode=0620", unix.MS_NOSUID | unix.MS_NOEXEC},
+// isolationMounts are the reaper's first mounts in its mount namespace,
+// in order: every mount private first (MS_REC|MS_PRIVATE: nothing
+// mounted here propagates out, nor in), then a procfs, which shows the
+// processes of the reaper's PID namespace only. The /dev of isolateDev
+// comes after them.
+var isolationMounts = []mountStep{
+	{"make mounts private", "", "/", "", "", unix.MS_REC | unix.MS_PRIVATE},
+	{"mount /proc", "proc", "/proc", "proc", "", unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC},
 }
 
-// consoles are the terminals outside /dev/pts a person may sit at: the
-// console (which a container often binds to the terminal it was started
-// from) and the virtual consoles. The reaper covers each with /dev/null.
-var consoles = []string{"/dev/console", "/dev/tty[0-9]*"}
+// mountStep is one mount(2) of the isolation set-up.
+type mountStep struct {
+	step                         string // named in isolationError
+	source, target, fstype, data string
+	flags                        uintptr
+}
+
+// devNodes are the host's device nodes the command's /dev holds, each
+// bound over an empty file of the same name: the data sinks and sources
+// (mem(4): null, zero, full; random(4)) and tty(4), which names the
+// opener's controlling terminal: the command, in a new session, has none
+// until it makes a pseudo-terminal its own (as script(1) does), so it
+// reaches no other terminal through it.
+var devNodes = []string{"full", "null", "random", "tty", "urandom", "zero"}
+
+// devLinks are the symbolic links of the command's /dev (name, target):
+// the descriptors through /proc/self/fd, and ptmx to the multiplexer of
+// the private devpts instance (Documentation/filesystems/devpts.rst).
+var devLinks = [][2]string{
+	{"fd", "/proc/self/fd"},
+	{"stdin", "/proc/self/fd/0"},
+	{"stdout", "/proc/self/fd/1"},
+	{"stderr", "/proc/self/fd/2"},
+	{"ptmx", "pts/ptmx"},
+}
+
+// devMounts are mounted in the command's /dev once it holds the nodes and
+// links: a new devpts instance, holding none of the user's terminals (the
+// command can still open pseudo-terminals of its own through /dev/ptmx),
+// a tmpfs for POSIX shared memory (shm_overview(7)), then /dev itself
+// made read-only, so that not even a command run as root adds to it.
+var devMounts = []mountStep{
+	{"mount /dev/pts", "devpts", "/dev/pts", "devpts", "newinstance,ptmxmode=0666,mode=0620", unix.MS_NOSUID | unix.MS_NOEXEC},
+	{"mount /dev/shm", "tmpfs", "/dev/shm", "tmpfs", "mode=1777", unix.MS_NOSUID | unix.MS_NODEV},
+	{"make /dev read-only", "", "/dev", "", "", unix.MS_REMOUNT | unix.MS_BIND | unix.MS_RDONLY | unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC},
+}
+
+// isolateDev replaces /dev, in the reaper's mount namespace, by an
+// allowlist: a tmpfs holding devNodes, bound from the host's /dev (a user
+// namespace may not mknod(2)), reached through a descriptor opened before
+// the tmpfs hides it, devLinks, and the mounts of devMounts. Every other
+// node, the kernel log (/dev/kmsg), the consoles, serial lines, memory,
+// disks, is absent. On failure it names the step that failed.
+func isolateDev() (string, error) {
+	host, err := unix.Open("/dev", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return "open /dev", err
+	}
+	defer unix.Close(host)
+	if err := unix.Mount("tmpfs", "/dev", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
+		return "mount /dev", err
+	}
+	for _, dir := range []string{"pts", "shm"} {
+		if err := os.Mkdir("/dev/"+dir, 0o755); err != nil {
+			return "make /dev/" + dir, err
+		}
+	}
+	for _, name := range devNodes {
+		target := "/dev/" + name
+		if err := os.WriteFile(target, nil, 0o666); err != nil {
+			return "bind " + target, err
+		}
+		if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d/%s", host, name), target, "", unix.MS_BIND, ""); err != nil {
+			return "bind " + target, err
+		}
+	}
+	for _, l := range devLinks {
+		if err := os.Symlink(l[1], "/dev/"+l[0]); err != nil {
+			return "link /dev/" + l[0], err
+		}
+	}
+	return mountAll(devMounts)
+}
+
+// mountAll makes the mounts of steps in order; on failure it names the
+// step that failed.
+func mountAll(steps []mountStep) (string, error) {
+	for _, m := range steps {
+		if err := unix.Mount(m.source, m.target, m.fstype, m.flags, m.data); err != nil {
+			return m.step, err
+		}
+	}
+	return "", nil
+}
 
 // isolateCommand maps ids ("UID GID") to themselves in the reaper's user
 // namespace (user_namespaces(7): setgroups "deny" first, as an
-// unprivileged map of the gid needs), makes the isolation mounts, then
-// covers the consoles, then empties the calling thread's capability
+// unprivileged map of the gid needs), makes the isolation mounts and the
+// allowlisted /dev, then empties the calling thread's capability
 // bounding set and its inheritable and ambient sets, so that the command
 // gets no capability at execve, even as root, and so cannot unmount them
-// or trace the reaper. On failure it names what failed: a /proc/self file,
-// a mount target or "capabilities".
+// or trace the reaper. On failure it names the step that failed ("uid
+// map", "mount /proc", "bind /dev/null", "drop capabilities"...), for
+// isolationError.
 func isolateCommand(ids string) (string, error) {
 	uid, gid, ok := strings.Cut(ids, " ")
 	if !ok {
-		return reaperIsolateEnv, unix.EINVAL
+		return "parse " + reaperIsolateEnv, unix.EINVAL
 	}
-	for _, f := range [][2]string{{"setgroups", "deny"}, {"gid_map", gid + " " + gid + " 1"}, {"uid_map", uid + " " + uid + " 1"}} {
-		if err := os.WriteFile("/proc/self/"+f[0], []byte(f[1]), 0); err != nil {
-			return "/proc/self/" + f[0], err
+	for _, f := range []struct{ step, file, content string }{
+		{"deny setgroups", "setgroups", "deny"},
+		{"gid map", "gid_map", gid + " " + gid + " 1"},
+		{"uid map", "uid_map", uid + " " + uid + " 1"},
+	} {
+		if err := os.WriteFile("/proc/self/"+f.file, []byte(f.content), 0); err != nil {
+			return f.step, err
 		}
 	}
-	for _, m := range isolationMounts {
-		if err := unix.Mount(m.source, m.target, m.fstype, m.flags, m.data); err != nil {
-			return m.target, err
-		}
+	if step, err := mountAll(isolationMounts); err != nil {
+		return step, err
 	}
-	for _, pattern := range consoles {
-		names, _ := filepath.Glob(pattern) // the patterns are valid
-		for _, name := range names {
-			if err := unix.Mount(os.DevNull, name, "", unix.MS_BIND, ""); err != nil {
-				return name, err
-			}
-		}
+	if step, err := isolateDev(); err != nil {
+		return step, err
 	}
 	for c := 0; ; c++ {
 		// PR_CAPBSET_DROP fails with EINVAL past the last capability.
 		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
 			if c == 0 || !errors.Is(err, unix.EINVAL) {
-				return "capabilities", err
+				return "drop capabilities", err
 			}
 			break
 		}
@@ -513,16 +605,31 @@ func isolateCommand(ids string) (string, error) {
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData
 	if err := unix.Capget(&hdr, &data[0]); err != nil {
-		return "capabilities", err
+		return "drop capabilities", err
 	}
 	data[0].Inheritable, data[1].Inheritable = 0, 0
 	if err := unix.Capset(&hdr, &data[0]); err != nil {
-		return "capabilities", err
+		return "drop capabilities", err
 	}
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
-		return "capabilities", err
+		return "drop capabilities", err
 	}
 	return "", nil
+}
+
+// closeOnExecFrom sets close-on-exec on every descriptor from first on:
+// with close_range(2) (Linux 5.11), else one by one as /proc/self/fd
+// lists them.
+func closeOnExecFrom(first int) {
+	if unix.CloseRange(uint(first), math.MaxUint32, unix.CLOSE_RANGE_CLOEXEC) == nil {
+		return
+	}
+	fds, _ := os.ReadDir("/proc/self/fd")
+	for _, e := range fds {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd >= first {
+			unix.CloseOnExec(fd)
+		}
+	}
 }
 
 // hideFds makes the calling process non-dumpable (PR_SET_DUMPABLE 0), so

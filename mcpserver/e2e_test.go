@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 	"unicode"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/excerpt"
+	"github.com/bytelens/bytelens/internal/nsprobe"
 	"github.com/bytelens/bytelens/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -207,16 +209,23 @@ func TestVerify(t *testing.T) {
 
 // With --isolate every run is in its own namespaces: the command sees a
 // devpts instance without the user's terminals, and is not a child of
-// the server (its parent is the reaper, pid 1 there).
+// the server (its parent is the reaper, pid 1 there). It skips only
+// where the namespace probe, independent of bytelens, cannot make the
+// namespaces: an isolation error of the server fails it.
 func TestRunIsolate(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nsprobe.Require(t, exe, os.Geteuid())
 	s := startWith(t, []string{"--isolate"}, filepath.Join(t.TempDir(), "store"))
 	var out capture.Envelope
 	res := s.call(t, "run", map[string]any{"argv": []string{"sh", "-c", "ls /dev/pts; echo $PPID"}}, &out)
-	if res.IsError && strings.Contains(resultText(res), capture.ErrIsolation.Error()) {
-		t.Skipf("user namespaces are unavailable on this machine: %s", resultText(res))
-	}
 	if res.IsError || out.Stdout != "ptmx\n1\n" || !out.Isolated {
 		t.Fatalf("isolated run: %s, stdout %q, isolated %v", resultText(res), out.Stdout, out.Isolated)
+	}
+	if text := resultText(res); !strings.HasPrefix(text, "exit 0, isolated, ") {
+		t.Errorf("text result %q does not say the run was isolated", text)
 	}
 }
 
@@ -247,6 +256,10 @@ func TestBadInput(t *testing.T) {
 	var out capture.Envelope
 	s.call(t, "run", map[string]any{"argv": []string{"printf", "a\\nb\\n"}}, &out)
 	missing := "restricted:sha256:" + strings.Repeat("0", 64)
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for name, c := range map[string]struct {
 		tool string
 		args map[string]any
@@ -264,6 +277,11 @@ func TestBadInput(t *testing.T) {
 		"not found":        {"run", map[string]any{"argv": []string{"no-such-command-\x1b]0;x\x07"}}, "executable file not found"},
 		"bad timeout":      {"run", map[string]any{"argv": []string{"true"}, "timeout_seconds": -1}, "timeout_seconds"},
 		"verify no file":   {"verify", map[string]any{"ref": out.RawArtifact, "path": "/nonexistent"}, "no such file"},
+		// Not a file it would read for ever, or block on.
+		"verify device": {"verify", map[string]any{"ref": out.RawArtifact, "path": "/dev/zero"}, "not a regular file"},
+		"verify fifo":   {"verify", map[string]any{"ref": out.RawArtifact, "path": fifo}, "not a regular file"},
+		// The SDK quotes a value that fails the schema: escaped.
+		"quoted value": {"run", map[string]any{"argv": "\u009b2J\u202e\x1b]0;x\x07"}, "type: <U+009B>2J<U+202E>␛]0;x␇ has type"},
 	} {
 		res := s.call(t, c.tool, c.args, nil)
 		if !res.IsError || !strings.Contains(resultText(res), c.want) {
