@@ -209,3 +209,34 @@ func c1Kind(c byte) Kind {
 	}
 	return KindC1
 }
+
+// TextPrefix returns the length in bytes of the longest prefix of p made
+// of whole characters that ground decodes as text and nothing else:
+// printable ASCII, TAB, LF, and the 2- and 3-byte UTF-8 characters whose
+// lead byte rules out C1 controls, surrogates and format characters
+// (plainLead). It stops early at text it does not check (4-byte
+// characters, leads that may start a format character) as well as at
+// controls, ESC, ill-formed UTF-8 and a character cut by the end of p.
+func TextPrefix(p []byte) int {
+	n := len(p)
+	for i := 0; i < n; {
+		b := p[i]
+		switch w := plainLead[b]; {
+		case b < 0x80 && isText[b]:
+			i = skipPrintable(p, i+1)
+		case w == 2 && i+1 < n && p[i+1]&0xC0 == 0x80:
+			i += 2
+		case w == 3 && i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && (b != 0xE0 || p[i+1] >= 0xA0):
+			i += 3
+		default:
+			return i
+		}
+	}
+	return n
+}
+
+// SkipText advances d over n bytes that continue the stream and that
+// TextPrefix accepted, emitting nothing, when d is in ground: d is then as
+// Feed over them would leave it, which would emit them as text. The caller
+// writes the text itself.
+func (d *Decoder) SkipText(n int) { d.off += int64(n) }

@@ -112,7 +112,11 @@ func newCleaner(o Options) *cleaner {
 func (c *cleaner) feed(p []byte) {
 	c.chunk, c.base = p, c.dec.Offset()
 	held := len(c.out)
-	for q := p; len(q) > 0; {
+	q := p
+	if len(p) < minScanPiece && c.quick() {
+		q = p[c.quickText(p):]
+	}
+	for len(q) > 0 {
 		n := min(len(q), pieceLen)
 		c.choosePath(q[:n])
 		if c.scanning {
@@ -131,6 +135,34 @@ func (c *cleaner) feed(p []byte) {
 	c.rep.BytesIn += int64(len(p))
 	c.keepHistory(p)
 	c.chunk = nil
+}
+
+// quick reports whether the text that begins a small chunk can be
+// written without the decoder: between tokens, nothing pending (plain), no
+// screen, and no path forced (pathTokens is Feed for every byte, the
+// reference the tests compare with). Such a chunk would be fed on the
+// token path (choosePath), so the cleaner leaves the record path here.
+func (c *cleaner) quick() bool {
+	if c.path != pathAuto || c.scr != nil || !c.plain() || !c.inGround() {
+		return false
+	}
+	c.scanning = false
+	return true
+}
+
+// quickText writes the whole characters of text that begin p
+// (decode.TextPrefix) as each writes a text token, moves the decoder past
+// them and returns their length in bytes.
+func (c *cleaner) quickText(p []byte) int {
+	k := decode.TextPrefix(p)
+	if k == 0 {
+		return 0
+	}
+	c.dec.SkipText(k)
+	end := c.base + int64(k)
+	c.at, c.fmt.prevEnd, c.fmt.prevRune = end, end, -1
+	c.out = append(c.out, p[:k]...)
+	return k
 }
 
 // end finishes the stream.
