@@ -80,13 +80,13 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 }
 
 // isText marks the ASCII bytes that are text: printable ASCII, TAB and LF.
-var isText = [128]bool{'\t': true, '\n': true}
-
-func init() {
+var isText = func() (t [128]bool) {
+	t['\t'], t['\n'] = true, true
 	for b := 0x20; b < 0x7F; b++ {
-		isText[b] = true
+		t[b] = true
 	}
-}
+	return t
+}()
 
 const (
 	ones  = 0x0101010101010101
@@ -218,25 +218,88 @@ func c1Kind(c byte) Kind {
 // characters, leads that may start a format character) as well as at
 // controls, ESC, ill-formed UTF-8 and a character cut by the end of p.
 func TextPrefix(p []byte) int {
-	n := len(p)
-	for i := 0; i < n; {
-		b := p[i]
-		switch w := plainLead[b]; {
-		case b < 0x80 && isText[b]:
-			i = skipPrintable(p, i+1)
-		case w == 2 && i+1 < n && p[i+1]&0xC0 == 0x80:
-			i += 2
-		case w == 3 && i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && (b != 0xE0 || p[i+1] >= 0xA0):
-			i += 3
-		default:
-			return i
-		}
-	}
-	return n
+	i, _ := textPrefix(p)
+	return i
 }
 
-// SkipText advances d over n bytes that continue the stream and that
-// TextPrefix accepted, emitting nothing, when d is in ground: d is then as
-// Feed over them would leave it, which would emit them as text. The caller
-// writes the text itself.
-func (d *Decoder) SkipText(n int) { d.off += int64(n) }
+// textPrefix is TextPrefix, with the length (plainLead) of the character
+// that begins p[i:] when it is cut by the end of p, else 0.
+func textPrefix(p []byte) (i, cut int) {
+	n := len(p)
+	for i < n {
+		b := p[i]
+		switch w := textClass[b]; {
+		case w == 1:
+			if i++; i+8 <= n { // skipPrintable is a call: not for a short p
+				i = skipPrintable(p, i)
+			}
+		case w == 2 && i+1 < n:
+			if p[i+1]&0xC0 != 0x80 {
+				return i, 0
+			}
+			i += 2
+		case w == 3 && i+2 < n:
+			if p[i+1]&0xC0 != 0x80 || p[i+2]&0xC0 != 0x80 || b == 0xE0 && p[i+1] < 0xA0 {
+				return i, 0
+			}
+			i += 3
+		case w >= 2 && (i+1 == n || p[i+1]&0xC0 == 0x80 && (b != 0xE0 || p[i+1] >= 0xA0)):
+			return i, int(w) // cut: one byte, or two of three
+		default:
+			return i, 0
+		}
+	}
+	return n, 0
+}
+
+// textClass is plainLead with 1 for the ASCII text bytes (isText).
+var textClass = func() (t [256]uint8) {
+	t = plainLead
+	for b, ok := range isText {
+		if ok {
+			t[b] = 1
+		}
+	}
+	return t
+}()
+
+// AppendText consumes the text that begins p, which continues the stream,
+// when that text is all Feed would emit for it: in state utf8, the bytes
+// that complete the character cut by the last Feed when it completes as a
+// character TextPrefix accepts, then the whole characters after it that
+// TextPrefix accepts, and the start of such a character cut by the end
+// of p, which d keeps as Feed does. It emits nothing, appends the text
+// (the kept start of a character cut by the last Feed, then the whole
+// characters of p[:n-cut]) to dst and returns it, n, the bytes of p
+// consumed, and cut, how many of them are the start of a character cut by
+// the end of p; d is then as Feed over p[:n] would leave it. In any other
+// state it consumes nothing.
+func (d *Decoder) AppendText(dst, p []byte) (text []byte, n, cut int) {
+	switch d.state {
+	case stateUTF8:
+		have, need := int(d.u8n), int(d.u8need)
+		if need-have > len(p) {
+			return dst, 0, 0
+		}
+		var buf [4]byte
+		copy(buf[:], d.u8[:have])
+		copy(buf[have:need], p)
+		if TextPrefix(buf[:need]) != need {
+			return dst, 0, 0
+		}
+		dst = append(dst, d.u8[:have]...)
+		d.u8n, d.state, n = 0, stateGround, need-have
+	case stateGround:
+	default:
+		return dst, 0, 0
+	}
+	k, w := textPrefix(p[n:])
+	dst = append(dst, p[:n+k]...)
+	if n += k; w != 0 {
+		d.saveUTF8(p[n:], d.off+int64(n))
+		cut = len(p) - n
+		n = len(p)
+	}
+	d.off += int64(n)
+	return dst, n, cut
+}

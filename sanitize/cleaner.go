@@ -137,32 +137,33 @@ func (c *cleaner) feed(p []byte) {
 	c.chunk = nil
 }
 
-// quick reports whether the text that begins a small chunk can be
-// written without the decoder: between tokens, nothing pending (plain), no
-// screen, and no path forced (pathTokens is Feed for every byte, the
-// reference the tests compare with). Such a chunk would be fed on the
-// token path (choosePath), so the cleaner leaves the record path here.
+// quick reports whether the text that begins a small chunk (fed on the
+// token path, choosePath) can be written without the policy: nothing
+// pending (plain), no screen, the decoder driven by Feed, under pathAuto
+// (pathTokens is Feed for every byte, the reference the tests compare
+// with).
 func (c *cleaner) quick() bool {
-	if c.path != pathAuto || c.scr != nil || !c.plain() || !c.inGround() {
-		return false
-	}
-	c.scanning = false
-	return true
+	return c.path == pathAuto && !c.scanning && c.scr == nil && c.plain()
 }
 
-// quickText writes the whole characters of text that begin p
-// (decode.TextPrefix) as each writes a text token, moves the decoder past
-// them and returns their length in bytes.
+// quickText writes the text that begins p, the chunk, as each writes text
+// tokens (decode.AppendText: whole characters, and one the last chunk
+// cut), and returns its length in p. The last character written is the
+// one before the next token (prevChar).
 func (c *cleaner) quickText(p []byte) int {
-	k := decode.TextPrefix(p)
-	if k == 0 {
-		return 0
+	held := len(c.out)
+	var n, cut int
+	c.out, n, cut = c.dec.AppendText(c.out, p)
+	if m := n - cut; len(c.out) > held {
+		end := c.base + int64(m)
+		c.at, c.fmt.prevEnd, c.fmt.prevRune = end, end, -1
+		if m < utf8.UTFMax && len(c.out)-held > m {
+			// The last character began in the last chunk: keepHistory
+			// would keep only its end.
+			c.fmt.prevRune, _ = utf8.DecodeLastRune(c.out)
+		}
 	}
-	c.dec.SkipText(k)
-	end := c.base + int64(k)
-	c.at, c.fmt.prevEnd, c.fmt.prevRune = end, end, -1
-	c.out = append(c.out, p[:k]...)
-	return k
+	return n
 }
 
 // end finishes the stream.
