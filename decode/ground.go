@@ -226,30 +226,40 @@ func TextPrefix(p []byte) int {
 // that begins p[i:] when it is cut by the end of p, else 0.
 func textPrefix(p []byte) (i, cut int) {
 	n := len(p)
-	for i < n {
-		b := p[i]
-		switch w := textClass[b]; {
-		case w == 1:
-			if i++; i+8 <= n { // skipPrintable is a call: not for a short p
-				i = skipPrintable(p, i)
+	for {
+		if i+8 < n { // skipPrintable is a call: not for a short p
+			i = skipPrintable(p, i)
+		}
+		for i < n && textClass[p[i]] == 1 {
+			i++
+		}
+		if i == n {
+			return n, 0
+		}
+		switch b := p[i]; textClass[b] {
+		case 2:
+			if i+1 == n {
+				return i, 2
 			}
-		case w == 2 && i+1 < n:
 			if p[i+1]&0xC0 != 0x80 {
 				return i, 0
 			}
 			i += 2
-		case w == 3 && i+2 < n:
-			if p[i+1]&0xC0 != 0x80 || p[i+2]&0xC0 != 0x80 || b == 0xE0 && p[i+1] < 0xA0 {
+		case 3:
+			if i+1 < n && (p[i+1]&0xC0 != 0x80 || b == 0xE0 && p[i+1] < 0xA0) {
+				return i, 0
+			}
+			if i+2 >= n {
+				return i, 3 // cut: one byte, or two of three
+			}
+			if p[i+2]&0xC0 != 0x80 {
 				return i, 0
 			}
 			i += 3
-		case w >= 2 && (i+1 == n || p[i+1]&0xC0 == 0x80 && (b != 0xE0 || p[i+1] >= 0xA0)):
-			return i, int(w) // cut: one byte, or two of three
 		default:
 			return i, 0
 		}
 	}
-	return n, 0
 }
 
 // textClass is plainLead with 1 for the ASCII text bytes (isText).
