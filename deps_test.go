@@ -38,6 +38,7 @@ var allowed = map[string][]string{
 	"internal/hostile":              {},
 	"internal/benchinput":           {"golang.org/x/sys/unix"},
 	"internal/golden":               {},
+	"internal/nsprobe":              {"golang.org/x/sys/unix"},
 	"sanitize/internal/variantsgen": {},
 	"capture":                       {"decode", "sanitize", "screen", "safejson", "capture/store", "golang.org/x/sys/unix"},
 	"viewer/internal/noquery":       {"github.com/charmbracelet/lipgloss"},

@@ -12,13 +12,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/bytelens/bytelens/internal/nsprobe"
 	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
 )
 
 // identity is a user the collector process of an isolation test runs as.
@@ -59,7 +58,7 @@ func uidMapped(uid int) bool {
 // isolatedCollector returns the collector process for script, run as id
 // in dir, with RunOptions.Isolate set if isolate and extra environment.
 // With isolate it skips the test where the machine does not allow the
-// namespaces (requireNamespaces).
+// namespaces (nsprobe.Require, as the user id, from the binary it runs).
 func isolatedCollector(t *testing.T, id identity, isolate bool, dir, script string, env ...string) (c *exec.Cmd, out string) {
 	t.Helper()
 	out = filepath.Join(dir, "envelope.json")
@@ -69,7 +68,7 @@ func isolatedCollector(t *testing.T, id identity, isolate bool, dir, script stri
 		asNobody(t, c, dir)
 	}
 	if isolate {
-		requireNamespaces(t, id, c.Path)
+		nsprobe.Require(t, c.Path, id.uid)
 		c.Env = append(c.Env, helperIsolate+"=1")
 	}
 	return c, out
@@ -77,114 +76,13 @@ func isolatedCollector(t *testing.T, id identity, isolate bool, dir, script stri
 
 // isolatedEnvelope reads the envelope the collector wrote to out. The
 // test skipped already if the machine does not allow the namespaces
-// (requireNamespaces): an ErrIsolation here is a failure of Isolate.
+// (nsprobe.Require): an ErrIsolation here is a failure of Isolate.
 func isolatedEnvelope(t *testing.T, out string) Envelope {
 	t.Helper()
 	if b, err := os.ReadFile(out); err == nil && bytes.Contains(b, []byte(ErrIsolation.Error())) {
 		t.Fatalf("Isolate failed where the machine allows the namespaces (the probe made them): %s", b)
 	}
 	return readEnvelope(t, out)
-}
-
-// The namespace probe: the test binary started again as nsProbeArg0,
-// with nsProbeEnv saying what to do. "outer", run as the user to probe,
-// clones the inner probe as that user; "inner" is the probe itself, in
-// new user, PID and mount namespaces, mapped to root there. It checks
-// that it is pid 1 and that its namespaces are not the test's ($TESTNS),
-// and only then mounts a procfs on /proc in its own mount namespace (a
-// mount namespace made in a new user namespace gets the parent's shared
-// mounts as slaves, so nothing propagates out), which needs a capability
-// in the namespace: this fails where Linux lets the namespaces be made
-// but withholds the capabilities inside (AppArmor's
-// kernel.apparmor_restrict_unprivileged_userns) or where a container has
-// masked /proc.
-const (
-	nsProbeArg0 = "bytelens-nsprobe"
-	nsProbeEnv  = "BYTELENS_TEST_NSPROBE"
-	// nsProbeBroken is the inner probe's exit status when it is not in
-	// namespaces of its own: the probe is wrong, not the machine.
-	nsProbeBroken = 3
-)
-
-func init() {
-	if len(os.Args) == 1 && filepath.Base(os.Args[0]) == nsProbeArg0 {
-		os.Exit(nsProbeMain(os.Getenv(nsProbeEnv)))
-	}
-}
-
-// nsProbeMain runs the probe step named by mode and returns its exit
-// status: 0 the namespaces work, nsProbeBroken, or 1 with why on stderr.
-func nsProbeMain(mode string) int {
-	if mode == "outer" {
-		// The inner probe, as this process's user.
-		c := &exec.Cmd{
-			Path:   "/proc/self/exe",
-			Args:   []string{nsProbeArg0},
-			Env:    []string{nsProbeEnv + "=inner", "TESTNS=" + os.Getenv("TESTNS")},
-			Stderr: os.Stderr,
-			SysProcAttr: &syscall.SysProcAttr{
-				Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS,
-				UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}},
-				GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}},
-			},
-		}
-		var ee *exec.ExitError
-		switch err := c.Run(); {
-		case errors.As(err, &ee):
-			return ee.ExitCode()
-		case err != nil:
-			fmt.Fprintf(os.Stderr, "clone: %v\n", err)
-			return 1
-		}
-		return 0
-	}
-	testns := os.Getenv("TESTNS")
-	pid, err1 := os.Readlink("/proc/self/ns/pid")
-	mnt, err2 := os.Readlink("/proc/self/ns/mnt")
-	if err1 != nil || err2 != nil || os.Getpid() != 1 || testns == "" || strings.Contains(testns, pid) || strings.Contains(testns, mnt) {
-		fmt.Fprintf(os.Stderr, "not in namespaces of its own: pid %d, %s %s (%v %v), the test's %q\n", os.Getpid(), pid, mnt, err1, err2, testns)
-		return nsProbeBroken
-	}
-	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
-		fmt.Fprintf(os.Stderr, "mount proc in the namespaces: %v\n", err)
-		return 1
-	}
-	return 0
-}
-
-// nsProbes holds the probe's result for each uid, run once.
-var nsProbes sync.Map // int → func() error
-
-// requireNamespaces skips the test unless the machine lets the user id
-// make user, PID and mount namespaces and mount a procfs in them, as the
-// probe above finds without the code under test; a test that goes on
-// fails if Isolate does not work. exe is the test binary that user can
-// run (asNobody's copy for another user). The probe runs once per user.
-func requireNamespaces(t *testing.T, id identity, exe string) {
-	t.Helper()
-	testns := nsEnv(t)
-	probe, _ := nsProbes.LoadOrStore(id.uid, sync.OnceValue(func() error {
-		c := exec.Command(exe)
-		c.Args = []string{nsProbeArg0}
-		c.Env = []string{nsProbeEnv + "=outer", testns}
-		if id.uid != os.Geteuid() {
-			c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(id.uid), Gid: uint32(id.uid)}}
-		}
-		out, err := c.CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("%w: %s", err, bytes.TrimSpace(out))
-		}
-		return nil
-	}))
-	err := probe.(func() error)()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee) && ee.ExitCode() != nsProbeBroken:
-		t.Skipf("this machine does not let %s make user, PID and mount namespaces: %v", id.name, err)
-	default:
-		t.Fatalf("namespace probe: %v", err)
-	}
 }
 
 // inOwnNamespace is true in a command whose PID and mount namespaces are
@@ -196,12 +94,11 @@ const inOwnNamespace = `[ "$(readlink /proc/self/ns/pid) $(readlink /proc/self/n
 // nsEnv is the environment entry TESTNS for inOwnNamespace.
 func nsEnv(t *testing.T) string {
 	t.Helper()
-	pid, err1 := os.Readlink("/proc/self/ns/pid")
-	mnt, err2 := os.Readlink("/proc/self/ns/mnt")
-	if err1 != nil || err2 != nil {
-		t.Fatalf("namespaces: %v %v", err1, err2)
+	ns, err := nsprobe.Namespaces()
+	if err != nil {
+		t.Fatalf("namespaces: %v", err)
 	}
-	return "TESTNS=" + pid + " " + mnt
+	return nsprobe.TestNS + "=" + ns
 }
 
 // ptsScript, in its own namespaces, tries to unmount the isolation's
@@ -363,53 +260,131 @@ func procState(pid int) string {
 	return ""
 }
 
-// TestIsolateUnavailable runs the collector where user namespaces are
-// used up: in a user namespace of its own whose user.max_user_namespaces
-// is 0. Run fails with ErrIsolation, naming the limit, and runs nothing;
-// the namespace probe fails there too, so the tests above would skip.
+// TestIsolateUnavailable runs the collector where a step of the
+// isolation set-up fails: in a user namespace of its own (its user mapped
+// to root) whose user.max_user_namespaces is 0, so that the clone fails,
+// and in one whose /proc has a mount over /proc/sys, as a container masks
+// it, so that a new procfs may not be mounted below it. Run fails with
+// ErrIsolation, naming the step and a hint that fits it, and runs
+// nothing; the namespace probe fails there too, so the tests above would
+// skip.
 func TestIsolateUnavailable(t *testing.T) {
-	dir := t.TempDir()
-	// It needs user namespaces as the tests above do: where the probe
-	// made them, a failure to set up the wrapping namespace is the test's.
-	c, out := isolatedCollector(t, identity{"self", os.Geteuid()}, true, dir, "touch ran")
-	withoutUserNamespaces(c)
-	c.Dir = dir
-	if b, err := c.CombinedOutput(); err != nil {
-		t.Fatalf("collector in a user namespace: %v %s", err, b)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil || !strings.HasPrefix(string(b), "capture: "+ErrIsolation.Error()+": clone: no space left on device (sysctl user.max_user_namespaces") {
-		t.Errorf("error %q (%v), want ErrIsolation from the clone, naming the limit", b, err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
-		t.Error("the command ran")
-	}
+	for _, tc := range []struct {
+		name, setup string
+		flags       uintptr
+		want, probe string // in the envelope's error and the probe's output
+	}{
+		{"max_user_namespaces", "echo 0 >/proc/sys/user/max_user_namespaces", syscall.CLONE_NEWUSER,
+			": clone: no space left on device (sysctl user.max_user_namespaces is 0 or reached)", "clone: fork/exec /proc/self/exe: no space left on device"},
+		{"masked-proc", "mount -t tmpfs tmpfs /proc/sys", syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+			": mount /proc: operation not permitted (a new procfs needs a fully visible /proc, and a container masks parts of it", "mount proc in the namespaces: operation not permitted"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			// It needs user namespaces as the tests above do: where the
+			// probe made them, a failure to set up the wrapping
+			// namespace is the test's.
+			c, out := isolatedCollector(t, identity{"self", os.Geteuid()}, true, dir, "touch ran")
+			inUserNamespace(t, c, tc.setup, tc.flags)
+			c.Dir = dir
+			if b, err := c.CombinedOutput(); err != nil {
+				t.Fatalf("collector in a user namespace: %v %s", err, b)
+			}
+			b, err := os.ReadFile(out)
+			if err != nil || !strings.HasPrefix(string(b), "capture: "+ErrIsolation.Error()+tc.want) {
+				t.Errorf("error %q (%v), want ErrIsolation%s...", b, err, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
+				t.Error("the command ran")
+			}
 
-	// The probe, started by a name that is its argv[0].
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	probe := exec.Command(filepath.Join(dir, nsProbeArg0))
-	if err := os.Symlink(exe, probe.Path); err != nil {
-		t.Fatal(err)
-	}
-	probe.Env = []string{nsProbeEnv + "=outer", nsEnv(t)}
-	withoutUserNamespaces(probe)
-	b, err = probe.CombinedOutput()
-	if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(b), "no space left on device") {
-		t.Errorf("probe: %v %s, want exit status 1 from the clone", err, b)
+			// The probe, started by a name that is its argv[0].
+			exe, err := os.Executable()
+			if err != nil {
+				t.Fatal(err)
+			}
+			link := filepath.Join(dir, nsprobe.Arg0)
+			if err := os.Symlink(exe, link); err != nil {
+				t.Fatal(err)
+			}
+			probe, err := nsprobe.Command(link)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inUserNamespace(t, probe, tc.setup, tc.flags)
+			b, err = probe.CombinedOutput()
+			if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != 1 || string(b) != tc.probe+"\n" {
+				t.Errorf("probe: %v %q, want exit status 1 and %q", err, b, tc.probe)
+			}
+		})
 	}
 }
 
-// withoutUserNamespaces makes c, an unstarted command, run in a user
-// namespace of its own (its user mapped to root) where
-// user.max_user_namespaces is 0, so that it can create none.
-func withoutUserNamespaces(c *exec.Cmd) {
-	c.Args = append([]string{"sh", "-c", `echo 0 >/proc/sys/user/max_user_namespaces && exec "$0" "$@"`, c.Path}, c.Args[1:]...)
+// TestIsolationError: the error names the step that failed and gives the
+// hint that fits the step and the errno, or none.
+func TestIsolationError(t *testing.T) {
+	for _, tc := range []struct {
+		step  string
+		errno syscall.Errno
+		hint  string // "" for none
+	}{
+		{"clone", syscall.ENOSPC, "sysctl user.max_user_namespaces"},
+		{"clone", syscall.EUSERS, "nest at most 32 deep"},
+		{"clone", syscall.EPERM, "kernel.unprivileged_userns_clone=0"},
+		{"clone", syscall.EACCES, "kernel.unprivileged_userns_clone=0"},
+		{"clone", syscall.EINVAL, ""},
+		{"uid map", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
+		{"deny setgroups", syscall.EACCES, "kernel.apparmor_restrict_unprivileged_userns=1"},
+		{"mount /proc", syscall.EPERM, "a container masks parts of it"},
+		{"mount /proc", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
+		{"mount /dev/pts", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
+		{"make mounts private", syscall.EINVAL, "not a mount point"},
+		{"mount /proc", syscall.ENOSPC, ""},
+		{"drop capabilities", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
+	} {
+		err := isolationError(tc.step, tc.errno)
+		prefix := ErrIsolation.Error() + ": " + tc.step + ": " + tc.errno.Error()
+		msg := err.Error()
+		hint, found := strings.CutPrefix(msg, prefix)
+		if !found || !errors.Is(err, ErrIsolation) || !errors.Is(err, tc.errno) {
+			t.Errorf("%s %v: %q, want it to start with %q and wrap both", tc.step, tc.errno, msg, prefix)
+			continue
+		}
+		if tc.hint == "" && hint != "" || tc.hint != "" && !strings.Contains(hint, tc.hint) {
+			t.Errorf("%s %v: hint %q, want %q", tc.step, tc.errno, hint, tc.hint)
+		}
+		if tc.step != "mount /proc" && strings.Contains(hint, "/proc") {
+			t.Errorf("%s %v: hint %q blames /proc", tc.step, tc.errno, hint)
+		}
+	}
+}
+
+// inUserNamespace makes c, an unstarted command, run in a user namespace
+// of its own (its user mapped to root), and in the other namespaces of
+// flags, after the shell command setup, which runs only once the shell
+// has checked that its user namespace, and with CLONE_NEWNS its mount
+// namespace, are not the test's.
+func inUserNamespace(t *testing.T, c *exec.Cmd, setup string, flags uintptr) {
+	t.Helper()
+	guard := ""
+	for _, ns := range []struct {
+		name string
+		flag uintptr
+	}{{"user", syscall.CLONE_NEWUSER}, {"mnt", syscall.CLONE_NEWNS}} {
+		if flags&ns.flag == 0 {
+			continue
+		}
+		link, err := os.Readlink("/proc/self/ns/" + ns.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		guard += fmt.Sprintf(`[ "$(readlink /proc/self/ns/%s)" != '%s' ] && `, ns.name, link)
+	}
+	c.Args = append([]string{"sh", "-c", guard + setup + ` && exec "$0" "$@"`, c.Path}, c.Args[1:]...)
 	c.Path = "/bin/sh"
 	c.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags:  syscall.CLONE_NEWUSER,
+		Cloneflags:  flags,
 		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}},
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}},
 	}

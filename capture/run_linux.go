@@ -58,7 +58,8 @@ import (
 // removed before the command starts. fd 3 is the control pipe (read end),
 // fd 4 the status pipe (write end), on which the reaper writes "started
 // PID" or why it did not start the command ("start ERRNO", or "isolate
-// ERRNO WHAT" when the mount of WHAT or the capability drop failed), then
+// ERRNO STEP" when the isolation step STEP, words that may hold spaces,
+// failed), then
 // one line when the command has ended: "exit N" or "signal N".
 
 const (
@@ -160,13 +161,13 @@ func (p *reaperProc) start() error {
 	line, _ := br.ReadString('\n')
 	kind, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
 	if kind == "start" || kind == "isolate" {
-		errno, what, _ := strings.Cut(rest, " ")
+		errno, step, _ := strings.Cut(rest, " ")
 		n, _ := strconv.Atoi(errno)
 		p.teardown()
 		p.cmd.Wait()
 		stR.Close()
 		if kind == "isolate" {
-			return isolationError(what, syscall.Errno(n))
+			return isolationError(step, syscall.Errno(n))
 		}
 		return &os.PathError{Op: "fork/exec", Path: p.cmd.Args[1], Err: syscall.Errno(n)}
 	}
@@ -203,27 +204,45 @@ func (p *reaperProc) wait() (procStatus, error) {
 	return p.st, nil
 }
 
-// isolationError is ErrIsolation for the step what (clone, a mount
-// target...) that failed with errno, with what usually causes it.
-func isolationError(what string, errno syscall.Errno) error {
-	err := fmt.Errorf("%w: %s: %w", ErrIsolation, what, errno)
-	if hint, ok := isolationHints[errno]; ok {
-		err = fmt.Errorf("%w (%s)", err, hint)
+// isolationError is ErrIsolation for the set-up step (clone, uid map,
+// mount /proc...) that failed with errno, with what usually causes that
+// errno at that step.
+func isolationError(step string, errno syscall.Errno) error {
+	err := fmt.Errorf("%w: %s: %w", ErrIsolation, step, errno)
+	for _, h := range isolationHints {
+		if h.errno == errno && (h.step == step || h.step == "") {
+			return fmt.Errorf("%w (%s)", err, h.hint)
+		}
 	}
 	return err
 }
 
 // isolationHints name the usual causes of the errors namespace set-up
-// fails with (user_namespaces(7), clone(2), mount(2)).
-var isolationHints = map[syscall.Errno]string{
-	syscall.ENOSPC: "sysctl user.max_user_namespaces is 0 or reached",
-	syscall.EUSERS: "user namespaces nest at most 32 deep",
-	syscall.EPERM:  userNSOff,
-	syscall.EACCES: userNSOff,
+// fails with (user_namespaces(7), clone(2), mount(2), proc(5)), by step;
+// the first row whose step ("" for any) and errno match gives the hint.
+var isolationHints = []struct {
+	step  string
+	errno syscall.Errno
+	hint  string
+}{
+	{"clone", syscall.ENOSPC, "sysctl user.max_user_namespaces is 0 or reached"},
+	{"clone", syscall.EUSERS, "user namespaces nest at most 32 deep"},
+	{"clone", syscall.EPERM, userNSOff},
+	{"clone", syscall.EACCES, userNSOff},
+	{"mount /proc", syscall.EPERM, "a new procfs needs a fully visible /proc, and a container masks parts of it (Docker does unless run with --security-opt systempaths=unconfined); or " + noCapsInUserNS},
+	{"make mounts private", syscall.EINVAL, "/ is not a mount point (a chroot)"},
+	{"", syscall.EPERM, noCapsInUserNS},
+	{"", syscall.EACCES, noCapsInUserNS},
 }
 
-// userNSOff is the hint for EPERM and EACCES.
-const userNSOff = "unprivileged user namespaces are off (sysctl kernel.unprivileged_userns_clone, kernel.apparmor_restrict_unprivileged_userns) or a container forbids them"
+const (
+	// userNSOff is the hint for a clone that fails with EPERM or EACCES.
+	userNSOff = "unprivileged user namespaces are off (sysctl kernel.unprivileged_userns_clone=0), or a seccomp filter forbids them (a container's: Docker's default profile does without CAP_SYS_ADMIN), or the caller is in a chroot"
+	// noCapsInUserNS is the hint for a step after the clone that fails
+	// with EPERM or EACCES: the namespaces were made, but the
+	// capabilities in them are withheld.
+	noCapsInUserNS = "no capability in the new user namespace: AppArmor withholds them (sysctl kernel.apparmor_restrict_unprivileged_userns=1, the default on Ubuntu 24.04) unless a profile allows user namespaces to this program, or a security module denies the step"
+)
 
 // parseStatus parses a status line "exit N" or "signal N".
 func parseStatus(line string) procStatus {
@@ -260,8 +279,8 @@ func reaperMain(path string, argv []string, grace time.Duration, ids string) int
 		// command happen on this one (init runs locked to it anyway).
 		// The maps are written while the reaper is still dumpable.
 		runtime.LockOSThread()
-		if what, err := isolateCommand(ids); err != nil {
-			fmt.Fprintf(status, "isolate %d %s\n", errnoOf(err), what)
+		if step, err := isolateCommand(ids); err != nil {
+			fmt.Fprintf(status, "isolate %d %s\n", errnoOf(err), step)
 			return 1
 		}
 	}
@@ -457,12 +476,13 @@ func withoutVar(env []string, names ...string) []string {
 // (Linux 4.7 and later), so a command can still open pseudo-terminals of
 // its own.
 var isolationMounts = []struct {
+	step                         string // named in isolationError
 	source, target, fstype, data string
 	flags                        uintptr
 }{
-	{"", "/", "", "", unix.MS_REC | unix.MS_PRIVATE},
-	{"proc", "/proc", "proc", "", unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC},
-	{"devpts", "/dev/pts", "devpts", "newinstance,ptmxmode=0666,mode=0620", unix.MS_NOSUID | unix.MS_NOEXEC},
+	{"make mounts private", "", "/", "", "", unix.MS_REC | unix.MS_PRIVATE},
+	{"mount /proc", "proc", "/proc", "proc", "", unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC},
+	{"mount /dev/pts", "devpts", "/dev/pts", "devpts", "newinstance,ptmxmode=0666,mode=0620", unix.MS_NOSUID | unix.MS_NOEXEC},
 }
 
 // consoles are the terminals outside /dev/pts a person may sit at: the
@@ -476,28 +496,33 @@ var consoles = []string{"/dev/console", "/dev/tty[0-9]*"}
 // covers the consoles, then empties the calling thread's capability
 // bounding set and its inheritable and ambient sets, so that the command
 // gets no capability at execve, even as root, and so cannot unmount them
-// or trace the reaper. On failure it names what failed: a /proc/self file,
-// a mount target or "capabilities".
+// or trace the reaper. On failure it names the step that failed ("uid
+// map", "mount /proc", "cover /dev/console", "drop capabilities"...), for
+// isolationError.
 func isolateCommand(ids string) (string, error) {
 	uid, gid, ok := strings.Cut(ids, " ")
 	if !ok {
-		return reaperIsolateEnv, unix.EINVAL
+		return "parse " + reaperIsolateEnv, unix.EINVAL
 	}
-	for _, f := range [][2]string{{"setgroups", "deny"}, {"gid_map", gid + " " + gid + " 1"}, {"uid_map", uid + " " + uid + " 1"}} {
-		if err := os.WriteFile("/proc/self/"+f[0], []byte(f[1]), 0); err != nil {
-			return "/proc/self/" + f[0], err
+	for _, f := range []struct{ step, file, content string }{
+		{"deny setgroups", "setgroups", "deny"},
+		{"gid map", "gid_map", gid + " " + gid + " 1"},
+		{"uid map", "uid_map", uid + " " + uid + " 1"},
+	} {
+		if err := os.WriteFile("/proc/self/"+f.file, []byte(f.content), 0); err != nil {
+			return f.step, err
 		}
 	}
 	for _, m := range isolationMounts {
 		if err := unix.Mount(m.source, m.target, m.fstype, m.flags, m.data); err != nil {
-			return m.target, err
+			return m.step, err
 		}
 	}
 	for _, pattern := range consoles {
 		names, _ := filepath.Glob(pattern) // the patterns are valid
 		for _, name := range names {
 			if err := unix.Mount(os.DevNull, name, "", unix.MS_BIND, ""); err != nil {
-				return name, err
+				return "cover " + name, err
 			}
 		}
 	}
@@ -505,7 +530,7 @@ func isolateCommand(ids string) (string, error) {
 		// PR_CAPBSET_DROP fails with EINVAL past the last capability.
 		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
 			if c == 0 || !errors.Is(err, unix.EINVAL) {
-				return "capabilities", err
+				return "drop capabilities", err
 			}
 			break
 		}
@@ -513,14 +538,14 @@ func isolateCommand(ids string) (string, error) {
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData
 	if err := unix.Capget(&hdr, &data[0]); err != nil {
-		return "capabilities", err
+		return "drop capabilities", err
 	}
 	data[0].Inheritable, data[1].Inheritable = 0, 0
 	if err := unix.Capset(&hdr, &data[0]); err != nil {
-		return "capabilities", err
+		return "drop capabilities", err
 	}
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
-		return "capabilities", err
+		return "drop capabilities", err
 	}
 	return "", nil
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/excerpt"
+	"github.com/bytelens/bytelens/internal/nsprobe"
 	"github.com/bytelens/bytelens/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -207,16 +208,23 @@ func TestVerify(t *testing.T) {
 
 // With --isolate every run is in its own namespaces: the command sees a
 // devpts instance without the user's terminals, and is not a child of
-// the server (its parent is the reaper, pid 1 there).
+// the server (its parent is the reaper, pid 1 there). It skips only
+// where the namespace probe, independent of bytelens, cannot make the
+// namespaces: an isolation error of the server fails it.
 func TestRunIsolate(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nsprobe.Require(t, exe, os.Geteuid())
 	s := startWith(t, []string{"--isolate"}, filepath.Join(t.TempDir(), "store"))
 	var out capture.Envelope
 	res := s.call(t, "run", map[string]any{"argv": []string{"sh", "-c", "ls /dev/pts; echo $PPID"}}, &out)
-	if res.IsError && strings.Contains(resultText(res), capture.ErrIsolation.Error()) {
-		t.Skipf("user namespaces are unavailable on this machine: %s", resultText(res))
-	}
 	if res.IsError || out.Stdout != "ptmx\n1\n" || !out.Isolated {
 		t.Fatalf("isolated run: %s, stdout %q, isolated %v", resultText(res), out.Stdout, out.Isolated)
+	}
+	if text := resultText(res); !strings.HasPrefix(text, "exit 0, isolated, ") {
+		t.Errorf("text result %q does not say the run was isolated", text)
 	}
 }
 

@@ -106,8 +106,10 @@ func summary(m map[string]int64) string {
 	return strings.Join(parts, ", ")
 }
 
-// runText is the run result for a reader: a status line, then each
-// stream's head, the lines left out, and its tail.
+// runText is the run result for a reader: a status line (exit status,
+// timed out, isolated, as capture.WriteAgentText's footer says them,
+// duration, record), then each stream's head, the lines left out, and its
+// tail.
 func runText(e *capture.Envelope) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "exit %d", e.ExitCode)
@@ -116,6 +118,9 @@ func runText(e *capture.Envelope) string {
 	}
 	if e.TimedOut {
 		b.WriteString(", timed out")
+	}
+	if e.Isolated {
+		b.WriteString(", isolated")
 	}
 	fmt.Fprintf(&b, ", %d ms", e.DurationMS)
 	if e.RawArtifact != "" {
