@@ -287,15 +287,16 @@ var textClass = func() (t [256]uint8) {
 func (d *Decoder) AppendText(dst, p []byte) (text []byte, n, cut int) {
 	switch d.state {
 	case stateUTF8:
-		have, need := int(d.u8n), int(d.u8need)
-		if need-have > len(p) {
+		// The kept bytes are a well-formed prefix (saveUTF8): the lead
+		// and the bytes that end the character decide.
+		have, need, lead := int(d.u8n), int(d.u8need), d.u8[0]
+		if int(textClass[lead]) != need || need-have > len(p) || lead == 0xE0 && have == 1 && p[0] < 0xA0 {
 			return dst, 0, 0
 		}
-		var buf [4]byte
-		copy(buf[:], d.u8[:have])
-		copy(buf[have:need], p)
-		if TextPrefix(buf[:need]) != need {
-			return dst, 0, 0
+		for _, b := range p[:need-have] {
+			if b&0xC0 != 0x80 {
+				return dst, 0, 0
+			}
 		}
 		dst = append(dst, d.u8[:have]...)
 		d.u8n, d.state, n = 0, stateGround, need-have
