@@ -285,8 +285,10 @@ var textClass = func() (t [256]uint8) {
 // the end of p; d is then as Feed over p[:n] would leave it. In any other
 // state it consumes nothing.
 func (d *Decoder) AppendText(dst, p []byte) (text []byte, n, cut int) {
-	switch d.state {
-	case stateUTF8:
+	if !d.InText() {
+		return dst, 0, 0
+	}
+	if d.state == stateUTF8 {
 		// The kept bytes are a well-formed prefix (saveUTF8): the lead
 		// and the bytes that end the character decide.
 		have, need, lead := int(d.u8n), int(d.u8need), d.u8[0]
@@ -300,9 +302,6 @@ func (d *Decoder) AppendText(dst, p []byte) (text []byte, n, cut int) {
 		}
 		dst = append(dst, d.u8[:have]...)
 		d.u8n, d.state, n = 0, stateGround, need-have
-	case stateGround:
-	default:
-		return dst, 0, 0
 	}
 	k, w := textPrefix(p[n:])
 	dst = append(dst, p[:n+k]...)
@@ -314,3 +313,8 @@ func (d *Decoder) AppendText(dst, p []byte) (text []byte, n, cut int) {
 	d.off += int64(n)
 	return dst, n, cut
 }
+
+// InText reports whether d is in ground or inside a character cut by the
+// end of the last Feed in ground (state utf8): whether AppendText may take
+// anything.
+func (d *Decoder) InText() bool { return d.state <= stateUTF8 }

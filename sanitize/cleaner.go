@@ -139,11 +139,12 @@ func (c *cleaner) feed(p []byte) {
 
 // quick reports whether the text that begins a small chunk (fed on the
 // token path, choosePath) can be written without the policy: nothing
-// pending (plain), no screen, the decoder driven by Feed, under pathAuto
+// pending (plain), no screen, the decoder driven by Feed and between
+// tokens or inside a character (decode.Decoder.InText), under pathAuto
 // (pathTokens is Feed for every byte, the reference the tests compare
 // with).
 func (c *cleaner) quick() bool {
-	return c.path == pathAuto && !c.scanning && c.scr == nil && c.plain()
+	return c.path == pathAuto && !c.scanning && c.dec.InText() && c.scr == nil && c.plain()
 }
 
 // quickText writes the text that begins p, the chunk, as each writes text
