@@ -273,45 +273,47 @@ var textClass = func() (t [256]uint8) {
 	return t
 }()
 
-// AppendText consumes the text that begins p, which continues the stream,
-// when that text is all Feed would emit for it: in state utf8, the bytes
-// that complete the character cut by the last Feed when it completes as a
-// character TextPrefix accepts, then the whole characters after it that
-// TextPrefix accepts, and the start of such a character cut by the end
-// of p, which d keeps as Feed does. It emits nothing, appends the text
-// (the kept start of a character cut by the last Feed, then the whole
-// characters of p[:n-cut]) to dst and returns it, n, the bytes of p
-// consumed, and cut, how many of them are the start of a character cut by
-// the end of p; d is then as Feed over p[:n] would leave it. In any other
-// state it consumes nothing.
-func (d *Decoder) AppendText(dst, p []byte) (text []byte, n, cut int) {
+// AppendText consumes all of p, which continues the stream, when all
+// Feed would do with it is emit text: complete, in state utf8, the
+// character cut by the last Feed as one TextPrefix accepts, take whole
+// characters TextPrefix accepts, and keep the start of such a character
+// cut by the end of p. It then emits nothing, appends the text (the kept
+// start of the character the last Feed cut, then p[:len(p)-cut]) to dst,
+// returns it, cut, the bytes of p that start a character cut by its end,
+// and ok; d is as Feed over p would leave it. Otherwise it returns dst,
+// 0 and false, and d is unchanged.
+func (d *Decoder) AppendText(dst, p []byte) (text []byte, cut int, ok bool) {
 	if !d.InText() {
-		return dst, 0, 0
+		return dst, 0, false
 	}
+	n := 0
 	if d.state == stateUTF8 {
 		// The kept bytes are a well-formed prefix (saveUTF8): the lead
 		// and the bytes that end the character decide.
 		have, need, lead := int(d.u8n), int(d.u8need), d.u8[0]
-		if int(textClass[lead]) != need || need-have > len(p) || lead == 0xE0 && have == 1 && p[0] < 0xA0 {
-			return dst, 0, 0
+		if n = need - have; int(textClass[lead]) != need || n > len(p) || lead == 0xE0 && have == 1 && p[0] < 0xA0 {
+			return dst, 0, false
 		}
-		for _, b := range p[:need-have] {
+		for _, b := range p[:n] {
 			if b&0xC0 != 0x80 {
-				return dst, 0, 0
+				return dst, 0, false
 			}
 		}
-		dst = append(dst, d.u8[:have]...)
-		d.u8n, d.state, n = 0, stateGround, need-have
 	}
 	k, w := textPrefix(p[n:])
-	dst = append(dst, p[:n+k]...)
-	if n += k; w != 0 {
-		d.saveUTF8(p[n:], d.off+int64(n))
-		cut = len(p) - n
-		n = len(p)
+	if n += k; n < len(p) && w == 0 {
+		return dst, 0, false
 	}
-	d.off += int64(n)
-	return dst, n, cut
+	if d.state == stateUTF8 {
+		dst = append(dst, d.u8[:d.u8n]...)
+		d.u8n, d.state = 0, stateGround
+	}
+	dst = append(dst, p[:n]...)
+	if n < len(p) {
+		d.saveUTF8(p[n:], d.off+int64(n))
+	}
+	d.off += int64(len(p))
+	return dst, len(p) - n, true
 }
 
 // InText reports whether d is in ground or inside a character cut by the

@@ -113,8 +113,8 @@ func (c *cleaner) feed(p []byte) {
 	c.chunk, c.base = p, c.dec.Offset()
 	held := len(c.out)
 	q := p
-	if len(p) < minScanPiece && c.quick() {
-		q = p[c.quickText(p):]
+	if len(p) < minScanPiece && c.quick() && c.quickText(p) {
+		q = nil
 	}
 	for len(q) > 0 {
 		n := min(len(q), pieceLen)
@@ -137,8 +137,8 @@ func (c *cleaner) feed(p []byte) {
 	c.chunk = nil
 }
 
-// quick reports whether the text that begins a small chunk (fed on the
-// token path, choosePath) can be written without the policy: nothing
+// quick reports whether a small chunk of text (fed on the token path,
+// choosePath) can be written without the policy: nothing
 // pending (plain), no screen, the decoder driven by Feed and between
 // tokens or inside a character (decode.Decoder.InText), under pathAuto
 // (pathTokens is Feed for every byte, the reference the tests compare
@@ -147,15 +147,18 @@ func (c *cleaner) quick() bool {
 	return c.path == pathAuto && !c.scanning && c.dec.InText() && c.scr == nil && c.plain()
 }
 
-// quickText writes the text that begins p, the chunk, as each writes text
-// tokens (decode.AppendText: whole characters, and one the last chunk
-// cut), and returns its length in p. The last character written is the
-// one before the next token (prevChar).
-func (c *cleaner) quickText(p []byte) int {
+// quickText writes p, the chunk, as each writes text tokens when p is
+// text (decode.AppendText: whole characters, and one the last chunk cut)
+// and reports whether it was. The last character written is the one
+// before the next token (prevChar).
+func (c *cleaner) quickText(p []byte) bool {
 	held := len(c.out)
-	var n, cut int
-	c.out, n, cut = c.dec.AppendText(c.out, p)
-	if m := n - cut; len(c.out) > held {
+	var cut int
+	var ok bool
+	if c.out, cut, ok = c.dec.AppendText(c.out, p); !ok {
+		return false
+	}
+	if m := len(p) - cut; len(c.out) > held {
 		end := c.base + int64(m)
 		c.at, c.fmt.prevEnd, c.fmt.prevRune = end, end, -1
 		if m < utf8.UTFMax && len(c.out)-held > m {
@@ -164,7 +167,7 @@ func (c *cleaner) quickText(p []byte) int {
 			c.fmt.prevRune, _ = utf8.DecodeLastRune(c.out)
 		}
 	}
-	return n
+	return true
 }
 
 // end finishes the stream.
