@@ -103,7 +103,10 @@ func ReadDecision(r io.Reader) (json.RawMessage, error) {
 // the exit status, whether the command ran isolated
 // ([RunOptions.Isolate]), what was removed and the raw artifact. Every
 // text ends with a line feed. The footer's fields come from the envelope, never from the
-// output. Like WriteText it writes cleaned text, which keeps what the
+// output, and only bytelens' own lines begin "[bytelens" or "[stderr]":
+// a line of output that does is written after a backslash, so that a
+// command cannot forge a footer with another exit status or a stderr
+// section. Like WriteText it writes cleaned text, which keeps what the
 // policy keeps (format characters under format-chars=keep): w should
 // escape for a terminal (render.InertWriter).
 func (e *Envelope) WriteAgentText(w io.Writer) error {
@@ -115,10 +118,10 @@ func (e *Envelope) WriteAgentText(w io.Writer) error {
 		if s.name == "stderr" {
 			bw.WriteString("[stderr]\n")
 		}
-		writeLine(bw, s.head)
+		writeOutputLines(bw, s.head)
 		if o := s.omitted; o != nil {
 			fmt.Fprintf(bw, "[bytelens: %s lines %d-%d omitted (%d bytes)%s]\n", s.name, o.FromLine, o.ToLine, o.Bytes, o.excerptHint())
-			writeLine(bw, s.tail)
+			writeOutputLines(bw, s.tail)
 		}
 	}
 	bw.WriteString(e.agentFooter() + "\n")
@@ -141,11 +144,18 @@ func (e *Envelope) streams() [2]envelopeStream {
 	}
 }
 
-// writeLine writes text, ending it with a line feed if it has none.
-func writeLine(bw *bufio.Writer, text string) {
-	bw.WriteString(text)
-	if text != "" && !strings.HasSuffix(text, "\n") {
+// writeOutputLines writes a command's text, each line ended by a line
+// feed, with a backslash before each line that begins as bytelens' own
+// lines of the agent text do.
+func writeOutputLines(bw *bufio.Writer, text string) {
+	for rest := text; rest != ""; {
+		line, after, _ := strings.Cut(rest, "\n")
+		if strings.HasPrefix(line, "[bytelens") || strings.HasPrefix(line, "[stderr]") {
+			bw.WriteByte('\\')
+		}
+		bw.WriteString(line)
 		bw.WriteByte('\n')
+		rest = after
 	}
 }
 

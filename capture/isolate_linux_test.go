@@ -116,7 +116,7 @@ for p; do
   [ -e "$p" ] && true 2>/dev/null >"$p" && echo "opened $p"
 done
 printf 'INJECTED\033]52;c;SU5KRUNURUQ=\007' 2>/dev/null >"$PTY" && echo "wrote $PTY"
-` + inOwnNamespace + ` && stat -Lc 'console %n %t,%T' /dev/console /dev/tty[0-9]* 2>/dev/null | grep -v ' 1,3$'
+` + inOwnNamespace + ` && stat -Lc 'console %n %t,%T' /dev/console /dev/tty[0-9]* /dev/vcs* 2>/dev/null | grep -v ' 1,3$'
 echo end`
 
 // TestIsolateTerminals opens a terminal (a pty, owned by the collector's

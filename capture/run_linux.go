@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -268,9 +269,10 @@ func parseStatus(line string) procStatus {
 func reaperMain(path string, argv []string, grace time.Duration, ids string) int {
 	ctl, status := os.NewFile(3, "control"), os.NewFile(4, "status")
 	// Neither pipe may reach the command: with the status pipe it could
-	// forge its own exit status.
-	unix.CloseOnExec(3)
-	unix.CloseOnExec(4)
+	// forge its own exit status. Nor may any descriptor the collector
+	// inherited without close-on-exec (a terminal its caller left open
+	// at fd 5): the command would write to it past the cleaning.
+	closeOnExecFrom(3)
 	// ps names it (and not "exe", the name of /proc/self/exe); 15 bytes,
 	// the most a name holds.
 	os.WriteFile("/proc/self/comm", []byte(reaperArg0), 0)
@@ -487,8 +489,10 @@ var isolationMounts = []struct {
 
 // consoles are the terminals outside /dev/pts a person may sit at: the
 // console (which a container often binds to the terminal it was started
-// from) and the virtual consoles. The reaper covers each with /dev/null.
-var consoles = []string{"/dev/console", "/dev/tty[0-9]*"}
+// from), the virtual consoles and their screen memory (vcs(4): a write
+// to /dev/vcs draws on the screen of the virtual console in front,
+// which root may open). The reaper covers each with /dev/null.
+var consoles = []string{"/dev/console", "/dev/tty[0-9]*", "/dev/vcs*"}
 
 // isolateCommand maps ids ("UID GID") to themselves in the reaper's user
 // namespace (user_namespaces(7): setgroups "deny" first, as an
@@ -548,6 +552,21 @@ func isolateCommand(ids string) (string, error) {
 		return "drop capabilities", err
 	}
 	return "", nil
+}
+
+// closeOnExecFrom sets close-on-exec on every descriptor from first on:
+// with close_range(2) (Linux 5.11), else one by one as /proc/self/fd
+// lists them.
+func closeOnExecFrom(first int) {
+	if unix.CloseRange(uint(first), math.MaxUint32, unix.CLOSE_RANGE_CLOEXEC) == nil {
+		return
+	}
+	fds, _ := os.ReadDir("/proc/self/fd")
+	for _, e := range fds {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd >= first {
+			unix.CloseOnExec(fd)
+		}
+	}
 }
 
 // hideFds makes the calling process non-dumpable (PR_SET_DUMPABLE 0), so

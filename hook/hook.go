@@ -9,8 +9,8 @@
 //
 //	bytelens run --agent --exit-code -- bash -c '<command>'
 //
-// Other tools, other events and commands already run through bytelens are
-// passed through: the hook prints nothing, which lets the call proceed
+// Other tools, other events and commands exactly as the hook rewrites them
+// are passed through: the hook prints nothing, which lets the call proceed
 // unchanged.
 //
 // Codex CLI's PreToolUse hook (openai/codex, codex-rs/hooks) has the same
@@ -146,7 +146,7 @@ type hookOutput struct {
 
 // rewrite returns the command that runs in's Bash command through
 // bytelens, or false when in is to pass through: another event or tool,
-// no command, or a command that already runs bytelens.
+// no command, or a command as rewrite returns it (wrapped).
 func rewrite(in *Input, o Options) (string, bool) {
 	if in.HookEventName != "PreToolUse" || in.ToolName != "Bash" {
 		return "", false
@@ -156,14 +156,39 @@ func rewrite(in *Input, o Options) (string, bool) {
 		return "", false
 	}
 	prefix := shellQuote(o.Bytelens) + " run "
-	if strings.HasPrefix(command, prefix) {
+	if wrapped(command, prefix, o.Isolate) {
 		return "", false
 	}
-	flags := "--agent --exit-code -- bash -c "
+	flags := runFlags
 	if o.Isolate {
-		flags = "--isolate " + flags
+		flags = isolateFlag + flags
 	}
 	return prefix + flags + shellQuote(command), true
+}
+
+// The flags of bytelens run in a rewritten command, and the one that
+// Options.Isolate adds before them.
+const (
+	runFlags    = "--agent --exit-code -- bash -c "
+	isolateFlag = "--isolate "
+)
+
+// wrapped reports whether command is one that rewrite returns: prefix,
+// the flags (with --isolate, which isolate requires) and one quoted
+// argument. A command that only begins so, such as
+// "… bash -c 'ls'; cat log", runs more than bytelens and is rewritten.
+func wrapped(command, prefix string, isolate bool) bool {
+	for _, flags := range []string{isolateFlag + runFlags, runFlags} {
+		rest, ok := strings.CutPrefix(command, prefix+flags)
+		if ok && len(rest) >= 2 && rest[0] == '\'' && rest[len(rest)-1] == '\'' &&
+			shellQuote(strings.ReplaceAll(rest[1:len(rest)-1], `'\''`, "'")) == rest {
+			return true
+		}
+		if isolate {
+			break
+		}
+	}
+	return false
 }
 
 // shellQuote quotes s for a POSIX shell: in single quotes, each ' written

@@ -101,6 +101,24 @@ func TestPassThrough(t *testing.T) {
 			}
 		}
 	}
+	// A command that begins as a wrapped one but runs more is rewritten,
+	// and under Isolate so is a wrapped one without --isolate.
+	for name, tc := range map[string]struct {
+		command string
+		o       Options
+	}{
+		"chained":     {"'/usr/bin/bytelens' run --agent --exit-code -- bash -c 'ls'; cat log", o},
+		"piped":       {"'/usr/bin/bytelens' run --agent --exit-code -- bash -c 'ls' | tee x; cat x", o},
+		"quote ended": {"'/usr/bin/bytelens' run --agent --exit-code -- bash -c 'ls'\n cat log '", o},
+		"other flags": {"'/usr/bin/bytelens' run --text -- cat log", o},
+		"no isolate":  {"'/usr/bin/bytelens' run --agent --exit-code -- bash -c 'ls'", Options{Bytelens: "/usr/bin/bytelens", Isolate: true}},
+	} {
+		for _, agent := range Agents {
+			if _, out := ask(t, agent, input(claudeInput, tc.command), tc.o); out == "" {
+				t.Errorf("%s, %s: passed %q through", name, agent, tc.command)
+			}
+		}
+	}
 	if err := Answer(ClaudeCode, strings.NewReader("not json"), &bytes.Buffer{}, o); !errors.Is(err, ErrInput) {
 		t.Errorf("bad input: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 	"unicode"
@@ -255,6 +256,10 @@ func TestBadInput(t *testing.T) {
 	var out capture.Envelope
 	s.call(t, "run", map[string]any{"argv": []string{"printf", "a\\nb\\n"}}, &out)
 	missing := "restricted:sha256:" + strings.Repeat("0", 64)
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for name, c := range map[string]struct {
 		tool string
 		args map[string]any
@@ -272,6 +277,11 @@ func TestBadInput(t *testing.T) {
 		"not found":        {"run", map[string]any{"argv": []string{"no-such-command-\x1b]0;x\x07"}}, "executable file not found"},
 		"bad timeout":      {"run", map[string]any{"argv": []string{"true"}, "timeout_seconds": -1}, "timeout_seconds"},
 		"verify no file":   {"verify", map[string]any{"ref": out.RawArtifact, "path": "/nonexistent"}, "no such file"},
+		// Not a file it would read for ever, or block on.
+		"verify device": {"verify", map[string]any{"ref": out.RawArtifact, "path": "/dev/zero"}, "not a regular file"},
+		"verify fifo":   {"verify", map[string]any{"ref": out.RawArtifact, "path": fifo}, "not a regular file"},
+		// The SDK quotes a value that fails the schema: escaped.
+		"quoted value": {"run", map[string]any{"argv": "\u009b2J\u202e\x1b]0;x\x07"}, "type: <U+009B>2J<U+202E>␛]0;x␇ has type"},
 	} {
 		res := s.call(t, c.tool, c.args, nil)
 		if !res.IsError || !strings.Contains(resultText(res), c.want) {

@@ -90,6 +90,7 @@ func New(o Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "bytelens", Version: o.Version},
 		&mcp.ServerOptions{Logger: logger, Capabilities: &mcp.ServerCapabilities{},
 			Instructions: "Run commands through bytelens to read their output as cleaned text: terminal control traffic removed and reported, never replayed. Ask for more of a long output with excerpt (by line range or search); each line carries the raw byte span it came from."})
+	s.AddReceivingMiddleware(safeToolErrors)
 	t := &tools{o: o}
 	mcp.AddTool(s, &mcp.Tool{Name: "run", InputSchema: runInSchema, OutputSchema: runSchema, Description: "Run a command (argv, no shell) with pipes and a time limit (default 120 s). Returns the compact envelope (schema bytelens.envelope, zero counters and empty fields left out): the cleaned stdout and stderr, head and tail when long, with the lines left out; what was removed; the exit status; and raw_artifact, the ref to pass to excerpt, report and verify."}, t.run)
 	mcp.AddTool(s, &mcp.Tool{Name: "excerpt", Description: "Cleaned lines of a record: lines from..to (1-based, at most 200 lines or 16 KiB per call), or with pattern the lines matching it (literal, or RE2 with regex) with context lines, at most 50 matches per call; next continues. Each line has its number and raw byte span."}, t.excerpt)
@@ -220,4 +221,25 @@ func (s *safeLines) Write(p []byte) (int, error) {
 		s.w.Println(render.TextString("bytelens mcp: "), render.Line(bytes.TrimSuffix(line, []byte("\n"))))
 	}
 	return len(p), nil
+}
+
+// safeToolErrors passes the text of every tools/call error result through
+// render.Line. The SDK writes its own errors there, and the one for
+// arguments that fail the input schema quotes the client's value
+// ("type: \u009b\u202e has type string"): escaped on the wire, but once
+// decoded a C1 control or a bidi override that the client or the model
+// reads. The tools' own errors are made safe already (toolError), and
+// render.Line leaves safe text as it is.
+func safeToolErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
+			for _, c := range r.Content {
+				if tc, ok := c.(*mcp.TextContent); ok {
+					tc.Text = render.Line([]byte(tc.Text)).String()
+				}
+			}
+		}
+		return res, err
+	}
 }

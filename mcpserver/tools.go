@@ -154,13 +154,27 @@ func runText(e *capture.Envelope) string {
 	return b.String()
 }
 
-// writeText writes text ended by LF.
+// writeText writes a stream's text, each line ended by LF, with a
+// backslash before each line that begins as runText's own lines after
+// the status line do ("[stdout,", "[stderr,", "[lines "): a command
+// cannot forge a stderr section or a note on lines left out.
 func writeText(b *strings.Builder, text string) {
-	b.WriteString(text)
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		b.WriteString("\n")
+	for rest := text; rest != ""; {
+		line, after, _ := strings.Cut(rest, "\n")
+		for _, own := range runTextLines {
+			if strings.HasPrefix(line, own) {
+				b.WriteByte('\\')
+				break
+			}
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+		rest = after
 	}
 }
+
+// runTextLines are the beginnings of runText's own lines.
+var runTextLines = [...]string{"[stdout,", "[stderr,", "[lines "}
 
 // record opens the cleaned text of ref.
 func (t *tools) record(ref string) (*excerpt.Record, error) {
@@ -316,11 +330,20 @@ func (t *tools) verify(_ context.Context, _ *mcp.CallToolRequest, in VerifyIn) (
 	if err != nil {
 		return nil, VerifyOut{}, err
 	}
+	// Only a regular file: a FIFO would block the call at open, and
+	// /dev/zero or a terminal would keep it reading for ever. Checked
+	// before the open (a FIFO) and after it (what was opened).
+	if err := regularFile(os.Stat(in.Path)); err != nil {
+		return nil, VerifyOut{}, toolError(err)
+	}
 	f, err := os.Open(in.Path)
 	if err != nil {
 		return nil, VerifyOut{}, toolError(err)
 	}
 	defer f.Close()
+	if err := regularFile(f.Stat()); err != nil {
+		return nil, VerifyOut{}, toolError(err)
+	}
 	h := sha256.New()
 	n, err := io.Copy(h, f)
 	if err != nil {
@@ -334,4 +357,13 @@ func (t *tools) verify(_ context.Context, _ *mcp.CallToolRequest, in VerifyIn) (
 		msg = "match: the file holds the record's " + out.What
 	}
 	return text(msg + "\n"), out, nil
+}
+
+// regularFile passes on a Stat error, and fails for a file that is not
+// a regular file.
+func regularFile(fi os.FileInfo, err error) error {
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file (%s)", fi.Name(), fi.Mode().Type())
+	}
+	return err
 }
