@@ -92,6 +92,8 @@ type cleaner struct {
 	// as the options decide: no line emulation, no offset map, format
 	// characters not escaped.
 	plainText bool
+	// quickSkip counts down the chunks that do not try quickText.
+	quickSkip uint8
 }
 
 func newCleaner(o Options) *cleaner {
@@ -113,8 +115,12 @@ func (c *cleaner) feed(p []byte) {
 	c.chunk, c.base = p, c.dec.Offset()
 	held := len(c.out)
 	q := p
-	if len(p) < minScanPiece && c.quick() && c.quickText(p) {
-		q = nil
+	if len(p) < minScanPiece && c.quick() {
+		if c.quickText(p) {
+			q = nil
+		} else {
+			c.quickSkip = quickSkip
+		}
 	}
 	for len(q) > 0 {
 		n := min(len(q), pieceLen)
@@ -137,6 +143,11 @@ func (c *cleaner) feed(p []byte) {
 	c.chunk = nil
 }
 
+// quickSkip is how many small chunks after one that was not all text do
+// not try quickText: on input dense with sequences most chunks are not,
+// and the try is then wasted.
+const quickSkip = 7
+
 // quick reports whether a small chunk of text (fed on the token path,
 // choosePath) can be written without the policy: nothing
 // pending (plain), no screen, the decoder driven by Feed and between
@@ -144,6 +155,10 @@ func (c *cleaner) feed(p []byte) {
 // (pathTokens is Feed for every byte, the reference the tests compare
 // with).
 func (c *cleaner) quick() bool {
+	if c.quickSkip > 0 {
+		c.quickSkip--
+		return false
+	}
 	return c.path == pathAuto && !c.scanning && c.dec.InText() && c.scr == nil && c.plain()
 }
 
