@@ -106,9 +106,7 @@ func nsEnv(t *testing.T) string {
 // (opening only: were the isolation broken, as root that would reach
 // every terminal of the machine); outside them (the control) it opens
 // $PTY only. It lists /dev/pts and writes a marker and a clipboard write
-// (OSC 52) to $PTY, the test's own terminal, by name; in its own
-// namespaces it lists the consoles that are not /dev/null (major 1,
-// minor 3).
+// (OSC 52) to $PTY, the test's own terminal, by name.
 const ptsScript = `set -- "$PTY"
 ` + inOwnNamespace + ` && { umount /dev/pts /proc 2>/dev/null; set -- /dev/pts/[0-9]*; }
 ls /dev/pts
@@ -116,7 +114,6 @@ for p; do
   [ -e "$p" ] && true 2>/dev/null >"$p" && echo "opened $p"
 done
 printf 'INJECTED\033]52;c;SU5KRUNURUQ=\007' 2>/dev/null >"$PTY" && echo "wrote $PTY"
-` + inOwnNamespace + ` && stat -Lc 'console %n %t,%T' /dev/console /dev/tty[0-9]* /dev/vcs* 2>/dev/null | grep -v ' 1,3$'
 echo end`
 
 // TestIsolateTerminals opens a terminal (a pty, owned by the collector's
@@ -339,6 +336,8 @@ func TestIsolationError(t *testing.T) {
 		{"mount /proc", syscall.EPERM, "a container masks parts of it"},
 		{"mount /proc", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
 		{"mount /dev/pts", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
+		{"mount /dev", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
+		{"bind /dev/full", syscall.ENOENT, ""},
 		{"make mounts private", syscall.EINVAL, "not a mount point"},
 		{"mount /proc", syscall.ENOSPC, ""},
 		{"drop capabilities", syscall.EPERM, "kernel.apparmor_restrict_unprivileged_userns=1"},
@@ -387,5 +386,98 @@ func inUserNamespace(t *testing.T, c *exec.Cmd, setup string, flags uintptr) {
 		Cloneflags:  flags,
 		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}},
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}},
+	}
+}
+
+// devScript lists /dev, says which of the nodes a command must not
+// reach exist and whether it may add to /dev (access(2) only: it writes
+// nothing); in its own namespaces only (outside, as root, it would
+// unmount the machine's) it tries to unmount /dev.
+const devScript = `ls -A /dev | tr '\n' ' '; echo
+for f in /dev/kmsg /dev/ttyS0 /dev/console /dev/tty1 /dev/vcs /dev/mem /dev/vda; do
+  [ -e "$f" ] && echo "exists $f"
+done
+[ -w /dev ] && echo "writable /dev"
+` + inOwnNamespace + ` && umount /dev/pts /dev 2>/dev/null && echo "unmounted /dev"
+echo end`
+
+// devAllowlist is what ls -A lists in the command's /dev under Isolate.
+const devAllowlist = "fd full null ptmx pts random shm stderr stdin stdout tty urandom zero \n"
+
+// TestIsolateDev runs a command that lists /dev and looks for the
+// kernel log, a serial line, the consoles, memory and the disk. With
+// RunOptions.Isolate its /dev holds exactly the allowlist, which it can
+// neither unmount nor add to; without, the kernel log is there (the
+// control).
+func TestIsolateDev(t *testing.T) {
+	for _, id := range identities() {
+		for _, isolate := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/isolate=%v", id.name, isolate), func(t *testing.T) {
+				t.Parallel()
+				c, out := isolatedCollector(t, id, isolate, t.TempDir(), devScript, nsEnv(t))
+				if err := c.Run(); err != nil {
+					t.Fatalf("collector: %v", err)
+				}
+				env := isolatedEnvelope(t, out)
+				if isolate && env.Stdout != devAllowlist+"end\n" {
+					t.Errorf("stdout %q, want %q", env.Stdout, devAllowlist+"end\n")
+				}
+				if !isolate && !strings.Contains(env.Stdout, "exists /dev/kmsg\n") {
+					t.Errorf("control: no /dev/kmsg: %q", env.Stdout)
+				}
+			})
+		}
+	}
+}
+
+// isolatedCommands are commands that must work under RunOptions.Isolate,
+// each run in an empty directory $WORK, with what it prints; need is the
+// program it needs (the case is skipped where it is absent).
+var isolatedCommands = []struct {
+	name, need, script, want string
+	rootOnly                 bool // nobody has no Go build cache to build with quickly
+	// The commands run with $HOME in $WORK; $TESTHOME is the test's.
+}{
+	{"git", "git", `git init -q r && cd r && git status --short && echo clean`, "clean\n", false},
+	{"make", "make", `printf 'all:\n\t@echo made\n' >Makefile && make`, "made\n", false},
+	{"openpty", "/usr/bin/python3", `/usr/bin/python3 -c 'import os, pty; m, s = pty.openpty(); os.write(m, b"x\n"); print(os.ttyname(s)[:9], os.read(s, 2))'`, "/dev/pts/ b'x\\n'\n", false},
+	{"go-test", "go", `printf 'module x\n\ngo 1.21\n' >go.mod && printf 'package x\nimport "testing"\nfunc TestX(t *testing.T) {}\n' >x_test.go && HOME=$TESTHOME go test -count=1 . | cut -f1-2`, "ok  \tx\n", true},
+	{"npm", "npm", `npm --version >/dev/null && echo npm`, "npm\n", false},
+	{"ssh", "ssh", `ssh -V 2>&1 | cut -c1-7`, "OpenSSH\n", false},
+	{"script", "script", `script -qc 'tty | cut -c1-9' /dev/null | tr -d '\r'`, "/dev/pts/\n", false},
+	{"urandom", "head", `cat /dev/urandom | head -c 16 | wc -c`, "16\n", false},
+	{"mktemp", "mktemp", `f=$(mktemp) && g=$(mktemp -p /dev/shm) && echo x >"$g" && cat "$g" && rm "$f" "$g" && echo hi >/dev/stdout`, "x\nhi\n", false},
+}
+
+// TestIsolateCommands runs isolatedCommands under RunOptions.Isolate.
+func TestIsolateCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a collector process per command")
+	}
+	for _, id := range identities() {
+		for _, tc := range isolatedCommands {
+			t.Run(id.name+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				if _, err := exec.LookPath(tc.need); err != nil {
+					t.Skipf("no %s: %v", tc.need, err)
+				}
+				if tc.rootOnly && id.uid != os.Geteuid() {
+					t.Skip("run as the test's own user only")
+				}
+				dir := t.TempDir()
+				work := filepath.Join(dir, "work")
+				if err := os.Mkdir(work, 0o700); err != nil || os.Chown(work, id.uid, id.uid) != nil {
+					t.Fatalf("work directory for uid %d: %v", id.uid, err)
+				}
+				script := `cd "$WORK" && ` + tc.script
+				c, out := isolatedCollector(t, id, true, dir, script, "WORK="+work, "HOME="+work, "TESTHOME="+os.Getenv("HOME"), "GOFLAGS=", "GOTOOLCHAIN=local")
+				if err := c.Run(); err != nil {
+					t.Fatalf("collector: %v", err)
+				}
+				if env := isolatedEnvelope(t, out); env.Stdout != tc.want || env.ExitCode != 0 {
+					t.Errorf("exit %d stdout %q stderr %q, want 0 and %q", env.ExitCode, env.Stdout, env.Stderr, tc.want)
+				}
+			})
+		}
 	}
 }

@@ -86,12 +86,14 @@ type RunOptions struct {
 	// namespaces, under the same uid and gid: it gets a /proc of its own
 	// PID namespace, where the collector and every process outside have
 	// no pid (so it cannot stop or signal them, and Timeout holds), and a
-	// private devpts instance on /dev/pts, where the user's terminals are
-	// not (so it cannot open one by name and write to it), with
-	// /dev/console and the virtual consoles covered by /dev/null. Its
+	// /dev that holds only null, zero, full, random, urandom, tty, the
+	// /proc/self/fd links, a tmpfs on /dev/shm and a private devpts
+	// instance on /dev/pts, where the user's terminals are not (so it
+	// cannot open one by name and write to it); the consoles, serial
+	// lines, the kernel log and every other device node are absent. Its
 	// capability bounding set is emptied, so a command running as root
-	// cannot undo the mounts. The filesystem, the network, other device
-	// files and the user's other processes' sockets stay shared. Where
+	// cannot undo the mounts. The filesystem, the network and the user's
+	// other processes' sockets stay shared. Where
 	// the namespaces cannot be made, Run fails with an error wrapping
 	// [ErrIsolation] and runs nothing.
 	Isolate bool

@@ -44,8 +44,8 @@ import (
 // (the reaper gets CAP_SETUID, CAP_SETGID, CAP_SYS_ADMIN and CAP_SETPCAP
 // in its namespace as ambient capabilities, for that, the mounts and the
 // drop of the bounding set). Before it starts the command it makes every
-// mount private, mounts a /proc of that namespace and a new devpts
-// instance on /dev/pts, covers the consoles with /dev/null, and empties
+// mount private, mounts a /proc of that namespace and a /dev that holds
+// an allowlist of nodes only (isolateDev), and empties
 // the capability bounding set and the inheritable and ambient sets: the
 // command keeps its uid but, even as root, gets no capability at execve
 // with which to unmount them. The kernel ignores SIGSTOP and SIGKILL sent
@@ -469,39 +469,109 @@ func withoutVar(env []string, names ...string) []string {
 	return out
 }
 
-// isolationMounts are the reaper's mounts in its mount namespace, in
-// order: every mount private first (MS_REC|MS_PRIVATE: nothing mounted
-// here propagates out, nor in), then a procfs, which shows the processes
-// of the reaper's PID namespace only, and a new devpts instance
-// (Documentation/filesystems/devpts.rst), holding none of the user's
-// terminals; /dev/ptmx finds the instance mounted at /dev/pts beside it
-// (Linux 4.7 and later), so a command can still open pseudo-terminals of
-// its own.
-var isolationMounts = []struct {
+// isolationMounts are the reaper's first mounts in its mount namespace,
+// in order: every mount private first (MS_REC|MS_PRIVATE: nothing
+// mounted here propagates out, nor in), then a procfs, which shows the
+// processes of the reaper's PID namespace only. The /dev of isolateDev
+// comes after them.
+var isolationMounts = []mountStep{
+	{"make mounts private", "", "/", "", "", unix.MS_REC | unix.MS_PRIVATE},
+	{"mount /proc", "proc", "/proc", "proc", "", unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC},
+}
+
+// mountStep is one mount(2) of the isolation set-up.
+type mountStep struct {
 	step                         string // named in isolationError
 	source, target, fstype, data string
 	flags                        uintptr
-}{
-	{"make mounts private", "", "/", "", "", unix.MS_REC | unix.MS_PRIVATE},
-	{"mount /proc", "proc", "/proc", "proc", "", unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC},
-	{"mount /dev/pts", "devpts", "/dev/pts", "devpts", "newinstance,ptmxmode=0666,mode=0620", unix.MS_NOSUID | unix.MS_NOEXEC},
 }
 
-// consoles are the terminals outside /dev/pts a person may sit at: the
-// console (which a container often binds to the terminal it was started
-// from), the virtual consoles and their screen memory (vcs(4): a write
-// to /dev/vcs draws on the screen of the virtual console in front,
-// which root may open). The reaper covers each with /dev/null.
-var consoles = []string{"/dev/console", "/dev/tty[0-9]*", "/dev/vcs*"}
+// devNodes are the host's device nodes the command's /dev holds, each
+// bound over an empty file of the same name: the data sinks and sources
+// (mem(4): null, zero, full; random(4)) and tty(4), which names the
+// opener's controlling terminal: the command, in a new session, has none
+// until it makes a pseudo-terminal its own (as script(1) does), so it
+// reaches no other terminal through it.
+var devNodes = []string{"full", "null", "random", "tty", "urandom", "zero"}
+
+// devLinks are the symbolic links of the command's /dev (name, target):
+// the descriptors through /proc/self/fd, and ptmx to the multiplexer of
+// the private devpts instance (Documentation/filesystems/devpts.rst).
+var devLinks = [][2]string{
+	{"fd", "/proc/self/fd"},
+	{"stdin", "/proc/self/fd/0"},
+	{"stdout", "/proc/self/fd/1"},
+	{"stderr", "/proc/self/fd/2"},
+	{"ptmx", "pts/ptmx"},
+}
+
+// devMounts are mounted in the command's /dev once it holds the nodes and
+// links: a new devpts instance, holding none of the user's terminals (the
+// command can still open pseudo-terminals of its own through /dev/ptmx),
+// a tmpfs for POSIX shared memory (shm_overview(7)), then /dev itself
+// made read-only, so that not even a command run as root adds to it.
+var devMounts = []mountStep{
+	{"mount /dev/pts", "devpts", "/dev/pts", "devpts", "newinstance,ptmxmode=0666,mode=0620", unix.MS_NOSUID | unix.MS_NOEXEC},
+	{"mount /dev/shm", "tmpfs", "/dev/shm", "tmpfs", "mode=1777", unix.MS_NOSUID | unix.MS_NODEV},
+	{"make /dev read-only", "", "/dev", "", "", unix.MS_REMOUNT | unix.MS_BIND | unix.MS_RDONLY | unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC},
+}
+
+// isolateDev replaces /dev, in the reaper's mount namespace, by an
+// allowlist: a tmpfs holding devNodes, bound from the host's /dev (a user
+// namespace may not mknod(2)), reached through a descriptor opened before
+// the tmpfs hides it, devLinks, and the mounts of devMounts. Every other
+// node, the kernel log (/dev/kmsg), the consoles, serial lines, memory,
+// disks, is absent. On failure it names the step that failed.
+func isolateDev() (string, error) {
+	host, err := unix.Open("/dev", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return "open /dev", err
+	}
+	defer unix.Close(host)
+	if err := unix.Mount("tmpfs", "/dev", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
+		return "mount /dev", err
+	}
+	for _, dir := range []string{"pts", "shm"} {
+		if err := os.Mkdir("/dev/"+dir, 0o755); err != nil {
+			return "make /dev/" + dir, err
+		}
+	}
+	for _, name := range devNodes {
+		target := "/dev/" + name
+		if err := os.WriteFile(target, nil, 0o666); err != nil {
+			return "bind " + target, err
+		}
+		if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d/%s", host, name), target, "", unix.MS_BIND, ""); err != nil {
+			return "bind " + target, err
+		}
+	}
+	for _, l := range devLinks {
+		if err := os.Symlink(l[1], "/dev/"+l[0]); err != nil {
+			return "link /dev/" + l[0], err
+		}
+	}
+	return mountAll(devMounts)
+}
+
+// mountAll makes the mounts of steps in order; on failure it names the
+// step that failed.
+func mountAll(steps []mountStep) (string, error) {
+	for _, m := range steps {
+		if err := unix.Mount(m.source, m.target, m.fstype, m.flags, m.data); err != nil {
+			return m.step, err
+		}
+	}
+	return "", nil
+}
 
 // isolateCommand maps ids ("UID GID") to themselves in the reaper's user
 // namespace (user_namespaces(7): setgroups "deny" first, as an
-// unprivileged map of the gid needs), makes the isolation mounts, then
-// covers the consoles, then empties the calling thread's capability
+// unprivileged map of the gid needs), makes the isolation mounts and the
+// allowlisted /dev, then empties the calling thread's capability
 // bounding set and its inheritable and ambient sets, so that the command
 // gets no capability at execve, even as root, and so cannot unmount them
 // or trace the reaper. On failure it names the step that failed ("uid
-// map", "mount /proc", "cover /dev/console", "drop capabilities"...), for
+// map", "mount /proc", "bind /dev/null", "drop capabilities"...), for
 // isolationError.
 func isolateCommand(ids string) (string, error) {
 	uid, gid, ok := strings.Cut(ids, " ")
@@ -517,18 +587,11 @@ func isolateCommand(ids string) (string, error) {
 			return f.step, err
 		}
 	}
-	for _, m := range isolationMounts {
-		if err := unix.Mount(m.source, m.target, m.fstype, m.flags, m.data); err != nil {
-			return m.step, err
-		}
+	if step, err := mountAll(isolationMounts); err != nil {
+		return step, err
 	}
-	for _, pattern := range consoles {
-		names, _ := filepath.Glob(pattern) // the patterns are valid
-		for _, name := range names {
-			if err := unix.Mount(os.DevNull, name, "", unix.MS_BIND, ""); err != nil {
-				return "cover " + name, err
-			}
-		}
+	if step, err := isolateDev(); err != nil {
+		return step, err
 	}
 	for c := 0; ; c++ {
 		// PR_CAPBSET_DROP fails with EINVAL past the last capability.

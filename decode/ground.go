@@ -29,25 +29,11 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 			i = skipPrintable(p, i+1)
 			continue
 		}
-		// Fast path for characters whose lead byte rules out controls and
-		// format characters (plainLead): check the continuation bytes
-		// only, for as many such characters as follow. Written out here
-		// because the compiler does not inline it; TestPlainUTF8 checks it
-		// against decodeUTF8.
-		if j := i; plainLead[b] != 0 {
-			for i < n {
-				c := p[i]
-				if w := plainLead[c]; w == 2 && i+1 < n && p[i+1]&0xC0 == 0x80 {
-					i += 2
-				} else if w == 3 && i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && (c != 0xE0 || p[i+1] >= 0xA0) {
-					i += 3
-				} else {
-					break
-				}
-			}
-			if i > j {
-				continue
-			}
+		// Characters whose lead byte rules out controls and format
+		// characters, and the text after them (skipText).
+		if j := skipText(p, i); j > i {
+			i = j
+			continue
 		}
 		if b >= 0xA0 && b < 0xC2 || b > 0xF4 {
 			// A byte that can neither start a character nor be a C1
@@ -78,6 +64,52 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 	d.text(start, i, base, emit)
 	return i
 }
+
+// skipText returns the index of the first byte of p at or after i that
+// does not go on a run of text in ground: the run holds printable ASCII,
+// TAB and LF (skipped eight bytes at a time) and the characters whose lead
+// byte rules out C1 controls and format characters (plainLead), whole in
+// p, with only their continuation bytes checked. It stops at any other
+// byte: a C0 control, DEL, a lead byte that may start a C1 control, a
+// format character, a surrogate or a character of 4 bytes (decodeUTF8
+// decides those), an ill-formed unit and a character cut by the end of p.
+// Feed's ground and Scan's text path both use it; TestPlainUTF8 checks it
+// against decodeUTF8.
+func skipText(p []byte, i int) int {
+	n := len(p)
+	for i < n {
+		// One branch on the table for the bytes that stop the run, so
+		// that a run ended at random (escapes, controls) costs one
+		// predictable exit.
+		c := p[i]
+		switch w := textLen[c]; {
+		case w == 0:
+			return i
+		case w == 1:
+			i = skipPrintable(p, i+1)
+		case w == 2 && i+1 < n && p[i+1]&0xC0 == 0x80:
+			i += 2
+		case w == 3 && i+2 < n && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 && (c != 0xE0 || p[i+1] >= 0xA0):
+			i += 3
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// textLen gives, for each byte that may go on a run of text in ground
+// (skipText), the length in bytes of what it starts: 1 for printable
+// ASCII, TAB and LF, plainLead for the lead bytes of plain characters; 0
+// for every other byte.
+var textLen = func() (t [256]uint8) {
+	t = plainLead
+	t['\t'], t['\n'] = 1, 1
+	for b := 0x20; b < 0x7F; b++ {
+		t[b] = 1
+	}
+	return t
+}()
 
 // isText marks the ASCII bytes that are text: printable ASCII, TAB and LF.
 var isText = func() (t [128]bool) {
@@ -222,7 +254,8 @@ func TextPrefix(p []byte) int {
 	return i
 }
 
-// textPrefix is TextPrefix, with the length (plainLead) of the character
+// textPrefix is TextPrefix (skipText for a short p, without a call per
+// ASCII byte), with the length (plainLead) of the character
 // that begins p[i:] when it is cut by the end of p, else 0.
 func textPrefix(p []byte) (i, cut int) {
 	n := len(p)
@@ -230,13 +263,13 @@ func textPrefix(p []byte) (i, cut int) {
 		if i+8 < n { // skipPrintable is a call: not for a short p
 			i = skipPrintable(p, i)
 		}
-		for i < n && textClass[p[i]] == 1 {
+		for i < n && textLen[p[i]] == 1 {
 			i++
 		}
 		if i == n {
 			return n, 0
 		}
-		switch b := p[i]; textClass[b] {
+		switch b := p[i]; textLen[b] {
 		case 2:
 			if i+1 == n {
 				return i, 2
@@ -262,17 +295,6 @@ func textPrefix(p []byte) (i, cut int) {
 	}
 }
 
-// textClass is plainLead with 1 for the ASCII text bytes (isText).
-var textClass = func() (t [256]uint8) {
-	t = plainLead
-	for b, ok := range isText {
-		if ok {
-			t[b] = 1
-		}
-	}
-	return t
-}()
-
 // AppendText consumes all of p, which continues the stream, when all
 // Feed would do with it is emit text: complete, in state utf8, the
 // character cut by the last Feed as one TextPrefix accepts, take whole
@@ -291,7 +313,7 @@ func (d *Decoder) AppendText(dst, p []byte) (text []byte, cut int, ok bool) {
 		// The kept bytes are a well-formed prefix (saveUTF8): the lead
 		// and the bytes that end the character decide.
 		have, need, lead := int(d.u8n), int(d.u8need), d.u8[0]
-		if n = need - have; int(textClass[lead]) != need || n > len(p) || lead == 0xE0 && have == 1 && p[0] < 0xA0 {
+		if n = need - have; int(textLen[lead]) != need || n > len(p) || lead == 0xE0 && have == 1 && p[0] < 0xA0 {
 			return dst, 0, false
 		}
 		for _, b := range p[:n] {

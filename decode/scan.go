@@ -59,8 +59,10 @@ const ScanRecords = 8
 // Feed runs, by feeding each state a byte of every class (buildScanTable):
 // it has no grammar of its own. In ground, a character of 4 bytes or led
 // by ED is classified by decodeUTF8, as ground does (the others, C1
-// controls and format characters among them, are table states), and a
-// run of printable ASCII is skipped eight bytes at a time, as are the
+// controls and format characters among them, are table states). After
+// scanRun printable ASCII bytes the rest of a text run is skipped as
+// Feed's ground skips it (skipText: ASCII eight bytes at a time, TAB, LF,
+// plain UTF-8 characters by their continuation bytes), and so are the
 // runs of printable payload and parameters in the states of bulkStates
 // (stays.skip). len(recs) must be at least ScanRecords. The table of each
 // choice of LoneC1 and APCBEL is built on first use (about 3 ms of CPU
@@ -118,7 +120,17 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 			continue
 		}
 		if k := s + uint32(t.class[p[i]]); info[k]&infoSkip != 0 {
-			i = t.skips[t.skip[s/scanWidth]].skip(p, i+1)
+			if s == scanText {
+				// Text: TAB, LF and plain UTF-8 go on the run as well,
+				// looked for only where the printable bytes end, so
+				// that a run that ends at a control costs what a run of
+				// a string payload does.
+				if i = skipPrintable(p, i+1); i < len(p) && textLen[p[i]] != 0 {
+					i = skipText(p, i)
+				}
+			} else {
+				i = t.skips[t.skip[s/scanWidth]].skip(p, i+1)
+			}
 			continue
 		} else if info[k]&infoLead == 0 {
 			// An abort that leaves a lead byte to be read again in ground.
@@ -210,6 +222,12 @@ func (t *scanTable) unit(s uint16, size int, cls utfClass, off int64, recs []Rec
 // rows 1 to scanRun are ground in a text run whose record is not yet
 // written.
 const scanGround = 0
+
+// scanText is the row of ground in a text run of scanRun printable bytes
+// or more, whose skip entries skip the rest of the run with skipText: the
+// run goes on through TAB, LF and plain UTF-8 characters, which write no
+// record either.
+const scanText = scanRun * scanWidth
 
 // inRun reports whether s is ground in a text run.
 func (t *scanTable) inRun(s uint16) bool { return s-scanWidth < scanRun*scanWidth }

@@ -253,3 +253,23 @@ func TestScanClasses(t *testing.T) {
 	}
 	golden.Check(t, "scanclasses_table.go", out)
 }
+
+// TestScanText holds Scan to Feed on text runs long enough for Scan's text
+// path (skipText, entered after scanRun printable bytes) followed by TAB,
+// LF, every 2- and 3-byte sequence that TestPlainUTF8 tries and the byte
+// after it, whole, split inside the sequence and byte by byte.
+func TestScanText(t *testing.T) {
+	step := 1
+	if testing.Short() {
+		step = 3
+	}
+	for b0 := 0xC0; b0 < 0xF0; b0 += step {
+		for b1 := 0x70; b1 < 0xC8; b1++ {
+			for _, b2 := range []byte{0x41, 0x80, 0x8B, 0x9B, 0x9C, 0xAE, 0xBF, 0xC0} {
+				p := []byte("words\tand\nmore ")
+				p = append(p, byte(b0), byte(b1), b2, 'x', '\x07', 'y')
+				checkScan(t, p, Decoder{LoneC1: b1%2 == 1}, 16)
+			}
+		}
+	}
+}

@@ -107,7 +107,6 @@ type keyContext struct {
 	frames  bool // the stream has frames
 	streams bool // the capture has more than one stream
 	compare bool // compare mode
-	screen  bool // the screen pane is shown
 	help    bool // the full help is shown
 }
 
@@ -133,8 +132,10 @@ func (k *keyMap) setContext(c keyContext) {
 	k.NextStream.SetEnabled(nav && c.streams && !c.compare)
 	k.NextDiff.SetEnabled(nav && c.compare)
 	k.PrevDiff.SetEnabled(nav && c.compare)
+	// The finding keys open the screen pane (its pass finds them), so
+	// they apply wherever it can be shown: not in compare mode.
 	for _, b := range []*key.Binding{&k.NextFinding, &k.PrevFinding, &k.NextRanked, &k.PrevRanked} {
-		b.SetEnabled(nav && c.screen)
+		b.SetEnabled(nav && !c.compare)
 	}
 	row := "class"
 	if c.compare {

@@ -22,7 +22,6 @@ func (m *model) keyContext() keyContext {
 		frames:  len(sv.frames) > 0,
 		streams: len(m.svs) > 1,
 		compare: m.cmp != nil,
-		screen:  m.lay.shown[paneScreen],
 		help:    m.help.ShowAll,
 	}
 }
@@ -74,6 +73,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		m.screenOn = !m.screenOn
 	case key.Matches(k, ks.NextFinding), key.Matches(k, ks.PrevFinding), key.Matches(k, ks.NextRanked), key.Matches(k, ks.PrevRanked):
 		d := map[bool]int{true: 1, false: -1}[key.Matches(k, ks.NextFinding, ks.NextRanked)]
+		m.screenOn = true
 		m.stepFinding(d, key.Matches(k, ks.NextRanked, ks.PrevRanked))
 	case key.Matches(k, ks.NextDiff):
 		return m.nextDiff(1)

@@ -277,3 +277,28 @@ func TestScreenPaneTitleWindow(t *testing.T) {
 		t.Errorf("a screen that fits the pane names no columns or rows:\n%s", v)
 	}
 }
+
+// TestFindingKeysOpenScreen: f works before S (the README lists it among
+// the viewer's keys) and opens the screen pane, whose pass finds the
+// hidden text; in compare mode, which has no screen pane, the finding keys
+// are off.
+func TestFindingKeysOpenScreen(t *testing.T) {
+	in := []byte("files: a.txt\r\n\x1b[31mrm -rf ~/\x1b[0m\r\x1b[Kb.txt\r\n")
+	d := newDriver(t, load(t, in), Options{}, testStyles(termenv.Ascii, false), 160, 40, nil)
+	if !d.m.keys.NextFinding.Enabled() || !d.m.keys.PrevRanked.Enabled() {
+		t.Fatalf("finding keys off before S")
+	}
+	d.press("f") // starts the screen pass, if S has not
+	d.press("f")
+	if got, want := d.m.sv().cursor, int64(bytes.Index(in, []byte("rm -rf"))); got != want {
+		t.Errorf("f before S: cursor %d, want %d", got, want)
+	}
+	if !d.m.lay.shown[paneScreen] {
+		t.Errorf("f did not open the screen pane")
+	}
+	k := newKeyMap(false)
+	k.setContext(keyContext{compare: true})
+	if k.NextFinding.Enabled() || k.NextRanked.Enabled() {
+		t.Errorf("finding keys on in compare mode")
+	}
+}
