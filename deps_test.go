@@ -35,6 +35,8 @@ var allowed = map[string][]string{
 	"dump":                          {"capture", "render", "iostreams", "safejson"},
 	"seal":                          {"capture/store", "filippo.io/age"},
 	"mcpserver":                     {"sanitize", "render", "capture", "capture/store", "excerpt", "safejson", "github.com/modelcontextprotocol/go-sdk/", "github.com/google/jsonschema-go/"},
+	"internal/command":              {"sanitize", "render", "capture", "screen", "github.com/spf13/cobra", "github.com/spf13/pflag"},
+	"internal/job":                  {"sanitize", "render", "capture", "capture/store", "excerpt", "screen", "iostreams", "internal/command"},
 	"internal/hostile":              {},
 	"internal/benchinput":           {"golang.org/x/sys/unix"},
 	"internal/golden":               {},
@@ -47,7 +49,8 @@ var allowed = map[string][]string{
 		"github.com/charmbracelet/lipgloss", "github.com/charmbracelet/x/ansi", "github.com/muesli/termenv",
 		"github.com/aymanbagabas/go-udiff/lcs"}, // compare mode's alignment of two captures
 	"cmd/bytelens": {"decode", "sanitize", "render", "capture", "capture/store", "viewer", "diff", "extract", "version", "safejson", "excerpt", "mcpserver", "hook", "seal", "screen", "dump",
-		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty", "iostreams"},
+		"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/mattn/go-isatty", "iostreams",
+		"internal/command", "internal/job"},
 }
 
 func TestLayers(t *testing.T) {

@@ -23,7 +23,45 @@ type ArgOptions struct {
 	// Stdin is read, under the name "stdin"; without it such a file gives
 	// ErrNotRegular.
 	Specials bool
+	// Stream is the stream the command asks for ("" for all): raw stdin
+	// has one, StreamOutput, and naming another is a *RawStdinError.
+	Stream string
+	// Whole loads raw stdin whole ([Input.LoadWhole]) instead of returning
+	// it unread, for a command that reads it twice (the screen model).
+	Whole bool
 }
+
+// ErrRawStdin is wrapped by the *RawStdinError of an option that does not
+// apply to stdin read as raw bytes.
+var ErrRawStdin = errors.New("option does not apply to raw stdin")
+
+// RawStdinError is [OpenArg]'s refusal of an option that does not apply
+// to stdin read as raw bytes: a timing file, or a stream other than
+// StreamOutput. It wraps ErrRawStdin; Hint names the --format that would
+// read stdin as a recording.
+type RawStdinError struct {
+	// Timing is set for a timing file; else Stream names the stream asked
+	// for.
+	Timing bool
+	Stream string
+}
+
+func (e *RawStdinError) Error() string {
+	if e.Timing {
+		return "--timing applies to a script(1) typescript, and stdin is read as raw bytes"
+	}
+	return fmt.Sprintf("raw stdin has one stream, %s; --stream %s names none", StreamOutput, e.Stream)
+}
+
+// Hint names the --format that reads stdin as a recording.
+func (e *RawStdinError) Hint() string {
+	if e.Timing {
+		return "give --format script to read stdin as a typescript"
+	}
+	return "give --format to read stdin as a recording with several streams"
+}
+
+func (e *RawStdinError) Unwrap() error { return ErrRawStdin }
 
 // Input is a command's FILE argument, opened by [OpenArg]: a capture, or
 // raw bytes to stream. The caller closes it.
@@ -64,13 +102,15 @@ func (in *Input) Close() error {
 // *fs.PathError of package os (wrapping fs.ErrNotExist,
 // fs.ErrPermission…), and no other error is one; a directory gives an
 // error wrapping ErrIsDir; stdin over the limit wraps ErrInputTooLarge;
-// otherwise the errors of Open, of o.Store and of [OpenArtifact].
+// raw stdin with o.Timing, or with o.Stream naming another stream than
+// StreamOutput, gives a *RawStdinError; otherwise the errors of Open, of
+// o.Store and of [OpenArtifact].
 func OpenArg(arg string, o ArgOptions) (*Input, error) {
 	in := &Input{Name: arg, sniffed: o.Format == ""}
 	switch {
 	case arg == "" || arg == "-":
 		in.Name = "stdin"
-		if err := in.open(o.Stdin, o.OpenOptions); err != nil {
+		if err := in.open(o.Stdin, o); err != nil {
 			return nil, err
 		}
 		return in, nil
@@ -100,7 +140,7 @@ func OpenArg(arg string, o ArgOptions) (*Input, error) {
 			return nil, err
 		}
 		in.Name, in.close = "stdin", f.Close
-		if err := in.open(f, o.OpenOptions); err != nil {
+		if err := in.open(f, o); err != nil {
 			f.Close()
 			return nil, err
 		}
@@ -112,14 +152,22 @@ func OpenArg(arg string, o ArgOptions) (*Input, error) {
 	return in, nil
 }
 
-// open sets in from r read as stdin: unread for raw bytes, else loaded
-// whole with o.
-func (in *Input) open(r io.Reader, o OpenOptions) error {
-	if o.Format == "" || o.Format == "raw" {
-		in.Raw = r
-		return nil
+// open sets in from r read as stdin: unread for raw bytes (loaded whole
+// with o.Whole) once o's other options are checked against them, else
+// loaded whole with o.
+func (in *Input) open(r io.Reader, o ArgOptions) error {
+	switch {
+	case o.Format != "" && o.Format != "raw":
+		return in.LoadWhole(r, o.OpenOptions)
+	case o.Timing != "":
+		return &RawStdinError{Timing: true}
+	case o.Stream != "" && o.Stream != StreamOutput:
+		return &RawStdinError{Stream: o.Stream}
+	case o.Whole:
+		return in.LoadWhole(r, OpenOptions{Format: "raw"})
 	}
-	return in.LoadWhole(r, o)
+	in.Raw = r
+	return nil
 }
 
 // LoadWhole reads r whole (ReadInput, at most MaxInput bytes) and loads it

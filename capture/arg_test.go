@@ -35,6 +35,11 @@ func TestOpenArg(t *testing.T) {
 		{name: "bad reference", arg: store.RefPrefix + "zz", wantErr: store.ErrBadRef},
 		{name: "sniffed lossy cast", arg: cast, wantName: cast, sniffErr: true},
 		{name: "asked-for cast", arg: cast, o: ArgOptions{OpenOptions: OpenOptions{Format: "asciicast-v2"}}, wantName: cast},
+		{name: "raw stdin whole", arg: "-", o: ArgOptions{Whole: true}, wantName: "stdin"},
+		{name: "raw stdin has its one stream", arg: "-", o: ArgOptions{Stream: StreamOutput}, wantName: "stdin", wantRaw: true},
+		{name: "raw stdin has no stderr", arg: "-", o: ArgOptions{Stream: StreamStderr}, wantErr: ErrRawStdin, wantMsg: "raw stdin has one stream, output; --stream stderr names none"},
+		{name: "raw stdin has no timing", arg: "", o: ArgOptions{OpenOptions: OpenOptions{Timing: "t"}, Whole: true}, wantErr: ErrRawStdin, wantMsg: "--timing applies to a script(1) typescript, and stdin is read as raw bytes"},
+		{name: "a recording on stdin has streams", arg: "-", o: ArgOptions{OpenOptions: OpenOptions{Format: "asciicast-v2"}, Stream: StreamInput}, wantName: "stdin"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -96,5 +101,21 @@ func TestOpenArgSpecials(t *testing.T) {
 	n, _ := in.Raw.Read(b)
 	if in.Name != "stdin" || in.Capture != nil || string(b[:n]) != "hi\x1b[31m" {
 		t.Fatalf("Input %q, capture %v, read %q; want stdin's raw stream of the FIFO", in.Name, in.Capture != nil, b[:n])
+	}
+}
+
+// TestRawStdinErrorHint checks that each refusal of RawStdinError names
+// the --format that reads stdin as a recording.
+func TestRawStdinErrorHint(t *testing.T) {
+	for _, tc := range []struct {
+		err  *RawStdinError
+		hint string
+	}{
+		{&RawStdinError{Timing: true}, "give --format script to read stdin as a typescript"},
+		{&RawStdinError{Stream: "input"}, "give --format to read stdin as a recording with several streams"},
+	} {
+		if got := tc.err.Hint(); got != tc.hint {
+			t.Errorf("%v: hint %q, want %q", tc.err, got, tc.hint)
+		}
 	}
 }

@@ -24,6 +24,7 @@
 package capture
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -144,6 +145,14 @@ type Stream struct {
 	Removed []Removal
 }
 
+// Through returns a copy of st whose Data reads through wrap(st.Data),
+// such as a progress meter's counting reader; st is not changed.
+func (st *Stream) Through(wrap func(io.ReaderAt) io.ReaderAt) *Stream {
+	c := *st
+	c.Data = wrap(st.Data)
+	return &c
+}
+
 // Removal counts one class of recorder annotations that a loader removed
 // from a stream (sanitize.LoaderRemoval, so that render can print it).
 type Removal = sanitize.LoaderRemoval
@@ -171,8 +180,11 @@ func (c *Capture) Stream(name string) *Stream {
 	return nil
 }
 
+// ErrNoStream is wrapped by every *NoStreamError.
+var ErrNoStream = errors.New("no such stream")
+
 // NoStreamError is returned by Select for a name that is none of the
-// capture's streams.
+// capture's streams; it wraps ErrNoStream.
 type NoStreamError struct {
 	// Name is the name asked for; Have the names of the capture's streams.
 	Name string
@@ -182,6 +194,8 @@ type NoStreamError struct {
 func (e *NoStreamError) Error() string {
 	return fmt.Sprintf("capture has no stream %q (it has %s)", e.Name, strings.Join(e.Have, ", "))
 }
+
+func (e *NoStreamError) Unwrap() error { return ErrNoStream }
 
 // Select returns the streams a command works on: the one named, or all of
 // them when name is "". A name that is none of them is a *NoStreamError.

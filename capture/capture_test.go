@@ -2,8 +2,10 @@ package capture
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -261,3 +263,24 @@ func eventsEqual(a, b []Event) bool {
 	}
 	return true
 }
+
+// TestStreamThrough checks that Through reads the stream through the
+// wrapper it is given and leaves the stream itself alone.
+func TestStreamThrough(t *testing.T) {
+	st := &Stream{Name: StreamOutput, Data: strings.NewReader("abcdef"), Len: 6}
+	var read int
+	c := st.Through(func(r io.ReaderAt) io.ReaderAt {
+		return readerAtFunc(func(p []byte, off int64) (int, error) { n, err := r.ReadAt(p, off); read += n; return n, err })
+	})
+	b := make([]byte, 4)
+	if n, _ := c.Data.ReadAt(b, 1); n != 4 || string(b) != "bcde" || read != 4 || c.Name != st.Name || c.Len != 6 {
+		t.Errorf("read %q (%d counted) from %+v", b, read, c)
+	}
+	if _, ok := st.Data.(*strings.Reader); !ok {
+		t.Errorf("the stream's own Data changed to %T", st.Data)
+	}
+}
+
+type readerAtFunc func(p []byte, off int64) (int, error)
+
+func (f readerAtFunc) ReadAt(p []byte, off int64) (int, error) { return f(p, off) }

@@ -57,22 +57,37 @@ func Clean(w io.Writer, st *Stream, opts sanitize.Options) (sanitize.Report, err
 // streams (an array of them): the stream's name, the sanitizer's report
 // (schema sanitize.Schema), and what the loader took out of the file
 // before cleaning (recorder annotations such as Jenkins ConsoleNotes and
-// timestamp prefixes, which are not terminal output). No field holds
-// payload.
+// timestamp prefixes, which are not terminal output), and the "display"
+// of report --screen when there is one. No field holds payload.
 type StreamReport struct {
 	Stream string `json:"stream"`
 	sanitize.Report
 	LoaderRemoved []Removal `json:"loader_removed,omitempty"`
+	// Display is the screen model's display of the stream (a
+	// *render.ScreenDisplay, whose strings are escaped), or nil.
+	Display any `json:"display,omitempty"`
 	// Format is the capture's format, for summaries; not in the JSON form.
 	Format Format `json:"-"`
 }
 
 // SoloReport is the JSON form of the report of a capture of one stream:
-// the sanitize.Schema object, with loader_removed when there is any.
+// the sanitize.Schema object, with loader_removed and display when there
+// are any.
 type SoloReport struct {
 	sanitize.Report
 	LoaderRemoved []Removal `json:"loader_removed,omitempty"`
+	Display       any       `json:"display,omitempty"`
 }
 
 // Solo returns r without its stream name.
-func (r StreamReport) Solo() SoloReport { return SoloReport{r.Report, r.LoaderRemoved} }
+func (r StreamReport) Solo() SoloReport { return SoloReport{r.Report, r.LoaderRemoved, r.Display} }
+
+// ReportJSON returns the JSON value of the reports of a capture's streams,
+// as report --json and clean --report write it: the SoloReport of a
+// capture of one stream, else the array of reps.
+func ReportJSON(reps []StreamReport) any {
+	if len(reps) == 1 {
+		return reps[0].Solo()
+	}
+	return reps
+}

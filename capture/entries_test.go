@@ -51,7 +51,7 @@ func TestSelect(t *testing.T) {
 	}
 	_, err := c.Select("input")
 	var ne *NoStreamError
-	if !errors.As(err, &ne) || err.Error() != `capture has no stream "input" (it has stdout, stderr)` {
+	if !errors.As(err, &ne) || !errors.Is(err, ErrNoStream) || err.Error() != `capture has no stream "input" (it has stdout, stderr)` {
 		t.Errorf("Select input = %v", err)
 	}
 }

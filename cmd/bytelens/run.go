@@ -2,24 +2,16 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
-	"os/exec"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
-	"github.com/bytelens/bytelens/excerpt"
-	"github.com/bytelens/bytelens/iostreams"
-	"github.com/bytelens/bytelens/render"
+	"github.com/bytelens/bytelens/internal/job"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
 
+// runFlags are the flags of run.
 type runFlags struct {
 	maxOutput, maxRaw             store.Bytes
 	timeout, waitDelay, killGrace time.Duration
@@ -32,42 +24,11 @@ type runFlags struct {
 
 func newRunCmd(s *streams) *cobra.Command {
 	f := &runFlags{maxOutput: capture.DefaultMaxOutput, maxRaw: capture.DefaultMaxRaw, waitDelay: capture.DefaultWaitDelay}
-	cmd := &cobra.Command{
-		Use:   "run [flags] -- CMD [ARG...]",
-		Short: "Run a command with pipes and print its cleaned output as a JSON envelope",
-		Long: `Run runs CMD with pipes (never a pseudo-terminal), stdin from /dev/null
-unless --stdin, in a new session without a controlling terminal: /dev/tty
-fails for it. With --isolate (Linux) it also runs in new user, PID and
-mount namespaces, where it can neither see nor signal bytelens nor open
-your terminals by name (README: what it does not protect). stdout and
-stderr are each cleaned by their own streaming
-sanitizer; the raw bytes go to the restricted store ($BYTELENS_STORE, else
-$XDG_STATE_HOME/bytelens/store, else ~/.local/state/bytelens/store) and
-the envelope references them.
-
-Nothing CMD starts outlives run: when CMD has ended and its output is
-read (or --wait-delay passed), at --timeout, or when bytelens gets
-SIGINT, SIGTERM or SIGHUP, every process it started is killed (SIGTERM,
-then SIGKILL after --kill-grace), those that left its session included
-(Linux: a child subreaper adopts them); they are killed too if bytelens
-itself is killed.
-
-Each stream keeps its head and tail within --max-output; the envelope
-says which lines and bytes lie between them and the excerpt command that
-prints them.
-
-It prints one JSON object, schema bytelens.envelope/v2 (docs/envelope.md),
---compact without zero counters, empty fields and the chunk list, or with
---text a labelled form for people. The command's exit code is in the
-envelope's exit_code field. bytelens run exits 0 when it printed an
-envelope, whatever the command's exit code (with --exit-code: the
-command's own status, 128+N for signal N); 1 when it could not run the
-command; 2 for a usage error. A store that fails (full, read-only, not
-private) costs the raw artifact only: the envelope is printed with
-store_error saying why.`,
+	cmd := withHelp("run", &cobra.Command{
+		Use:  "run [flags] -- CMD [ARG...]",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd.Context(), s, f, args) },
-	}
+	})
 	fs := cmd.Flags()
 	fs.SetInterspersed(false)
 	fs.Var(&f.maxOutput, "max-output", "cleaned `bytes` kept per stream in the envelope (suffixes K, M, G; -1 no limit)")
@@ -88,13 +49,29 @@ store_error saying why.`,
 	return cmd
 }
 
+// runRun checks the combinations of f, collects the command args
+// (job.Env.Collect) and prints its envelope in the form asked; with
+// --exit-code it exits with the command's own status.
 func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
-	if f.noStore && f.saveEnvelope {
+	form := job.FormJSON
+	switch {
+	case f.noStore && f.saveEnvelope:
 		return usagef("--save-envelope needs the store; drop --no-store")
+	case f.maxOutput == 0 || f.maxRaw == 0:
+		return usagef("--max-output and --max-raw must be positive, or -1 for no limit")
+	case f.text && f.compact:
+		return usagef("--compact shapes the JSON envelope; drop it or --text")
+	case f.agent && (f.text || f.compact):
+		return usagef("--agent is its own output form; drop --text and --compact")
+	case f.agent:
+		form = job.FormAgent
+	case f.text:
+		form = job.FormText
+	case f.compact:
+		form = job.FormCompact
 	}
-	sopts := *f.policy
 	opts := capture.RunOptions{
-		Sanitize:  sopts,
+		Sanitize:  *f.policy,
 		MaxOutput: int64(f.maxOutput),
 		MaxRaw:    int64(f.maxRaw),
 		Timeout:   f.timeout,
@@ -102,101 +79,15 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		WaitDelay: f.waitDelay,
 		Isolate:   f.isolate,
 	}
-	if opts.MaxOutput == 0 || opts.MaxRaw == 0 {
-		return usagef("--max-output and --max-raw must be positive, or -1 for no limit")
-	}
-	if f.decision != "" {
-		var err error
-		if opts.Decision, err = readDecision(f.decision); err != nil {
-			return err
-		}
-	}
-	if f.text && f.compact {
-		return usagef("--compact shapes the JSON envelope; drop it or --text")
-	}
-	if f.agent && (f.text || f.compact) {
-		return usagef("--agent is its own output form; drop --text and --compact")
-	}
-	// A store that cannot be opened costs the raw artifact, not the run.
-	var storeErr error
-	if !f.noStore {
-		if opts.Store, storeErr = store.OpenDefault(); storeErr == nil {
-			opts.Store.SetSidecar(excerpt.Sidecar(sopts)) // the cleaned text for bytelens excerpt
-			if err := useKeys(opts.Store); err != nil {
-				return err
-			}
-		}
-	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
-
-	c := exec.Command(args[0], args[1:]...)
-	if f.stdin != "" {
-		in, err := os.Open(f.stdin)
-		if err != nil {
-			return fmt.Errorf("--stdin: %w", err)
-		}
-		defer in.Close()
-		c.Stdin, opts.StdinName = in, f.stdin
-	}
-	p, counted := iostreams.RunProgress(s.tty, args[0])
-	opts.Progress = counted
-	env, err := capture.Run(ctx, c, opts)
-	p.Finish()
+	env, err := s.env().Collect(ctx, args, opts, job.Collect{Stdin: f.stdin, Decision: f.decision, NoStore: f.noStore, SaveEnvelope: f.saveEnvelope, Keys: useKeys})
 	if err != nil {
 		return err
 	}
-	if storeErr != nil {
-		env.StoreError, _ = capture.CleanField("raw artifact not kept: " + storeErr.Error() + " (set BYTELENS_STORE to a private directory, mode 0700, or pass --no-store)")
-	}
-	if f.saveEnvelope {
-		env.SaveTo(opts.Store)
-	}
-	if err := writeEnvelope(s, &env, f); err != nil {
+	if err := job.WriteEnvelope(s.stdout, &env, form); err != nil {
 		return err
 	}
 	if f.exitCode {
 		return exitError{env.ExitStatus()}
 	}
 	return nil
-}
-
-// writeEnvelope prints env as --agent, --text, --compact or plain JSON
-// ask. The text forms are for people and agents: what cleaning keeps
-// (format characters under --format-chars keep, invisible fillers) is
-// escaped too.
-func writeEnvelope(s *streams, env *capture.Envelope, f *runFlags) error {
-	switch {
-	case f.agent:
-		return env.WriteAgentText(render.InertWriter(s.stdout))
-	case f.text:
-		return env.WriteText(render.InertWriter(s.stdout))
-	}
-	js, err := env.JSON(f.compact)
-	if err != nil {
-		return err
-	}
-	_, err = s.stdout.Write(js)
-	return err
-}
-
-// readDecision reads the --decision file (capture.ReadDecision); a record
-// it refuses is a usage error.
-func readDecision(path string) (json.RawMessage, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--decision: %w", err)
-	}
-	defer fh.Close()
-	b, err := capture.ReadDecision(fh)
-	switch {
-	case errors.Is(err, capture.ErrDecision):
-		return nil, usagef("--decision: %q: %v", path, err)
-	case err != nil:
-		return nil, fmt.Errorf("--decision: %w", err)
-	}
-	return b, nil
 }
