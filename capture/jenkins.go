@@ -67,18 +67,13 @@ func isBase64Byte(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '='
 }
 
-// sniffJenkins reports whether b holds a well-formed ConsoleNote.
+// sniffJenkins reports whether b holds a ConsoleNote preamble, well-formed
+// note or not. A preamble without a well-formed note (a bad MAC, length,
+// gzip header or base64) still sniffs as Jenkins, so that loadJenkins
+// warns with its offset and a sniffed reading is refused (SniffError)
+// rather than the file silently cleaned as raw with the note's text in it.
 func sniffJenkins(b []byte) bool {
-	for i := 0; ; {
-		j := bytes.Index(b[i:], jenkinsPreamble)
-		if j < 0 {
-			return false
-		}
-		if jenkinsNoteLen(b[i+j:]) > 0 {
-			return true
-		}
-		i += j + 1
-	}
+	return bytes.Contains(b, jenkinsPreamble)
 }
 
 // loadJenkins loads a Jenkins console log as one output stream read from

@@ -535,7 +535,7 @@ func TestSniff(t *testing.T) {
 		{"journald json spaced", []byte(`{ "__REALTIME_TIMESTAMP" : "1", "MESSAGE" : [1,2] }` + "\n"), FormatJournalJSON},
 		{"journald export", []byte("__CURSOR=s=1\nMESSAGE=x\n\n"), FormatJournalExport},
 		{"jenkins", append([]byte("x\n"), jenkinsNote(4)...), FormatJenkins},
-		{"jenkins preamble only", []byte("x\x1b[8mha:////4AAA\x1b[0m\n"), FormatRaw},
+		{"jenkins preamble only", []byte("x\x1b[8mha:////4AAA\x1b[0m\n"), FormatJenkins},
 		{"not github", []byte("2026-11-29 11:47:47 x\n"), FormatRaw},
 		{"gitlab marker", []byte("x\n\x1b[0Ksection_start:1795952867:build\r\x1b[0K"), FormatGitLabCI},
 		{"gitlab greeting", []byte("\x1b[0KRunning with gitlab-runner 17.0\n"), FormatGitLabCI},

@@ -6,6 +6,9 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -193,5 +196,63 @@ func TestReadInput(t *testing.T) {
 	}
 	if _, err := ReadInput(strings.NewReader("abcde"), 4); !errors.Is(err, ErrInputTooLarge) || !strings.Contains(err.Error(), "more than 4 bytes") {
 		t.Errorf("over the cap: %v", err)
+	}
+}
+
+// badJenkinsNote is jenkinsNote(mac) with its decoded body or its base64
+// text corrupted by how.
+func badJenkinsNote(mac int, how string) []byte {
+	note := jenkinsNote(mac)
+	b64 := note[len(jenkinsPreamble) : len(note)-len(jenkinsPostamble)]
+	body, _ := base64.StdEncoding.DecodeString(string(b64))
+	switch how {
+	case "mac": // a MAC longer than the body
+		binary.BigEndian.PutUint32(body, uint32(-int32(len(body))))
+	case "length": // a data length one byte short
+		i := 4 + mac
+		binary.BigEndian.PutUint32(body[i:], binary.BigEndian.Uint32(body[i:])-1)
+	case "base64": // a base64 text cut short of its last quantum
+		return cat(jenkinsPreamble, b64[:len(b64)-1], jenkinsPostamble)
+	}
+	return cat(jenkinsPreamble, []byte(base64.StdEncoding.EncodeToString(body)), jenkinsPostamble)
+}
+
+// TestJenkinsMalformedNote: a log whose only ConsoleNote is malformed
+// sniffs as Jenkins, and the sniffed reading is refused with a SniffError
+// whose warning names the note's offset and whose hint names --format raw
+// and --format jenkins; asked for, jenkins keeps the note as text and
+// warns the same.
+func TestJenkinsMalformedNote(t *testing.T) {
+	dir := t.TempDir()
+	for _, how := range []string{"mac", "length", "base64"} {
+		t.Run(how, func(t *testing.T) {
+			data := cat([]byte("Started by user admin\n"), badJenkinsNote(32, how), []byte("Building\n"))
+			path := filepath.Join(dir, how+".log")
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			wantWarn := "capture offset 22: Jenkins ConsoleNote preamble without a well-formed note; kept as text"
+			in, err := OpenArg(path, ArgOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			var se *SniffError
+			if err := in.CheckSniff(); !errors.As(err, &se) {
+				t.Fatalf("sniffed as %v, CheckSniff() = %v; want a SniffError", in.Capture.Format, err)
+			}
+			wantHint := "--format raw cleans the file's bytes as they are; --format jenkins accepts the jenkins reading"
+			if se.Format != FormatJenkins || se.Warning.String() != wantWarn || se.Hint() != wantHint {
+				t.Errorf("SniffError{%v, %q}, hint %q; want jenkins, %q, %q", se.Format, se.Warning, se.Hint(), wantWarn, wantHint)
+			}
+			c, err := Load(bytes.NewReader(data), int64(len(data)), OpenOptions{Format: "jenkins"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := io.ReadAll(c.Streams[0].Reader())
+			if !bytes.Equal(got, data) || len(c.Warnings) != 1 || c.Warnings[0].String() != wantWarn || c.Streams[0].Removed != nil {
+				t.Errorf("--format jenkins: %q, warnings %v, removed %v; want the bytes kept and %q", got, c.Warnings, c.Streams[0].Removed, wantWarn)
+			}
+		})
 	}
 }

@@ -624,7 +624,7 @@ func TestRunCleansMetadata(t *testing.T) {
 // TestRunMetadataUnchanged: clean metadata is kept as is, and
 // metadata_cleaned is an empty list, not null.
 func TestRunMetadataUnchanged(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "plain dir é 終 \u200d")
+	dir := filepath.Join(t.TempDir(), "plain dir é 終 \U0001F469\u200d\U0001F4BB")
 	os.Mkdir(dir, 0o700)
 	cmd := exec.Command("printf", "%s", "it's", "naïve")
 	cmd.Dir = dir

@@ -26,7 +26,8 @@ const (
 	// The default policy removes them.
 	FormatHiding
 	// FormatJoining: characters that shape ordinary text: ZWNJ, ZWJ, LRM,
-	// RLM, ALM and the soft hyphen. Every policy keeps them.
+	// RLM, ALM and the soft hyphen. The sanitizer keeps them where a
+	// script next to them needs them.
 	FormatJoining
 	// FormatSelector: the variation selectors U+FE00–U+FE0F and
 	// U+E0100–U+E01EF. The default policy keeps one directly after a base

@@ -112,13 +112,13 @@ var textLen = func() (t [256]uint8) {
 }()
 
 // isText marks the ASCII bytes that are text: printable ASCII, TAB and LF.
-var isText = [128]bool{'\t': true, '\n': true}
-
-func init() {
+var isText = func() (t [128]bool) {
+	t['\t'], t['\n'] = true, true
 	for b := 0x20; b < 0x7F; b++ {
-		isText[b] = true
+		t[b] = true
 	}
-}
+	return t
+}()
 
 const (
 	ones  = 0x0101010101010101
@@ -241,3 +241,104 @@ func c1Kind(c byte) Kind {
 	}
 	return KindC1
 }
+
+// TextPrefix returns the length in bytes of the longest prefix of p made
+// of whole characters that ground decodes as text and nothing else:
+// printable ASCII, TAB, LF, and the 2- and 3-byte UTF-8 characters whose
+// lead byte rules out C1 controls, surrogates and format characters
+// (plainLead). It stops early at text it does not check (4-byte
+// characters, leads that may start a format character) as well as at
+// controls, ESC, ill-formed UTF-8 and a character cut by the end of p.
+func TextPrefix(p []byte) int {
+	i, _ := textPrefix(p)
+	return i
+}
+
+// textPrefix is TextPrefix (skipText for a short p, without a call per
+// ASCII byte), with the length (plainLead) of the character
+// that begins p[i:] when it is cut by the end of p, else 0.
+func textPrefix(p []byte) (i, cut int) {
+	n := len(p)
+	for {
+		if i+8 < n { // skipPrintable is a call: not for a short p
+			i = skipPrintable(p, i)
+		}
+		for i < n && textLen[p[i]] == 1 {
+			i++
+		}
+		if i == n {
+			return n, 0
+		}
+		switch b := p[i]; textLen[b] {
+		case 2:
+			if i+1 == n {
+				return i, 2
+			}
+			if p[i+1]&0xC0 != 0x80 {
+				return i, 0
+			}
+			i += 2
+		case 3:
+			if i+1 < n && (p[i+1]&0xC0 != 0x80 || b == 0xE0 && p[i+1] < 0xA0) {
+				return i, 0
+			}
+			if i+2 >= n {
+				return i, 3 // cut: one byte, or two of three
+			}
+			if p[i+2]&0xC0 != 0x80 {
+				return i, 0
+			}
+			i += 3
+		default:
+			return i, 0
+		}
+	}
+}
+
+// AppendText consumes all of p, which continues the stream, when all
+// Feed would do with it is emit text: complete, in state utf8, the
+// character cut by the last Feed as one TextPrefix accepts, take whole
+// characters TextPrefix accepts, and keep the start of such a character
+// cut by the end of p. It then emits nothing, appends the text (the kept
+// start of the character the last Feed cut, then p[:len(p)-cut]) to dst,
+// returns it, cut, the bytes of p that start a character cut by its end,
+// and ok; d is as Feed over p would leave it. Otherwise it returns dst,
+// 0 and false, and d is unchanged.
+func (d *Decoder) AppendText(dst, p []byte) (text []byte, cut int, ok bool) {
+	if !d.InText() {
+		return dst, 0, false
+	}
+	n := 0
+	if d.state == stateUTF8 {
+		// The kept bytes are a well-formed prefix (saveUTF8): the lead
+		// and the bytes that end the character decide.
+		have, need, lead := int(d.u8n), int(d.u8need), d.u8[0]
+		if n = need - have; int(textLen[lead]) != need || n > len(p) || lead == 0xE0 && have == 1 && p[0] < 0xA0 {
+			return dst, 0, false
+		}
+		for _, b := range p[:n] {
+			if b&0xC0 != 0x80 {
+				return dst, 0, false
+			}
+		}
+	}
+	k, w := textPrefix(p[n:])
+	if n += k; n < len(p) && w == 0 {
+		return dst, 0, false
+	}
+	if d.state == stateUTF8 {
+		dst = append(dst, d.u8[:d.u8n]...)
+		d.u8n, d.state = 0, stateGround
+	}
+	dst = append(dst, p[:n]...)
+	if n < len(p) {
+		d.saveUTF8(p[n:], d.off+int64(n))
+	}
+	d.off += int64(len(p))
+	return dst, len(p) - n, true
+}
+
+// InText reports whether d is in ground or inside a character cut by the
+// end of the last Feed in ground (state utf8): whether AppendText may take
+// anything.
+func (d *Decoder) InText() bool { return d.state <= stateUTF8 }

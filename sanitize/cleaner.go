@@ -92,6 +92,8 @@ type cleaner struct {
 	// as the options decide: no line emulation, no offset map, format
 	// characters not escaped.
 	plainText bool
+	// quickSkip counts down the chunks that do not try quickText.
+	quickSkip uint8
 }
 
 func newCleaner(o Options) *cleaner {
@@ -112,7 +114,15 @@ func newCleaner(o Options) *cleaner {
 func (c *cleaner) feed(p []byte) {
 	c.chunk, c.base = p, c.dec.Offset()
 	held := len(c.out)
-	for q := p; len(q) > 0; {
+	q := p
+	if len(p) < minScanPiece && c.quick() {
+		if c.quickText(p) {
+			q = nil
+		} else {
+			c.quickSkip = quickSkip
+		}
+	}
+	for len(q) > 0 {
 		n := min(len(q), pieceLen)
 		c.choosePath(q[:n])
 		if c.scanning {
@@ -131,6 +141,48 @@ func (c *cleaner) feed(p []byte) {
 	c.rep.BytesIn += int64(len(p))
 	c.keepHistory(p)
 	c.chunk = nil
+}
+
+// quickSkip is how many small chunks after one that was not all text do
+// not try quickText: on input dense with sequences most chunks are not,
+// and the try is then wasted.
+const quickSkip = 7
+
+// quick reports whether a small chunk of text (fed on the token path,
+// choosePath) can be written without the policy: nothing
+// pending (plain), no screen, the decoder driven by Feed and between
+// tokens or inside a character (decode.Decoder.InText), under pathAuto
+// (pathTokens is Feed for every byte, the reference the tests compare
+// with).
+func (c *cleaner) quick() bool {
+	if c.quickSkip > 0 {
+		c.quickSkip--
+		return false
+	}
+	return c.path == pathAuto && !c.scanning && c.dec.InText() && c.scr == nil && c.plain()
+}
+
+// quickText writes p, the chunk, as each writes text tokens when p is
+// text (decode.AppendText: whole characters, and one the last chunk cut)
+// and reports whether it was. The last character written is the one
+// before the next token (prevChar).
+func (c *cleaner) quickText(p []byte) bool {
+	held := len(c.out)
+	var cut int
+	var ok bool
+	if c.out, cut, ok = c.dec.AppendText(c.out, p); !ok {
+		return false
+	}
+	if m := len(p) - cut; len(c.out) > held {
+		end := c.base + int64(m)
+		c.at, c.fmt.prevEnd, c.fmt.prevRune = end, end, -1
+		if m < utf8.UTFMax && len(c.out)-held > m {
+			// The last character began in the last chunk: keepHistory
+			// would keep only its end.
+			c.fmt.prevRune, _ = utf8.DecodeLastRune(c.out)
+		}
+	}
+	return true
 }
 
 // end finishes the stream.

@@ -62,4 +62,33 @@ func TestCPUTime(t *testing.T) {
 			in.name, med[0], med[1], med[2], med[3], med[4], uv, med[0]/med[4], med[1]/med[4], med[3]/med[4], uvr, med[1]/med[2])
 	}
 	t.Log("\n" + out.String())
+	t.Log("\n" + screenCPUTime(rounds, minCPU))
+}
+
+// screenCPUTime measures CRScreen beside CRLines: Bytes of each input,
+// and Map of its first 128 KiB, the viewer's cleaned-pane window. It
+// returns a Markdown table of medians (MB of input per CPU second).
+func screenCPUTime(rounds int, minCPU time.Duration) string {
+	var out strings.Builder
+	out.WriteString("| input | Bytes cr=lines | Bytes cr=screen | lines ÷ screen | Map 128 KiB cr=lines | Map 128 KiB cr=screen | lines ÷ screen |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	lines, scr := Options{}, Options{CR: CRScreen}
+	for _, in := range benchInputs() {
+		if !benchinput.Wanted(in.name) {
+			continue
+		}
+		win := in.data[:min(len(in.data), 128<<10)]
+		rows := []func(){
+			func() { Bytes(in.data, lines) },
+			func() { Bytes(in.data, scr) },
+		}
+		wrows := []func(){
+			func() { Map(win, lines) },
+			func() { Map(win, scr) },
+		}
+		med := benchinput.Medians(rows, len(in.data), rounds, minCPU)
+		wmed := benchinput.Medians(wrows, len(win), rounds, minCPU)
+		fmt.Fprintf(&out, "| %s | %.0f | %.0f | %.1f× | %.0f | %.0f | %.1f× |\n",
+			in.name, med[0], med[1], med[0]/med[1], wmed[0], wmed[1], wmed[0]/wmed[1])
+	}
+	return out.String()
 }

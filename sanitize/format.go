@@ -35,9 +35,12 @@ type formatState struct {
 
 	// A character held until the next token says whether it is kept
 	// (0: none): U+115F, kept when it begins a conjoining jamo sequence,
-	// or U+FE0E/U+FE0F after # * 0-9, kept when U+20E3 follows (a keycap).
-	held    rune
-	heldOff int64
+	// U+FE0E/U+FE0F after # * 0-9, kept when U+20E3 follows (a keycap),
+	// or a joining character, kept when the next character is in
+	// heldAfter (joiningRules).
+	held      rune
+	heldOff   int64
+	heldAfter context
 
 	// The run of invisible characters being counted (runN > 0): its start
 	// and end offsets and how many characters it holds.
@@ -49,10 +52,6 @@ type formatState struct {
 	lt  [len("<U+10FFFF>")]byte
 	nlt int
 }
-
-// heldLen is the length in bytes of a held character in UTF-8: U+115F,
-// U+FE0E and U+FE0F all take three.
-const heldLen = 3
 
 // beforeToken runs at the start of every token: it settles a held U+115F by
 // the token that follows it, ends a run of invisible characters that the
@@ -121,14 +120,22 @@ func (c *cleaner) format(t *decode.Token) {
 	var keep bool
 	switch cls {
 	case decode.FormatJoining:
-		// One joins or marks; a second one next to it changes nothing a
-		// reader sees, and a run of them would carry a hidden message in
-		// ZWNJ/ZWJ bits.
-		if !c.fmt.joined {
+		// One joins or marks where joiningRules says a script needs it;
+		// a second one next to it changes nothing a reader sees, and a
+		// run of them would carry a hidden message in ZWNJ/ZWJ bits.
+		if c.fmt.joined {
+			break
+		}
+		now, after := joiningDecision(r, contextOf(c.prevChar(t.Off)))
+		if now {
 			c.endRun()
 			c.rep.Kept.Format++
 			c.text(t)
 			c.fmt.joined = true
+			return
+		}
+		if after != 0 {
+			c.fmt.held, c.fmt.heldOff, c.fmt.heldAfter = r, t.Off, after
 			return
 		}
 	case decode.FormatLineSeparator:
@@ -200,23 +207,28 @@ func (c *cleaner) removable(t *decode.Token, r rune) {
 // same with either selector or none, and one per digit of a log would
 // carry hidden bits.
 func (c *cleaner) settleHeld(next *decode.Token) {
-	r, off := c.fmt.held, c.fmt.heldOff
-	c.fmt.held = 0
-	keep := false
+	r, off, after := c.fmt.held, c.fmt.heldOff, c.fmt.heldAfter
+	c.fmt.held, c.fmt.heldAfter = 0, 0
+	heldLen := int64(utf8.RuneLen(r))
+	n := rune(-1)
 	if next != nil && next.Off == off+heldLen {
-		n := c.firstChar(next)
-		if r == 0x115F {
-			keep = n != 0x1160 && unicode.Is(vowelJamo, n)
-		} else {
-			keep = n == 0x20E3
-		}
+		n = c.firstChar(next)
+	}
+	var keep bool
+	switch {
+	case after != 0:
+		keep = contextOf(n)&after != 0
+	case r == 0x115F:
+		keep = n != 0x1160 && unicode.Is(vowelJamo, n)
+	default:
+		keep = n == 0x20E3
 	}
 	if keep {
 		c.endRun()
 		c.rep.Kept.Format++
 		var buf [utf8.UTFMax]byte
 		c.emitString(utf8.AppendRune(buf[:0], r))
-		c.fmt.prevEnd, c.fmt.prevRune, c.fmt.joined = off+heldLen, r, false
+		c.fmt.prevEnd, c.fmt.prevRune, c.fmt.joined = off+heldLen, r, after != 0
 		return
 	}
 	c.invisible(off, heldLen)

@@ -1,10 +1,14 @@
 package sanitize
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+
+	"github.com/bytelens/bytelens/decode"
 )
 
 // TestFormatPolicy checks the format character decision table: what each
@@ -55,21 +59,42 @@ func TestFormatPolicy(t *testing.T) {
 		{"selector after removed control", "a\x1b[m\ufe0f", "", "a", 1, 0, []string{"invisible@4+3"}},
 		{"hidden message one run", "\U0001F600" + strings.Repeat("\U000E0140", 5), "", "\U0001F600", 1, 0, []string{"invisible@4+20"}},
 		{"runs split by text", "\u200bx\u200b\u200b", "", "x", 2, 0, []string{"invisible@0+3", "invisible@4+6"}},
-		{"run split by kept joiner", "\u200b\u200d\u200b", "", "\u200d", 2, 0, []string{"invisible@0+3", "invisible@6+3"}},
+		{"run split by kept joiner", "\u200b\u200d\u200b", "", "", 1, 0, []string{"invisible@0+9"}},
 		// A run of joiners and marks would carry a hidden message as
 		// ZWNJ/ZWJ bits: only the first of a run is kept, also when
 		// removed controls or invisible characters stand between them.
-		{"joiner run", "ok \u200d\u200c\u200d\u200e\u00ad fine", "", "ok \u200d fine", 1, 0, []string{"invisible@6+11"}},
-		{"joiner run across removed controls", "a\u200c\x1b[m\u200d\u200b\u200cb", "", "a\u200cb", 1, 0, []string{"invisible@7+9"}},
-		{"joiners between letters kept", "a\u200cb\u200dc", "", "a\u200cb\u200dc", 0, 0, nil},
+		{"joiner run", "ب\u200d\u200c\u200d\u200e\u00adت", "", "بت", 1, 0, []string{"invisible@2+14"}},
+		{"joiner run across removed controls", "ب\u200c\x1b[m\u200d\u200b\u200cت", "", "بت", 2, 0, []string{"invisible@2+3", "invisible@8+9"}},
+		{"joiners between letters kept", "ب\u200cت\u200dث", "", "ب\u200cت\u200dث", 0, 0, nil},
+		// A joiner, a bidi mark or a soft hyphen is kept only where a
+		// script next to it needs it (joiningRules); after ASCII text each
+		// of them, or none, looks the same.
+		{"zwnj in persian", "می‌خواهم", "", "می‌خواهم", 0, 0, nil},
+		{"zwj after virama in hindi", "क्‍ष", "", "क्‍ष", 0, 0, nil},
+		{"zwnj after virama in hindi", "क्‌ष", "", "क्‌ष", 0, 0, nil},
+		{"rlm after hebrew", "שלום‏!", "", "שלום‏!", 0, 0, nil},
+		{"lrm between number and arabic", "10‎ب", "", "10‎ب", 0, 0, nil},
+		{"alm after arabic digit", "١؜-", "", "١؜-", 0, 0, nil},
+		{"shy in german", "Stra­ße", "", "Stra­ße", 0, 0, nil},
+		{"emoji zwj with modifier", "👩🏽‍💻", "", "👩🏽‍💻", 0, 0, nil},
+		{"zwnj between ascii letters removed", "a‌b", "", "ab", 1, 0, []string{"invisible@1+3"}},
+		{"zwj between ascii letters removed", "a‍b", "", "ab", 1, 0, []string{"invisible@1+3"}},
+		{"zwj between emoji and letter removed", "😀‍b", "", "😀b", 1, 0, []string{"invisible@4+3"}},
+		{"zwj between arabic and emoji removed", "ب‍😀", "", "ب😀", 1, 0, []string{"invisible@2+3"}},
+		{"lrm after ascii letter removed", "a‎b", "", "ab", 1, 0, []string{"invisible@1+3"}},
+		{"rlm after ascii space removed", "a ‏b", "", "a b", 1, 0, []string{"invisible@2+3"}},
+		{"alm after ascii removed", "e؜f", "", "ef", 1, 0, []string{"invisible@1+2"}},
+		{"shy between ascii letters removed", "f­g", "", "fg", 1, 0, []string{"invisible@1+2"}},
+		{"lrm at end after neutral removed", "1‎", "", "1", 1, 0, []string{"invisible@1+3"}},
+		{"zwnj escaped in ascii", "a‌b", "format-chars=escape", "a<U+200C>b", 1, 0, []string{"invisible@1+3"}},
 		{"emoji zwj sequence", "\U0001F469\u200d\U0001F4BB", "", "\U0001F469\u200d\U0001F4BB", 0, 0, nil},
-		{"joiners under overstrike", "ab\u200d\b\b\bxy\u200d\u200cz\n", "bs=overstrike", "xy\u200dz\n", 1, 0, []string{"overwrite@5+1", "overwrite@6+1", "overwrite@7+1", "invisible@13+3"}},
-		{"joiners between letters under overstrike", "a\u200cb\u200dc\n", "bs=overstrike", "a\u200cb\u200dc\n", 0, 0, nil},
+		{"joiners under overstrike", "بت\u200d\b\b\bسش\u200d\u200cص\n", "bs=overstrike", "سشص\n", 2, 0, []string{"invisible@4+3", "overwrite@7+1", "overwrite@8+1", "overwrite@9+1", "invisible@14+6"}},
+		{"joiners between letters under overstrike", "ب\u200cت\u200dث\n", "bs=overstrike", "ب\u200cت\u200dث\n", 0, 0, nil},
 		// The screen draws no format character, whatever the policy; the
 		// flags are raised as under cr=lines.
-		{"format characters under screen", "a\u200cb\u202ec\u200b\n", "cr=screen,format-chars=keep", "abc\n", 1, 1, []string{"reorder@5+3", "invisible@9+3"}},
-		{"joiners across a line break", "a\u200d\n\u200db", "", "a\u200d\n\u200db", 0, 0, nil},
-		{"joiner run kept", "a\u200d\u200c", "format-chars=keep", "a\u200d\u200c", 1, 0, []string{"invisible@4+3"}},
+		{"format characters under screen", "ب\u200cت\u202eث\u200b\n", "cr=screen,format-chars=keep", "بتث\n", 1, 1, []string{"reorder@7+3", "invisible@12+3"}},
+		{"joiners across a line break", "ب\u200d\n\u200dت", "", "ب\nت", 2, 0, []string{"invisible@2+3", "invisible@6+3"}},
+		{"joiner run kept", "ب\u200d\u200c", "format-chars=keep", "ب\u200d\u200c", 1, 0, []string{"invisible@2+6"}},
 		{"hangul filler", "a\u3164b\uffa0", "", "ab", 2, 0, []string{"invisible@1+3", "invisible@5+3"}},
 		{"choseong filler before vowel", "\u115f\u1161", "", "\u115f\u1161", 0, 0, nil},
 		{"choseong filler alone", "\u115fx", "", "x", 1, 0, []string{"invisible@0+3"}},
@@ -77,7 +102,7 @@ func TestFormatPolicy(t *testing.T) {
 		// The two fillers together are a blank syllable: a run of them
 		// with a joiner or none after each would spell a hidden message.
 		{"both fillers removed", "a\u115f\u1160b", "", "ab", 1, 0, []string{"invisible@1+6"}},
-		{"filler syllables between joiners", "a\u200d\u115f\u1160\u200c\u115f\u1160\u200db", "", "a\u200db", 1, 0, []string{"invisible@4+18"}},
+		{"filler syllables between joiners", "ب\u200d\u115f\u1160\u200c\u115f\u1160\u200dت", "", "بت", 1, 0, []string{"invisible@2+21"}},
 		{"jungseong filler after consonant", "\u1100\u1160", "", "\u1100\u1160", 0, 0, nil},
 		{"jungseong filler alone", "a\u1160", "", "a", 1, 0, []string{"invisible@1+3"}},
 		{"mongolian selector", "\u1820\u180b", "", "\u1820\u180b", 0, 0, nil},
@@ -134,5 +159,46 @@ func TestFormatPolicy(t *testing.T) {
 			}
 			assertSplit(t, tc.name, in, o, every, out, rep)
 		})
+	}
+}
+
+// TestJoiningCapacityAfterASCII: after an ASCII letter, with ASCII text or
+// the end of the text after it, no invisible character changes the cleaned
+// text: one choice, no hidden bits (format characters that the policy
+// turns into something visible, the line separators, aside).
+func TestJoiningCapacityAfterASCII(t *testing.T) {
+	var invisible []rune
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if r >= 0xE0200 && testing.Short() {
+			break // the rest of the block is unassigned default ignorables, one class
+		}
+		if cls := decode.ClassifyFormat(r); cls != decode.FormatNone && cls != decode.FormatLineSeparator {
+			invisible = append(invisible, r)
+		}
+	}
+	for _, prev := range []string{"a", "Z"} {
+		for _, next := range []string{"", "b", " ", "1", "\n"} {
+			want, _ := Bytes([]byte(prev+next), Options{})
+			for _, r := range invisible {
+				in := prev + string(r) + next
+				if got, _ := Bytes([]byte(in), Options{}); !bytes.Equal(got, want) {
+					t.Fatalf("%q: cleaned %q, want %q: a second choice after an ASCII letter", in, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestRedTeamJoiners: the red team's line of invisible choices after
+// ASCII letters, an emoji and an ideograph: each joiner, mark and soft
+// hyphen is removed and found; the selectors after their bases stay.
+func TestRedTeamJoiners(t *testing.T) {
+	in := "a\u200cb\u200dc\u200ed\u200fe\u061cf\u00adg\U0001F600\ufe0e\u200c\u4e00\U000E0100\u200d\n"
+	out, rep := Bytes([]byte(in), Options{})
+	if want := "abcdefg\U0001F600\ufe0e\u4e00\U000E0100\n"; string(out) != want {
+		t.Errorf("out %q, want %q", out, want)
+	}
+	if rep.Removed.Format != 8 || rep.Flags.Invisible != 8 || rep.Kept.Format != 2 {
+		t.Errorf("removed %d invisible %d kept %d, want 8 8 2", rep.Removed.Format, rep.Flags.Invisible, rep.Kept.Format)
 	}
 }

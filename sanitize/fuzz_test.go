@@ -17,7 +17,7 @@ func plainText(p []byte) bool {
 	}
 	for _, r := range string(p) {
 		if r < 0x20 && r != '\t' && r != '\n' || r >= 0x7F && r <= 0x9F ||
-			decode.ClassifyFormat(r) != decode.FormatNone && decode.ClassifyFormat(r) != decode.FormatJoining {
+			decode.ClassifyFormat(r) != decode.FormatNone { // joining ones too: kept by context
 			return false
 		}
 	}

@@ -17,9 +17,19 @@
 // under every policy.
 //
 //	characters                                  kept when                              otherwise        flag
-//	ZWNJ, ZWJ U+200C–U+200D, LRM, RLM            unless the text written just before    removed          invisible
-//	  U+200E–U+200F, ALM U+061C, SHY U+00AD        ends in one of them (a run of them
-//	                                               would carry ZWNJ/ZWJ bits)
+//	ZWJ U+200D                                   inside an emoji ZWJ sequence, or       removed          invisible
+//	                                               between letters or marks of joining
+//	                                               or Indic scripts
+//	ZWNJ U+200C                                  between letters or marks of joining    removed          invisible
+//	                                               or Indic scripts
+//	LRM, RLM U+200E–U+200F, ALM U+061C           after a right-to-left letter or        removed          invisible
+//	                                               digit, or between a neutral or
+//	                                               number and right-to-left text
+//	SHY U+00AD                                   between two letters, not both ASCII    removed          invisible
+//	  (all six: joiningRules, and never right
+//	  after another of them: a run would carry
+//	  ZWNJ/ZWJ bits; after ASCII text none is
+//	  needed)
 //	variation selectors U+FE00–U+FE0F            the one selector directly after a      removed          invisible
 //	                                               number, punctuation or symbol (of
 //	                                               ASCII only # * 0-9), or a letter of
@@ -149,8 +159,8 @@ const (
 // FormatPolicy says what becomes of the Unicode format characters that
 // reorder or hide text: those of class decode.FormatHiding, and those of
 // the contextual classes that their context does not keep (see "Format
-// characters" in the package documentation). Joining characters (ZWJ,
-// ZWNJ, LRM, RLM, ALM, soft hyphen) are always kept and counted.
+// characters" in the package documentation), the joining characters
+// (ZWJ, ZWNJ, LRM, RLM, ALM, soft hyphen) among them.
 type FormatPolicy uint8
 
 // Format character policies.

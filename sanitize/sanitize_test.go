@@ -262,7 +262,7 @@ func TestIdempotent(t *testing.T) {
 // TestPlainTextIdentical is invariant 6.
 func TestPlainTextIdentical(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
-	pool := strings.Split("a|b|c| |x|y|z|\t|\n|.|;|:|!|ÿ|é|р|ћ|क|终|😀|👨|\u200dx|\u200cل|\u00adz|"+
+	pool := strings.Split("a|b|c| |x|y|z|\t|\n|.|;|:|!|ÿ|é|р|ћ|क|终|😀|👨|ل\u200cل|क\u094d\u200dष|é\u00adz|\u05d0\u200f|"+
 		"😀\ufe0f|#\ufe0f\u20e3|\u2764\ufe0f\u200d\U0001F525|葛\U000E0100|\u1820\u180b|\u115f\u1161|\u1100\u1160", "|")
 	for range 2000 {
 		var sb strings.Builder
@@ -301,7 +301,8 @@ func TestPolicies(t *testing.T) {
 		{"format strip", "a\u202eb", "", "ab"},
 		{"format keep", "a\u202eb", "format-chars=keep", "a\u202eb"},
 		{"format escape", "a\u202eb\U000E0041", "format-chars=escape", "a<U+202E>b<U+E0041>"},
-		{"zwj kept", "a\u200db", "", "a\u200db"},
+		{"zwj kept in emoji", "\U0001F469\u200d\U0001F4BB", "", "\U0001F469\u200d\U0001F4BB"},
+		{"zwj removed in ascii", "a\u200db", "", "ab"},
 		{"c1 introducers", "a\x9b1mb", "", "ab"},
 		{"c1 lone", "a\x9b1mb", "c1=lone", "a1mb"},
 		{"apc payload", "\x1b_x\x07y\x1b\\z", "", "z"},

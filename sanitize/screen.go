@@ -34,24 +34,34 @@ func (c *cleaner) mapScreen() {
 	}
 }
 
+// screenPiece is how much input, in bytes, CRScreen feeds the model
+// before taking the lines that scrolled off, so that the model's buffer
+// of them stays small.
+const screenPiece = 16 << 10
+
 // screenFeed replaces the text the tokens of p wrote after out[:held] by
 // the lines that scrolled off the screen. It is called under CRScreen only.
 func (c *cleaner) screenFeed(p []byte, held int) {
-	c.scr.Feed(p)
 	c.scrLines = c.scrLines[:0]
-	c.out = c.screenText(held, false)
+	c.out = c.screenText(held, p, false)
 }
 
-// screenText returns out[:held] and the lines that scrolled off, and at
-// the end of the stream the screen's text; under Map it adds their
-// segments to the offset map, otherwise it notes where each line's input
-// begins.
-func (c *cleaner) screenText(held int, end bool) []byte {
+// screenText feeds p to the screen, screenPiece bytes at a time, and
+// returns out[:held] and the lines that scrolled off, and at the end of
+// the stream the screen's text; under Map it adds their segments to the
+// offset map, otherwise it notes where each line's input begins.
+func (c *cleaner) screenText(held int, p []byte, end bool) []byte {
 	segs := c.scrScrap[:0]
 	if c.m != nil {
 		segs = c.m.scr.segs
 	}
-	out, segs := c.scr.TakeScrolled(c.out[:held], segs)
+	out := c.out[:held]
+	for first := true; first || len(p) > 0; first = false {
+		n := min(len(p), screenPiece)
+		c.scr.Feed(p[:n])
+		p = p[n:]
+		out, segs = c.scr.TakeScrolled(out, segs)
+	}
 	if end {
 		out, segs = c.scr.AppendScreenText(out, segs)
 	}
@@ -71,7 +81,7 @@ func (c *cleaner) screenEnd(held int) {
 	}
 	c.scr.End()
 	c.scrLines = c.scrLines[:0]
-	c.out = c.screenText(held, true)
+	c.out = c.screenText(held, nil, true)
 	if c.m == nil {
 		return
 	}

@@ -123,7 +123,7 @@ func (m *Model) combine(r rune, off int64, n uint32) {
 	if x < 0 {
 		return
 	}
-	row := m.line(m.cur.y)
+	row := m.lineTo(m.cur.y, x+1)
 	c := &row[x]
 	if c.WideTail() && x > 0 {
 		c = &row[x-1]
@@ -148,9 +148,10 @@ func (m *Model) print(r rune, w int, off int64, n uint32, flags uint8) {
 		}
 		m.wrap()
 	}
-	row := m.line(m.cur.y)
 	x := m.cur.x
+	row := m.lineTo(m.cur.y, min(x+w+1, m.cols)) // clearCell reads the cell after
 	if m.insert {
+		row = m.line(m.cur.y)
 		m.shiftRight(row, x, w)
 	}
 	cause := causeOverwritten
@@ -165,7 +166,7 @@ func (m *Model) print(r rune, w int, off int64, n uint32, flags uint8) {
 	if c.hole != 0 {
 		m.replaced(int(c.hole-1), r)
 	}
-	*c = Cell{Off: off, Len: n, Frame: m.frame, Rune: r, Pen: m.cur.pen, Width: uint8(w), flags: flags}
+	c.set(off, n, m.frame, r, m.cur.pen, uint8(w), flags)
 	if w == 2 {
 		if row[x+1].hole != 0 {
 			m.replaced(int(row[x+1].hole-1), 0)
@@ -211,15 +212,36 @@ func (m *Model) printASCII(p []byte, off int64) int {
 	if m.cur.pending || m.insert || m.clip {
 		return 0
 	}
-	row := m.line(m.cur.y)
 	x := m.cur.x
 	n := min(len(p), m.cols-1-x)
+	for k, b := range p[:n] {
+		if b < 0x20 || b >= 0x7F {
+			n = k
+			break
+		}
+	}
 	pen, frame, findings, hidden := m.cur.pen, m.frame, m.opts.Findings, m.drawHidden
+	// The cells from fresh on are fill cells not yet written: nothing on
+	// them to check or destroy. With findings, destroy reads the row, so
+	// every cell is written first.
+	g := &m.grids[m.screen()]
+	var row []Cell
+	var fresh int
+	if findings {
+		row = m.lineTo(m.cur.y, x+n)
+		fresh = len(row)
+	} else {
+		row, fresh = g.reserve(m.cur.y, x, x+n, m.cols)
+	}
 	k := 0
 	for ; k < n; k++ {
 		b := p[k]
 		c := &row[x+k]
-		if b < 0x20 || b >= 0x7F || c.Width != 1 || c.flags&cellWideTail != 0 {
+		if x+k >= fresh {
+			c.set(off+int64(k), 1, frame, rune(b), pen, 1, 0)
+			continue
+		}
+		if c.Width != 1 || c.flags&cellWideTail != 0 {
 			break
 		}
 		if findings {
@@ -231,17 +253,30 @@ func (m *Model) printASCII(p []byte, off int64) int {
 			}
 			m.via = moveNone
 		}
-		*c = Cell{Off: off + int64(k), Len: 1, Frame: frame, Rune: rune(b), Pen: pen, Width: 1}
+		c.set(off+int64(k), 1, frame, rune(b), pen, 1, 0)
 		if hidden {
 			m.drawn(c, off+int64(k), 1)
 		}
 	}
 
+	if k < n { // a wide character stopped the run: the rest stays fill
+		g.setExt(m.cur.y, fresh)
+	}
 	if k > 0 {
 		m.cur.x = x + k
 		m.last, m.lastW, m.lastFlag = rune(p[k-1]), 1, 0
 	}
 	return k
+}
+
+// set makes c the cell of character r, width w, drawn by the n bytes at
+// off with pen in frame, flags set and no combining mark. It stores field
+// by field: a Cell literal is built on the stack and copied in 16-byte
+// moves that wait for the small stores that built it, which made the
+// store the most costly line of the text path.
+func (c *Cell) set(off int64, n uint32, frame int32, r rune, pen Pen, w, flags uint8) {
+	c.Off, c.Len, c.Frame, c.Rune, c.Mark = off, n, frame, r, 0
+	c.Pen, c.Width, c.flags, c.hole = pen, w, flags, 0
 }
 
 // clearCell empties row[x] before something is drawn on it, as a
@@ -332,11 +367,10 @@ func (m *Model) eraseRows(i, from, to int, cause Cause) {
 	g := &m.grids[i]
 	b := m.blankCell()
 	for y := from; y < to; y++ {
-		r := g.rows[y]
-		if m.opts.Findings && !g.blank[r] && m.erase(g.line(y, m.cols), cause) {
+		if m.opts.Findings && !g.isBlank(g.rows[y]) && m.erase(g.line(y, m.cols), cause) {
 			continue // the cells keep their holes
 		}
-		g.blank[r], g.fill[r] = true, b
+		g.setBlank(y, b)
 	}
 }
 
@@ -738,7 +772,12 @@ func (m *Model) eraseLine(n int) {
 		m.eraseRows(m.screen(), m.cur.y, m.cur.y+1, causeErased)
 		return
 	}
-	row := m.line(m.cur.y)
+	if to == m.cols && !m.opts.Findings { // the cells from the cursor on become fill cells
+		m.fixWideAt(m.lineTo(m.cur.y, from+1), from)
+		m.grids[m.screen()].setFill(m.cur.y, from, m.cols, m.blankCell())
+		return
+	}
+	row := m.lineTo(m.cur.y, min(to+1, m.cols)) // fixWideAt reads the cells at from and to
 	m.fixWideAt(row, from)
 	m.fixWideAt(row, to)
 	m.erase(row[from:to], causeErased)
@@ -746,8 +785,8 @@ func (m *Model) eraseLine(n int) {
 
 func (m *Model) eraseChars(n int) {
 	m.cur.pending = false
-	row := m.Row(m.cur.y)
 	end := min(m.cols, m.cur.x+n)
+	row := m.lineTo(m.cur.y, min(end+1, m.cols)) // fixWideAt reads the cell at end
 	m.fixWideAt(row, m.cur.x)
 	m.fixWideAt(row, end)
 	m.erase(row[m.cur.x:end], causeErased)

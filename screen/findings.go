@@ -215,7 +215,7 @@ func (m *Model) destroy(c *Cell, cause Cause, r rune) bool {
 		// once. A text run is not, since Feed may cut it in two.
 		m.rowProgress = false
 		if row := m.line(m.cur.y); mayProgress(row) {
-			m.lineBuf = appendCells(m.lineBuf[:0], row, false, true, nil)
+			m.lineBuf = appendCells(m.lineBuf[:0], row, 0, false, true, nil)
 			m.rowProgress = progress(m.lineBuf)
 		}
 		m.nameRow = rec.row
@@ -332,7 +332,7 @@ func (m *Model) drawn(c *Cell, off int64, n uint32) {
 func (m *Model) leaveAlt() {
 	g := &m.grids[1]
 	for y := range m.rows {
-		if g.blank[g.rows[y]] {
+		if g.isBlank(g.rows[y]) {
 			continue
 		}
 		row := g.line(y, m.cols)

@@ -101,7 +101,7 @@ func TestMayProgress(t *testing.T) {
 			b[i] = alphabet[seed>>16%uint32(len(alphabet))]
 		}
 		r := row(string(b))
-		if text := appendCells(nil, r, false, true, nil); progress(text) && !mayProgress(r) {
+		if text := appendCells(nil, r, 0, false, true, nil); progress(text) && !mayProgress(r) {
 			t.Fatalf("progress(%q) but not mayProgress", text)
 		}
 	}

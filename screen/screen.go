@@ -175,42 +175,100 @@ type cursor struct {
 }
 
 // grid is one screen's cells. Rows are stored in any order: rows[y] is
-// the index of screen row y's cells, so scrolling moves indices, not
+// the physical row holding screen row y, so scrolling moves indices, not
 // cells.
 type grid struct {
+	// cells holds the rows of cells, physical row i at i*cols; nil until
+	// a cell is first written. Only the first ext[i] cells of row i are
+	// kept: every cell after them is fill[i], whatever cells holds there.
+	// A row with ext 0 (a blank row: new, or erased whole) is all
+	// fill[i], so that erasing a blank row again (a program clearing the
+	// screen over and over) costs nothing per cell, and a line of text on
+	// a wide screen writes, erases and reads only the cells it reaches.
 	cells []Cell
+	ext   []int32
+	fill  []Cell
 	rows  []int32
 	// wrapped[i] is set when autowrap went on from physical row i to the
 	// row below it, so that the two are one line of text.
 	wrapped []bool
-	// blank[i] is set when every cell of physical row i is fill[i]: an
-	// erased row whose cells are written when something reads or draws
-	// on it, so that erasing a blank row again (a program clearing the
-	// screen over and over) costs nothing per cell.
-	blank []bool
-	fill  []Cell
-	saved cursor // DECSC of this screen
+	saved   cursor // DECSC of this screen
 }
 
-// line returns the cells of row y of g, cols wide, writing them first if
-// the row is blank.
-func (g *grid) line(y, cols int) []Cell {
-	i := int(g.rows[y])
-	row := g.cells[i*cols : i*cols+cols : i*cols+cols]
-	if g.blank[i] {
-		g.blank[i] = false
-		for j := range row {
-			row[j] = g.fill[i]
-		}
+// row returns the first n cells of physical row i of g, cols wide.
+func (g *grid) row(i int32, n, cols int) []Cell {
+	if g.cells == nil {
+		g.cells = make([]Cell, cols*len(g.rows))
 	}
+	a := int(i) * cols
+	return g.cells[a : a+n : a+cols]
+}
+
+// line returns the cells of row y of g, cols wide, writing the fill
+// cells first.
+func (g *grid) line(y, cols int) []Cell { return g.lineTo(y, cols, cols) }
+
+// lineTo returns the cells of row y of g, cols wide, of which the caller
+// reads or writes only the first n: at least n cells, writing the fill
+// cells up to n.
+func (g *grid) lineTo(y, n, cols int) []Cell {
+	i := g.rows[y]
+	e := int(g.ext[i])
+	if e >= n {
+		return g.row(i, e, cols)
+	}
+	row := g.row(i, n, cols)
+	for j := e; j < n; j++ {
+		row[j] = g.fill[i]
+	}
+	g.ext[i] = int32(n)
 	return row
 }
+
+// reserve returns the cells of row y of g, cols wide, for a caller that
+// writes cells x to n-1: at least n cells, the fill cells written up to x
+// only. The cells from fresh on are not written: the caller writes them
+// all, or cuts the row back to fresh (setExt).
+func (g *grid) reserve(y, x, n, cols int) (row []Cell, fresh int) {
+	row = g.lineTo(y, x, cols)
+	fresh = len(row)
+	if fresh < n {
+		i := g.rows[y]
+		row, g.ext[i] = g.row(i, n, cols), int32(n)
+	}
+	return row, fresh
+}
+
+// setExt keeps the first n cells of row y of g: the rest are fill.
+func (g *grid) setExt(y, n int) { g.ext[g.rows[y]] = int32(n) }
+
+// drawn returns the cells of row y of g, cols wide, that differ from its
+// fill: at most the whole row; the cells after them are its fill, blank
+// cells.
+func (g *grid) drawn(y, cols int) []Cell {
+	i := g.rows[y]
+	if g.ext[i] == 0 {
+		return nil
+	}
+	return g.row(i, int(g.ext[i]), cols)
+}
+
+// isBlank reports whether every cell of physical row i is its fill.
+func (g *grid) isBlank(i int32) bool { return g.ext[i] == 0 }
 
 // setBlank makes row y of g blank with every cell b, without writing its
 // cells.
 func (g *grid) setBlank(y int, b Cell) {
 	i := g.rows[y]
-	g.blank[i], g.fill[i] = true, b
+	g.ext[i], g.fill[i] = 0, b
+}
+
+// setFill makes the cells of row y of g, cols wide, from x on fill cells
+// b, without writing them; the cells before x are kept.
+func (g *grid) setFill(y, x, cols int, b Cell) {
+	g.lineTo(y, x, cols)
+	i := g.rows[y]
+	g.ext[i], g.fill[i] = int32(x), b
 }
 
 // Stats counts what the model did not act on.
@@ -326,10 +384,10 @@ func (m *Model) setSize(cols, rows int) {
 	m.cols, m.rows = cols, rows
 	for i := range m.grids {
 		g := &m.grids[i]
-		g.cells = make([]Cell, cols*rows)
+		g.cells = nil
+		g.ext = make([]int32, rows)
 		g.rows = make([]int32, rows)
 		g.wrapped = make([]bool, rows)
-		g.blank = make([]bool, rows)
 		g.fill = make([]Cell, rows)
 		for y := range g.rows {
 			g.rows[y] = int32(y)
@@ -361,10 +419,10 @@ func (m *Model) resetTabs() {
 func (m *Model) Clone() *Model {
 	c := *m
 	for i := range c.grids {
-		c.grids[i].cells = append([]Cell(nil), m.grids[i].cells...)
+		c.grids[i].cells = slices.Clone(m.grids[i].cells)
+		c.grids[i].ext = slices.Clone(m.grids[i].ext)
 		c.grids[i].rows = append([]int32(nil), m.grids[i].rows...)
 		c.grids[i].wrapped = append([]bool(nil), m.grids[i].wrapped...)
-		c.grids[i].blank = append([]bool(nil), m.grids[i].blank...)
 		c.grids[i].fill = append([]Cell(nil), m.grids[i].fill...)
 	}
 	c.times = append([]time.Duration(nil), m.times...)
@@ -476,26 +534,31 @@ func (m *Model) Row(y int) []Cell {
 // line returns the cells of row y of the screen shown.
 func (m *Model) line(y int) []Cell { return m.grids[m.screen()].line(y, m.cols) }
 
+// lineTo returns the cells of row y of the screen shown, of which the
+// caller reads or writes only the first n (grid.lineTo).
+func (m *Model) lineTo(y, n int) []Cell { return m.grids[m.screen()].lineTo(y, n, m.cols) }
+
 // AppendLine appends the text of row y of the screen shown: each cell's
 // character (with its combining mark), a space for each blank cell,
 // trailing blanks trimmed. Concealed text is included. The text comes
 // from the capture: escape it before display.
 func (m *Model) AppendLine(dst []byte, y int) []byte {
-	return appendCells(dst, m.Row(y), false, true, nil)
+	return appendCells(dst, m.grids[m.screen()].drawn(y, m.cols), 0, false, true, nil)
 }
 
 // AppendSeen is AppendLine as a person saw the row: text drawn concealed
 // (SGR 8) or in a foreground equal or near equal to its background shows
 // as blank.
 func (m *Model) AppendSeen(dst []byte, y int) []byte {
-	return appendCells(dst, m.Row(y), true, true, nil)
+	return appendCells(dst, m.grids[m.screen()].drawn(y, m.cols), 0, true, true, nil)
 }
 
-// appendCells appends the characters of row, blanks as spaces, trailing
-// blanks trimmed when trim is set; wide tails add nothing. With seen,
-// cells drawn concealed or invisible count as blank. When segs is not
-// nil, the Segments of what it appends are added to it.
-func appendCells(dst []byte, row []Cell, seen, trim bool, segs *[]Segment) []byte {
+// appendCells appends the characters of row and of pad blank cells after
+// it, blanks as spaces, trailing blanks trimmed when trim is set; wide
+// tails add nothing. With seen, cells drawn concealed or invisible count
+// as blank. When segs is not nil, the Segments of what it appends are
+// added to it.
+func appendCells(dst []byte, row []Cell, pad int, seen, trim bool, segs *[]Segment) []byte {
 	hidden := func(c *Cell) bool {
 		return c.Rune == 0 || c.Rune == ' ' || seen && (c.Pen.Attr&AttrConceal != 0 || invisible(c.Pen))
 	}
@@ -503,7 +566,7 @@ func appendCells(dst []byte, row []Cell, seen, trim bool, segs *[]Segment) []byt
 	for trim && end > 0 && hidden(&row[end-1]) && !row[end-1].WideTail() {
 		end--
 	}
-	for i := range row[:end] {
+	for i := 0; i < end; i++ {
 		c := &row[i]
 		at, drawn := len(dst), false
 		switch {
@@ -528,8 +591,60 @@ func appendCells(dst []byte, row []Cell, seen, trim bool, segs *[]Segment) []byt
 				addSegment(segs, at, len(dst)-at, -1, 0)
 			}
 		}
+		if drawn && len(dst) == at+1 && c.Len == 1 {
+			// The cells after c that the bytes after its own drew, each
+			// an ASCII character copied as it is, as addSegment merges
+			// them one by one: a run of text written in one go.
+			var last *Segment
+			if segs != nil {
+				if last = &(*segs)[len(*segs)-1]; last.Off+last.Len != c.Off+1 || last.Out+int(last.Len) != len(dst) {
+					continue
+				}
+			}
+			var j int
+			dst, j = appendASCIIRun(dst, row[:end], i, seen)
+			if last != nil {
+				last.Len += int64(j - i - 1)
+			}
+			i = j - 1
+		}
+	}
+	if trim || pad == 0 {
+		return dst
+	}
+	if segs != nil {
+		addSegment(segs, len(dst), pad, -1, 0)
+	}
+	for range pad {
+		dst = append(dst, ' ')
 	}
 	return dst
+}
+
+// appendASCIIRun appends the run of cells after row[i] that appendCells
+// copies byte for byte, one Segment with row[i], and returns where the
+// run ends: each an ASCII character or a space, without combining mark,
+// drawn by the byte after the one that drew the cell before it; with
+// seen, none concealed or invisible but spaces.
+func appendASCIIRun(dst []byte, row []Cell, i int, seen bool) ([]byte, int) {
+	var pen Pen
+	shown := false // whether text drawn with pen is shown
+	next := row[i].Off + 1
+	for j := i + 1; j < len(row); j++ {
+		d := &row[j]
+		if d.Off != next || d.Len != 1 || d.Rune < ' ' || d.Rune >= 0x7F || d.Mark != 0 {
+			return dst, j
+		}
+		if seen && d.Rune != ' ' && (!shown || d.Pen != pen) {
+			pen, shown = d.Pen, d.Pen.Attr&AttrConceal == 0 && !invisible(d.Pen)
+			if !shown {
+				return dst, j
+			}
+		}
+		dst = append(dst, byte(d.Rune))
+		next++
+	}
+	return dst, len(row)
 }
 
 func (m *Model) screen() int {

@@ -12,7 +12,7 @@ import (
 // where a Cell takes 48 and nothing for a blank row. Model restores it.
 type Snapshot struct {
 	m     Model  // the model, its grids without cells
-	cells []byte // the cells of the rows not blank, grid by grid, by physical row
+	cells []byte // the cells each row keeps (grid.ext), grid by grid, by physical row
 }
 
 // Bits of a cell's head byte in a Snapshot: which fields differ from the
@@ -42,12 +42,12 @@ func (m *Model) Snapshot() *Snapshot {
 		g, src := &c.grids[i], &m.grids[i]
 		g.cells = nil
 		g.rows, g.wrapped = slices.Clone(src.rows), slices.Clone(src.wrapped)
-		g.blank, g.fill = slices.Clone(src.blank), slices.Clone(src.fill)
-		for r := range src.blank {
-			if src.blank[r] {
+		g.ext, g.fill = slices.Clone(src.ext), slices.Clone(src.fill)
+		for r, e := range src.ext {
+			if e == 0 {
 				continue
 			}
-			for _, cell := range src.cells[r*m.cols : (r+1)*m.cols] {
+			for _, cell := range src.row(int32(r), int(e), m.cols) {
 				s.cells = appendCell(s.cells, &prev, &cell)
 			}
 		}
@@ -154,14 +154,14 @@ func (s *Snapshot) Model() *Model {
 	b := s.cells
 	for i := range m.grids {
 		g, src := &m.grids[i], &s.m.grids[i]
-		g.cells = make([]Cell, m.cols*m.rows)
 		g.rows, g.wrapped = slices.Clone(src.rows), slices.Clone(src.wrapped)
-		g.blank, g.fill = slices.Clone(src.blank), slices.Clone(src.fill)
-		for r := range g.blank {
-			if g.blank[r] {
+		g.ext, g.fill = slices.Clone(src.ext), slices.Clone(src.fill)
+		g.cells = nil
+		for r, e := range g.ext {
+			if e == 0 {
 				continue
 			}
-			row := g.cells[r*m.cols : (r+1)*m.cols]
+			row := g.row(int32(r), int(e), m.cols)
 			for x := range row {
 				b = readCell(b, &prev)
 				row[x] = prev
@@ -179,7 +179,7 @@ func (s *Snapshot) Bytes() int64 {
 	n := int64(unsafe.Sizeof(*s)) + int64(cap(s.cells)) + int64(cap(s.m.scrolled)) + int64(cap(s.m.scrolledSegs))*int64(unsafe.Sizeof(Segment{}))
 	for i := range s.m.grids {
 		g := &s.m.grids[i]
-		n += int64(cap(g.rows))*4 + int64(cap(g.wrapped)+cap(g.blank)) + int64(cap(g.fill))*int64(unsafe.Sizeof(Cell{}))
+		n += int64(cap(g.rows)+cap(g.ext))*4 + int64(cap(g.wrapped)) + int64(cap(g.fill))*int64(unsafe.Sizeof(Cell{}))
 	}
 	return n
 }

@@ -50,11 +50,11 @@ func (m *Model) segs(p *[]Segment) *[]Segment {
 // When segs is not nil, the Segments of what it appends are added to it.
 func (m *Model) appendText(dst []byte, y int, segs *[]Segment) []byte {
 	g := &m.grids[m.screen()]
-	row := g.line(y, m.cols)
+	row := g.drawn(y, m.cols)
 	if g.wrapped[g.rows[y]] && y+1 < m.rows {
-		return appendCells(dst, row, true, false, segs)
+		return appendCells(dst, row, m.cols-len(row), true, false, segs)
 	}
-	dst = appendCells(dst, row, true, true, segs)
+	dst = appendCells(dst, row, 0, true, true, segs)
 	if segs != nil {
 		addSegment(segs, len(dst), 1, -1, 0)
 	}

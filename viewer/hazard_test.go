@@ -97,7 +97,7 @@ func TestHazardKeySplitFrames(t *testing.T) {
 // takes it, a ZWJ.
 func TestHazardKeyFormat(t *testing.T) {
 	t.Parallel()
-	data := "\u2764\uFE0F ok a\u200Db \u200B\u2060x \u202Ey\u202C a\uFE0F.\n"
+	data := "\u2764\uFE0F ok \u0628\u200D\u062A \u200B\u2060x \u202Ey\u202C a\uFE0F.\n"
 	run, rlo, pdf, vs := strings.Index(data, "\u200B"), strings.Index(data, "\u202E"), strings.Index(data, "\u202C"), strings.LastIndex(data, "\uFE0F")
 	want := []int64{int64(run), int64(rlo), int64(pdf), int64(vs)}
 	for _, o := range []Options{{}, {Sanitize: sanitize.Options{FormatChars: sanitize.FormatKeep}}} {

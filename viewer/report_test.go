@@ -68,7 +68,7 @@ func TestFormatItemsAskTheSanitizer(t *testing.T) {
 		{0, " x"}, {'r', "\u1160"},
 		{0, " "}, {'k', "\u115F"}, {0, "\u1161"}, // a choseong filler before a vowel jamo
 		{0, " "}, {'r', "\u115F"}, {0, "z"},
-		{0, " a"}, {'k', "\u200D"}, {0, "b "},
+		{0, " \u0628"}, {'k', "\u200D"}, {0, "\u062A "}, // ZWJ between Arabic letters
 		{'r', "\u200B"}, {0, "\u2060\u2063"}, // one run of three
 		{0, " \u8FBA"}, {'k', "\U000E0100"}, {0, " q"}, {'r', "\U000E0100"},
 		{0, " \u2028 end\n"}, // a LINE SEPARATOR becomes LF: neither row

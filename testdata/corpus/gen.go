@@ -148,6 +148,7 @@ var cases = []tc{
 	{"line-separators", "one\u2028two\u2029three\n", ""},
 	{"escape-spelled-like-escape", "real \u202e fake <U+202E> split <U+20\x1b[m2E> short <U+20E> lower <U+202e> <<U+2066>\n", "format-chars=escape"},
 	{"joining-kept", "\u0644\u200c\u0627 soft\u00adhyphen \u200e\u200f \u2764\ufe0f\n", ""},
+	{"joining-ascii", "a\u200cb\u200dc\u200ed\u200fe\u061cf\u00adg\U0001F600\ufe0e\u200c\u4e00\U000E0100\u200d\n", ""},
 	// Real shapes
 	{"git-log-graph", "* \x1b[33mcommit 1a2b3c\x1b[m\x1b[33m (\x1b[m\x1b[1;36mHEAD -> \x1b[m\x1b[1;32mmain\x1b[m\x1b[33m)\x1b[m\n| Author: A <a@b>\n|\n|     fix \x1b]0;pwned\x07bug\n", ""},
 	{"ls-color", "\x1b[0m\x1b[01;34mdir\x1b[0m  \x1b[01;32mrun.sh\x1b[0m  file.txt\n", ""},
