@@ -6,8 +6,8 @@ import (
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/internal/command"
+	"github.com/bytelens/bytelens/internal/job"
 	"github.com/bytelens/bytelens/render"
-	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/seal"
 	"github.com/spf13/cobra"
 )
@@ -35,21 +35,7 @@ func newStoreLsCmd(s *streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				enc := safejson.NewEncoder(s.stdout)
-				for _, e := range es {
-					if err := enc.Encode(capture.NewStoreEntry(e)); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			tw := s.out.Columns(0, 0, 2)
-			tw.Printf("REFERENCE\tKIND\tBYTES\tTIME\tCOMMAND\n")
-			for _, e := range es {
-				tw.Printf("%s\t%s\t%d\t%s\t%s\n", capture.EntryName(e), e.Kind, e.Size, e.ModTime.UTC().Format(time.RFC3339), capture.EntryCommand(e))
-			}
-			return tw.Flush()
+			return job.ListStore(s.stdout, s.out, es, asJSON)
 		},
 	})
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per line")
