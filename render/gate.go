@@ -14,12 +14,13 @@ const MaxGateListed = 20
 // stream, of one of classes (sanitize.ParseClasses names):
 // "bytelens: fail-on: stream S: clipboard at offset 0x4 (4, OSC 52)".
 // Occurrences past the first MaxGateListed, past the report's findings
-// list, or of classes without findings (split) are counted on one line.
+// list, or of classes without findings (split, nonascii_blanks) are
+// counted on one line.
 // It reports whether any class occurred; names come from the report,
 // which holds no payload, and are escaped like every argument.
 func WriteGate(w *Writer, stream string, r *sanitize.Report, classes []string) bool {
 	counts := map[string]int64{}
-	for _, c := range append(r.Flags.ByName(), r.Anomalies.ByName()...) {
+	for _, c := range r.ClassCounts() {
 		counts[c.Name] = c.Count
 	}
 	failed := false

@@ -28,6 +28,12 @@ func TestWriteGate(t *testing.T) {
 	if got := b.String(); strings.Count(got, " at offset ") != MaxGateListed || !strings.Contains(got, "stream out␛: clipboard: 3 more without offsets listed\n") {
 		t.Errorf("WriteGate capped = %q", got)
 	}
+	// Kept non-ASCII blanks gate too, counted: they have no findings.
+	_, r = sanitize.String("a\u00a0b\u3000c d", sanitize.Options{})
+	b.Reset()
+	if !WriteGate(NewWriter(&b), "stdout", &r, []string{"nonascii_blanks"}) || b.String() != "bytelens: fail-on: stream stdout: nonascii_blanks: 2 more without offsets listed\n" {
+		t.Errorf("WriteGate nonascii_blanks = %q", b.String())
+	}
 }
 
 func TestWriteSwallowed(t *testing.T) {

@@ -98,6 +98,12 @@ type Kept struct {
 	VTFF int64 `json:"vt_ff"`
 	// LineSeparators counts U+2028 and U+2029 turned into LF.
 	LineSeparators int64 `json:"line_separators"`
+	// NonASCIIBlanks counts the space separators other than U+0020 in the
+	// cleaned text (IsNonASCIIBlank: U+00A0, U+1680, U+2000–U+200A,
+	// U+202F, U+205F, U+3000), kept as they are: one looks like an ASCII
+	// space, so a choice among them can carry hidden bits. A CI gate can
+	// fail on them (ReportClasses); they have no findings.
+	NonASCIIBlanks int64 `json:"nonascii_blanks"`
 }
 
 // Anomalies count malformed input, by decode flag.
