@@ -11,13 +11,14 @@ const ClassAny = "any"
 
 // ReportClasses returns the classes of a report that a CI gate can fail
 // on: the advisory flags, the anomalies and the kept non-ASCII blanks, by
-// their JSON names (Report.ClassCounts).
+// their JSON names (Report.ClassCounts), then the classes of malformed
+// recorder annotations a capture loader kept (LoaderAnomalyClasses).
 func ReportClasses() []string {
 	var names []string
 	for _, c := range (&Report{}).ClassCounts() {
 		names = append(names, c.Name)
 	}
-	return names
+	return append(names, LoaderAnomalyClasses...)
 }
 
 // ClassCounts returns the counts of the classes a CI gate can fail on,

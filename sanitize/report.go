@@ -408,6 +408,30 @@ func (r *Report) SortedCSI() []NamedCount {
 	return out
 }
 
+// LoaderJenkinsNoteMalformed is the LoaderAnomaly class of a Jenkins
+// ConsoleNote preamble ("ESC [8m ha:") that does not begin a well-formed
+// note (hudson.console.ConsoleNote: a bad MAC, length, gzip header or
+// base64), which the loader keeps as text.
+const LoaderJenkinsNoteMalformed = "jenkins_note_malformed"
+
+// LoaderAnomalyClasses lists the LoaderAnomaly classes, which a CI gate
+// can fail on (ReportClasses).
+var LoaderAnomalyClasses = []string{LoaderJenkinsNoteMalformed}
+
+// LoaderAnomaly counts one class of malformed recorder annotations that a
+// capture loader kept in a stream as text, rather than removing them as a
+// LoaderRemoval: the sanitizer then cleans their bytes like any others.
+// It names the class, never the bytes.
+type LoaderAnomaly struct {
+	// Class is one of LoaderAnomalyClasses.
+	Class string `json:"class"`
+	// Count is the number of annotations.
+	Count int64 `json:"count"`
+	// FirstOffset is the byte offset of the first in the capture file
+	// (not in the stream, from which removed annotations are gone).
+	FirstOffset int64 `json:"first_offset"`
+}
+
 // LoaderRemoval counts one class of recorder annotations that a capture
 // loader removed from a stream before cleaning (Jenkins ConsoleNotes,
 // timestamp prefixes): not terminal output, so not in the Report. It

@@ -86,7 +86,7 @@ func (f *FailOn) Check(w *render.Writer, reps []capture.StreamReport) error {
 	}
 	failed := false
 	for _, r := range reps {
-		failed = render.WriteGate(w, r.Stream, &r.Report, classes) || failed
+		failed = render.WriteGate(w, r.Stream, &r.Report, r.LoaderAnomalies, classes) || failed
 	}
 	if err := w.Err(); err != nil {
 		return err
