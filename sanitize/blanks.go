@@ -17,25 +17,47 @@ func IsNonASCIIBlank(r rune) bool {
 }
 
 // countBlanks returns how many non-ASCII blanks (IsNonASCIIBlank) the
-// cleaned text b holds. Only the lead bytes C2, E1, E2 and E3 begin one;
-// runs of ASCII are skipped eight bytes at a time.
+// cleaned text b, valid UTF-8, holds. Blocks of 32 ASCII bytes are
+// skipped at once; elsewhere the UTF-8 forms are matched byte by byte:
+// C2 A0, E1 9A 80, E2 80 80–8A, E2 80 AF, E2 81 9F, E3 80 80 (the table
+// TestBlankBytes checks against unicode.Zs).
 func countBlanks(b []byte) int64 {
 	var n int64
 	for i := 0; i < len(b); {
-		if i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 == 0 {
-			i += 8
+		end := min(i+32, len(b))
+		if end-i == 32 && (binary.LittleEndian.Uint64(b[i:])|binary.LittleEndian.Uint64(b[i+8:])|
+			binary.LittleEndian.Uint64(b[i+16:])|binary.LittleEndian.Uint64(b[i+24:]))&0x8080808080808080 == 0 {
+			i = end
 			continue
 		}
-		switch b[i] {
-		case 0xC2, 0xE1, 0xE2, 0xE3:
-			r, size := utf8.DecodeRune(b[i:])
-			if IsNonASCIIBlank(r) {
+		for ; i < end; i++ {
+			if c := b[i]; c >= 0xC2 && c <= 0xE3 && isBlankAt(b[i:]) {
 				n++
 			}
-			i += size
-		default:
-			i++
 		}
 	}
 	return n
+}
+
+// isBlankAt reports whether the valid UTF-8 text b begins with a
+// non-ASCII blank.
+func isBlankAt(b []byte) bool {
+	if len(b) < 2 {
+		return false
+	}
+	if b[0] == 0xC2 {
+		return b[1] == 0xA0
+	}
+	if len(b) < 3 {
+		return false
+	}
+	switch b[0] {
+	case 0xE1:
+		return b[1] == 0x9A && b[2] == 0x80
+	case 0xE2:
+		return b[1] == 0x80 && (b[2] <= 0x8A || b[2] == 0xAF) || b[1] == 0x81 && b[2] == 0x9F
+	case 0xE3:
+		return b[1] == 0x80 && b[2] == 0x80
+	}
+	return false
 }

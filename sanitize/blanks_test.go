@@ -57,3 +57,27 @@ func TestNonASCIIBlanks(t *testing.T) {
 		}
 	}
 }
+
+// TestBlankBytes: countBlanks's byte forms are exactly the non-ASCII
+// blanks, for every character, alone and amid ASCII and other text.
+func TestBlankBytes(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		want := int64(0)
+		if IsNonASCIIBlank(r) {
+			want = 1
+		}
+		s := string(r)
+		if got := countBlanks([]byte(s)); got != want {
+			t.Fatalf("countBlanks(%U) = %d, want %d", r, got, want)
+		}
+		if r%97 == 0 { // across a 32-byte block's end
+			in := strings.Repeat("a", 30) + s + strings.Repeat("é", 20)
+			if got := countBlanks([]byte(in)); got != want {
+				t.Fatalf("countBlanks(%q) = %d, want %d", in, got, want)
+			}
+		}
+	}
+}
