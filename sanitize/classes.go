@@ -10,13 +10,24 @@ import (
 const ClassAny = "any"
 
 // ReportClasses returns the classes of a report that a CI gate can fail
-// on: the advisory flags and the anomalies, by their JSON names.
+// on: the advisory flags, the anomalies and the kept non-ASCII blanks, by
+// their JSON names (Report.ClassCounts), then the classes of malformed
+// recorder annotations a capture loader kept (LoaderAnomalyClasses).
 func ReportClasses() []string {
 	var names []string
-	for _, c := range append(Flags{}.ByName(), Anomalies{}.ByName()...) {
+	for _, c := range (&Report{}).ClassCounts() {
 		names = append(names, c.Name)
 	}
-	return names
+	return append(names, LoaderAnomalyClasses...)
+}
+
+// ClassCounts returns the counts of the classes a CI gate can fail on,
+// by their JSON names: the advisory flags, the anomalies, and
+// Kept.NonASCIIBlanks, the one kept class that can hide bits in text
+// that reads the same.
+func (r *Report) ClassCounts() []NamedCount {
+	counts := append(r.Flags.ByName(), r.Anomalies.ByName()...)
+	return append(counts, NamedCount{"nonascii_blanks", r.Kept.NonASCIIBlanks})
 }
 
 // ParseClasses parses a comma-separated list of ReportClasses names, or
