@@ -481,3 +481,40 @@ func TestIsolateCommands(t *testing.T) {
 		}
 	}
 }
+
+// storeScript lists the store directory $STORE and tries to forge a
+// stored file there, as a command could to change what excerpt and view
+// show of another run.
+const storeScript = `ls -A "$STORE" | tr '\n' ' '; echo
+echo forged 2>/dev/null >"$STORE/forged" && echo "wrote"
+echo end`
+
+// TestIsolateHidesStore runs a command that tries to write into the
+// store of the run that collects it: under RunOptions.Isolate the store's
+// directory is an empty read-only tmpfs for it, while the collector still
+// stores the raw artifact; without, it writes (the control).
+func TestIsolateHidesStore(t *testing.T) {
+	for _, isolate := range []bool{true, false} {
+		t.Run(fmt.Sprintf("isolate=%v", isolate), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			st := filepath.Join(dir, "store")
+			c, out := isolatedCollector(t, identity{"self", os.Geteuid()}, isolate, dir, storeScript, "STORE="+st)
+			c.Env = append(c.Env, helperStore+"="+st)
+			if err := c.Run(); err != nil {
+				t.Fatalf("collector: %v", err)
+			}
+			env := isolatedEnvelope(t, out)
+			_, err := os.Stat(filepath.Join(st, "forged"))
+			if isolate && (env.Stdout != "\nend\n" || err == nil) {
+				t.Errorf("stdout %q, forged file: %v; want an empty store that cannot be written", env.Stdout, err)
+			}
+			if !isolate && (!strings.Contains(env.Stdout, "wrote\n") || err != nil) {
+				t.Errorf("control: stdout %q, forged file: %v", env.Stdout, err)
+			}
+			if env.RawArtifact == "" {
+				t.Errorf("no raw artifact: %+v", env.StoreError)
+			}
+		})
+	}
+}

@@ -67,13 +67,17 @@ const (
 	reaperArg0       = "bytelens-reaper"
 	reaperEnv        = "BYTELENS_REAPER_GRACE_NS"
 	reaperIsolateEnv = "BYTELENS_REAPER_ISOLATE"
+	// reaperHideEnv, with reaperIsolateEnv, names a directory (the
+	// store's) that the command must not reach: isolateCommand covers
+	// it with an empty read-only tmpfs.
+	reaperHideEnv = "BYTELENS_REAPER_HIDE"
 )
 
 func init() {
 	if len(os.Args) > 2 && os.Args[0] == reaperArg0 {
 		if g, ok := os.LookupEnv(reaperEnv); ok {
 			grace, _ := strconv.ParseInt(g, 10, 64)
-			os.Exit(reaperMain(os.Args[1], os.Args[2:], time.Duration(grace), os.Getenv(reaperIsolateEnv)))
+			os.Exit(reaperMain(os.Args[1], os.Args[2:], time.Duration(grace), os.Getenv(reaperIsolateEnv), os.Getenv(reaperHideEnv)))
 		}
 	}
 }
@@ -99,7 +103,7 @@ func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, o *RunOptions) (
 	if env == nil {
 		env = os.Environ()
 	}
-	env = append(withoutVar(env, reaperEnv, reaperIsolateEnv), reaperEnv+"="+strconv.FormatInt(int64(max(o.KillGrace, 0)), 10))
+	env = append(withoutVar(env, reaperEnv, reaperIsolateEnv, reaperHideEnv), reaperEnv+"="+strconv.FormatInt(int64(max(o.KillGrace, 0)), 10))
 	// The reaper leads a new session: no controlling terminal, and no
 	// signal from the user's terminal reaches it. It sets its own
 	// PR_SET_PDEATHSIG: os/exec's check that the parent is still there
@@ -107,6 +111,16 @@ func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, o *RunOptions) (
 	attr := &syscall.SysProcAttr{Setsid: true}
 	if o.Isolate {
 		env = append(env, fmt.Sprintf("%s=%d %d", reaperIsolateEnv, os.Geteuid(), os.Getegid()))
+		if o.Store != nil {
+			// The store holds the raw artifacts and cleaned text of
+			// every run: a command that rewrote them would forge what
+			// excerpt and view show of another run.
+			dir, err := filepath.Abs(o.Store.Dir())
+			if err != nil {
+				return nil, err
+			}
+			env = append(env, reaperHideEnv+"="+dir)
+		}
 		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS
 		attr.AmbientCaps = []uintptr{unix.CAP_SETUID, unix.CAP_SETGID, unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
 	}
@@ -266,7 +280,7 @@ func parseStatus(line string) procStatus {
 // reaper's exit code. With ids ("UID GID", reaperIsolateEnv) it first
 // maps them, sets up the namespaces' mounts and drops the capabilities
 // the command could inherit.
-func reaperMain(path string, argv []string, grace time.Duration, ids string) int {
+func reaperMain(path string, argv []string, grace time.Duration, ids, hide string) int {
 	ctl, status := os.NewFile(3, "control"), os.NewFile(4, "status")
 	// Neither pipe may reach the command: with the status pipe it could
 	// forge its own exit status. Nor may any descriptor the collector
@@ -281,7 +295,7 @@ func reaperMain(path string, argv []string, grace time.Duration, ids string) int
 		// command happen on this one (init runs locked to it anyway).
 		// The maps are written while the reaper is still dumpable.
 		runtime.LockOSThread()
-		if step, err := isolateCommand(ids); err != nil {
+		if step, err := isolateCommand(ids, hide); err != nil {
 			fmt.Fprintf(status, "isolate %d %s\n", errnoOf(err), step)
 			return 1
 		}
@@ -304,7 +318,7 @@ func reaperMain(path string, argv []string, grace time.Duration, ids string) int
 		close(stop)
 	}()
 	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
-		Env:   withoutVar(os.Environ(), reaperEnv, reaperIsolateEnv),
+		Env:   withoutVar(os.Environ(), reaperEnv, reaperIsolateEnv, reaperHideEnv),
 		Files: []uintptr{0, 1, 2},
 		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
 	})
@@ -567,13 +581,14 @@ func mountAll(steps []mountStep) (string, error) {
 // isolateCommand maps ids ("UID GID") to themselves in the reaper's user
 // namespace (user_namespaces(7): setgroups "deny" first, as an
 // unprivileged map of the gid needs), makes the isolation mounts and the
-// allowlisted /dev, then empties the calling thread's capability
+// allowlisted /dev, covers the directory hide (if not empty) with an
+// empty read-only tmpfs, then empties the calling thread's capability
 // bounding set and its inheritable and ambient sets, so that the command
 // gets no capability at execve, even as root, and so cannot unmount them
 // or trace the reaper. On failure it names the step that failed ("uid
 // map", "mount /proc", "bind /dev/null", "drop capabilities"...), for
 // isolationError.
-func isolateCommand(ids string) (string, error) {
+func isolateCommand(ids, hide string) (string, error) {
 	uid, gid, ok := strings.Cut(ids, " ")
 	if !ok {
 		return "parse " + reaperIsolateEnv, unix.EINVAL
@@ -592,6 +607,11 @@ func isolateCommand(ids string) (string, error) {
 	}
 	if step, err := isolateDev(); err != nil {
 		return step, err
+	}
+	if hide != "" {
+		if err := unix.Mount("tmpfs", hide, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "mode=0,size=4k"); err != nil {
+			return "hide the store", err
+		}
 	}
 	for c := 0; ; c++ {
 		// PR_CAPBSET_DROP fails with EINVAL past the last capability.
