@@ -94,7 +94,9 @@ type RunOptions struct {
 	// capability bounding set is emptied, so a command running as root
 	// cannot undo the mounts. The directory of Store, if set, is an
 	// empty read-only tmpfs for it (so it cannot rewrite the raw
-	// artifacts and cleaned text of other runs). The rest of the
+	// artifacts and cleaned text of other runs), and the socket
+	// directories of tmux and GNU screen are empty writable ones (so it
+	// cannot type into the user's panes). The rest of the
 	// filesystem, the network and the user's other processes' sockets
 	// stay shared. Where
 	// the namespaces cannot be made, Run fails with an error wrapping

@@ -4,6 +4,7 @@ package capture
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -67,9 +68,10 @@ const (
 	reaperArg0       = "bytelens-reaper"
 	reaperEnv        = "BYTELENS_REAPER_GRACE_NS"
 	reaperIsolateEnv = "BYTELENS_REAPER_ISOLATE"
-	// reaperHideEnv, with reaperIsolateEnv, names a directory (the
-	// store's) that the command must not reach: isolateCommand covers
-	// it with an empty read-only tmpfs.
+	// reaperHideEnv, with reaperIsolateEnv, lists the directories the
+	// command must not reach (hiddenDirs), one a line, each after its
+	// mode byte: 'r' for an empty read-only tmpfs over it, 'w' for an
+	// empty writable one.
 	reaperHideEnv = "BYTELENS_REAPER_HIDE"
 )
 
@@ -111,16 +113,11 @@ func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, o *RunOptions) (
 	attr := &syscall.SysProcAttr{Setsid: true}
 	if o.Isolate {
 		env = append(env, fmt.Sprintf("%s=%d %d", reaperIsolateEnv, os.Geteuid(), os.Getegid()))
-		if o.Store != nil {
-			// The store holds the raw artifacts and cleaned text of
-			// every run: a command that rewrote them would forge what
-			// excerpt and view show of another run.
-			dir, err := filepath.Abs(o.Store.Dir())
-			if err != nil {
-				return nil, err
-			}
-			env = append(env, reaperHideEnv+"="+dir)
+		hide, err := hiddenDirs(o, env)
+		if err != nil {
+			return nil, err
 		}
+		env = append(env, reaperHideEnv+"="+hide)
 		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS
 		attr.AmbientCaps = []uintptr{unix.CAP_SETUID, unix.CAP_SETGID, unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
 	}
@@ -578,11 +575,58 @@ func mountAll(steps []mountStep) (string, error) {
 	return "", nil
 }
 
+// hiddenDirs lists, for reaperHideEnv, the directories that an isolated
+// command must not reach, with env the command's environment: the
+// store's (read-only: it holds the raw artifacts and cleaned text of
+// every run, and a command that rewrote them would forge what excerpt
+// and view show of another run), and the socket directories of the
+// user's terminal multiplexers, through which a command would type into
+// the user's panes or run commands outside the namespaces (tmux
+// send-keys, run-shell): tmux's ($TMUX_TMPDIR, else /tmp, /tmux-UID, and
+// the directory of the socket $TMUX names) and GNU screen's ($SCREENDIR,
+// /run/screen/S-USER). Those are writable, so the command can still
+// start a multiplexer of its own. Directories that do not exist are
+// left out.
+func hiddenDirs(o *RunOptions, env []string) (string, error) {
+	lookup := func(name string) string {
+		for _, kv := range slices.Backward(env) {
+			if v, ok := strings.CutPrefix(kv, name+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	var dirs []string
+	if o.Store != nil {
+		dir, err := filepath.Abs(o.Store.Dir())
+		if err != nil {
+			return "", err
+		}
+		dirs = append(dirs, "r"+dir)
+	}
+	tmpdir := cmp.Or(lookup("TMUX_TMPDIR"), "/tmp")
+	socket, _, _ := strings.Cut(lookup("TMUX"), ",")
+	for _, d := range []string{
+		filepath.Join(tmpdir, "tmux-"+strconv.Itoa(os.Geteuid())),
+		filepath.Dir(socket),
+		lookup("SCREENDIR"),
+		filepath.Join("/run/screen", "S-"+lookup("USER")),
+	} {
+		if !filepath.IsAbs(d) || d == "/" || slices.Contains(dirs, "w"+d) {
+			continue
+		}
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			dirs = append(dirs, "w"+d)
+		}
+	}
+	return strings.Join(dirs, "\n"), nil
+}
+
 // isolateCommand maps ids ("UID GID") to themselves in the reaper's user
 // namespace (user_namespaces(7): setgroups "deny" first, as an
 // unprivileged map of the gid needs), makes the isolation mounts and the
-// allowlisted /dev, covers the directory hide (if not empty) with an
-// empty read-only tmpfs, then empties the calling thread's capability
+// allowlisted /dev, covers each directory of hide (hiddenDirs) with an
+// empty tmpfs, then empties the calling thread's capability
 // bounding set and its inheritable and ambient sets, so that the command
 // gets no capability at execve, even as root, and so cannot unmount them
 // or trace the reaper. On failure it names the step that failed ("uid
@@ -608,9 +652,14 @@ func isolateCommand(ids, hide string) (string, error) {
 	if step, err := isolateDev(); err != nil {
 		return step, err
 	}
-	if hide != "" {
-		if err := unix.Mount("tmpfs", hide, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "mode=0,size=4k"); err != nil {
-			return "hide the store", err
+	for d := range strings.Lines(hide) {
+		d = strings.TrimSuffix(d, "\n")
+		flags, data := uintptr(unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC), "mode=0700,size=1m"
+		if d[0] == 'r' {
+			flags, data = flags|unix.MS_RDONLY, "mode=0,size=4k"
+		}
+		if err := unix.Mount("tmpfs", d[1:], "tmpfs", flags, data); err != nil {
+			return "hide " + d[1:], err
 		}
 	}
 	for c := 0; ; c++ {
