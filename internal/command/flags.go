@@ -62,7 +62,7 @@ type FailOn struct{ list string }
 // FailOnFlag registers --fail-on on fs.
 func FailOnFlag(fs *pflag.FlagSet) *FailOn {
 	f := &FailOn{}
-	fs.StringVar(&f.list, "fail-on", "", "exit 1, naming each occurrence with its offset, when the report has one of these comma-separated `CLASSES`: advisory flags, anomalies, kept non-ASCII blanks and malformed recorder annotations ("+strings.Join(sanitize.ReportClasses(), ", ")+"), or "+sanitize.ClassAny+" for all of them")
+	fs.StringVar(&f.list, "fail-on", "", "exit 1, naming each occurrence with its offset, when the report has one of these comma-separated `CLASSES`: advisory flags, anomalies, kept non-ASCII blanks and malformed recorder annotations ("+strings.Join(sanitize.ReportClasses(), ", ")+"), or "+sanitize.ClassAny+" for all of them but "+sanitize.ClassNonASCIIBlanks+" (named only)")
 	return f
 }
 
