@@ -279,10 +279,22 @@ func (m *model) screenStepped(msg screenMsg) tea.Cmd {
 	c.mu.Lock()
 	done := c.done
 	c.mu.Unlock()
-	if done {
-		return nil
+	if !done {
+		return c.passStep(msg.id)
 	}
-	return c.passStep(msg.id)
+	if w := m.findWait; w != nil && msg.id == m.cur && w.from == m.sv().cursor {
+		m.findWait = nil
+		m.stepFinding(w.d, w.byRank)
+	}
+	return nil
+}
+
+// findStep is a step through findings (stepFinding's arguments) asked for
+// with the cursor at from.
+type findStep struct {
+	d      int
+	byRank bool
+	from   int64
 }
 
 // stepFinding moves the cursor to the next finding (d 1) or the previous
@@ -294,7 +306,13 @@ func (m *model) stepFinding(d int, byRank bool) {
 		return
 	}
 	off, msg := c.stepTarget(m.sv().cursor, d, byRank)
+	m.findWait = nil
 	if msg != "" {
+		c.mu.Lock()
+		if !c.done {
+			m.findWait = &findStep{d, byRank, m.sv().cursor}
+		}
+		c.mu.Unlock()
 		m.setMsg(true, "%s", msg)
 		return
 	}

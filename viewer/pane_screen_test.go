@@ -288,8 +288,7 @@ func TestFindingKeysOpenScreen(t *testing.T) {
 	if !d.m.keys.NextFinding.Enabled() || !d.m.keys.PrevRanked.Enabled() {
 		t.Fatalf("finding keys off before S")
 	}
-	d.press("f") // starts the screen pass, if S has not
-	d.press("f")
+	d.press("f") // starts the screen pass, and steps when it ends
 	if got, want := d.m.sv().cursor, int64(bytes.Index(in, []byte("rm -rf"))); got != want {
 		t.Errorf("f before S: cursor %d, want %d", got, want)
 	}

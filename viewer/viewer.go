@@ -162,9 +162,12 @@ type model struct {
 	jobStream int   // the stream shown when job started
 	lastQ     [numPrompts]string
 
-	detail    bool // the detail pane is wanted (i toggles it)
-	screenOn  bool // the screen pane replaces the cleaned text (S toggles it)
-	detailTop int  // first row of the detail pane shown
+	detail   bool // the detail pane is wanted (i toggles it)
+	screenOn bool // the screen pane replaces the cleaned text (S toggles it)
+	// findWait is a finding key pressed before the screen pass had found
+	// anything: it is done when the pass ends, if the cursor has not moved.
+	findWait  *findStep
+	detailTop int // first row of the detail pane shown
 	detailTok decode.Token
 
 	f   frame
