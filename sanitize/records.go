@@ -102,8 +102,13 @@ func (c *cleaner) scanEnd() {
 	c.records(c.recs[:n])
 }
 
-// records runs the policy over a batch of records.
+// records runs the policy over a batch of records. The two commonest
+// records of coloured output, text copied and a sequence the memo
+// recalls, are handled in the loop itself while the format policy holds
+// nothing and text needs only copying (quick, which only record can
+// change); the rest goes through record.
 func (c *cleaner) records(recs []decode.Record) {
+	quick := c.plainText && !c.fmt.pending()
 	for _, r := range recs {
 		end := r.End()
 		start := c.next
@@ -112,7 +117,25 @@ func (c *cleaner) records(recs []decode.Record) {
 		} else {
 			c.next = end
 		}
+		if quick && start >= c.base {
+			b := c.chunk[start-c.base : end-c.base]
+			switch {
+			case r.Kind() == decode.KindText:
+				c.fmt.prevEnd, c.fmt.prevRune = end, -1
+				if c.crRun != 0 {
+					c.settleCR(int(b[0]))
+				}
+				c.out = append(c.out, b...)
+				continue
+			case r.Flags() == 0 && r.Kind() != decode.KindInvalid && r.Kind() != decode.KindC0 &&
+				len(b) <= maxMemo && c.frame <= start:
+				if c.recallBytes(b) {
+					continue
+				}
+			}
+		}
 		c.record(r, start, end)
+		quick = c.plainText && !c.fmt.pending()
 	}
 	// The history kept at the end of the chunk (keepHistory) begins
 	// where the token still open begins.
@@ -165,11 +188,8 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 				return
 			}
 		}
-		if r.Flags() == 0 && len(b) <= maxMemo && c.frame <= start {
-			w := wordOf(b)
-			if m := &c.memo[w.slot()]; m.word == w && c.recall(m) {
-				return
-			}
+		if r.Flags() == 0 && len(b) <= maxMemo && c.frame <= start && c.recallBytes(b) {
+			return
 		}
 		if r.Kind() == decode.KindCSI {
 			if c.frame > start || !c.csi(b, r.Final(), r.Flags(), start) {
@@ -185,6 +205,15 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 	}
 	c.token(t)
 	c.remember(t, b)
+}
+
+// recallBytes applies the remembered effect of the sequence whose bytes
+// are b, at most maxMemo, when the memo holds it (recall); it reports
+// whether it did.
+func (c *cleaner) recallBytes(b []byte) bool {
+	w := wordOf(b)
+	m := &c.memo[w.slot()]
+	return m.word == w && c.recall(m)
 }
 
 // recall applies the remembered effect of a sequence (csiMemo), unless it
