@@ -541,8 +541,11 @@ type csiMemo struct {
 // 256 colours ("ESC [ 38;5;208m") fit.
 const maxMemo = 16
 
-// memoWord is up to maxMemo bytes, little-endian, padded with zeros.
-type memoWord [2]uint64
+// memoWord is up to maxMemo bytes, little-endian, padded with zeros: lo
+// the first eight, hi the rest. A struct rather than an array, so that
+// the compiler keeps it in registers (an array of two is kept in memory,
+// and its two 8-byte stores then read back as one 16-byte load stall).
+type memoWord struct{ lo, hi uint64 }
 
 // wordOf returns b, one to maxMemo bytes, as a memoWord.
 func wordOf(b []byte) memoWord {
@@ -563,7 +566,7 @@ func wordOf(b []byte) memoWord {
 
 // slot returns the slot in cleaner.memo of the sequence whose bytes are w.
 func (w memoWord) slot() uint8 {
-	return uint8((w[0] ^ w[1]*0xC2B2AE3D27D4EB4F) * 0x9E3779B97F4A7C15 >> (64 - memoBits))
+	return uint8((w.lo ^ w.hi*0xC2B2AE3D27D4EB4F) * 0x9E3779B97F4A7C15 >> (64 - memoBits))
 }
 
 // span returns the input bytes [start, end) of a token: in the chunk, in
