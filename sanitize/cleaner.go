@@ -283,7 +283,15 @@ func (c *cleaner) each(t *decode.Token) {
 	case decode.KindCSI:
 		if !c.mapEach && !c.fmt.pending() {
 			c.at = t.End()
-			c.sequence(t)
+			if t.Flags != 0 || t.Len > maxMemo || c.frame > t.Off || t.Off < c.base {
+				c.sequence(t)
+				return
+			}
+			b := c.chunk[t.Off-c.base : t.End()-c.base]
+			if !c.recallBytes(b) {
+				c.sequence(t)
+				c.rememberCSI(t, b)
+			}
 			return
 		}
 	}

@@ -260,6 +260,25 @@ func (c *cleaner) remember(t *decode.Token, b []byte) {
 	c.memo[w.slot()] = csiMemo{w, t.Kind, Advisories(t), count}
 }
 
+// rememberCSI keeps in the memo the effect of t, a CSI without flags of
+// at most maxMemo bytes b that sequence has just counted, when its bytes
+// alone decide it, as csi does for a record: no intermediates, its key
+// counted by name, and its classes those of its key (ctlfunc.CSIClasses)
+// whatever its parameters, or, for SGR, those of a parameter list without
+// conceal.
+func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
+	k := privateIndex[t.Private]
+	if k < 0 || t.NInter != 0 || t.Final-0x40 >= 0x3F || c.rep.csiPlain[k][t.Final-0x40] == 0 {
+		return
+	}
+	cl, varies, conceal := ctlfunc.CSIClasses(t.Private, 0, t.Final)
+	if varies && (!conceal || Advisories(t) != cl) {
+		return
+	}
+	w := wordOf(b)
+	c.memo[w.slot()] = csiMemo{w, decode.KindCSI, cl, &c.rep.csiPlain[k][t.Final-0x40]}
+}
+
 // single returns the Token of a record that the record and its bytes b
 // give whole: a single control, text (but one that completes a character
 // cut by the Write before), invalid UTF-8, a format character, an escape
@@ -523,9 +542,9 @@ func withoutExecuted(b, buf []byte) ([]byte, bool) {
 }
 
 // csiMemo remembers the effect of a sequence of at most maxMemo bytes
-// without flags whose effect its bytes alone decide: a CSI that csi
-// counted, or a token that remember took. word is its bytes; the effect
-// is one more of its kind, one more on count (its CSI key or OSC number,
+// without flags whose effect its bytes alone decide: a CSI that csi or
+// (on the token path) rememberCSI counted, or a token that remember took.
+// word is its bytes; the effect is one more of its kind, one more on count (its CSI key or OSC number,
 // once counted by name; nil for none), and its classes cl, which are only
 // counted once findings are no longer listed (a finding names the token).
 // Its last byte is not 0 (a final byte, a terminator, a control), so its
