@@ -283,7 +283,9 @@ func (c *cleaner) each(t *decode.Token) {
 	case decode.KindCSI:
 		if !c.mapEach && !c.fmt.pending() {
 			c.at = t.End()
-			if t.Flags != 0 || t.Len > maxMemo || c.frame > t.Off || t.Off < c.base {
+			// A CSI that begins in the chunk begins after the latest
+			// frame boundary (Writer.Frame marks one between Writes).
+			if t.Flags != 0 || t.Len > maxMemo || t.Off < c.base {
 				c.sequence(t)
 				return
 			}
