@@ -46,12 +46,12 @@ func ModelScreen(c *Capture, st *Stream, end int64, o ScreenOptions) (*screen.Mo
 // played: at, a byte offset, when it is not negative; else the end of the
 // frame-th frame (1-based) of a recording when frame is positive; else
 // the end of the stream. The error says that at lies past the end of st
-// ("N is past the end of stream NAME (LEN bytes)", for a caller to prefix
-// with what N is) or that st has fewer frames.
+// ("past the end of stream NAME (LEN bytes)", for a caller to prefix with
+// at as its user gave it) or that st has fewer frames.
 func ScreenEnd(st *Stream, at int64, frame int) (int64, error) {
 	switch {
 	case at > st.Len:
-		return 0, fmt.Errorf("%d is past the end of stream %s (%d bytes)", at, st.Name, st.Len)
+		return 0, fmt.Errorf("past the end of stream %s (%d bytes)", st.Name, st.Len)
 	case at >= 0:
 		return at, nil
 	case frame > 0:

@@ -64,7 +64,7 @@ func TestScreenEnd(t *testing.T) {
 		err   string
 	}{
 		{-1, 0, 10, ""}, {0, 0, 0, ""}, {10, 0, 10, ""}, {3, 2, 3, ""}, {-1, 1, 4, ""}, {-1, 2, 10, ""},
-		{11, 0, 0, "11 is past the end of stream output (10 bytes)"},
+		{11, 0, 0, "past the end of stream output (10 bytes)"},
 		{-1, 3, 0, "stream output has fewer than 3 frames"},
 	} {
 		end, err := ScreenEnd(st, tc.at, tc.frame)

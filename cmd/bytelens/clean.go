@@ -17,19 +17,19 @@ func newCleanCmd(s *streams) *cobra.Command {
 		Args: cobra.MaximumNArgs(1),
 	})
 	pf := addPolicyFlags(cmd.Flags())
-	cf := addCaptureFlags(cmd.Flags())
+	cf := command.CaptureFlags(cmd.Flags(), s.stdin, keys.OpenStore)
 	cmd.Flags().StringVar(&reportPath, "report", "", "also write the JSON removal report to this file (an array when there are several streams)")
 	fo := command.FailOnFlag(cmd.Flags())
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		if _, err := fo.Classes(); err != nil {
 			return err
 		}
-		in, err := openInput(s, args, cf, false)
+		in, err := cf.OpenArg(args, capture.ArgOptions{})
 		if err != nil {
 			return err
 		}
 		defer in.Close()
-		reps, err := s.env().CleanText(s.stdout, in, cf.stream, *pf)
+		reps, err := s.env().CleanText(s.stdout, in, cf.Stream, *pf)
 		if err != nil {
 			return err
 		}
@@ -54,7 +54,7 @@ func newReportCmd(s *streams) *cobra.Command {
 		Args: cobra.MaximumNArgs(1),
 	})
 	pf := addPolicyFlags(cmd.Flags())
-	cf := addCaptureFlags(cmd.Flags())
+	cf := command.CaptureFlags(cmd.Flags(), s.stdin, keys.OpenStore)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	fo := command.FailOnFlag(cmd.Flags())
 	sf := command.ScreenFlags(cmd.Flags())
@@ -65,12 +65,12 @@ func newReportCmd(s *streams) *cobra.Command {
 		if err := sf.Check(); err != nil {
 			return err
 		}
-		in, err := cf.openArg(s, args, capture.ArgOptions{Whole: sf.On})
+		in, err := cf.OpenArg(args, capture.ArgOptions{Whole: sf.On})
 		if err != nil {
 			return err
 		}
 		defer in.Close()
-		reps, err := s.env().Report(in, cf.stream, *pf, sf)
+		reps, err := s.env().Report(in, cf.Stream, *pf, sf)
 		switch {
 		case err != nil:
 			return err

@@ -24,9 +24,9 @@ func newDiffCmd(s *streams) *cobra.Command {
 	fs.BoolVar(&asJSON, "json", false, "print the comparison as JSON (schema "+sanitize.DiffSchema+")")
 	fs.IntVar(&r.Lines, "lines", sanitize.DefaultTextDiffLines, "how many differing lines of cleaned text to show")
 	policy := addPolicyFlags(fs)
-	cf := addCaptureFlags(fs)
+	cf := command.CaptureFlags(fs, s.stdin, keys.OpenStore)
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
-		r.Base, r.Open, r.Stream, r.Stdin, r.Notes, r.Warn = *policy, cf.open(), cf.stream, s.stdin, s.stderr, warnCapture
+		r.Base, r.Open, r.Stream, r.Stdin, r.Notes, r.Warn = *policy, cf.Options(), cf.Stream, s.stdin, s.stderr, warnCapture
 		r.Progress = func(label render.Safe, total int64) diff.Meter { return iostreams.NewProgress(s.tty, label, total) }
 		out, err := diff.Run(args, r)
 		switch {
@@ -38,9 +38,9 @@ func newDiffCmd(s *streams) *cobra.Command {
 		}
 		switch {
 		case err != nil:
-			return usageError{err} // trouble exits 2, as in diff(1)
+			return command.UsageError{Err: err} // trouble exits 2, as in diff(1)
 		case out.ExitCode() != command.ExitOK:
-			return exitError{out.ExitCode()}
+			return command.ExitError{Code: out.ExitCode()}
 		}
 		return nil
 	}

@@ -1,46 +1,29 @@
 package main
 
 import (
-	"errors"
-
+	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/dump"
-	"github.com/bytelens/bytelens/iostreams"
+	"github.com/bytelens/bytelens/internal/command"
 	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
 )
 
 // withStreams writes each stream of the FILE argument ("-" or none is
-// stdin) with d (dump.Streams), loaded as clean and report load it
-// (openInput): a recording gives the terminal bytes it holds, not the
-// file's own bytes (JSON text, frame headers), and --format raw gives the
-// file as it is. Raw stdin, and a FIFO or device named as FILE, are read
-// as they arrive (dump.Stdin); when stdout is a pipe that nobody reads any
-// more, bytelens ends as quietly as SIGPIPE would, with exit code 1.
-func withStreams(s *streams, args []string, cf *captureFlags, d dump.Dumper) error {
-	in, err := openInput(s, args, cf, true)
+// stdin) with d (job.Env.Dump), loaded as clean and report load it; raw
+// stdin, and a FIFO or device named as FILE, are read as they arrive.
+func withStreams(s *streams, args []string, cf *command.Capture, d dump.Dumper) error {
+	in, err := cf.OpenArg(args, capture.ArgOptions{Specials: true})
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	if in.Capture == nil {
-		err := dump.Stdin(s.stdout, in.Raw, d)
-		if errors.Is(err, iostreams.ErrOutputGone) {
-			return exitError{exitFailure}
-		}
-		return err
-	}
-	warnCapture(s.stderr, in.Capture)
-	sts, err := pickStreams(in.Capture, cf.stream)
-	if err != nil {
-		return err
-	}
-	return dump.Streams(s.stdout, sts, d)
+	return s.env().Dump(s.stdout, in, cf.Stream, d)
 }
 
 func newHexCmd(s *streams) *cobra.Command {
 	var o render.HexOptions
-	var cf *captureFlags
+	var cf *command.Capture
 	var g *sanitize.Options
 	cmd := withHelp("hex", &cobra.Command{
 		Use:  "hex [FILE]",
@@ -67,14 +50,14 @@ func newHexCmd(s *streams) *cobra.Command {
 	f.BoolVarP(&o.NoSqueeze, "no-squeeze", "v", false, "print every row, even identical ones")
 	f.Int64VarP(&o.Skip, "skip", "s", 0, "first byte offset to show (decoded from the last CAN, SUB or ESC before it, where every parser state agrees)")
 	f.Int64VarP(&o.Length, "length", "n", 0, "number of bytes to show (0: to the end)")
-	cf = addCaptureFlags(f)
+	cf = command.CaptureFlags(f, s.stdin, keys.OpenStore)
 	return cmd
 }
 
 func newGlyphsCmd(s *streams) *cobra.Command {
 	var o render.StreamOptions
 	var describe, asJSON bool
-	var cf *captureFlags
+	var cf *command.Capture
 	var g *sanitize.Options
 	cmd := withHelp("glyphs", &cobra.Command{
 		Use:  "glyphs [FILE]",
@@ -99,6 +82,6 @@ func newGlyphsCmd(s *streams) *cobra.Command {
 	f.BoolVar(&asJSON, "json", false, "with --describe, one JSON object per line (schema bytelens.describe/v1)")
 	f.BoolVar(&o.Payloads, "payloads", false, "show control-string payload bytes escaped instead of their size")
 	f.BoolVar(&o.Chips, "chips", false, "show each sequence as one labelled chip")
-	cf = addCaptureFlags(f)
+	cf = command.CaptureFlags(f, s.stdin, keys.OpenStore)
 	return cmd
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/excerpt"
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/spf13/cobra"
 )
@@ -47,7 +48,7 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 			return usagef("--lines wants FROM:TO line numbers from 1, such as 120:180")
 		}
 	}
-	st, ref, err := openRef(refArg)
+	st, ref, err := keys.OpenRef(refArg)
 	if err != nil {
 		return err
 	}
@@ -71,7 +72,7 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 // come from errorKinds).
 func excerptError(err error) error {
 	if errors.Is(err, store.ErrNotFound) {
-		return hintError{err, "the record was written without cleaned text or it was pruned; bytelens view REF reads the raw artifact"}
+		return render.HintError{Err: err, Tip: "the record was written without cleaned text or it was pruned; bytelens view REF reads the raw artifact"}
 	}
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/bytelens/bytelens/extract"
+	"github.com/bytelens/bytelens/internal/command"
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
@@ -48,7 +49,7 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	case f.stream == extract.StreamArtifact && (!f.raw || f.rng != ""):
 		return usagef("--stream artifact exports the whole artifact: use it with --raw -o FILE and no --range")
 	}
-	st, ref, err := openRef(refArg)
+	st, ref, err := keys.OpenRef(refArg)
 	if err != nil {
 		return err
 	}
@@ -89,7 +90,7 @@ func newVerifyCmd(s *streams) *cobra.Command {
 }
 
 func runVerify(s *streams, refArg, path string, asJSON bool) error {
-	st, ref, err := openRef(refArg)
+	st, ref, err := keys.OpenRef(refArg)
 	if err != nil {
 		return err
 	}
@@ -112,7 +113,7 @@ func runVerify(s *streams, refArg, path string, asJSON bool) error {
 		err = v.WriteText(s.out)
 	}
 	if err == nil && !v.Match {
-		return exitError{exitFailure}
+		return command.ExitError{Code: command.ExitFailure}
 	}
 	return err
 }

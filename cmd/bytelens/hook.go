@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/bytelens/bytelens/hook"
+	"github.com/bytelens/bytelens/internal/command"
 	"github.com/spf13/cobra"
 )
 
@@ -20,7 +21,7 @@ func newHookCmd(s *streams) *cobra.Command {
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		agent, err := hook.ParseAgent(args[0])
 		if err != nil {
-			return usageError{err}
+			return command.UsageError{Err: err}
 		}
 		o := hook.Options{Isolate: isolate}
 		if o.Permission, err = hook.ParsePermission(permission); err != nil {

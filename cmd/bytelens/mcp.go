@@ -26,7 +26,7 @@ func newMCPCmd(s *streams) *cobra.Command {
 		o := mcpserver.Options{Sanitize: *policy, MaxOutput: int64(maxOutput), MaxRaw: int64(maxRaw), Log: s.stderr, Isolate: isolate}
 		// Without a usable store the server still runs, and says why.
 		if o.Store, o.StoreErr = store.OpenDefault(); o.Store != nil {
-			if err := useKeys(o.Store); err != nil {
+			if err := keys.Use(o.Store); err != nil {
 				return err
 			}
 		}

@@ -19,45 +19,14 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// usageError, hintError and exitError are this package's spellings of
-// command.UsageError, render.HintError and command.ExitError, which its
-// commands build as unkeyed literals (go vet refuses those of another
-// package's types): each unwraps to that type, which command.ExitCode
-// reads.
-type (
-	usageError struct{ err error }
-	hintError  struct {
-		err  error
-		hint string
-	}
-	exitError struct{ code int }
-)
-
-func (e usageError) Error() string          { return e.err.Error() }
-func (e usageError) SafeError() render.Safe { return render.ErrorText(e.err) }
-func (e usageError) Unwrap() error          { return command.UsageError{Err: e.err} }
-func (e hintError) Error() string           { return e.err.Error() }
-func (e hintError) SafeError() render.Safe  { return render.ErrorText(e.err) }
-func (e hintError) Unwrap() error           { return render.HintError{Err: e.err, Tip: e.hint} }
-func (e exitError) Error() string           { return e.Unwrap().Error() }
-func (e exitError) Unwrap() error           { return command.ExitError{Code: e.code} }
-
-// exitFailure is the exit code of a command's own failure.
-const exitFailure = command.ExitFailure
-
 // The short names the commands use for the helpers they share.
 var (
 	usagef    = command.Usagef
 	fileError = render.FileError
-	// The policy flags and key=value settings: sanitize.Options.Set
-	// parses both, from sanitize's defaults.
+	// The policy flags: sanitize.Options.Set parses them, from
+	// sanitize's defaults.
 	addPolicyFlags = command.PolicyFlags
-	applyPolicy    = command.ApplyPolicy
 	warnCapture    = job.WriteNotes
-	// pickStreams returns the streams a command works on: the one
-	// --stream names, or all (a name that is none is a usage error,
-	// capture.ErrNoStream).
-	pickStreams = (*capture.Capture).Select
 )
 
 // errorKinds give the exit code and hint of the packages' errors that
@@ -119,13 +88,13 @@ func newRoot(s *streams) *cobra.Command {
 	})
 	root.SetVersionTemplate("bytelens {{.Version}}\n")
 	root.SetIn(s.stdin)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	addKeyFlags(root.PersistentFlags()) // keys.go
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return command.UsageError{Err: err} })
+	keys = command.KeyFlags(root.PersistentFlags())
 	for _, mk := range subcommands {
 		root.AddCommand(mk(s))
 	}
 	command.TypedArgs(root)
-	registerCompletions(root)
+	command.RegisterCompletions(root)
 	return root
 }
 
@@ -138,7 +107,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetOut(render.InertWriter(stdout))
 	root.SetErr(render.InertWriter(stderr))
 	root.SetArgs(args)
-	if err := root.Execute(); err != nil {
+	restore := command.CompletionStderr(args, stderr)
+	err := root.Execute()
+	restore()
+	if err != nil {
 		return command.ExitCode(s.stderr, err, errorKinds)
 	}
 	return command.ExitOK

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/internal/command"
 	"github.com/bytelens/bytelens/internal/job"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
@@ -79,7 +80,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		WaitDelay: f.waitDelay,
 		Isolate:   f.isolate,
 	}
-	env, err := s.env().Collect(ctx, args, opts, job.Collect{Stdin: f.stdin, Decision: f.decision, NoStore: f.noStore, SaveEnvelope: f.saveEnvelope, Keys: useKeys})
+	env, err := s.env().Collect(ctx, args, opts, job.Collect{Stdin: f.stdin, Decision: f.decision, NoStore: f.noStore, SaveEnvelope: f.saveEnvelope, Keys: keys.Use})
 	if err != nil {
 		return err
 	}
@@ -87,7 +88,7 @@ func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
 		return err
 	}
 	if f.exitCode {
-		return exitError{env.ExitStatus()}
+		return command.ExitError{Code: env.ExitStatus()}
 	}
 	return nil
 }

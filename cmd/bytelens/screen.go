@@ -12,7 +12,7 @@ func newScreenCmd(s *streams) *cobra.Command {
 		Use:  "screen [FILE|-]",
 		Args: cobra.MaximumNArgs(1),
 	})
-	cf := addCaptureFlags(cmd.Flags())
+	cf := command.CaptureFlags(cmd.Flags(), s.stdin, keys.OpenStore)
 	command.ScreenSizeFlag(cmd.Flags(), sf)
 	cmd.Flags().StringVar(&sf.At, "at", "", "show the screen after this many bytes of the stream (decimal or 0x hex)")
 	cmd.Flags().IntVar(&sf.Frame, "frame", 0, "show the screen after this frame (1-based) of a recording")
@@ -22,12 +22,12 @@ func newScreenCmd(s *streams) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		in, err := cf.openArg(s, args, capture.ArgOptions{Whole: true})
+		in, err := cf.OpenArg(args, capture.ArgOptions{Whole: true})
 		if err != nil {
 			return err
 		}
 		defer in.Close()
-		return s.env().Screens(s.out, in, cf.stream, sf, *policy, at)
+		return s.env().Screens(s.out, in, cf.Stream, sf, *policy, at)
 	}
 	return cmd
 }

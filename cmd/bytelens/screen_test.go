@@ -26,6 +26,7 @@ func TestScreenCommand(t *testing.T) {
 		{name: "screen size too large", args: []string{"screen", "--size", "1001x24", in}, code: 2, stderr: "must be 1 to 1000"},
 		{name: "screen bad size", args: []string{"screen", "--size", "big", in}, code: 2, stderr: "not COLSxROWS"},
 		{name: "screen at past end", args: []string{"screen", "--at", "9999", in}, code: 2, stderr: "past the end"},
+		{name: "screen hex at past end", args: []string{"screen", "--at", "0x1f00", in}, code: 2, stderr: "--at 0x1f00 (7936) is past the end"},
 		{name: "screen bad at", args: []string{"screen", "--at", "x", in}, code: 2, stderr: "byte offset"},
 		{name: "screen at and frame", args: []string{"screen", "--at", "1", "--frame", "1", in}, code: 2},
 		{name: "screen frame of raw", args: []string{"screen", "--frame", "2", in}, code: 2, stderr: "fewer than 2 frames"},

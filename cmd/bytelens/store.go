@@ -5,11 +5,11 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/internal/command"
+	"github.com/bytelens/bytelens/internal/job"
 	"github.com/bytelens/bytelens/render"
-	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/seal"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 func newStoreCmd(s *streams) *cobra.Command {
@@ -35,21 +35,7 @@ func newStoreLsCmd(s *streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				enc := safejson.NewEncoder(s.stdout)
-				for _, e := range es {
-					if err := enc.Encode(capture.NewStoreEntry(e)); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			tw := s.out.Columns(0, 0, 2)
-			tw.Printf("REFERENCE\tKIND\tBYTES\tTIME\tCOMMAND\n")
-			for _, e := range es {
-				tw.Printf("%s\t%s\t%d\t%s\t%s\n", capture.EntryName(e), e.Kind, e.Size, e.ModTime.UTC().Format(time.RFC3339), capture.EntryCommand(e))
-			}
-			return tw.Flush()
+			return job.ListStore(s.stdout, s.out, es, asJSON)
 		},
 	})
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per line")
@@ -91,49 +77,12 @@ func newStorePruneCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
-// openStore opens the default store with a hint on failure.
-func openStore() (*store.Store, error) {
-	st, err := store.OpenDefault()
-	if err != nil {
-		return nil, hintError{err, "set BYTELENS_STORE to a private directory (mode 0700)"}
-	}
-	return st, useKeys(st)
-}
+// keys are the global key flags; newRoot binds them afresh for each run,
+// and every store this package opens gets them.
+var keys *command.Keys
 
-// openRef parses the REF argument and opens the store it is read from.
-func openRef(arg string) (*store.Store, store.Ref, error) {
-	ref, err := store.ParseRef(arg)
-	if err != nil {
-		return nil, ref, err
-	}
-	st, err := openStore()
-	return st, ref, err
-}
-
-// keyFlags are the global --encrypt-to and --identity flags. newRoot
-// binds them afresh for each run, and every store this package opens
-// gets them through useKeys.
-var keyFlags struct{ encryptTo, identity string }
-
-// addKeyFlags registers the key flags on the root's persistent flags.
-func addKeyFlags(fs *pflag.FlagSet) {
-	keyFlags.encryptTo, keyFlags.identity = "", ""
-	fs.StringVar(&keyFlags.encryptTo, "encrypt-to", "", "encrypt new raw artifacts to these age `RECIPIENTS` (age1..., comma-separated, or a file of them; default $"+seal.EnvRecipients+")")
-	fs.StringVar(&keyFlags.identity, "identity", "", "age identity `FILE` that decrypts encrypted raw artifacts (default $"+seal.EnvIdentity+")")
-}
-
-// useKeys gives st the sealer the key flags or their environment
-// variables name, if any.
-func useKeys(st *store.Store) error {
-	sl, err := seal.FromFlags(keyFlags.encryptTo, keyFlags.identity)
-	if err != nil {
-		return usageError{err}
-	}
-	if sl != nil {
-		st.SetSealer(sl)
-	}
-	return nil
-}
+// openStore opens the default store with the key flags' sealer.
+func openStore() (*store.Store, error) { return keys.OpenStore() }
 
 func newKeygenCmd(s *streams) *cobra.Command {
 	return withHelp("store-keygen", &cobra.Command{

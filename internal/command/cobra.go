@@ -1,6 +1,9 @@
 package command
 
 import (
+	"bytes"
+	"io"
+	"os"
 	"strings"
 
 	"github.com/bytelens/bytelens/render"
@@ -45,4 +48,32 @@ func unknownCommand(cmd *cobra.Command, args []string) error {
 		return render.HintError{Err: err, Tip: "did you mean " + strings.Join(near, " or ") + "?"}
 	}
 	return err
+}
+
+// CompletionStderr routes what cobra writes to os.Stderr itself during
+// shell completion (args[0] is cobra's __complete or __completeNoDesc;
+// its CompDebug and CompError write there, not to the command's SetErr,
+// and quote the arguments raw) through render.InertWriter onto w. It
+// makes os.Stderr a pipe until the function it returns is called, which
+// puts os.Stderr back and then writes what the pipe held. For other args
+// it does nothing.
+func CompletionStderr(args []string, w io.Writer) (restore func()) {
+	if len(args) == 0 || !strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
+		return func() {}
+	}
+	r, pw, err := os.Pipe()
+	if err != nil {
+		return func() {}
+	}
+	saved := os.Stderr
+	os.Stderr = pw
+	var held bytes.Buffer
+	done := make(chan struct{})
+	go func() { held.ReadFrom(r); r.Close(); close(done) }()
+	return func() {
+		os.Stderr = saved
+		pw.Close()
+		<-done
+		render.InertWriter(w).Write(held.Bytes())
+	}
 }

@@ -1,8 +1,10 @@
 package command
 
 import (
+	"bytes"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -54,5 +56,27 @@ func TestTypedArgs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCompletionStderr checks that during __complete what is written to
+// os.Stderr reaches w escaped, after os.Stderr is back, and that other
+// commands leave os.Stderr alone.
+func TestCompletionStderr(t *testing.T) {
+	saved := os.Stderr
+	var w bytes.Buffer
+	restore := CompletionStderr([]string{"clean"}, &w)
+	if os.Stderr != saved {
+		t.Error("clean swapped os.Stderr")
+	}
+	restore()
+	restore = CompletionStderr([]string{cobra.ShellCompNoDescRequestCmd, "clean"}, &w)
+	if os.Stderr == saved {
+		t.Fatal("__completeNoDesc kept os.Stderr")
+	}
+	os.Stderr.WriteString("[Debug] \x1b]0;PWN\a\n")
+	restore()
+	if os.Stderr != saved || w.String() != "[Debug] ␛]0;PWN␇\n" {
+		t.Errorf("os.Stderr restored %v, w = %q", os.Stderr == saved, w.String())
 	}
 }

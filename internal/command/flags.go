@@ -131,6 +131,15 @@ func (sf *Screen) Where() (int64, error) {
 	return at, nil
 }
 
+// AtText returns --at as the user typed it, with at, its value, after it
+// in parentheses when the two differ ("0x1f00 (7936)"), for messages.
+func (sf *Screen) AtText(at int64) string {
+	if n := strconv.FormatInt(at, 10); n != sf.At {
+		return sf.At + " (" + n + ")"
+	}
+	return sf.At
+}
+
 // ScreenSizeFlag registers --size on fs, setting sf.Size.
 func ScreenSizeFlag(fs *pflag.FlagSet, sf *Screen) {
 	fs.StringVar(&sf.Size, "size", "", "screen size COLSxROWS when the capture states none (default 80x24; at most 1000x1000)")

@@ -146,3 +146,15 @@ func TestScreenWhere(t *testing.T) {
 		}
 	}
 }
+
+// TestScreenAtText checks that messages echo --at as typed, with its
+// decimal value after a hex one.
+func TestScreenAtText(t *testing.T) {
+	for at, want := range map[string]string{"9999": "9999", "0x1f00": "0x1f00 (7936)", "010": "010 (8)"} {
+		sf := Screen{At: at}
+		n, err := sf.Where()
+		if got := sf.AtText(n); err != nil || got != want {
+			t.Errorf("AtText(%q) = %q, %v; want %q", at, got, err, want)
+		}
+	}
+}

@@ -76,7 +76,7 @@ func (e Env) Screens(w *render.Writer, in *capture.Input, stream string, sf *com
 		end, err := capture.ScreenEnd(st, at, sf.Frame)
 		switch {
 		case err != nil && at >= 0:
-			return command.Usagef("--at %v", err)
+			return command.Usagef("--at %s is %v", sf.AtText(at), err)
 		case err != nil:
 			return command.UsageError{Err: err}
 		}

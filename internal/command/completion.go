@@ -1,4 +1,4 @@
-package main
+package command
 
 import (
 	"strings"
@@ -29,11 +29,11 @@ func flagValues() map[string][]string {
 // settingsFlags take a comma-separated list of policy key=value settings.
 var settingsFlags = []string{"a-policy", "b-policy", "compare-policy"}
 
-// registerCompletions adds value completion to every flag of the tree
+// RegisterCompletions adds value completion to every flag of the tree
 // that flagValues or settingsFlags names, and completion of
 // restricted:sha256: references from the store to every command whose
 // arguments take a FILE or REF.
-func registerCompletions(root *cobra.Command) {
+func RegisterCompletions(root *cobra.Command) {
 	values := flagValues()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

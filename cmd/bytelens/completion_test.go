@@ -1,0 +1,36 @@
+package main
+
+import (
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestCompletionStderrInert runs __complete in-process with a hostile
+// flag value, with the process's stderr a pipe as a shell's would be, and
+// checks that cobra's debug and error lines reach it escaped: no C0
+// byte but LF and TAB, the title sequence as Control Pictures.
+func TestCompletionStderrInert(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stderr
+	os.Stderr = w
+	defer func() { os.Stderr = saved }()
+	got := make(chan string)
+	go func() { b, _ := io.ReadAll(r); got <- string(b) }()
+	run([]string{"__complete", "clean", "--cr", "\x1b]0;PWN\a", ""}, strings.NewReader(""), io.Discard, w)
+	os.Stderr = saved
+	w.Close()
+	out := <-got
+	for i := 0; i < len(out); i++ {
+		if c := out[i]; c < 0x20 && c != '\n' && c != '\t' {
+			t.Fatalf("stderr holds raw byte %#x at %d: %q", c, i, out)
+		}
+	}
+	if !strings.Contains(out, "[Error]") || !strings.Contains(out, "␛]0;PWN␇") {
+		t.Errorf("stderr %q lacks cobra's escaped error line", out)
+	}
+}
