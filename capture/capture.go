@@ -143,6 +143,11 @@ type Stream struct {
 	// Jenkins ConsoleNotes, timestamp prefixes. Those bytes are not in
 	// Data; one entry per class, in the order first met.
 	Removed []Removal
+	// Anomalies counts the recorder annotations the loader found
+	// malformed and kept in Data as text, with a warning: Jenkins
+	// ConsoleNote preambles without a well-formed note. One entry per
+	// class.
+	Anomalies []Anomaly
 }
 
 // Through returns a copy of st whose Data reads through wrap(st.Data),
@@ -156,6 +161,11 @@ func (st *Stream) Through(wrap func(io.ReaderAt) io.ReaderAt) *Stream {
 // Removal counts one class of recorder annotations that a loader removed
 // from a stream (sanitize.LoaderRemoval, so that render can print it).
 type Removal = sanitize.LoaderRemoval
+
+// Anomaly counts one class of malformed recorder annotations that a
+// loader kept in a stream as text (sanitize.LoaderAnomaly, so that a CI
+// gate can fail on it).
+type Anomaly = sanitize.LoaderAnomaly
 
 // Classes of [Removal].
 const (

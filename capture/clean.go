@@ -63,6 +63,9 @@ type StreamReport struct {
 	Stream string `json:"stream"`
 	sanitize.Report
 	LoaderRemoved []Removal `json:"loader_removed,omitempty"`
+	// LoaderAnomalies counts the malformed annotations the loader kept as
+	// text (Stream.Anomalies).
+	LoaderAnomalies []Anomaly `json:"loader_anomalies,omitempty"`
 	// Display is the screen model's display of the stream (a
 	// *render.ScreenDisplay, whose strings are escaped), or nil.
 	Display any `json:"display,omitempty"`
@@ -75,12 +78,15 @@ type StreamReport struct {
 // are any.
 type SoloReport struct {
 	sanitize.Report
-	LoaderRemoved []Removal `json:"loader_removed,omitempty"`
-	Display       any       `json:"display,omitempty"`
+	LoaderRemoved   []Removal `json:"loader_removed,omitempty"`
+	LoaderAnomalies []Anomaly `json:"loader_anomalies,omitempty"`
+	Display         any       `json:"display,omitempty"`
 }
 
 // Solo returns r without its stream name.
-func (r StreamReport) Solo() SoloReport { return SoloReport{r.Report, r.LoaderRemoved, r.Display} }
+func (r StreamReport) Solo() SoloReport {
+	return SoloReport{r.Report, r.LoaderRemoved, r.LoaderAnomalies, r.Display}
+}
 
 // ReportJSON returns the JSON value of the reports of a capture's streams,
 // as report --json and clean --report write it: the SoloReport of a

@@ -481,3 +481,58 @@ func TestIsolateCommands(t *testing.T) {
 		}
 	}
 }
+
+// hiddenScript lists the store directory $STORE and tmux's socket
+// directory, and tries to forge a stored file (as a command could to
+// change what excerpt and view show of another run) and to make a file
+// beside the user's tmux sockets (where a command would reach the user's
+// panes through the socket: tmux send-keys, run-shell).
+const hiddenScript = `T="$TMUX_TMPDIR/tmux-$(id -u)"
+echo "store: $(ls -A "$STORE" | tr '\n' ' ')"; echo "tmux: $(ls -A "$T" | tr '\n' ' ')"
+echo forged 2>/dev/null >"$STORE/forged" && echo "wrote the store"
+echo own >"$T/own" && echo "made $(ls "$T")"
+echo end`
+
+// TestIsolateHides runs a command that tries to write into the store of
+// the run that collects it and into tmux's socket directory: under
+// RunOptions.Isolate the store's directory is an empty read-only tmpfs
+// for it (while the collector still stores the raw artifact) and tmux's
+// an empty writable one; without, it sees and writes both (the control).
+func TestIsolateHides(t *testing.T) {
+	for _, tc := range []struct {
+		isolate bool
+		stdout  string
+	}{
+		{true, "store: \ntmux: \nmade own\nend\n"},
+		{false, "store: clean envelopes raw tmp \ntmux: default \nwrote the store\nmade default\nown\nend\n"},
+	} {
+		t.Run(fmt.Sprintf("isolate=%v", tc.isolate), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			st, tmux := filepath.Join(dir, "store"), filepath.Join(dir, fmt.Sprintf("tmux-%d", os.Geteuid()))
+			if err := os.Mkdir(tmux, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(tmux, "default"), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			c, out := isolatedCollector(t, identity{"self", os.Geteuid()}, tc.isolate, dir, hiddenScript, "STORE="+st, "TMUX_TMPDIR="+dir)
+			c.Env = append(c.Env, helperStore+"="+st)
+			if err := c.Run(); err != nil {
+				t.Fatalf("collector: %v", err)
+			}
+			env := isolatedEnvelope(t, out)
+			if env.Stdout != tc.stdout {
+				t.Errorf("stdout %q, want %q", env.Stdout, tc.stdout)
+			}
+			_, forged := os.Stat(filepath.Join(st, "forged"))
+			_, own := os.Stat(filepath.Join(tmux, "own"))
+			if (forged == nil || own == nil) == tc.isolate {
+				t.Errorf("files the command made, seen outside: store %v, tmux %v", forged, own)
+			}
+			if env.RawArtifact == "" {
+				t.Errorf("no raw artifact: %+v", env.StoreError)
+			}
+		})
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"io"
+
+	"github.com/bytelens/bytelens/sanitize"
 )
 
 // Jenkins ConsoleNotes (hudson.console.ConsoleNote.encodeTo): the preamble,
@@ -79,7 +81,8 @@ func sniffJenkins(b []byte) bool {
 // loadJenkins loads a Jenkins console log as one output stream read from
 // the source without its ConsoleNotes, which are counted as
 // RemovedJenkinsNote. A preamble that does not begin a well-formed note is
-// kept as text (the sanitizer then removes its SGRs) with a warning.
+// kept as text (the sanitizer then removes its SGRs) with a warning, and
+// counted in the stream's Anomalies (sanitize.LoaderJenkinsNoteMalformed).
 func (l *loader) loadJenkins() error {
 	l.c.Format = FormatJenkins
 	out := l.stream(StreamOutput)
@@ -87,7 +90,12 @@ func (l *loader) loadJenkins() error {
 	window := int(min(maxJenkinsNote+int64(len(jenkinsPreamble)+len(jenkinsPostamble)), limit+1))
 	br := bufio.NewReaderSize(io.NewSectionReader(l.r, 0, limit), window)
 	var bad repeated
-	defer bad.flush(l, "capture", "Jenkins ConsoleNote preamble without a well-formed note; kept as text")
+	defer func() {
+		if bad.count > 0 {
+			out.anomalies = append(out.anomalies, Anomaly{Class: sanitize.LoaderJenkinsNoteMalformed, Count: int64(bad.count), FirstOffset: bad.off})
+		}
+		bad.flush(l, "capture", "Jenkins ConsoleNote preamble without a well-formed note; kept as text")
+	}()
 	var pos, kept int64 // pos: bytes consumed; kept: start of the text not yet added
 	for {
 		chunk, err := br.ReadSlice(jenkinsPreamble[0])

@@ -41,15 +41,16 @@ func newLoader(r io.ReaderAt, size int64, opts OpenOptions) *loader {
 // streamBuilder accumulates one stream: either bytes in memory or segments
 // of the source, plus its events.
 type streamBuilder struct {
-	name    string
-	mem     []byte
-	inMem   bool
-	segs    store.Splice
-	n       int64 // stream length so far
-	events  []Event
-	dropped int // events over the limit
-	removed []Removal
-	last    time.Duration // time of the last frame, for frameAt
+	name      string
+	mem       []byte
+	inMem     bool
+	segs      store.Splice
+	n         int64 // stream length so far
+	events    []Event
+	dropped   int // events over the limit
+	removed   []Removal
+	anomalies []Anomaly
+	last      time.Duration // time of the last frame, for frameAt
 }
 
 // stream returns the builder for name, creating it; StreamOutput sorts first.
@@ -135,7 +136,7 @@ func (l *loader) finish() *Capture {
 		l.memStream(StreamOutput)
 	}
 	for _, s := range l.streams {
-		st := Stream{Name: s.name, Len: s.n, Events: s.events, Removed: s.removed}
+		st := Stream{Name: s.name, Len: s.n, Events: s.events, Removed: s.removed, Anomalies: s.anomalies}
 		switch {
 		case s.inMem:
 			st.Data = bytes.NewReader(s.mem)

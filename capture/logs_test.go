@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -253,6 +254,24 @@ func TestJenkinsMalformedNote(t *testing.T) {
 			if !bytes.Equal(got, data) || len(c.Warnings) != 1 || c.Warnings[0].String() != wantWarn || c.Streams[0].Removed != nil {
 				t.Errorf("--format jenkins: %q, warnings %v, removed %v; want the bytes kept and %q", got, c.Warnings, c.Streams[0].Removed, wantWarn)
 			}
+			// The note kept as text is counted, so that a gate can fail on it.
+			wantAnomalies := []Anomaly{{Class: "jenkins_note_malformed", Count: 1, FirstOffset: 22}}
+			if !reflect.DeepEqual(c.Streams[0].Anomalies, wantAnomalies) {
+				t.Errorf("--format jenkins: anomalies %+v, want %+v", c.Streams[0].Anomalies, wantAnomalies)
+			}
 		})
+	}
+	// Among well-formed notes, the malformed ones are counted with the
+	// offset of the first, the well-formed ones removed.
+	good := jenkinsNote(0)
+	data := cat(good, []byte("a\n"), badJenkinsNote(32, "mac"), good, badJenkinsNote(16, "length"), badJenkinsNote(32, "base64"))
+	c, err := Load(bytes.NewReader(data), int64(len(data)), OpenOptions{Format: "jenkins"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := int64(len(good) + 2)
+	want := []Anomaly{{Class: "jenkins_note_malformed", Count: 3, FirstOffset: first}}
+	if st := c.Streams[0]; !reflect.DeepEqual(st.Anomalies, want) || len(st.Removed) != 1 || st.Removed[0].Count != 2 {
+		t.Errorf("mixed notes: anomalies %+v, removed %+v; want %+v and 2 notes removed", st.Anomalies, st.Removed, want)
 	}
 }

@@ -92,8 +92,13 @@ type RunOptions struct {
 	// cannot open one by name and write to it); the consoles, serial
 	// lines, the kernel log and every other device node are absent. Its
 	// capability bounding set is emptied, so a command running as root
-	// cannot undo the mounts. The filesystem, the network and the user's
-	// other processes' sockets stay shared. Where
+	// cannot undo the mounts. The directory of Store, if set, is an
+	// empty read-only tmpfs for it (so it cannot rewrite the raw
+	// artifacts and cleaned text of other runs), and the socket
+	// directories of tmux and GNU screen are empty writable ones (so it
+	// cannot type into the user's panes). The rest of the
+	// filesystem, the network and the user's other processes' sockets
+	// stay shared. Where
 	// the namespaces cannot be made, Run fails with an error wrapping
 	// [ErrIsolation] and runs nothing.
 	Isolate bool

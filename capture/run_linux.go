@@ -4,6 +4,7 @@ package capture
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -67,13 +68,18 @@ const (
 	reaperArg0       = "bytelens-reaper"
 	reaperEnv        = "BYTELENS_REAPER_GRACE_NS"
 	reaperIsolateEnv = "BYTELENS_REAPER_ISOLATE"
+	// reaperHideEnv, with reaperIsolateEnv, lists the directories the
+	// command must not reach (hiddenDirs), one a line, each after its
+	// mode byte: 'r' for an empty read-only tmpfs over it, 'w' for an
+	// empty writable one.
+	reaperHideEnv = "BYTELENS_REAPER_HIDE"
 )
 
 func init() {
 	if len(os.Args) > 2 && os.Args[0] == reaperArg0 {
 		if g, ok := os.LookupEnv(reaperEnv); ok {
 			grace, _ := strconv.ParseInt(g, 10, 64)
-			os.Exit(reaperMain(os.Args[1], os.Args[2:], time.Duration(grace), os.Getenv(reaperIsolateEnv)))
+			os.Exit(reaperMain(os.Args[1], os.Args[2:], time.Duration(grace), os.Getenv(reaperIsolateEnv), os.Getenv(reaperHideEnv)))
 		}
 	}
 }
@@ -99,7 +105,7 @@ func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, o *RunOptions) (
 	if env == nil {
 		env = os.Environ()
 	}
-	env = append(withoutVar(env, reaperEnv, reaperIsolateEnv), reaperEnv+"="+strconv.FormatInt(int64(max(o.KillGrace, 0)), 10))
+	env = append(withoutVar(env, reaperEnv, reaperIsolateEnv, reaperHideEnv), reaperEnv+"="+strconv.FormatInt(int64(max(o.KillGrace, 0)), 10))
 	// The reaper leads a new session: no controlling terminal, and no
 	// signal from the user's terminal reaches it. It sets its own
 	// PR_SET_PDEATHSIG: os/exec's check that the parent is still there
@@ -107,6 +113,11 @@ func newProc(c *exec.Cmd, path string, stdout, stderr *os.File, o *RunOptions) (
 	attr := &syscall.SysProcAttr{Setsid: true}
 	if o.Isolate {
 		env = append(env, fmt.Sprintf("%s=%d %d", reaperIsolateEnv, os.Geteuid(), os.Getegid()))
+		hide, err := hiddenDirs(o, env)
+		if err != nil {
+			return nil, err
+		}
+		env = append(env, reaperHideEnv+"="+hide)
 		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS
 		attr.AmbientCaps = []uintptr{unix.CAP_SETUID, unix.CAP_SETGID, unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
 	}
@@ -266,7 +277,7 @@ func parseStatus(line string) procStatus {
 // reaper's exit code. With ids ("UID GID", reaperIsolateEnv) it first
 // maps them, sets up the namespaces' mounts and drops the capabilities
 // the command could inherit.
-func reaperMain(path string, argv []string, grace time.Duration, ids string) int {
+func reaperMain(path string, argv []string, grace time.Duration, ids, hide string) int {
 	ctl, status := os.NewFile(3, "control"), os.NewFile(4, "status")
 	// Neither pipe may reach the command: with the status pipe it could
 	// forge its own exit status. Nor may any descriptor the collector
@@ -281,7 +292,7 @@ func reaperMain(path string, argv []string, grace time.Duration, ids string) int
 		// command happen on this one (init runs locked to it anyway).
 		// The maps are written while the reaper is still dumpable.
 		runtime.LockOSThread()
-		if step, err := isolateCommand(ids); err != nil {
+		if step, err := isolateCommand(ids, hide); err != nil {
 			fmt.Fprintf(status, "isolate %d %s\n", errnoOf(err), step)
 			return 1
 		}
@@ -304,7 +315,7 @@ func reaperMain(path string, argv []string, grace time.Duration, ids string) int
 		close(stop)
 	}()
 	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
-		Env:   withoutVar(os.Environ(), reaperEnv, reaperIsolateEnv),
+		Env:   withoutVar(os.Environ(), reaperEnv, reaperIsolateEnv, reaperHideEnv),
 		Files: []uintptr{0, 1, 2},
 		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
 	})
@@ -564,16 +575,64 @@ func mountAll(steps []mountStep) (string, error) {
 	return "", nil
 }
 
+// hiddenDirs lists, for reaperHideEnv, the directories that an isolated
+// command must not reach, with env the command's environment: the
+// store's (read-only: it holds the raw artifacts and cleaned text of
+// every run, and a command that rewrote them would forge what excerpt
+// and view show of another run), and the socket directories of the
+// user's terminal multiplexers, through which a command would type into
+// the user's panes or run commands outside the namespaces (tmux
+// send-keys, run-shell): tmux's ($TMUX_TMPDIR, else /tmp, /tmux-UID, and
+// the directory of the socket $TMUX names) and GNU screen's ($SCREENDIR,
+// /run/screen/S-USER). Those are writable, so the command can still
+// start a multiplexer of its own. Directories that do not exist are
+// left out.
+func hiddenDirs(o *RunOptions, env []string) (string, error) {
+	lookup := func(name string) string {
+		for _, kv := range slices.Backward(env) {
+			if v, ok := strings.CutPrefix(kv, name+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	var dirs []string
+	if o.Store != nil {
+		dir, err := filepath.Abs(o.Store.Dir())
+		if err != nil {
+			return "", err
+		}
+		dirs = append(dirs, "r"+dir)
+	}
+	tmpdir := cmp.Or(lookup("TMUX_TMPDIR"), "/tmp")
+	socket, _, _ := strings.Cut(lookup("TMUX"), ",")
+	for _, d := range []string{
+		filepath.Join(tmpdir, "tmux-"+strconv.Itoa(os.Geteuid())),
+		filepath.Dir(socket),
+		lookup("SCREENDIR"),
+		filepath.Join("/run/screen", "S-"+lookup("USER")),
+	} {
+		if !filepath.IsAbs(d) || d == "/" || slices.Contains(dirs, "w"+d) {
+			continue
+		}
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			dirs = append(dirs, "w"+d)
+		}
+	}
+	return strings.Join(dirs, "\n"), nil
+}
+
 // isolateCommand maps ids ("UID GID") to themselves in the reaper's user
 // namespace (user_namespaces(7): setgroups "deny" first, as an
 // unprivileged map of the gid needs), makes the isolation mounts and the
-// allowlisted /dev, then empties the calling thread's capability
+// allowlisted /dev, covers each directory of hide (hiddenDirs) with an
+// empty tmpfs, then empties the calling thread's capability
 // bounding set and its inheritable and ambient sets, so that the command
 // gets no capability at execve, even as root, and so cannot unmount them
 // or trace the reaper. On failure it names the step that failed ("uid
 // map", "mount /proc", "bind /dev/null", "drop capabilities"...), for
 // isolationError.
-func isolateCommand(ids string) (string, error) {
+func isolateCommand(ids, hide string) (string, error) {
 	uid, gid, ok := strings.Cut(ids, " ")
 	if !ok {
 		return "parse " + reaperIsolateEnv, unix.EINVAL
@@ -592,6 +651,16 @@ func isolateCommand(ids string) (string, error) {
 	}
 	if step, err := isolateDev(); err != nil {
 		return step, err
+	}
+	for d := range strings.Lines(hide) {
+		d = strings.TrimSuffix(d, "\n")
+		flags, data := uintptr(unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC), "mode=0700,size=1m"
+		if d[0] == 'r' {
+			flags, data = flags|unix.MS_RDONLY, "mode=0,size=4k"
+		}
+		if err := unix.Mount("tmpfs", d[1:], "tmpfs", flags, data); err != nil {
+			return "hide " + d[1:], err
+		}
 	}
 	for c := 0; ; c++ {
 		// PR_CAPBSET_DROP fails with EINVAL past the last capability.

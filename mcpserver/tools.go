@@ -144,6 +144,7 @@ func runText(e *capture.Envelope) string {
 		if removed != nil {
 			fmt.Fprintf(&b, "; removed %s", summary(removed))
 		}
+		writeBlanks(&b, &s.info.Report)
 		b.WriteString("]\n")
 		writeText(&b, s.head)
 		if o := s.omitted; o != nil {
@@ -152,6 +153,15 @@ func runText(e *capture.Envelope) string {
 		}
 	}
 	return b.String()
+}
+
+// writeBlanks notes the non-ASCII blanks kept in a stream's text
+// (sanitize.Kept.NonASCIIBlanks), which read like spaces: "; kept
+// nonascii_blanks 3".
+func writeBlanks(b *strings.Builder, r *sanitize.Report) {
+	if n := r.Kept.NonASCIIBlanks; n > 0 {
+		fmt.Fprintf(b, "; kept nonascii_blanks %d", n)
+	}
 }
 
 // writeText writes a stream's text, each line ended by LF, with a
@@ -290,6 +300,7 @@ func (t *tools) report(_ context.Context, _ *mcp.CallToolRequest, in ReportIn) (
 			if m := nonZero(s.Report.Flags.ByName()); m != nil {
 				fmt.Fprintf(&b, "; flags %s", summary(m))
 			}
+			writeBlanks(&b, &s.Report)
 			b.WriteString("\n")
 		}
 		return text(b.String()), out, nil

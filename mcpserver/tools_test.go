@@ -18,3 +18,13 @@ func TestRunTextForgedLines(t *testing.T) {
 		t.Errorf("runText:\n%q\nwant\n%q", got, want)
 	}
 }
+
+// The non-ASCII blanks kept in a stream's text are noted with it.
+func TestRunTextBlanks(t *testing.T) {
+	e := &capture.Envelope{Stdout: "a\u00a0b\n"}
+	e.Streams.Stdout.Lines, e.Streams.Stdout.Report.Kept.NonASCIIBlanks = 1, 1
+	want := "exit 0, 0 ms\n[stdout, 1 lines; kept nonascii_blanks 1]\na\u00a0b\n"
+	if got := runText(e); got != want {
+		t.Errorf("runText:\n%q\nwant\n%q", got, want)
+	}
+}

@@ -11,16 +11,23 @@ import (
 const MaxGateListed = 20
 
 // WriteGate writes one line to w for each occurrence in r, the report of
-// stream, of one of classes (sanitize.ParseClasses names):
-// "bytelens: fail-on: stream S: clipboard at offset 0x4 (4, OSC 52)".
-// Occurrences past the first MaxGateListed, past the report's findings
-// list, or of classes without findings (split) are counted on one line.
-// It reports whether any class occurred; names come from the report,
-// which holds no payload, and are escaped like every argument.
-func WriteGate(w *Writer, stream string, r *sanitize.Report, classes []string) bool {
+// stream, or in loader, what the capture loader kept of stream as text,
+// of one of classes (sanitize.ParseClasses names):
+// "bytelens: fail-on: stream S: clipboard at offset 0x4 (4, OSC 52)",
+// "bytelens: fail-on: stream S: jenkins_note_malformed at capture offset
+// 0x16 (22), first of 3" (without "first of" for one). Occurrences past the first MaxGateListed, past
+// the report's findings list, or of classes without findings (split,
+// nonascii_blanks; a loader anomaly past its first) are counted on one
+// line. It reports whether any class occurred; names come from the
+// report, which holds no payload, and are escaped like every argument.
+func WriteGate(w *Writer, stream string, r *sanitize.Report, loader []sanitize.LoaderAnomaly, classes []string) bool {
 	counts := map[string]int64{}
-	for _, c := range append(r.Flags.ByName(), r.Anomalies.ByName()...) {
+	for _, c := range r.ClassCounts() {
 		counts[c.Name] = c.Count
+	}
+	firsts := map[string]int64{}
+	for _, a := range loader {
+		counts[a.Class], firsts[a.Class] = a.Count, a.FirstOffset
 	}
 	failed := false
 	for _, class := range classes {
@@ -30,6 +37,14 @@ func WriteGate(w *Writer, stream string, r *sanitize.Report, classes []string) b
 		}
 		failed = true
 		var listed int64
+		if off, ok := firsts[class]; ok {
+			more := Safe{}
+			if total > 1 {
+				more = Sprintf(", first of %d", total)
+			}
+			w.Printf("bytelens: fail-on: stream %s: %s at capture offset 0x%x (%d)%s\n", stream, class, off, off, more)
+			continue
+		}
 		for _, fd := range r.Findings {
 			if fd.Kind != class {
 				continue

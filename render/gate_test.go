@@ -11,22 +11,39 @@ import (
 func TestWriteGate(t *testing.T) {
 	_, r := sanitize.String("a\x1b]52;c;eA==\x07b\x1b]52;c;eA==\x07\x1b[6n", sanitize.Options{})
 	var b bytes.Buffer
-	if !WriteGate(NewWriter(&b), "stdout", &r, []string{"clipboard", "title"}) {
+	if !WriteGate(NewWriter(&b), "stdout", &r, nil, []string{"clipboard", "title"}) {
 		t.Error("clipboard: no failure")
 	}
 	if got := b.String(); strings.Count(got, "bytelens: fail-on: stream stdout: clipboard at offset 0x") != 2 || strings.Contains(got, "title") {
 		t.Errorf("WriteGate = %q", got)
 	}
 	b.Reset()
-	if WriteGate(NewWriter(&b), "stdout", &r, []string{"title"}) || b.Len() != 0 {
+	if WriteGate(NewWriter(&b), "stdout", &r, nil, []string{"title"}) || b.Len() != 0 {
 		t.Errorf("title: failed, wrote %q", b.String())
 	}
 	// Past MaxGateListed, occurrences are counted.
 	_, r = sanitize.String(strings.Repeat("\x1b]52;c;eA==\x07", MaxGateListed+3), sanitize.Options{})
 	b.Reset()
-	WriteGate(NewWriter(&b), "out\x1b", &r, []string{"clipboard"})
+	WriteGate(NewWriter(&b), "out\x1b", &r, nil, []string{"clipboard"})
 	if got := b.String(); strings.Count(got, " at offset ") != MaxGateListed || !strings.Contains(got, "stream out␛: clipboard: 3 more without offsets listed\n") {
 		t.Errorf("WriteGate capped = %q", got)
+	}
+	// Kept non-ASCII blanks gate too, counted: they have no findings.
+	_, r = sanitize.String("a\u00a0b\u3000c d", sanitize.Options{})
+	b.Reset()
+	if !WriteGate(NewWriter(&b), "stdout", &r, nil, []string{"nonascii_blanks"}) || b.String() != "bytelens: fail-on: stream stdout: nonascii_blanks: 2 more without offsets listed\n" {
+		t.Errorf("WriteGate nonascii_blanks = %q", b.String())
+	}
+	// A loader anomaly gates with the capture offset of its first.
+	loader := []sanitize.LoaderAnomaly{{Class: sanitize.LoaderJenkinsNoteMalformed, Count: 3, FirstOffset: 22}}
+	b.Reset()
+	if !WriteGate(NewWriter(&b), "output", &r, loader, sanitize.ReportClasses()) ||
+		!strings.Contains(b.String(), "bytelens: fail-on: stream output: jenkins_note_malformed at capture offset 0x16 (22), first of 3\n") {
+		t.Errorf("WriteGate loader = %q", b.String())
+	}
+	b.Reset()
+	if WriteGate(NewWriter(&b), "output", &r, loader, []string{"title"}) || b.Len() != 0 {
+		t.Errorf("WriteGate loader, title: %q", b.String())
 	}
 }
 

@@ -4,9 +4,10 @@ import "github.com/bytelens/bytelens/sanitize"
 
 // WriteSummary writes report r of the input name for a person: totals,
 // the non-zero counts of each group, what the loader removed before
-// cleaning, then the findings with offsets in hex and decimal. It returns
-// the first error from w.
-func WriteSummary(w *Writer, name Safe, r *sanitize.Report, loader []sanitize.LoaderRemoval) error {
+// cleaning and what it found malformed and kept as text (anomalies), then
+// the findings with offsets in hex and decimal. It returns the first
+// error from w.
+func WriteSummary(w *Writer, name Safe, r *sanitize.Report, loader []sanitize.LoaderRemoval, anomalies []sanitize.LoaderAnomaly) error {
 	p := w.Columns(2, 8, 2)
 	p.Printf("%s: %d bytes in, %d bytes of text out", name, r.BytesIn, r.BytesOut)
 	if r.BytesSwallowed > 0 {
@@ -44,6 +45,12 @@ func WriteSummary(w *Writer, name Safe, r *sanitize.Report, loader []sanitize.Lo
 		p.Printf("removed by the loader (recorder annotations, not terminal output):\n")
 		for _, l := range loader {
 			p.Printf("  %s\t%d\t%d bytes\n", l.Class, l.Count, l.Bytes)
+		}
+	}
+	if len(anomalies) > 0 {
+		p.Printf("malformed recorder annotations the loader kept as text:\n")
+		for _, a := range anomalies {
+			p.Printf("  %s\t%d\tfirst at capture offset 0x%x (%d)\n", a.Class, a.Count, a.FirstOffset, a.FirstOffset)
 		}
 	}
 	WriteFindings(p, r.Findings)

@@ -11,7 +11,7 @@ import (
 func TestWriteSummary(t *testing.T) {
 	_, r := sanitize.String("a\x1b]0;t\x07b\n", sanitize.Options{})
 	var b bytes.Buffer
-	err := WriteSummary(NewWriter(&b), Sprintf("%s", "in\x1b.log"), &r, []sanitize.LoaderRemoval{{Class: "timestamp", Count: 2, Bytes: 42}})
+	err := WriteSummary(NewWriter(&b), Sprintf("%s", "in\x1b.log"), &r, []sanitize.LoaderRemoval{{Class: "timestamp", Count: 2, Bytes: 42}}, nil)
 	got := b.String()
 	for _, want := range []string{
 		"in␛.log: 9 bytes in, 3 bytes of text out\npolicy: ",
@@ -28,7 +28,7 @@ func TestWriteSummary(t *testing.T) {
 	}
 	b.Reset()
 	_, r = sanitize.String("plain\n", sanitize.Options{})
-	if WriteSummary(NewWriter(&b), Sprintf("x"), &r, nil); !strings.Contains(b.String(), "nothing removed: the input was plain text\n") {
+	if WriteSummary(NewWriter(&b), Sprintf("x"), &r, nil, nil); !strings.Contains(b.String(), "nothing removed: the input was plain text\n") {
 		t.Errorf("plain: %q", b.String())
 	}
 }

@@ -138,6 +138,7 @@ func (c *cleaner) feed(p []byte) {
 	if c.scr != nil {
 		c.screenFeed(p, held)
 	}
+	c.rep.Kept.NonASCIIBlanks += countBlanks(c.out[held:])
 	c.rep.BytesIn += int64(len(p))
 	c.keepHistory(p)
 	c.chunk = nil
@@ -203,6 +204,7 @@ func (c *cleaner) end() {
 		c.flushLine(false)
 	}
 	c.screenEnd(held)
+	c.rep.Kept.NonASCIIBlanks += countBlanks(c.out[held:])
 	c.rep.BytesOut = c.flushed + int64(len(c.out))
 }
 

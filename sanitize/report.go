@@ -98,6 +98,12 @@ type Kept struct {
 	VTFF int64 `json:"vt_ff"`
 	// LineSeparators counts U+2028 and U+2029 turned into LF.
 	LineSeparators int64 `json:"line_separators"`
+	// NonASCIIBlanks counts the space separators other than U+0020 in the
+	// cleaned text (IsNonASCIIBlank: U+00A0, U+1680, U+2000–U+200A,
+	// U+202F, U+205F, U+3000), kept as they are: one looks like an ASCII
+	// space, so a choice among them can carry hidden bits. A CI gate can
+	// fail on them (ReportClasses); they have no findings.
+	NonASCIIBlanks int64 `json:"nonascii_blanks"`
 }
 
 // Anomalies count malformed input, by decode flag.
@@ -400,6 +406,30 @@ func (r *Report) SortedCSI() []NamedCount {
 		out = append(out, NamedCount{"CSI other", r.CSIOther})
 	}
 	return out
+}
+
+// LoaderJenkinsNoteMalformed is the LoaderAnomaly class of a Jenkins
+// ConsoleNote preamble ("ESC [8m ha:") that does not begin a well-formed
+// note (hudson.console.ConsoleNote: a bad MAC, length, gzip header or
+// base64), which the loader keeps as text.
+const LoaderJenkinsNoteMalformed = "jenkins_note_malformed"
+
+// LoaderAnomalyClasses lists the LoaderAnomaly classes, which a CI gate
+// can fail on (ReportClasses).
+var LoaderAnomalyClasses = []string{LoaderJenkinsNoteMalformed}
+
+// LoaderAnomaly counts one class of malformed recorder annotations that a
+// capture loader kept in a stream as text, rather than removing them as a
+// LoaderRemoval: the sanitizer then cleans their bytes like any others.
+// It names the class, never the bytes.
+type LoaderAnomaly struct {
+	// Class is one of LoaderAnomalyClasses.
+	Class string `json:"class"`
+	// Count is the number of annotations.
+	Count int64 `json:"count"`
+	// FirstOffset is the byte offset of the first in the capture file
+	// (not in the stream, from which removed annotations are gone).
+	FirstOffset int64 `json:"first_offset"`
 }
 
 // LoaderRemoval counts one class of recorder annotations that a capture

@@ -64,6 +64,16 @@ func (w *Writer) Frame() { w.c.frame = w.c.dec.Offset() }
 // written begins a new token.
 func (w *Writer) InGround() bool { return w.c.inGround() }
 
+// Settled reports whether nothing written so far waits on the bytes that
+// follow: the Writer is in ground (InGround), no run of CRs waits to know
+// whether text overwrites it, and no format character waits on the
+// character after it. A caller that cleans a piece of a stream for its
+// findings can stop at a settled point and know that the findings before
+// it are final.
+func (w *Writer) Settled() bool {
+	return w.c.inGround() && w.c.crRun == 0 && !w.c.fmt.pending()
+}
+
 // Report returns the removal report so far; after Close it is complete.
 func (w *Writer) Report() Report {
 	r := w.c.rep.snapshot()

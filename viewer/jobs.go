@@ -231,6 +231,19 @@ func (s *scanner) findings(b int64, opts sanitize.Options) ([]sanitize.Finding, 
 		}
 		w := sanitize.NewWriter(io.Discard, opts)
 		writeFramed(w, p, g, s.x.frames)
+		// A CR or format character near the end may wait on text further
+		// on (past controls and strings): go on until nothing waits.
+		for at := stop; !w.Settled() && at < src.n; {
+			q, err := src.read(at, 4<<10)
+			if err != nil {
+				return nil, err
+			}
+			if len(q) == 0 {
+				break
+			}
+			writeFramed(w, q, at, s.x.frames)
+			at += int64(len(q))
+		}
 		_ = w.Close() // io.Discard never fails
 		rep := w.Report()
 		next := int64(-1)

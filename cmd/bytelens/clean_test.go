@@ -61,6 +61,10 @@ func TestCleanAndReport(t *testing.T) {
 	repPath := filepath.Join(dir, "rep.json")
 	const logs = "../../capture/testdata/logs/"
 	truncated := filepath.Join(dir, "truncated.log")
+	// Two ConsoleNote preambles whose base64 decodes to fewer than the
+	// 4 bytes of a length: malformed notes the loader keeps as text.
+	badNotes := filepath.Join(dir, "bad-notes.log")
+	os.WriteFile(badNotes, []byte("Started\n\x1b[8mha:AAAA\x1b[0mBuilding \x1b[8mha:AAAA\x1b[0m\n"), 0o644)
 	os.WriteFile(truncated, []byte(`{"log":"a\n","stream":"stdout","time":"2026-11-29T11:47:47Z"}`+"\n"+`{"log":"b\u001b]52;c;eA==`), 0o644)
 
 	tests := []cliCase{
@@ -94,6 +98,13 @@ func TestCleanAndReport(t *testing.T) {
 		{name: "fail-on clean writes the text", args: []string{"clean", "--fail-on", "any", in}, code: 1, stdout: "ared b\n", stderr: "clipboard at offset 0xe"},
 		{name: "fail-on unterminated", stdin: "ok\x1b]52;c;AAAA", args: []string{"clean", "--fail-on", "unterminated"}, code: 1, stdout: "ok",
 			stderr: "fail-on: stream output: unterminated at offset 0x2 (2, OSC 52 write)"},
+		{name: "fail-on jenkins malformed note", args: []string{"report", "--format", "jenkins", "--fail-on", "any", badNotes}, code: 1,
+			contains: []string{"malformed recorder annotations the loader kept as text:\n  jenkins_note_malformed  2  first at capture offset 0x8 (8)\n"},
+			stderr:   "bytelens: fail-on: stream output: jenkins_note_malformed at capture offset 0x8 (8), first of 2\n"},
+		{name: "fail-on jenkins malformed note json", args: []string{"report", "--json", "--format", "jenkins", badNotes},
+			contains: []string{`"loader_anomalies": [`, `"class": "jenkins_note_malformed"`, `"count": 2`, `"first_offset": 8`}, stderr: "kept as text"},
+		{name: "fail-on nonascii blanks", stdin: "a\u00a0b\u2009c", args: []string{"clean", "--fail-on", "nonascii_blanks"}, code: 1, stdout: "a\u00a0b\u2009c",
+			stderr: "bytelens: fail-on: stream output: nonascii_blanks: 2 more without offsets listed\n"},
 		{name: "fail-on unknown class", args: []string{"report", "--fail-on", "clipbored", in}, code: 2, stderr: `unknown class "clipbored"`},
 		{name: "docker json-file", args: []string{"report", logs + "docker-json.log"}, contains: []string{"docker-json.log (docker-json) [stdout]", "clipboard", "split"}, stderr: "lossy"},
 		{name: "docker clean", args: []string{"clean", "--stream", "stdout", logs + "docker-json.log"}, contains: []string{"split: green\n", "clip: <html>&\n"}},

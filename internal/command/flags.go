@@ -62,7 +62,7 @@ type FailOn struct{ list string }
 // FailOnFlag registers --fail-on on fs.
 func FailOnFlag(fs *pflag.FlagSet) *FailOn {
 	f := &FailOn{}
-	fs.StringVar(&f.list, "fail-on", "", "exit 1, naming each occurrence with its offset, when the report has one of these comma-separated `CLASSES`: advisory flags and anomalies ("+strings.Join(sanitize.ReportClasses(), ", ")+"), or "+sanitize.ClassAny+" for all of them")
+	fs.StringVar(&f.list, "fail-on", "", "exit 1, naming each occurrence with its offset, when the report has one of these comma-separated `CLASSES`: advisory flags, anomalies, kept non-ASCII blanks and malformed recorder annotations ("+strings.Join(sanitize.ReportClasses(), ", ")+"), or "+sanitize.ClassAny+" for all of them but "+sanitize.ClassNonASCIIBlanks+" (named only)")
 	return f
 }
 
@@ -86,7 +86,7 @@ func (f *FailOn) Check(w *render.Writer, reps []capture.StreamReport) error {
 	}
 	failed := false
 	for _, r := range reps {
-		failed = render.WriteGate(w, r.Stream, &r.Report, classes) || failed
+		failed = render.WriteGate(w, r.Stream, &r.Report, r.LoaderAnomalies, classes) || failed
 	}
 	if err := w.Err(); err != nil {
 		return err

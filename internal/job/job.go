@@ -79,7 +79,7 @@ func (e Env) Clean(in *capture.Input, stream string, w io.Writer, opts sanitize.
 		if err != nil {
 			return nil, nil, err
 		}
-		reps = append(reps, capture.StreamReport{Stream: st.Name, Report: rep, LoaderRemoved: st.Removed, Format: c.Format})
+		reps = append(reps, capture.StreamReport{Stream: st.Name, Report: rep, LoaderRemoved: st.Removed, LoaderAnomalies: st.Anomalies, Format: c.Format})
 	}
 	return sts, reps, nil
 }
@@ -121,7 +121,7 @@ func WriteReports(w *render.Writer, name string, reps []capture.StreamReport) er
 		if len(reps) > 1 {
 			label = render.Sprintf("%s [%s]", label, r.Stream)
 		}
-		render.WriteSummary(w, label, &r.Report, r.LoaderRemoved)
+		render.WriteSummary(w, label, &r.Report, r.LoaderRemoved, r.LoaderAnomalies)
 		d, _ := r.Display.(*render.ScreenDisplay)
 		render.WriteScreenDisplay(w, d)
 	}
