@@ -285,7 +285,17 @@ func (c *cleaner) each(t *decode.Token) {
 	case decode.KindCSI:
 		if !c.mapEach && !c.fmt.pending() {
 			c.at = t.End()
-			c.sequence(t)
+			// A CSI that begins in the chunk begins after the latest
+			// frame boundary (Writer.Frame marks one between Writes).
+			if t.Flags != 0 || t.Len > maxMemo || t.Off < c.base {
+				c.sequence(t)
+				return
+			}
+			b := c.chunk[t.Off-c.base : t.End()-c.base]
+			if !c.recallBytes(b) {
+				c.sequence(t)
+				c.rememberCSI(t, b)
+			}
 			return
 		}
 	}

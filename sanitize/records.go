@@ -102,8 +102,13 @@ func (c *cleaner) scanEnd() {
 	c.records(c.recs[:n])
 }
 
-// records runs the policy over a batch of records.
+// records runs the policy over a batch of records. The two commonest
+// records of coloured output, text copied and a sequence the memo
+// recalls, are handled in the loop itself while the format policy holds
+// nothing and text needs only copying (quick, which only record can
+// change); the rest goes through record.
 func (c *cleaner) records(recs []decode.Record) {
+	quick := c.plainText && !c.fmt.pending()
 	for _, r := range recs {
 		end := r.End()
 		start := c.next
@@ -112,7 +117,25 @@ func (c *cleaner) records(recs []decode.Record) {
 		} else {
 			c.next = end
 		}
+		if quick && start >= c.base {
+			b := c.chunk[start-c.base : end-c.base]
+			switch {
+			case r.Kind() == decode.KindText:
+				c.fmt.prevEnd, c.fmt.prevRune = end, -1
+				if c.crRun != 0 {
+					c.settleCR(int(b[0]))
+				}
+				c.out = append(c.out, b...)
+				continue
+			case r.Flags() == 0 && r.Kind() != decode.KindInvalid && r.Kind() != decode.KindC0 &&
+				len(b) <= maxMemo && c.frame <= start:
+				if c.recallBytes(b) {
+					continue
+				}
+			}
+		}
 		c.record(r, start, end)
+		quick = c.plainText && !c.fmt.pending()
 	}
 	// The history kept at the end of the chunk (keepHistory) begins
 	// where the token still open begins.
@@ -165,11 +188,8 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 				return
 			}
 		}
-		if r.Flags() == 0 && len(b) <= maxMemo && c.frame <= start {
-			w := wordOf(b)
-			if m := &c.memo[w.slot()]; m.word == w && c.recall(m) {
-				return
-			}
+		if r.Flags() == 0 && len(b) <= maxMemo && c.frame <= start && c.recallBytes(b) {
+			return
 		}
 		if r.Kind() == decode.KindCSI {
 			if c.frame > start || !c.csi(b, r.Final(), r.Flags(), start) {
@@ -185,6 +205,15 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 	}
 	c.token(t)
 	c.remember(t, b)
+}
+
+// recallBytes applies the remembered effect of the sequence whose bytes
+// are b, at most maxMemo, when the memo holds it (recall); it reports
+// whether it did.
+func (c *cleaner) recallBytes(b []byte) bool {
+	w := wordOf(b)
+	m := &c.memo[w.slot()]
+	return m.word == w && c.recall(m)
 }
 
 // recall applies the remembered effect of a sequence (csiMemo), unless it
@@ -229,6 +258,25 @@ func (c *cleaner) remember(t *decode.Token, b []byte) {
 	}
 	w := wordOf(b)
 	c.memo[w.slot()] = csiMemo{w, t.Kind, Advisories(t), count}
+}
+
+// rememberCSI keeps in the memo the effect of t, a CSI without flags of
+// at most maxMemo bytes b that sequence has just counted, when its bytes
+// alone decide it, as csi does for a record: no intermediates, its key
+// counted by name, and its classes those of its key (ctlfunc.CSIClasses)
+// whatever its parameters, or, for SGR, those of a parameter list without
+// conceal.
+func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
+	k := privateIndex[t.Private]
+	if k < 0 || t.NInter != 0 || t.Final-0x40 >= 0x3F || c.rep.csiPlain[k][t.Final-0x40] == 0 {
+		return
+	}
+	cl, varies, conceal := ctlfunc.CSIClasses(t.Private, 0, t.Final)
+	if varies && (!conceal || Advisories(t) != cl) {
+		return
+	}
+	w := wordOf(b)
+	c.memo[w.slot()] = csiMemo{w, decode.KindCSI, cl, &c.rep.csiPlain[k][t.Final-0x40]}
 }
 
 // single returns the Token of a record that the record and its bytes b
@@ -494,9 +542,9 @@ func withoutExecuted(b, buf []byte) ([]byte, bool) {
 }
 
 // csiMemo remembers the effect of a sequence of at most maxMemo bytes
-// without flags whose effect its bytes alone decide: a CSI that csi
-// counted, or a token that remember took. word is its bytes; the effect
-// is one more of its kind, one more on count (its CSI key or OSC number,
+// without flags whose effect its bytes alone decide: a CSI that csi or
+// (on the token path) rememberCSI counted, or a token that remember took.
+// word is its bytes; the effect is one more of its kind, one more on count (its CSI key or OSC number,
 // once counted by name; nil for none), and its classes cl, which are only
 // counted once findings are no longer listed (a finding names the token).
 // Its last byte is not 0 (a final byte, a terminator, a control), so its
@@ -512,8 +560,11 @@ type csiMemo struct {
 // 256 colours ("ESC [ 38;5;208m") fit.
 const maxMemo = 16
 
-// memoWord is up to maxMemo bytes, little-endian, padded with zeros.
-type memoWord [2]uint64
+// memoWord is up to maxMemo bytes, little-endian, padded with zeros: lo
+// the first eight, hi the rest. A struct rather than an array, so that
+// the compiler keeps it in registers (an array of two is kept in memory,
+// and its two 8-byte stores then read back as one 16-byte load stall).
+type memoWord struct{ lo, hi uint64 }
 
 // wordOf returns b, one to maxMemo bytes, as a memoWord.
 func wordOf(b []byte) memoWord {
@@ -534,7 +585,7 @@ func wordOf(b []byte) memoWord {
 
 // slot returns the slot in cleaner.memo of the sequence whose bytes are w.
 func (w memoWord) slot() uint8 {
-	return uint8((w[0] ^ w[1]*0xC2B2AE3D27D4EB4F) * 0x9E3779B97F4A7C15 >> (64 - memoBits))
+	return uint8((w.lo ^ w.hi*0xC2B2AE3D27D4EB4F) * 0x9E3779B97F4A7C15 >> (64 - memoBits))
 }
 
 // span returns the input bytes [start, end) of a token: in the chunk, in
