@@ -115,10 +115,7 @@ func TestRecordPathMatchesTokens(t *testing.T) {
 func TestRecordPathBatches(t *testing.T) {
 	p := []byte(strings.Repeat("\x1b[1m\x1b[?1049h\x1b]0;t\x07\x1b(B\x1b7é\u202e\x00\r\b\x1b[8m\x1b[38;5;8m\x1b]8;;http://x/\x1b\\l\x1b]8;;\x1b\\\x1b[6n\x1b[1;2\x18\x1b]0;x\x1a\x1b(\x1b7\x9d7\x18\x1b[?1\x1b\\\x9d8;;http://x/\x9cl\xc2\x9d8;;\xc2\x9c\x9d0;12345é\xc2\x9c", 300))
 	for _, size := range []int{1, 7, 64, 700, len(p)} {
-		var cuts []int
-		for c := size; c < len(p); c += size {
-			cuts = append(cuts, c)
-		}
+		cuts := cutsEvery(size, len(p))
 		for _, o := range recordPolicies {
 			assertPaths(t, "batches", p, o, cuts, false)
 		}
@@ -139,10 +136,7 @@ func TestRecordPathLongTokens(t *testing.T) {
 	} {
 		p := []byte(in)
 		for _, size := range []int{7, 700, 4096} {
-			var cuts []int
-			for c := size; c < len(p); c += size {
-				cuts = append(cuts, c)
-			}
+			cuts := cutsEvery(size, len(p))
 			for _, o := range recordPolicies {
 				assertPaths(t, "long", p, o, cuts, false)
 			}
@@ -159,10 +153,7 @@ func TestPathSwitch(t *testing.T) {
 	dense := strings.Repeat("\x1b[1;31mred\x1b[0m\x1b]0;t\x07\x1b]8;;http://x/\x1b\\l\x1b]8;;\x1b\\\r\x1b[K\x9b2m\u202e\ufe0f", 30)
 	p := []byte(strings.Repeat(text+dense, 12))
 	for _, size := range []int{600, 997, 4099, pieceLen + 3, len(p)} {
-		var cuts []int
-		for c := size; c < len(p); c += size {
-			cuts = append(cuts, c)
-		}
+		cuts := cutsEvery(size, len(p))
 		for _, o := range recordPolicies {
 			w := writeCut(p, o, cuts, false, pathAuto)
 			assertPath(t, "switch", p, o, cuts, w, writeCut(p, o, cuts, false, pathTokens))
@@ -184,4 +175,14 @@ func FuzzRecordPath(f *testing.F) {
 		x, y := int(a)%(len(p)+1), int(b)%(len(p)+1)
 		assertPaths(t, "fuzz", p, o, []int{min(x, y), max(x, y)}, pol&0x80 != 0)
 	})
+}
+
+// cutsEvery returns the offsets that cut n bytes into Writes of size
+// bytes: size, 2*size, … below n.
+func cutsEvery(size, n int) []int {
+	var cuts []int
+	for c := size; c < n; c += size {
+		cuts = append(cuts, c)
+	}
+	return cuts
 }
