@@ -94,22 +94,28 @@ func (c *cleaner) scanFeed(p []byte) {
 		p = p[k:]
 		c.records(c.recs[:n])
 	}
+	c.settleHits()
 }
 
 // scanEnd ends the stream for the record path.
 func (c *cleaner) scanEnd() {
 	n := c.dec.ScanEnd(c.recs[:])
 	c.records(c.recs[:n])
+	c.settleHits()
 }
 
-// records runs the policy over a batch of records. The two commonest
-// records of coloured output, text copied and a sequence the memo
-// recalls, are handled in the loop itself while the format policy holds
-// nothing and text needs only copying (quick, which only record can
-// change); the rest goes through record.
+// records runs the policy over a batch of records: runs of the commonest
+// records go through quickRecords while the format policy holds nothing
+// and text needs only copying (which only record can change); the rest
+// goes through record, one at a time.
 func (c *cleaner) records(recs []decode.Record) {
-	quick := c.plainText && !c.fmt.pending()
-	for _, r := range recs {
+	for i := 0; i < len(recs); i++ {
+		if c.plainText && !c.fmt.pending() {
+			if i += c.quickRecords(recs[i:]); i == len(recs) {
+				break
+			}
+		}
+		r := recs[i]
 		end := r.End()
 		start := c.next
 		if r.Flags()&decode.FlagEmbedded != 0 {
@@ -117,29 +123,96 @@ func (c *cleaner) records(recs []decode.Record) {
 		} else {
 			c.next = end
 		}
-		if quick && start >= c.base {
-			b := c.chunk[start-c.base : end-c.base]
-			switch {
-			case r.Kind() == decode.KindText:
-				c.fmt.prevEnd, c.fmt.prevRune = end, -1
-				if c.crRun != 0 {
-					c.settleCR(int(b[0]))
-				}
-				c.out = append(c.out, b...)
-				continue
-			case r.Flags() == 0 && r.Kind() != decode.KindInvalid && r.Kind() != decode.KindC0 &&
-				len(b) <= maxMemo && c.frame <= start:
-				if c.recallBytes(b) {
-					continue
-				}
-			}
-		}
 		c.record(r, start, end)
-		quick = c.plainText && !c.fmt.pending()
 	}
 	// The history kept at the end of the chunk (keepHistory) begins
 	// where the token still open begins.
 	c.at = c.next
+}
+
+// quickRecords runs the policy over the leading records of recs for as
+// long as each is one that record would handle without a Token and
+// without writing anything but text, and returns how many it took: text
+// in the chunk copied while no CR waits on it, invalid UTF-8 written as
+// U+FFFD, a CR or a C0 that is only removed counted, and a sequence that
+// the memo recalls (recall), all without flags. The format policy holds
+// nothing and text needs only copying, as the caller checked; nothing
+// here changes either. The end of the stream so far, the output and the
+// end of the last text are kept in locals and stored once.
+func (c *cleaner) quickRecords(recs []decode.Record) int {
+	chunk, base, next, out := c.chunk, c.base, c.next, c.out
+	rep := &c.rep
+	textEnd := int64(-1)
+	hits := c.memoHits
+	i := 0
+loop:
+	for ; i < len(recs); i++ {
+		r := recs[i]
+		end := r.End()
+		if r.Flags() != 0 || next < base {
+			break
+		}
+		s, e := next-base, end-base
+		switch r.Kind() {
+		case decode.KindText:
+			if c.crRun != 0 {
+				break loop
+			}
+			out = appendShort(out, chunk, s, e)
+			textEnd = end
+		case decode.KindInvalid:
+			if c.crRun != 0 {
+				break loop
+			}
+			out = append(out, replacement[:]...)
+			rep.byKind[decode.KindInvalid]++
+		case decode.KindC0:
+			switch r.Final() {
+			case '\r':
+				rep.Removed.CR++
+				if c.crRun == 0 {
+					c.crOff = next
+				}
+				c.crRun++
+			case '\b', 0x0B, 0x0C:
+				break loop
+			default:
+				rep.Removed.C0++
+			}
+		default:
+			// A token that begins in the chunk begins after the latest
+			// frame boundary (Writer.Frame marks one between Writes).
+			if e-s > maxMemo {
+				break loop
+			}
+			w := wordOf(chunk[s:e])
+			slot := w.slot()
+			if m := &c.memo[slot]; m.word != w || !m.recallable(len(rep.Findings)) {
+				break loop
+			} else {
+				m.hits++
+				hits |= 1 << slot
+			}
+		}
+		next = end
+	}
+	c.next, c.out, c.memoHits = next, out, hits
+	if textEnd >= 0 {
+		c.fmt.prevEnd, c.fmt.prevRune = textEnd, -1
+	}
+	return i
+}
+
+// appendShort appends p[s:e] to out; a run of at most 16 bytes with 16
+// bytes to read in p and room for 16 in out is copied as one 16-byte
+// word, the bytes past e written past the end of out and left there.
+func appendShort(out, p []byte, s, e int64) []byte {
+	n := len(out)
+	if e-s <= 16 && int64(len(p))-s >= 16 && cap(out)-n >= 16 {
+		*(*[16]byte)(out[n : n+16]) = [16]byte(p[s : s+16])
+		return out[:n+int(e-s)]
+	}
+	return append(out, p[s:e]...)
 }
 
 // record runs the policy over the record r of the token [start, end).
@@ -220,19 +293,51 @@ func (c *cleaner) recallBytes(b []byte) bool {
 // raises a class while findings are still listed; it reports whether it
 // did.
 func (c *cleaner) recall(m *csiMemo) bool {
-	r := &c.rep
-	if m.cl != 0 && len(r.Findings) < MaxFindings {
+	if !m.recallable(len(c.rep.Findings)) {
 		return false
 	}
-	r.byKind[m.kind]++
+	c.rep.apply(m, 1)
+	return true
+}
+
+// recallable reports whether the effect of m can be applied with
+// findings findings listed: it raises no class, or findings are full.
+func (m *csiMemo) recallable(findings int) bool { return m.cl == 0 || findings >= MaxFindings }
+
+// apply counts n more of the sequence m remembers.
+func (r *report) apply(m *csiMemo, n int64) {
+	r.byKind[m.kind] += n
 	if m.count != nil {
-		*m.count++
+		*m.count += n
 	}
 	for cl := m.cl; cl != 0; cl &= cl - 1 {
-		r.classes[bits.TrailingZeros16(uint16(cl))]++
-		r.FindingsOmitted++
+		r.classes[bits.TrailingZeros16(uint16(cl))] += n
+		r.FindingsOmitted += n
 	}
-	return true
+}
+
+// keep stores m in its slot of the memo, applying first the hits counted
+// in bulk of the one it replaces.
+func (c *cleaner) keep(m csiMemo) {
+	i := m.word.slot()
+	c.settleSlot(i)
+	c.memo[i] = m
+}
+
+// settleHits applies the hits that quickRecords counted in bulk (csiMemo.hits).
+func (c *cleaner) settleHits() {
+	for h := c.memoHits; h != 0; h &= h - 1 {
+		c.settleSlot(uint8(bits.TrailingZeros64(h)))
+	}
+}
+
+// settleSlot applies the hits counted in bulk of memo slot i.
+func (c *cleaner) settleSlot(i uint8) {
+	if m := &c.memo[i]; m.hits != 0 {
+		c.rep.apply(m, m.hits)
+		m.hits = 0
+		c.memoHits &^= 1 << i
+	}
 }
 
 // remember keeps in the memo the effect of t, a token of at most maxMemo
@@ -257,7 +362,7 @@ func (c *cleaner) remember(t *decode.Token, b []byte) {
 		return
 	}
 	w := wordOf(b)
-	c.memo[w.slot()] = csiMemo{w, t.Kind, Advisories(t), count}
+	c.keep(csiMemo{word: w, kind: t.Kind, cl: Advisories(t), count: count})
 }
 
 // rememberCSI keeps in the memo the effect of t, a CSI without flags of
@@ -276,7 +381,7 @@ func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
 		return
 	}
 	w := wordOf(b)
-	c.memo[w.slot()] = csiMemo{w, decode.KindCSI, cl, &c.rep.csiPlain[k][t.Final-0x40]}
+	c.keep(csiMemo{word: w, kind: decode.KindCSI, cl: cl, count: &c.rep.csiPlain[k][t.Final-0x40]})
 }
 
 // single returns the Token of a record that the record and its bytes b
@@ -485,7 +590,7 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	if flags == 0 && n <= maxMemo {
 		if k := privateIndex[private]; k >= 0 && nInter == 0 && final-0x40 < 0x3F && r.csiPlain[k][final-0x40] > 0 {
 			w := wordOf(raw)
-			c.memo[w.slot()] = csiMemo{w, decode.KindCSI, cl, &r.csiPlain[k][final-0x40]}
+			c.keep(csiMemo{word: w, kind: decode.KindCSI, cl: cl, count: &r.csiPlain[k][final-0x40]})
 		}
 	}
 	for ; cl != 0; cl &= cl - 1 {
@@ -549,11 +654,18 @@ func withoutExecuted(b, buf []byte) ([]byte, bool) {
 // counted once findings are no longer listed (a finding names the token).
 // Its last byte is not 0 (a final byte, a terminator, a control), so its
 // bytes, zero-padded, say its length too.
+//
+// hits counts the recalls that quickRecords made and has not applied yet
+// (counting them in bulk spares each recall the increments of three
+// counters that every recall of the same kind shares); settleHits applies
+// them when the policy ends a piece of input and keep before a slot is
+// reused, and cleaner.memoHits has a bit set for each slot with hits.
 type csiMemo struct {
 	word  memoWord
 	kind  decode.Kind
 	cl    ctlfunc.Class
 	count *int64
+	hits  int64
 }
 
 // maxMemo is the longest sequence the memo takes, in bytes: SGRs of
@@ -573,19 +685,23 @@ func wordOf(b []byte) memoWord {
 		copy(w[:], b)
 		return memoWord{binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])}
 	}
-	// The bytes past b up to its capacity are loaded and masked off (a
-	// shift by 64 or more gives 0).
-	n := uint(len(b))
+	// The bytes past b up to its capacity are loaded and masked off.
+	m := &wordMasks[len(b)]
 	w := b[:maxMemo]
-	return memoWord{
-		binary.LittleEndian.Uint64(w) & (^uint64(0) >> (8 * (8 - min(n, 8)))),
-		binary.LittleEndian.Uint64(w[8:]) & (^uint64(0) >> (8 * (16 - n))),
-	}
+	return memoWord{binary.LittleEndian.Uint64(w) & m.lo, binary.LittleEndian.Uint64(w[8:]) & m.hi}
 }
+
+// wordMasks[n] masks the first n bytes of a memoWord.
+var wordMasks = func() (t [maxMemo + 1]memoWord) {
+	for n := range t {
+		t[n] = memoWord{^uint64(0) >> (8 * (8 - min(n, 8))), ^uint64(0) >> (8 * (16 - n))} // a shift by 64 or more gives 0
+	}
+	return t
+}()
 
 // slot returns the slot in cleaner.memo of the sequence whose bytes are w.
 func (w memoWord) slot() uint8 {
-	return uint8((w.lo ^ w.hi*0xC2B2AE3D27D4EB4F) * 0x9E3779B97F4A7C15 >> (64 - memoBits))
+	return uint8((w.lo + w.hi) * 0x9E3779B97F4A7C15 >> (64 - memoBits))
 }
 
 // span returns the input bytes [start, end) of a token: in the chunk, in
