@@ -156,13 +156,17 @@ loop:
 		switch r.Kind() {
 		case decode.KindText:
 			if c.crRun != 0 {
-				break loop
+				c.out = out
+				c.settleCR(int(chunk[s]))
+				out = c.out
 			}
 			out = appendShort(out, chunk, s, e)
 			textEnd = end
 		case decode.KindInvalid:
 			if c.crRun != 0 {
-				break loop
+				c.out = out
+				c.settleCR(int(replacement[0]))
+				out = c.out
 			}
 			out = append(out, replacement[:]...)
 			rep.byKind[decode.KindInvalid]++
@@ -174,7 +178,14 @@ loop:
 					c.crOff = next
 				}
 				c.crRun++
-			case '\b', 0x0B, 0x0C:
+			case '\b':
+				if len(rep.Findings) < MaxFindings { // BSDrop: the record path has no BSOverstrike
+					break loop
+				}
+				rep.Removed.BS++
+				rep.Flags.Overwrite++
+				rep.FindingsOmitted++
+			case 0x0B, 0x0C:
 				break loop
 			default:
 				rep.Removed.C0++
@@ -185,14 +196,12 @@ loop:
 			if e-s > maxMemo {
 				break loop
 			}
-			w := wordOf(chunk[s:e])
-			slot := w.slot()
-			if m := &c.memo[slot]; m.word != w || !m.recallable(len(rep.Findings)) {
+			m, slot := c.find(wordOf(chunk[s:e]))
+			if m == nil || !m.recallable(len(rep.Findings)) {
 				break loop
-			} else {
-				m.hits++
-				hits |= 1 << slot
 			}
+			m.hits++
+			hits |= 1 << slot
 		}
 		next = end
 	}
@@ -284,9 +293,21 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 // are b, at most maxMemo, when the memo holds it (recall); it reports
 // whether it did.
 func (c *cleaner) recallBytes(b []byte) bool {
-	w := wordOf(b)
-	m := &c.memo[w.slot()]
-	return m.word == w && c.recall(m)
+	m, _ := c.find(wordOf(b))
+	return m != nil && c.recall(m)
+}
+
+// find returns the memo's entry for the sequence whose bytes are w and
+// its slot, or nil.
+func (c *cleaner) find(w memoWord) (*csiMemo, uint8) {
+	i, j := w.slots()
+	if m := &c.memo[i]; m.word == w {
+		return m, i
+	}
+	if m := &c.memo[j]; m.word == w {
+		return m, j
+	}
+	return nil, 0
 }
 
 // recall applies the remembered effect of a sequence (csiMemo), unless it
@@ -316,10 +337,21 @@ func (r *report) apply(m *csiMemo, n int64) {
 	}
 }
 
-// keep stores m in its slot of the memo, applying first the hits counted
-// in bulk of the one it replaces.
+// keep stores m in the memo: in the slot that holds its sequence already,
+// else in its first slot if that is free, else in its second if that is
+// free, else in its first, what was there moving to its second. The hits
+// counted in bulk of the entries moved or replaced are applied first.
 func (c *cleaner) keep(m csiMemo) {
-	i := m.word.slot()
+	i, j := m.word.slots()
+	switch w := m.word; {
+	case c.memo[i].word == w || c.memo[i].word == memoWord{}:
+	case c.memo[j].word == w || c.memo[j].word == memoWord{}:
+		i = j
+	default:
+		c.settleSlot(i)
+		c.settleSlot(j)
+		c.memo[j] = c.memo[i]
+	}
 	c.settleSlot(i)
 	c.memo[i] = m
 }
@@ -344,7 +376,9 @@ func (c *cleaner) settleSlot(i uint8) {
 // bytes b that token has just handled, when its bytes alone decide it
 // (csiMemo): an escape, a control string but OSC 8 (a link), a C1 control
 // or DEL, without flags, and for an OSC a number below 128 counted by
-// name.
+// name; and, under FormatStrip, a bidi control (removed, counted in
+// Removed.Format, its class Reorder), which format handles alike whatever
+// is before or after it while the format policy holds nothing.
 func (c *cleaner) remember(t *decode.Token, b []byte) {
 	if t.Flags != 0 || t.Len > maxMemo {
 		return
@@ -358,6 +392,11 @@ func (c *cleaner) remember(t *decode.Token, b []byte) {
 			return
 		}
 		count = &c.rep.osc[t.Command]
+	case decode.KindFormat:
+		if !decode.IsBidiControl(t.Rune) || c.opts.FormatChars != FormatStrip {
+			return
+		}
+		count = &c.rep.Removed.Format
 	default:
 		return
 	}
@@ -699,9 +738,13 @@ var wordMasks = func() (t [maxMemo + 1]memoWord) {
 	return t
 }()
 
-// slot returns the slot in cleaner.memo of the sequence whose bytes are w.
-func (w memoWord) slot() uint8 {
-	return uint8((w.lo + w.hi) * 0x9E3779B97F4A7C15 >> (64 - memoBits))
+// slots returns the two slots in cleaner.memo where the sequence whose
+// bytes are w may be (keep): two sequences that share one rarely share
+// the other, so that a few sequences in turn do not keep replacing each
+// other.
+func (w memoWord) slots() (uint8, uint8) {
+	h := (w.lo + w.hi) * 0x9E3779B97F4A7C15
+	return uint8(h >> (64 - memoBits)), uint8(h>>(64-2*memoBits)) & (1<<memoBits - 1)
 }
 
 // span returns the input bytes [start, end) of a token: in the chunk, in

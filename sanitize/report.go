@@ -203,7 +203,9 @@ type report struct {
 	anomalies [8]int64
 	// byKind counts removed tokens by decode kind, for the Counts fields
 	// that are one kind each (snapshot); C0 controls, which split into
-	// C0, CR and BS, and format characters count in Removed directly.
+	// C0, CR and BS, and format characters count in Removed directly
+	// (byKind[KindFormat] counts the bidi controls the memo recalls, and
+	// is not read).
 	byKind [16]int64
 }
 
