@@ -295,7 +295,7 @@ func (c *cleaner) each(t *decode.Token) {
 				return
 			}
 			b := c.chunk[t.Off-c.base : t.End()-c.base]
-			if !c.recallBytes(b) {
+			if !c.recallBytes(b, 0) {
 				c.sequence(t)
 				c.rememberCSI(t, b)
 			}

@@ -2,7 +2,6 @@ package sanitize
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math"
 	"math/bits"
 	"unicode/utf8"
@@ -149,12 +148,16 @@ loop:
 	for ; i < len(recs); i++ {
 		r := recs[i]
 		end := r.End()
-		if r.Flags() != 0 || next < base {
+		f := r.Flags()
+		if f&^decode.FlagAborted != 0 || next < base {
 			break
 		}
 		s, e := next-base, end-base
 		switch r.Kind() {
 		case decode.KindText:
+			if f != 0 {
+				break loop
+			}
 			if c.crRun != 0 {
 				c.out = out
 				c.settleCR(int(chunk[s]))
@@ -163,6 +166,9 @@ loop:
 			out = appendShort(out, chunk, s, e)
 			textEnd = end
 		case decode.KindInvalid:
+			if f != 0 {
+				break loop
+			}
 			if c.crRun != 0 {
 				c.out = out
 				c.settleCR(int(replacement[0]))
@@ -171,6 +177,9 @@ loop:
 			out = append(out, replacement[:]...)
 			rep.byKind[decode.KindInvalid]++
 		case decode.KindC0:
+			if f != 0 {
+				break loop
+			}
 			switch r.Final() {
 			case '\r':
 				rep.Removed.CR++
@@ -196,7 +205,7 @@ loop:
 			if e-s > maxMemo {
 				break loop
 			}
-			m, slot := c.find(wordOf(chunk[s:e]))
+			m, slot := c.find(wordOf(chunk[s:e]), f)
 			if m == nil || !m.recallable(len(rep.Findings)) {
 				break loop
 			}
@@ -270,7 +279,7 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 				return
 			}
 		}
-		if r.Flags() == 0 && len(b) <= maxMemo && c.frame <= start && c.recallBytes(b) {
+		if r.Flags()&^decode.FlagAborted == 0 && len(b) <= maxMemo && c.frame <= start && c.recallBytes(b, r.Flags()) {
 			return
 		}
 		if r.Kind() == decode.KindCSI {
@@ -287,140 +296,6 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 	}
 	c.token(t)
 	c.remember(t, b)
-}
-
-// recallBytes applies the remembered effect of the sequence whose bytes
-// are b, at most maxMemo, when the memo holds it (recall); it reports
-// whether it did.
-func (c *cleaner) recallBytes(b []byte) bool {
-	m, _ := c.find(wordOf(b))
-	return m != nil && c.recall(m)
-}
-
-// find returns the memo's entry for the sequence whose bytes are w and
-// its slot, or nil.
-func (c *cleaner) find(w memoWord) (*csiMemo, uint8) {
-	i, j := w.slots()
-	if m := &c.memo[i]; m.word == w {
-		return m, i
-	}
-	if m := &c.memo[j]; m.word == w {
-		return m, j
-	}
-	return nil, 0
-}
-
-// recall applies the remembered effect of a sequence (csiMemo), unless it
-// raises a class while findings are still listed; it reports whether it
-// did.
-func (c *cleaner) recall(m *csiMemo) bool {
-	if !m.recallable(len(c.rep.Findings)) {
-		return false
-	}
-	c.rep.apply(m, 1)
-	return true
-}
-
-// recallable reports whether the effect of m can be applied with
-// findings findings listed: it raises no class, or findings are full.
-func (m *csiMemo) recallable(findings int) bool { return m.cl == 0 || findings >= MaxFindings }
-
-// apply counts n more of the sequence m remembers.
-func (r *report) apply(m *csiMemo, n int64) {
-	r.byKind[m.kind] += n
-	if m.count != nil {
-		*m.count += n
-	}
-	for cl := m.cl; cl != 0; cl &= cl - 1 {
-		r.classes[bits.TrailingZeros16(uint16(cl))] += n
-		r.FindingsOmitted += n
-	}
-}
-
-// keep stores m in the memo: in the slot that holds its sequence already,
-// else in its first slot if that is free, else in its second if that is
-// free, else in its first, what was there moving to its second. The hits
-// counted in bulk of the entries moved or replaced are applied first.
-func (c *cleaner) keep(m csiMemo) {
-	i, j := m.word.slots()
-	switch w := m.word; {
-	case c.memo[i].word == w || c.memo[i].word == memoWord{}:
-	case c.memo[j].word == w || c.memo[j].word == memoWord{}:
-		i = j
-	default:
-		c.settleSlot(i)
-		c.settleSlot(j)
-		c.memo[j] = c.memo[i]
-	}
-	c.settleSlot(i)
-	c.memo[i] = m
-}
-
-// settleHits applies the hits that quickRecords counted in bulk (csiMemo.hits).
-func (c *cleaner) settleHits() {
-	for h := c.memoHits; h != 0; h &= h - 1 {
-		c.settleSlot(uint8(bits.TrailingZeros64(h)))
-	}
-}
-
-// settleSlot applies the hits counted in bulk of memo slot i.
-func (c *cleaner) settleSlot(i uint8) {
-	if m := &c.memo[i]; m.hits != 0 {
-		c.rep.apply(m, m.hits)
-		m.hits = 0
-		c.memoHits &^= 1 << i
-	}
-}
-
-// remember keeps in the memo the effect of t, a token of at most maxMemo
-// bytes b that token has just handled, when its bytes alone decide it
-// (csiMemo): an escape, a control string but OSC 8 (a link), a C1 control
-// or DEL, without flags, and for an OSC a number below 128 counted by
-// name; and, under FormatStrip, a bidi control (removed, counted in
-// Removed.Format, its class Reorder), which format handles alike whatever
-// is before or after it while the format policy holds nothing.
-func (c *cleaner) remember(t *decode.Token, b []byte) {
-	if t.Flags != 0 || t.Len > maxMemo {
-		return
-	}
-	var count *int64
-	switch t.Kind {
-	case decode.KindESC, decode.KindNF, decode.KindDCS, decode.KindAPC, decode.KindPM, decode.KindSOS,
-		decode.KindScreenTitle, decode.KindC1, decode.KindDEL:
-	case decode.KindOSC:
-		if t.Command == 8 || uint32(t.Command) >= uint32(len(c.rep.osc)) || c.rep.osc[t.Command] == 0 {
-			return
-		}
-		count = &c.rep.osc[t.Command]
-	case decode.KindFormat:
-		if !decode.IsBidiControl(t.Rune) || c.opts.FormatChars != FormatStrip {
-			return
-		}
-		count = &c.rep.Removed.Format
-	default:
-		return
-	}
-	w := wordOf(b)
-	c.keep(csiMemo{word: w, kind: t.Kind, cl: Advisories(t), count: count})
-}
-
-// rememberCSI keeps in the memo the effect of t, a CSI without flags of
-// at most maxMemo bytes b that sequence has just counted, when its bytes
-// alone decide it, as csi does for a record: no intermediates, its key
-// counted by name, and its classes those of its key (ctlfunc.CSIClasses)
-// whatever its parameters, or, for SGR, those of a parameter list without
-// conceal.
-func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
-	k := privateIndex[t.Private]
-	if k < 0 || t.NInter != 0 || t.Final-0x40 >= 0x3F || c.rep.csiPlain[k][t.Final-0x40] == 0 {
-		return
-	}
-	cl, varies, conceal := ctlfunc.CSIClasses(t.Private, 0, t.Final)
-	if varies && (!conceal || Advisories(t) != cl) {
-		return
-	}
-	w := wordOf(b)
-	c.keep(csiMemo{word: w, kind: decode.KindCSI, cl: cl, count: &c.rep.csiPlain[k][t.Final-0x40]})
 }
 
 // single returns the Token of a record that the record and its bytes b
@@ -625,11 +500,14 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	if inter != 0 {
 		nInter = 1
 	}
-	r.countCSIKey(csiKey{private, inter, 0, final}, nInter, start, n)
-	if flags == 0 && n <= maxMemo {
-		if k := privateIndex[private]; k >= 0 && nInter == 0 && final-0x40 < 0x3F && r.csiPlain[k][final-0x40] > 0 {
-			w := wordOf(raw)
-			c.keep(csiMemo{word: w, kind: decode.KindCSI, cl: cl, count: &r.csiPlain[k][final-0x40]})
+	key := csiKey{private, inter, 0, final}
+	r.countCSIKey(key, nInter, start, n)
+	if flags&^decode.FlagAborted == 0 && n <= maxMemo {
+		w := wordOf(raw)
+		if count := r.csiCounter(key, nInter); count != nil {
+			if i, ok := c.slotFor(w, flags); ok {
+				c.keep(i, csiMemo{word: w, flags: flags, kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count})
+			}
 		}
 	}
 	for ; cl != 0; cl &= cl - 1 {
@@ -685,68 +563,6 @@ func withoutExecuted(b, buf []byte) ([]byte, bool) {
 	return b, true
 }
 
-// csiMemo remembers the effect of a sequence of at most maxMemo bytes
-// without flags whose effect its bytes alone decide: a CSI that csi or
-// (on the token path) rememberCSI counted, or a token that remember took.
-// word is its bytes; the effect is one more of its kind, one more on count (its CSI key or OSC number,
-// once counted by name; nil for none), and its classes cl, which are only
-// counted once findings are no longer listed (a finding names the token).
-// Its last byte is not 0 (a final byte, a terminator, a control), so its
-// bytes, zero-padded, say its length too.
-//
-// hits counts the recalls that quickRecords made and has not applied yet
-// (counting them in bulk spares each recall the increments of three
-// counters that every recall of the same kind shares); settleHits applies
-// them when the policy ends a piece of input and keep before a slot is
-// reused, and cleaner.memoHits has a bit set for each slot with hits.
-type csiMemo struct {
-	word  memoWord
-	kind  decode.Kind
-	cl    ctlfunc.Class
-	count *int64
-	hits  int64
-}
-
-// maxMemo is the longest sequence the memo takes, in bytes: SGRs of
-// 256 colours ("ESC [ 38;5;208m") fit.
-const maxMemo = 16
-
-// memoWord is up to maxMemo bytes, little-endian, padded with zeros: lo
-// the first eight, hi the rest. A struct rather than an array, so that
-// the compiler keeps it in registers (an array of two is kept in memory,
-// and its two 8-byte stores then read back as one 16-byte load stall).
-type memoWord struct{ lo, hi uint64 }
-
-// wordOf returns b, one to maxMemo bytes, as a memoWord.
-func wordOf(b []byte) memoWord {
-	if cap(b) < maxMemo {
-		var w [maxMemo]byte
-		copy(w[:], b)
-		return memoWord{binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])}
-	}
-	// The bytes past b up to its capacity are loaded and masked off.
-	m := &wordMasks[len(b)]
-	w := b[:maxMemo]
-	return memoWord{binary.LittleEndian.Uint64(w) & m.lo, binary.LittleEndian.Uint64(w[8:]) & m.hi}
-}
-
-// wordMasks[n] masks the first n bytes of a memoWord.
-var wordMasks = func() (t [maxMemo + 1]memoWord) {
-	for n := range t {
-		t[n] = memoWord{^uint64(0) >> (8 * (8 - min(n, 8))), ^uint64(0) >> (8 * (16 - n))} // a shift by 64 or more gives 0
-	}
-	return t
-}()
-
-// slots returns the two slots in cleaner.memo where the sequence whose
-// bytes are w may be (keep): two sequences that share one rarely share
-// the other, so that a few sequences in turn do not keep replacing each
-// other.
-func (w memoWord) slots() (uint8, uint8) {
-	h := (w.lo + w.hi) * 0x9E3779B97F4A7C15
-	return uint8(h >> (64 - memoBits)), uint8(h>>(64-2*memoBits)) & (1<<memoBits - 1)
-}
-
 // span returns the input bytes [start, end) of a token: in the chunk, in
 // the history when they end before it, or, for a token that began in an
 // earlier Write, joined from the history and the chunk in c.join; nil when
@@ -766,9 +582,6 @@ func (c *cleaner) span(start, end int64) []byte {
 	n += copy(c.join[n:], c.chunk[:end-c.base])
 	return c.join[:n]
 }
-
-// memoBits is log2 of the number of csiMemo slots.
-const memoBits = 6
 
 // rebuild runs token over the Token of the record [start, end), decoded
 // again from its bytes by the second Decoder, c.sh. That Decoder goes on
