@@ -109,7 +109,8 @@ func (c *cleaner) scanEnd() {
 // goes through record, one at a time.
 func (c *cleaner) records(recs []decode.Record) {
 	for i := 0; i < len(recs); i++ {
-		if c.plainText && !c.fmt.pending() {
+		quick := c.plainText && !c.fmt.pending()
+		if quick {
 			if i += c.quickRecords(recs[i:]); i == len(recs) {
 				break
 			}
@@ -122,7 +123,9 @@ func (c *cleaner) records(recs []decode.Record) {
 		} else {
 			c.next = end
 		}
-		c.record(r, start, end)
+		// quickRecords looked the record up in the memo, or it is one
+		// the memo does not take, unless it begins before the chunk.
+		c.record(r, start, end, quick && start >= c.base)
 	}
 	// The history kept at the end of the chunk (keepHistory) begins
 	// where the token still open begins.
@@ -143,6 +146,9 @@ func (c *cleaner) quickRecords(recs []decode.Record) int {
 	rep := &c.rep
 	textEnd := int64(-1)
 	hits := c.memoHits
+	// A finding that settleCR adds may fill the findings: a recall that
+	// then waits for record is counted there.
+	full := len(rep.Findings) >= MaxFindings
 	i := 0
 loop:
 	for ; i < len(recs); i++ {
@@ -205,8 +211,12 @@ loop:
 			if e-s > maxMemo {
 				break loop
 			}
-			m, slot := c.find(wordOf(chunk[s:e]), f)
-			if m == nil || !m.recallable(len(rep.Findings)) {
+			w, ok := wordOf(chunk[s:e]).tagged(f, int(e-s))
+			if !ok {
+				break loop
+			}
+			m, slot := c.find(w)
+			if m == nil || !full && m.loud {
 				break loop
 			}
 			m.hits++
@@ -233,8 +243,9 @@ func appendShort(out, p []byte, s, e int64) []byte {
 	return append(out, p[s:e]...)
 }
 
-// record runs the policy over the record r of the token [start, end).
-func (c *cleaner) record(r decode.Record, start, end int64) {
+// record runs the policy over the record r of the token [start, end);
+// looked says that the memo does not hold it.
+func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
 	b := c.span(start, end)
 	if b == nil || r.Flags()&decode.FlagMalformed != 0 {
 		c.rebuild(start, end)
@@ -279,7 +290,7 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 				return
 			}
 		}
-		if r.Flags()&^decode.FlagAborted == 0 && len(b) <= maxMemo && c.frame <= start && c.recallBytes(b, r.Flags()) {
+		if !looked && r.Flags()&^decode.FlagAborted == 0 && len(b) <= maxMemo && c.frame <= start && c.recallBytes(b, r.Flags()) {
 			return
 		}
 		if r.Kind() == decode.KindCSI {
@@ -503,10 +514,10 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	key := csiKey{private, inter, 0, final}
 	r.countCSIKey(key, nInter, start, n)
 	if flags&^decode.FlagAborted == 0 && n <= maxMemo {
-		w := wordOf(raw)
-		if count := r.csiCounter(key, nInter); count != nil {
-			if i, ok := c.slotFor(w, flags); ok {
-				c.keep(i, csiMemo{word: w, flags: flags, kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count})
+		w, ok := keyOf(raw, flags)
+		if count := r.csiCounter(key, nInter); ok && count != nil {
+			if i, ok := c.slotFor(w); ok {
+				c.keep(i, csiMemo{word: w, kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count})
 			}
 		}
 	}

@@ -12,18 +12,41 @@ import (
 // flags f whose bytes are b, at most maxMemo, when the memo holds it
 // (recall); it reports whether it did.
 func (c *cleaner) recallBytes(b []byte, f decode.Flags) bool {
-	m, _ := c.find(wordOf(b), f)
+	w, ok := keyOf(b, f)
+	if !ok {
+		return false
+	}
+	m, _ := c.find(w)
 	return m != nil && c.recall(m)
 }
 
-// find returns the memo's entry for the token whose bytes are w and whose
-// record flags are f, and its slot, or nil.
-func (c *cleaner) find(w memoWord, f decode.Flags) (*csiMemo, uint8) {
+// keyOf returns the memo's key of the token whose bytes are b, at most
+// maxMemo, and whose record flags are f (none, or FlagAborted), and
+// whether the memo takes it: the bytes, and for an aborted token, which
+// the memo takes only when shorter, 0xFF as its last byte, which ends no
+// token of maxMemo bytes that is not aborted.
+func keyOf(b []byte, f decode.Flags) (memoWord, bool) {
+	return wordOf(b).tagged(f, len(b))
+}
+
+// tagged returns keyOf for w, the word of a token of n bytes with record
+// flags f.
+func (w memoWord) tagged(f decode.Flags, n int) (memoWord, bool) {
+	if f != 0 {
+		w.hi |= 0xFF << 56
+		return w, n < maxMemo
+	}
+	return w, true
+}
+
+// find returns the memo's entry for the token whose key is w (keyOf) and
+// its slot, or nil.
+func (c *cleaner) find(w memoWord) (*csiMemo, uint8) {
 	i, j := w.slots()
-	if m := &c.memo[i]; m.word == w && m.flags == f {
+	if m := &c.memo[i]; m.word == w {
 		return m, i
 	}
-	if m := &c.memo[j]; m.word == w && m.flags == f {
+	if m := &c.memo[j]; m.word == w {
 		return m, j
 	}
 	return nil, 0
@@ -33,19 +56,12 @@ func (c *cleaner) find(w memoWord, f decode.Flags) (*csiMemo, uint8) {
 // raises a class or an anomaly while findings are still listed; it
 // reports whether it did.
 func (c *cleaner) recall(m *csiMemo) bool {
-	if !m.recallable(len(c.rep.Findings)) {
+	if m.loud && len(c.rep.Findings) < MaxFindings {
 		return false
 	}
 	c.rep.apply(m, 1)
 	m.used = true
 	return true
-}
-
-// recallable reports whether the effect of m can be applied with
-// findings findings listed: it raises no class and no anomaly, or
-// findings are full.
-func (m *csiMemo) recallable(findings int) bool {
-	return m.cl == 0 && m.anomalies == 0 || findings >= MaxFindings
 }
 
 // apply counts n more of the token m remembers.
@@ -64,20 +80,20 @@ func (r *report) apply(m *csiMemo, n int64) {
 	}
 }
 
-// slotFor returns the slot where the memo keeps the token whose bytes are
-// w and whose record flags are f: of its two slots, the one that holds it
+// slotFor returns the slot where the memo keeps the token whose key is w
+// (keyOf): of its two slots, the one that holds it
 // already, else a free one, else one whose token has not been recalled
 // since the memo last passed over it (a second chance: the pass clears
 // the mark). When both were recalled it returns false, and the token is
 // not kept: tokens seen once, as most are in random bytes, do not push
 // out those that recur.
-func (c *cleaner) slotFor(w memoWord, f decode.Flags) (uint8, bool) {
+func (c *cleaner) slotFor(w memoWord) (uint8, bool) {
 	i, j := w.slots()
 	a, b := &c.memo[i], &c.memo[j]
 	switch {
-	case a.word == w && a.flags == f || a.word == memoWord{}:
+	case a.word == w || a.word == memoWord{}:
 		return i, true
-	case b.word == w && b.flags == f || b.word == memoWord{}:
+	case b.word == w || b.word == memoWord{}:
 		return j, true
 	}
 	c.settleSlot(i)
@@ -96,24 +112,31 @@ func (c *cleaner) slotFor(w memoWord, f decode.Flags) (uint8, bool) {
 // counted in bulk of the one it replaces.
 func (c *cleaner) keep(i uint8, m csiMemo) {
 	c.settleSlot(i)
+	m.loud = m.cl != 0 || m.anomalies != 0
 	c.memo[i] = m
 }
 
 // settleHits applies the hits that quickRecords counted in bulk (csiMemo.hits).
 func (c *cleaner) settleHits() {
 	for h := c.memoHits; h != 0; h &= h - 1 {
-		c.settleSlot(uint8(bits.TrailingZeros64(h)))
+		c.settle(uint8(bits.TrailingZeros64(h)))
 	}
 }
 
 // settleSlot applies the hits counted in bulk of memo slot i, and marks
 // its token recalled if it had any.
 func (c *cleaner) settleSlot(i uint8) {
-	if m := &c.memo[i]; m.hits != 0 {
-		c.rep.apply(m, m.hits)
-		m.hits, m.used = 0, true
-		c.memoHits &^= 1 << i
+	if c.memo[i].hits != 0 {
+		c.settle(i)
 	}
+}
+
+// settle is settleSlot for a slot with hits.
+func (c *cleaner) settle(i uint8) {
+	m := &c.memo[i]
+	c.rep.apply(m, m.hits)
+	m.hits, m.used = 0, true
+	c.memoHits &^= 1 << i
 }
 
 // remember keeps in the memo the effect of t, a token of at most maxMemo
@@ -145,9 +168,12 @@ func (c *cleaner) remember(t *decode.Token, b []byte) {
 	default:
 		return
 	}
-	w := wordOf(b)
-	if i, ok := c.slotFor(w, f); ok {
-		c.keep(i, csiMemo{word: w, flags: f, kind: t.Kind, cl: Advisories(t), anomalies: t.Flags & ctlfunc.AnomalyFlags, count: count})
+	w, ok := keyOf(b, f)
+	if !ok {
+		return
+	}
+	if i, ok := c.slotFor(w); ok {
+		c.keep(i, csiMemo{word: w, kind: t.Kind, cl: Advisories(t), anomalies: t.Flags & ctlfunc.AnomalyFlags, count: count})
 	}
 }
 
@@ -178,20 +204,20 @@ func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
 		return
 	}
 	w := wordOf(b)
-	if i, ok := c.slotFor(w, 0); ok {
+	if i, ok := c.slotFor(w); ok {
 		c.keep(i, csiMemo{word: w, kind: decode.KindCSI, cl: cl, count: count})
 	}
 }
 
 // csiMemo remembers the effect of a token of at most maxMemo bytes whose
-// effect its bytes and its record flags (flags: none, or FlagAborted)
-// alone decide: a CSI that csi or (on the token path) rememberCSI
-// counted, or a token that remember took. word is its bytes; the effect
+// effect its bytes and its record flags (none, or FlagAborted) alone
+// decide: a CSI that csi or (on the token path) rememberCSI counted, or a
+// token that remember took. word is its key (keyOf); the effect
 // is one more of its kind, one more on count (where its CSI key or OSC
 // number counts; nil for none), and its classes cl and anomalies, which
 // are only counted once findings are no longer listed (a finding names
-// the token). used marks a token recalled since slotFor last passed over
-// it. Its last byte is not 0 (a final byte, a terminator, a
+// the token): loud is set when it raises either. used marks a token
+// recalled since slotFor last passed over it. Its last byte is not 0 (a final byte, a terminator, a
 // control, a byte of the parameters or payload), so its bytes,
 // zero-padded, say its length too.
 //
@@ -202,12 +228,12 @@ func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
 // reused, and cleaner.memoHits has a bit set for each slot with hits.
 type csiMemo struct {
 	word      memoWord
-	flags     decode.Flags
 	kind      decode.Kind
 	cl        ctlfunc.Class
 	anomalies decode.Flags
 	count     *int64
 	hits      int64
+	loud      bool
 	used      bool
 }
 
