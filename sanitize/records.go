@@ -135,19 +135,21 @@ func (c *cleaner) records(recs []decode.Record) {
 // quickRecords runs the policy over the leading records of recs for as
 // long as each is one that record would handle without a Token and
 // without writing anything but text, and returns how many it took: text
-// in the chunk copied while no CR waits on it, invalid UTF-8 written as
-// U+FFFD, a CR or a C0 that is only removed counted, and a sequence that
-// the memo recalls (recall), all without flags. The format policy holds
-// nothing and text needs only copying, as the caller checked; nothing
-// here changes either. The end of the stream so far, the output and the
-// end of the last text are kept in locals and stored once.
+// in the chunk of at most maxWide bytes copied while no CR waits on it,
+// invalid UTF-8 written as U+FFFD, a CR or a C0 that is only removed
+// counted, and a token that the memo recalls, without flags or aborted.
+// The format policy holds nothing and text needs only copying, as the
+// caller checked; nothing here changes either. The loop makes no call,
+// so that the end of the stream so far, the output and the chunk stay in
+// registers: a record that would need one (the output to grow, a run of
+// CRs to settle) is left to record.
 func (c *cleaner) quickRecords(recs []decode.Record) int {
-	chunk, base, next, out := c.chunk, c.base, c.next, c.out
+	chunk, base, next := c.chunk, c.base, c.next
+	if next < base {
+		return 0 // a token begun in the Write before
+	}
+	buf, o := c.out[:cap(c.out)], len(c.out)
 	rep := &c.rep
-	textEnd := int64(-1)
-	hits := c.memoHits
-	// A finding that settleCR adds may fill the findings: a recall that
-	// then waits for record is counted there.
 	full := len(rep.Findings) >= MaxFindings
 	i := 0
 loop:
@@ -155,32 +157,23 @@ loop:
 		r := recs[i]
 		end := r.End()
 		f := r.Flags()
-		if f&^decode.FlagAborted != 0 || next < base {
+		if f&^decode.FlagAborted != 0 {
 			break
 		}
 		s, e := next-base, end-base
 		switch r.Kind() {
 		case decode.KindText:
-			if f != 0 {
+			if f != 0 || c.crRun != 0 || !wideCopy(buf, o, chunk, s, e-s) {
 				break loop
 			}
-			if c.crRun != 0 {
-				c.out = out
-				c.settleCR(int(chunk[s]))
-				out = c.out
-			}
-			out = appendShort(out, chunk, s, e)
-			textEnd = end
+			o += int(e - s)
+			c.fmt.prevEnd, c.fmt.prevRune = end, -1
 		case decode.KindInvalid:
-			if f != 0 {
+			if f != 0 || c.crRun != 0 || len(buf)-o < len(replacement) {
 				break loop
 			}
-			if c.crRun != 0 {
-				c.out = out
-				c.settleCR(int(replacement[0]))
-				out = c.out
-			}
-			out = append(out, replacement[:]...)
+			*(*[len(replacement)]byte)(buf[o:]) = replacement
+			o += len(replacement)
 			rep.byKind[decode.KindInvalid]++
 		case decode.KindC0:
 			if f != 0 {
@@ -194,7 +187,7 @@ loop:
 				}
 				c.crRun++
 			case '\b':
-				if len(rep.Findings) < MaxFindings { // BSDrop: the record path has no BSOverstrike
+				if !full { // BSDrop: the record path has no BSOverstrike
 					break loop
 				}
 				rep.Removed.BS++
@@ -208,39 +201,44 @@ loop:
 		default:
 			// A token that begins in the chunk begins after the latest
 			// frame boundary (Writer.Frame marks one between Writes).
-			if e-s > maxMemo {
+			if e-s > maxMemo || int64(len(chunk))-s < maxMemo {
 				break loop
 			}
-			w, ok := wordOf(chunk[s:e]).tagged(f, int(e-s))
+			w, ok := wideWord(chunk[s:e]).tagged(f, int(e-s))
 			if !ok {
 				break loop
 			}
-			m, slot := c.find(w)
+			m, _ := c.find(w)
 			if m == nil || !full && m.loud {
 				break loop
 			}
 			m.hits++
-			hits |= 1 << slot
 		}
 		next = end
 	}
-	c.next, c.out, c.memoHits = next, out, hits
-	if textEnd >= 0 {
-		c.fmt.prevEnd, c.fmt.prevRune = textEnd, -1
-	}
+	c.next, c.out = next, buf[:o]
 	return i
 }
 
-// appendShort appends p[s:e] to out; a run of at most 16 bytes with 16
-// bytes to read in p and room for 16 in out is copied as one 16-byte
-// word, the bytes past e written past the end of out and left there.
-func appendShort(out, p []byte, s, e int64) []byte {
-	n := len(out)
-	if e-s <= 16 && int64(len(p))-s >= 16 && cap(out)-n >= 16 {
-		*(*[16]byte)(out[n : n+16]) = [16]byte(p[s : s+16])
-		return out[:n+int(e-s)]
+// maxWide is the longest text quickRecords copies (wideCopy); a longer
+// one is copied by record, with memmove.
+const maxWide = 256
+
+// wideCopy copies p[s:s+n] to buf[o:] in 16-byte words and reports
+// whether it did: when n is at most maxWide and buf has room for the
+// words and p bytes for them past s. The bytes of the last word past n
+// are written past the end of the output and left there.
+func wideCopy(buf []byte, o int, p []byte, s, n int64) bool {
+	w := int((n + 15) &^ 15)
+	if n > maxWide || len(buf)-o < w || int(int64(len(p))-s) < w {
+		return false
 	}
-	return append(out, p[s:e]...)
+	src := p[s:]
+	*(*[16]byte)(buf[o:]) = [16]byte(src)
+	for k := 16; k < w; k += 16 {
+		*(*[16]byte)(buf[o+k:]) = [16]byte(src[k:])
+	}
+	return true
 }
 
 // record runs the policy over the record r of the token [start, end);

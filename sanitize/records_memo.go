@@ -118,8 +118,8 @@ func (c *cleaner) keep(i uint8, m csiMemo) {
 
 // settleHits applies the hits that quickRecords counted in bulk (csiMemo.hits).
 func (c *cleaner) settleHits() {
-	for h := c.memoHits; h != 0; h &= h - 1 {
-		c.settle(uint8(bits.TrailingZeros64(h)))
+	for i := range c.memo {
+		c.settleSlot(uint8(i))
 	}
 }
 
@@ -136,7 +136,6 @@ func (c *cleaner) settle(i uint8) {
 	m := &c.memo[i]
 	c.rep.apply(m, m.hits)
 	m.hits, m.used = 0, true
-	c.memoHits &^= 1 << i
 }
 
 // remember keeps in the memo the effect of t, a token of at most maxMemo
@@ -225,7 +224,7 @@ func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
 // (counting them in bulk spares each recall the increments of three
 // counters that every recall of the same kind shares); settleHits applies
 // them when the policy ends a piece of input and keep before a slot is
-// reused, and cleaner.memoHits has a bit set for each slot with hits.
+// reused.
 type csiMemo struct {
 	word      memoWord
 	kind      decode.Kind
@@ -254,7 +253,12 @@ func wordOf(b []byte) memoWord {
 		copy(w[:], b)
 		return memoWord{binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])}
 	}
-	// The bytes past b up to its capacity are loaded and masked off.
+	return wideWord(b)
+}
+
+// wideWord is wordOf for b with a capacity of maxMemo bytes or more: the
+// bytes past b up to maxMemo are loaded and masked off.
+func wideWord(b []byte) memoWord {
 	m := &wordMasks[len(b)]
 	w := b[:maxMemo]
 	return memoWord{binary.LittleEndian.Uint64(w) & m.lo, binary.LittleEndian.Uint64(w[8:]) & m.hi}
