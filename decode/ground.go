@@ -67,15 +67,29 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 
 // skipText returns the index of the first byte of p at or after i that
 // does not go on a run of text in ground: the run holds printable ASCII,
-// TAB and LF (skipped eight bytes at a time) and the characters whose lead
-// byte rules out C1 controls and format characters (plainLead), whole in
-// p, with only their continuation bytes checked. It stops at any other
-// byte: a C0 control, DEL, a lead byte that may start a C1 control, a
-// format character, a surrogate or a character of 4 bytes (decodeUTF8
-// decides those), an ill-formed unit and a character cut by the end of p.
-// Feed's ground and Scan's text path both use it; TestPlainUTF8 checks it
-// against decodeUTF8.
+// TAB and LF and the characters whose lead byte rules out C1 controls and
+// format characters (plainLead), whole in p, with only their continuation
+// bytes checked. It stops at any other byte: a C0 control, DEL, a lead
+// byte that may start a C1 control, a format character, a surrogate or a
+// character of 4 bytes (decodeUTF8 decides those), an ill-formed unit and
+// a character cut by the end of p. Text of any script goes eight bytes at
+// a time (skipWords) until fewer than eight are left or a word holds the
+// byte that ends the run, which skipRunes then finds. Feed's ground and
+// Scan's text path both use it; TestPlainUTF8 checks it against
+// decodeUTF8.
 func skipText(p []byte, i int) int {
+	for i < len(p) && textLen[p[i]] == 1 {
+		i = skipPrintable(p, i+1)
+	}
+	if i < len(p) && textLen[p[i]] > 1 {
+		i = skipWords(p, i)
+	}
+	return skipRunes(p, i)
+}
+
+// skipRunes is skipText one character at a time (ASCII eight bytes at a
+// time): it finds where the run ends in the word skipWords stopped at.
+func skipRunes(p []byte, i int) int {
 	n := len(p)
 	for i < n {
 		// One branch on the table for the bytes that stop the run, so
@@ -96,6 +110,81 @@ func skipText(p []byte, i int) int {
 		}
 	}
 	return i
+}
+
+// The classes of wordClass, one bit each but contHigh, which is also a
+// continuation byte.
+const (
+	clsText     = 0x01 // printable ASCII, TAB, LF
+	clsCont     = 0x02 // a continuation byte 80–BF
+	clsLead2    = 0x04 // the lead of a 2-byte character in plainLead
+	clsLead3    = 0x08 // the lead of a 3-byte character in plainLead
+	clsE0       = 0x10 // E0, also clsLead3: its second byte is A0–BF
+	clsContHigh = 0x20 // a continuation byte A0–BF, also clsCont
+)
+
+// wordClass gives each byte its classes for skipWords; a byte in none
+// (0) ends a run of text.
+var wordClass = func() (t [256]uint8) {
+	for b := range 256 {
+		switch w := textLen[b]; {
+		case w == 1:
+			t[b] = clsText
+		case w == 2:
+			t[b] = clsLead2
+		case w == 3:
+			t[b] = clsLead3
+		case b >= 0x80 && b <= 0xBF:
+			t[b] = clsCont
+		}
+	}
+	t[0xE0] |= clsE0
+	for b := 0xA0; b <= 0xBF; b++ {
+		t[b] |= clsContHigh
+	}
+	return t
+}()
+
+// skipWords returns the index of the first 8-byte word of p[i:] that does
+// not lie wholly in a run of text (skipText), or of the character that
+// begins before it and ends in it; i is where a character begins. Each
+// word's bytes are classed by wordClass into the lanes of one uint64 and
+// the word is checked with no branch but the one that leaves the loop:
+// no byte of no class, every continuation byte one that the leads before
+// it call for (from the word before, the carry), and none other, and the
+// byte after E0 at least A0 (Unicode 15 Table 3-7). The loop carries no
+// dependency on the bytes but the carry, so the words overlap.
+func skipWords(p []byte, i int) int {
+	const (
+		cont, lead2, lead3, e0 = ones * clsCont, ones * clsLead2, ones * clsLead3, ones * clsE0
+	)
+	var carry, carryE0 uint64 // the continuation bytes, and A0–BF, that the last word calls for in this one
+	back := 0                 // how many bytes before the word the character it ends began
+	for ; i+8 <= len(p); i += 8 {
+		w := binary.LittleEndian.Uint64(p[i:])
+		below := (w - ones*0x20) &^ w
+		nx := w ^ (ones * 0x7F)
+		if (w|below|(nx-ones)&^nx)&highs == 0 && carry == 0 {
+			back = 0
+			continue
+		}
+		x := uint64(wordClass[byte(w)]) | uint64(wordClass[byte(w>>8)])<<8 |
+			uint64(wordClass[byte(w>>16)])<<16 | uint64(wordClass[byte(w>>24)])<<24 |
+			uint64(wordClass[byte(w>>32)])<<32 | uint64(wordClass[byte(w>>40)])<<40 |
+			uint64(wordClass[byte(w>>48)])<<48 | uint64(wordClass[byte(w>>56)])<<56
+		// The continuation bytes the leads call for, in the lanes' clsCont
+		// bit: one after each lead, a second after a 3-byte lead.
+		want := (x&lead2)<<7 | (x&lead3)<<6 | (x&lead3)<<14 | carry
+		wantHigh := (x&e0)<<9 | carryE0
+		// Lanes of class 0 borrow (no lane holds a high bit to begin with).
+		if (x-ones)&highs|(x&cont^want)|wantHigh&^x != 0 {
+			break
+		}
+		back = int(x>>51&1*2 | (x>>58|x>>59)&1)
+		carry = (x>>57|x>>58)&clsCont | x>>50&(clsCont<<8|clsCont)
+		carryE0 = x >> 55 & clsContHigh
+	}
+	return i - back
 }
 
 // textLen gives, for each byte that may go on a run of text in ground
