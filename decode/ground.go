@@ -46,6 +46,9 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 		}
 		r, size, cls := decodeUTF8(p[i:])
 		if cls == utfText {
+			// The one place where Feed meets a non-ASCII blank in text
+			// in one piece: their lead bytes are not in plainLead.
+			d.blanks += isBlank(r)
 			i += size
 			continue
 		}
@@ -284,6 +287,7 @@ func (d *Decoder) control(p []byte, i int, base int64, emit func(*Token)) int {
 func (d *Decoder) unit(r rune, size int, cls utfClass, off int64, emit func(*Token)) {
 	switch cls {
 	case utfText:
+		d.blanks += isBlank(r)
 		d.single(emit, KindText, off, int64(size), 0, IntroNone, 0, r)
 	case utfInvalid:
 		d.single(emit, KindInvalid, off, int64(size), 0, IntroNone, 0, 0)
@@ -424,6 +428,7 @@ func (d *Decoder) AppendText(dst, p []byte) (text []byte, cut int, ok bool) {
 		d.saveUTF8(p[n:], d.off+int64(n))
 	}
 	d.off += int64(len(p))
+	d.fed += int64(len(p)) // and no blank: none has a lead in plainLead
 	return dst, len(p) - n, true
 }
 

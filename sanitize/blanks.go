@@ -16,6 +16,21 @@ func IsNonASCIIBlank(r rune) bool {
 	return r >= utf8.RuneSelf && unicode.Is(unicode.Zs, r)
 }
 
+// keptBlanks returns how many non-ASCII blanks c.out[held:], the cleaned
+// text of the chunk p just fed, holds. When the decoder's Feed (or
+// AppendText) read all of p and the text it emitted went out as it
+// stands (no line emulation, no screen), they are the blanks it met as it
+// decoded (decode.Decoder.TakeTextBlanks), and the text is not read
+// again; otherwise, after Scan or where the policy rewrites lines, the
+// cleaned text is counted (countBlanks).
+func (c *cleaner) keptBlanks(held int, p []byte) int64 {
+	blanks, fed := c.dec.TakeTextBlanks()
+	if fed == int64(len(p)) && !c.lineMode && c.scr == nil {
+		return blanks
+	}
+	return countBlanks(c.out[held:])
+}
+
 // countBlanks returns how many non-ASCII blanks (IsNonASCIIBlank) the
 // cleaned text b, valid UTF-8, holds. Their UTF-8 forms are C2 A0,
 // E1 9A 80, E2 80 80–8A, E2 80 AF, E2 81 9F and E3 80 80 (the table
