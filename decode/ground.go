@@ -115,13 +115,12 @@ func skipRunes(p []byte, i int) int {
 	return i
 }
 
-// The classes of wordClass, one bit each but contHigh, which is also a
-// continuation byte.
+// The classes of wordClass, one bit each; a byte may have two.
 const (
 	clsText     = 0x01 // printable ASCII, TAB, LF
 	clsCont     = 0x02 // a continuation byte 80–BF
-	clsLead2    = 0x04 // the lead of a 2-byte character in plainLead
-	clsLead3    = 0x08 // the lead of a 3-byte character in plainLead
+	clsLead     = 0x04 // the lead of a character in plainLead
+	clsLead3    = 0x08 // the lead of a 3-byte character in plainLead, also clsLead
 	clsE0       = 0x10 // E0, also clsLead3: its second byte is A0–BF
 	clsContHigh = 0x20 // a continuation byte A0–BF, also clsCont
 )
@@ -134,9 +133,9 @@ var wordClass = func() (t [256]uint8) {
 		case w == 1:
 			t[b] = clsText
 		case w == 2:
-			t[b] = clsLead2
+			t[b] = clsLead
 		case w == 3:
-			t[b] = clsLead3
+			t[b] = clsLead | clsLead3
 		case b >= 0x80 && b <= 0xBF:
 			t[b] = clsCont
 		}
@@ -148,46 +147,79 @@ var wordClass = func() (t [256]uint8) {
 	return t
 }()
 
+// pairClass gives the classes (wordClass) of two bytes b0, b1 read as the
+// little-endian uint16 b0 | b1<<8, in the same lanes: a word's classes
+// are four loads (128 KiB, of which text of a few scripts uses a few
+// lines).
+var pairClass = func() (t [1 << 16]uint16) {
+	for k := range t {
+		t[k] = uint16(wordClass[byte(k)]) | uint16(wordClass[byte(k>>8)])<<8
+	}
+	return t
+}()
+
+// wordCarry is what a word of text calls for in the next: the
+// continuation bytes (in the lanes' clsCont bit) and the bytes that
+// must be A0–BF (clsContHigh bit) of the character that it ends in.
+type wordCarry struct{ cont, high uint64 }
+
+// checkWord checks the word whose bytes have the classes x (one lane
+// each, pairClass), after a word that left c: no byte of no class, every
+// continuation byte one that a lead before it calls for and none other,
+// and the byte after E0 at least A0 (Unicode 15 Table 3-7). It returns
+// nonzero for a word that does not lie wholly in a run of text, and what
+// the word leaves for the next.
+func checkWord(x uint64, c wordCarry) (bad uint64, next wordCarry) {
+	const lead, lead3, e0, cont = ones * clsLead, ones * clsLead3, ones * clsE0, ones * clsCont
+	// One continuation byte after each lead (clsLead to clsCont, a lane
+	// up), a second after a 3-byte lead; the lead of the top lanes call
+	// for bytes of the next word.
+	l, l3, z := x&lead, x&lead3, x&e0
+	// A lane of class 0 borrows: no lane holds a high bit to begin with.
+	bad = (x-ones)&highs | x&cont ^ (l<<7 | l3<<14 | c.cont) | (z<<9|c.high)&^x
+	return bad, wordCarry{l>>57 | l3>>50, z >> 55}
+}
+
+// wordAt returns the classes (pairClass) of the 8 bytes of p from i.
+func wordAt(p []byte, i int) uint64 {
+	w := binary.LittleEndian.Uint64(p[i:])
+	return uint64(pairClass[uint16(w)]) | uint64(pairClass[uint16(w>>16)])<<16 |
+		uint64(pairClass[uint16(w>>32)])<<32 | uint64(pairClass[w>>48])<<48
+}
+
 // skipWords returns the index of the first 8-byte word of p[i:] that does
 // not lie wholly in a run of text (skipText), or of the character that
 // begins before it and ends in it; i is where a character begins. Each
-// word's bytes are classed by wordClass into the lanes of one uint64 and
-// the word is checked with no branch but the one that leaves the loop:
-// no byte of no class, every continuation byte one that the leads before
-// it call for (from the word before, the carry), and none other, and the
-// byte after E0 at least A0 (Unicode 15 Table 3-7). The loop carries no
-// dependency on the bytes but the carry, so the words overlap.
+// word's bytes are classed into the lanes of one uint64 (wordAt) and
+// checked with no branch (checkWord); words go two at a time, with one
+// branch. The loop carries no dependency on the bytes but the carry, so
+// the words overlap.
 func skipWords(p []byte, i int) int {
-	const (
-		cont, lead2, lead3, e0 = ones * clsCont, ones * clsLead2, ones * clsLead3, ones * clsE0
-	)
-	var carry, carryE0 uint64 // the continuation bytes, and A0–BF, that the last word calls for in this one
-	back := 0                 // how many bytes before the word the character it ends began
-	for ; i+8 <= len(p); i += 8 {
-		w := binary.LittleEndian.Uint64(p[i:])
-		below := (w - ones*0x20) &^ w
-		nx := w ^ (ones * 0x7F)
-		if (w|below|(nx-ones)&^nx)&highs == 0 && carry == 0 {
-			back = 0
-			continue
-		}
-		x := uint64(wordClass[byte(w)]) | uint64(wordClass[byte(w>>8)])<<8 |
-			uint64(wordClass[byte(w>>16)])<<16 | uint64(wordClass[byte(w>>24)])<<24 |
-			uint64(wordClass[byte(w>>32)])<<32 | uint64(wordClass[byte(w>>40)])<<40 |
-			uint64(wordClass[byte(w>>48)])<<48 | uint64(wordClass[byte(w>>56)])<<56
-		// The continuation bytes the leads call for, in the lanes' clsCont
-		// bit: one after each lead, a second after a 3-byte lead.
-		want := (x&lead2)<<7 | (x&lead3)<<6 | (x&lead3)<<14 | carry
-		wantHigh := (x&e0)<<9 | carryE0
-		// Lanes of class 0 borrow (no lane holds a high bit to begin with).
-		if (x-ones)&highs|(x&cont^want)|wantHigh&^x != 0 {
+	var c wordCarry
+	var x uint64 // the classes of the last word that passed
+	for ; i+16 <= len(p); i += 16 {
+		x0, x1 := wordAt(p, i), wordAt(p, i+8)
+		bad0, c0 := checkWord(x0, c)
+		bad1, c1 := checkWord(x1, c0)
+		if bad0|bad1 != 0 {
 			break
 		}
-		back = int(x>>51&1*2 | (x>>58|x>>59)&1)
-		carry = (x>>57|x>>58)&clsCont | x>>50&(clsCont<<8|clsCont)
-		carryE0 = x >> 55 & clsContHigh
+		x, c = x1, c1
 	}
-	return i - back
+	// The last word, or the first of the two that did not pass.
+	for ; i+8 <= len(p); i += 8 {
+		x0 := wordAt(p, i)
+		bad, c0 := checkWord(x0, c)
+		if bad != 0 {
+			break
+		}
+		x, c = x0, c0
+	}
+	if c.cont == 0 {
+		return i
+	}
+	// The character began at a lead in the top two lanes of x.
+	return i - int(x>>51&1*2|x>>58&1)
 }
 
 // textLen gives, for each byte that may go on a run of text in ground
