@@ -138,7 +138,7 @@ func (c *cleaner) feed(p []byte) {
 	if c.scr != nil {
 		c.screenFeed(p, held)
 	}
-	c.rep.Kept.NonASCIIBlanks += countBlanks(c.out[held:])
+	c.rep.Kept.NonASCIIBlanks += c.keptBlanks(held, p)
 	c.rep.BytesIn += int64(len(p))
 	c.keepHistory(p)
 	c.chunk = nil
