@@ -51,7 +51,10 @@ const (
 )
 
 // The record path is chosen for pieces of at least minScanPiece bytes
-// that hold an ESC in every scanDensity bytes or more: measured
+// that hold an ESC in every scanDensity bytes or more, or whose first
+// minScanPiece bytes hold a C0 control other than TAB, LF and CR, or DEL,
+// as often (random bytes, with few ESCs and a token every few bytes):
+// measured
 // (BENCHMARKS.md), Scan and the policy over records are faster than Feed
 // and the policy over tokens where sequences are dense (escape-dense
 // input, coloured git, grep and build output), and slower on text, on long
@@ -75,7 +78,8 @@ func (c *cleaner) choosePath(p []byte) {
 	case c.path == pathRecords:
 		scan = true
 	default:
-		scan = len(p) >= minScanPiece && bytes.Count(p, []byte{0x1B})*scanDensity >= len(p)
+		scan = len(p) >= minScanPiece && (bytes.Count(p, []byte{0x1B})*scanDensity >= len(p) ||
+			controls(p[:minScanPiece])*scanDensity >= minScanPiece)
 	}
 	if scan == c.scanning || !c.inGround() {
 		return
@@ -84,6 +88,18 @@ func (c *cleaner) choosePath(p []byte) {
 		c.next, c.shFrom = c.dec.Offset(), math.MaxInt64
 	}
 	c.scanning = scan
+}
+
+// controls counts the bytes of p that are C0 controls other than TAB, LF
+// and CR, or DEL.
+func controls(p []byte) int {
+	n := 0
+	for _, b := range p {
+		if b < 0x20 && b != '\t' && b != '\n' && b != '\r' || b == 0x7F {
+			n++
+		}
+	}
+	return n
 }
 
 // scanFeed cleans p, a piece of the chunk, with Scan.
@@ -201,14 +217,10 @@ loop:
 		default:
 			// A token that begins in the chunk begins after the latest
 			// frame boundary (Writer.Frame marks one between Writes).
-			if e-s > maxMemo || int64(len(chunk))-s < maxMemo {
+			if e-s > int64(memoLen(f)) || int64(len(chunk))-s < maxMemo {
 				break loop
 			}
-			w, ok := wideWord(chunk[s:e]).tagged(f, int(e-s))
-			if !ok {
-				break loop
-			}
-			m, _ := c.find(w)
+			m, _ := c.find(wideWord(chunk[s:e]).tagged(f))
 			if m == nil || !full && m.loud {
 				break loop
 			}
@@ -511,9 +523,9 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	}
 	key := csiKey{private, inter, 0, final}
 	r.countCSIKey(key, nInter, start, n)
-	if flags&^decode.FlagAborted == 0 && n <= maxMemo {
-		w, ok := keyOf(raw, flags)
-		if count := r.csiCounter(key, nInter); ok && count != nil {
+	if flags&^decode.FlagAborted == 0 && n <= int64(memoLen(flags)) {
+		w := wordOf(raw).tagged(flags)
+		if count := r.csiCounter(key, nInter); count != nil {
 			if i, ok := c.slotFor(w); ok {
 				c.keep(i, csiMemo{word: w, kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count})
 			}

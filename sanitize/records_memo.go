@@ -9,37 +9,31 @@ import (
 )
 
 // recallBytes applies the remembered effect of the token with record
-// flags f whose bytes are b, at most maxMemo, when the memo holds it
+// flags f (none, or FlagAborted) whose bytes are b when the memo holds it
 // (recall); it reports whether it did.
 func (c *cleaner) recallBytes(b []byte, f decode.Flags) bool {
-	w, ok := keyOf(b, f)
-	if !ok {
+	if len(b) > memoLen(f) {
 		return false
 	}
-	m, _ := c.find(w)
+	m, _ := c.find(wordOf(b).tagged(f))
 	return m != nil && c.recall(m)
 }
 
-// keyOf returns the memo's key of the token whose bytes are b, at most
-// maxMemo, and whose record flags are f (none, or FlagAborted), and
-// whether the memo takes it: the bytes, and for an aborted token, which
-// the memo takes only when shorter, 0xFF as its last byte, which ends no
-// token of maxMemo bytes that is not aborted.
-func keyOf(b []byte, f decode.Flags) (memoWord, bool) {
-	return wordOf(b).tagged(f, len(b))
+// memoLen returns the length in bytes of the longest token with record
+// flags f (none, or FlagAborted) that the memo takes: maxMemo, and a byte
+// less for an aborted one, whose key marks it in its last byte (tagged).
+func memoLen(f decode.Flags) int { return maxMemo - int(f/decode.FlagAborted) }
+
+// tagged returns the memo's key of a token of at most memoLen(f) bytes
+// whose word is w and whose record flags are f (none, or FlagAborted):
+// w, and for an aborted token w with 0xFF as its last byte, which ends no
+// token of maxMemo bytes that is not aborted. It does not branch on f.
+func (w memoWord) tagged(f decode.Flags) memoWord {
+	w.hi |= uint64(f/decode.FlagAborted) * (0xFF << 56)
+	return w
 }
 
-// tagged returns keyOf for w, the word of a token of n bytes with record
-// flags f.
-func (w memoWord) tagged(f decode.Flags, n int) (memoWord, bool) {
-	if f != 0 {
-		w.hi |= 0xFF << 56
-		return w, n < maxMemo
-	}
-	return w, true
-}
-
-// find returns the memo's entry for the token whose key is w (keyOf) and
+// find returns the memo's entry for the token whose key is w (tagged) and
 // its slot, or nil.
 func (c *cleaner) find(w memoWord) (*csiMemo, uint8) {
 	i, j := w.slots()
@@ -81,7 +75,7 @@ func (r *report) apply(m *csiMemo, n int64) {
 }
 
 // slotFor returns the slot where the memo keeps the token whose key is w
-// (keyOf): of its two slots, the one that holds it
+// (tagged): of its two slots, the one that holds it
 // already, else a free one, else one whose token has not been recalled
 // since the memo last passed over it (a second chance: the pass clears
 // the mark). When both were recalled it returns false, and the token is
@@ -96,17 +90,20 @@ func (c *cleaner) slotFor(w memoWord) (uint8, bool) {
 	case b.word == w || b.word == memoWord{}:
 		return j, true
 	}
-	c.settleSlot(i)
-	c.settleSlot(j)
 	switch {
-	case !a.used:
+	case !a.recalled():
 		return i, true
-	case !b.used:
+	case !b.recalled():
 		return j, true
 	}
 	a.used, b.used = false, false
 	return 0, false
 }
+
+// recalled reports whether m's token was recalled since slotFor last
+// passed over it: marked, or with hits not yet applied (whose
+// application marks it, so that a pass over a slot with hits is lost).
+func (m *csiMemo) recalled() bool { return m.used || m.hits != 0 }
 
 // keep stores m in slot i of the memo (slotFor), applying first the hits
 // counted in bulk of the one it replaces.
@@ -148,7 +145,7 @@ func (c *cleaner) settle(i uint8) {
 // after it while the format policy holds nothing.
 func (c *cleaner) remember(t *decode.Token, b []byte) {
 	f := t.Flags & recordFlags
-	if f&^decode.FlagAborted != 0 || t.Len > maxMemo {
+	if f&^decode.FlagAborted != 0 {
 		return
 	}
 	var count *int64
@@ -167,10 +164,10 @@ func (c *cleaner) remember(t *decode.Token, b []byte) {
 	default:
 		return
 	}
-	w, ok := keyOf(b, f)
-	if !ok {
+	if len(b) > memoLen(f) {
 		return
 	}
+	w := wordOf(b).tagged(f)
 	if i, ok := c.slotFor(w); ok {
 		c.keep(i, csiMemo{word: w, kind: t.Kind, cl: Advisories(t), anomalies: t.Flags & ctlfunc.AnomalyFlags, count: count})
 	}
@@ -211,7 +208,7 @@ func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
 // csiMemo remembers the effect of a token of at most maxMemo bytes whose
 // effect its bytes and its record flags (none, or FlagAborted) alone
 // decide: a CSI that csi or (on the token path) rememberCSI counted, or a
-// token that remember took. word is its key (keyOf); the effect
+// token that remember took. word is its key (tagged); the effect
 // is one more of its kind, one more on count (where its CSI key or OSC
 // number counts; nil for none), and its classes cl and anomalies, which
 // are only counted once findings are no longer listed (a finding names
