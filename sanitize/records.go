@@ -173,10 +173,16 @@ loop:
 		r := recs[i]
 		end := r.End()
 		f := r.Flags()
-		if f&^decode.FlagAborted != 0 {
+		if f&^(decode.FlagAborted|decode.FlagEmbedded) != 0 {
 			break
 		}
 		s, e := next-base, end-base
+		// A control embedded in a sequence is the byte before its end,
+		// and the sequence goes on: a C0 control or text (LF, TAB).
+		emb := f&decode.FlagEmbedded != 0
+		if emb {
+			s, f = e-1, f&^decode.FlagEmbedded
+		}
 		switch r.Kind() {
 		case decode.KindText:
 			if f != 0 || c.crRun != 0 || !wideCopy(buf, o, chunk, s, e-s) {
@@ -199,11 +205,11 @@ loop:
 			case '\r':
 				rep.Removed.CR++
 				if c.crRun == 0 {
-					c.crOff = next
+					c.crOff = base + s
 				}
 				c.crRun++
 			case '\b':
-				if !full { // BSDrop: the record path has no BSOverstrike
+				if !full { // BSDrop: the record path has no BSOverstrike; c0 flags it
 					break loop
 				}
 				rep.Removed.BS++
@@ -217,7 +223,7 @@ loop:
 		default:
 			// A token that begins in the chunk begins after the latest
 			// frame boundary (Writer.Frame marks one between Writes).
-			if e-s > int64(memoLen(f)) || int64(len(chunk))-s < maxMemo {
+			if emb || e-s > int64(memoLen(f)) || int64(len(chunk))-s < maxMemo {
 				break loop
 			}
 			m, _ := c.find(wideWord(chunk[s:e]).tagged(f))
@@ -226,7 +232,9 @@ loop:
 			}
 			m.hits++
 		}
-		next = end
+		if !emb {
+			next = end
+		}
 	}
 	c.next, c.out = next, buf[:o]
 	return i
@@ -278,29 +286,8 @@ func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
 				c.emitString(replacement[:])
 				return
 			}
-		case decode.KindC0:
-			switch r.Final() {
-			case '\r':
-				c.rep.Removed.CR++
-				if c.crRun == 0 {
-					c.crOff = start
-				}
-				c.crRun++
-				return
-			case '\b':
-				if len(c.rep.Findings) >= MaxFindings { // BSDrop: the record path has no BSOverstrike
-					c.rep.Removed.BS++
-					c.rep.Flags.Overwrite++
-					c.rep.FindingsOmitted++
-					return
-				}
-			case 0x0B, 0x0C:
-			default:
-				c.rep.Removed.C0++
-				return
-			}
 		}
-		if !looked && r.Flags()&^decode.FlagAborted == 0 && len(b) <= maxMemo && c.frame <= start && c.recallBytes(b, r.Flags()) {
+		if !looked && memoKind(r.Kind()) && r.Flags()&^decode.FlagAborted == 0 && c.frame <= start && c.recallBytes(b, r.Flags()) {
 			return
 		}
 		if r.Kind() == decode.KindCSI {

@@ -19,6 +19,13 @@ func (c *cleaner) recallBytes(b []byte, f decode.Flags) bool {
 	return m != nil && c.recall(m)
 }
 
+// memoKind reports whether the memo may hold tokens of kind k: not text,
+// invalid UTF-8 or C0 controls, whose effect is not the token's alone (a
+// NUL's bytes are also the key of a free slot).
+func memoKind(k decode.Kind) bool {
+	return k != decode.KindText && k != decode.KindInvalid && k != decode.KindC0
+}
+
 // memoLen returns the length in bytes of the longest token with record
 // flags f (none, or FlagAborted) that the memo takes: maxMemo, and a byte
 // less for an aborted one, whose key marks it in its last byte (tagged).
