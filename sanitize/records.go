@@ -52,8 +52,8 @@ const (
 
 // The record path is chosen for pieces of at least minScanPiece bytes
 // that hold an ESC in every scanDensity bytes or more, or whose first
-// minScanPiece bytes hold a C0 control other than TAB, LF and CR, or DEL,
-// as often (random bytes, with few ESCs and a token every few bytes):
+// controlSample bytes hold a C0 control other than TAB, LF and CR, or
+// DEL, as often (random bytes, with few ESCs and a token every few bytes):
 // measured
 // (BENCHMARKS.md), Scan and the policy over records are faster than Feed
 // and the policy over tokens where sequences are dense (escape-dense
@@ -62,9 +62,10 @@ const (
 // bulk) and per call on short Writes. A Write is cut into pieces of
 // pieceLen bytes, each decided by itself.
 const (
-	pieceLen     = 16 << 10
-	minScanPiece = 512
-	scanDensity  = 64
+	pieceLen      = 16 << 10
+	minScanPiece  = 512
+	scanDensity   = 64
+	controlSample = 256
 )
 
 // choosePath decides how the piece of input p is decoded: the path stays
@@ -79,7 +80,7 @@ func (c *cleaner) choosePath(p []byte) {
 		scan = true
 	default:
 		scan = len(p) >= minScanPiece && (bytes.Count(p, []byte{0x1B})*scanDensity >= len(p) ||
-			controls(p[:minScanPiece])*scanDensity >= minScanPiece)
+			controls(p[:controlSample])*scanDensity >= controlSample)
 	}
 	if scan == c.scanning || !c.inGround() {
 		return
