@@ -150,13 +150,17 @@ var wordClass = func() (t [256]uint8) {
 // pairClass gives the classes (wordClass) of two bytes b0, b1 read as the
 // little-endian uint16 b0 | b1<<8, in the same lanes: a word's classes
 // are four loads (128 KiB, of which text of a few scripts uses a few
-// lines).
-var pairClass = func() (t [1 << 16]uint16) {
-	for k := range t {
-		t[k] = uint16(wordClass[byte(k)]) | uint16(wordClass[byte(k>>8)])<<8
+// lines). init fills it in place (a function returning it would copy
+// 128 KiB through its stack).
+var pairClass [1 << 16]uint16
+
+func init() {
+	for b1, c1 := range wordClass {
+		for b0, c0 := range wordClass {
+			pairClass[b1<<8|b0] = uint16(c0) | uint16(c1)<<8
+		}
 	}
-	return t
-}()
+}
 
 // wordCarry is what a word of text calls for in the next: the
 // continuation bytes (in the lanes' clsCont bit) and the bytes that
