@@ -60,3 +60,22 @@ func TestSkipWordsRandom(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSkipText checks skipText against skipRunes from every byte of any
+// input; the seeds are runs of text of several scripts that words
+// (skipWords) take whole, with a stop near their end.
+func FuzzSkipText(f *testing.F) {
+	for _, s := range []string{
+		"ошибка соединения 終了 处理 नमस्ते naïve café\n", "ऀ\u0900ठ\u0fff\ue000\uffefé\u07ff",
+		"жжжжжжжжжжжж\x1b", "終了終了終了終了\xe4\xb8", "नमस्ते\u00a0नमस्ते\x80", "\u0800\u0800\u0800\u0800\xe0\x9f\xbf",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, p []byte) {
+		for i := range p {
+			if got, want := skipText(p, i), skipRunes(p, i); got != want {
+				t.Fatalf("skipText(% x, %d) = %d, skipRunes = %d", p, i, got, want)
+			}
+		}
+	})
+}
