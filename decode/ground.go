@@ -79,7 +79,7 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 // a time (skipWords) until fewer than eight are left or a word holds the
 // byte that ends the run, which skipRunes then finds. Feed's ground and
 // Scan's text path both use it; TestPlainUTF8 checks it against
-// decodeUTF8.
+// decodeUTF8, TestSkipWords and FuzzSkipText against skipRunes.
 func skipText(p []byte, i int) int {
 	for i < len(p) && textLen[p[i]] == 1 {
 		i = skipPrintable(p, i+1)
