@@ -84,17 +84,26 @@ func skipText(p []byte, i int) int {
 	for i < len(p) && textLen[p[i]] == 1 {
 		i = skipPrintable(p, i+1)
 	}
-	if i < len(p) && textLen[p[i]] > 1 {
-		i = skipWords(p, i)
+	if i == len(p) || textLen[p[i]] < 2 {
+		return i
 	}
-	return skipRunes(p, i)
+	// A run that ends within a few characters (random bytes, a word
+	// between escapes) ends in the character loop; a longer one goes on
+	// by words.
+	j := skipRunes(p, i, i+8)
+	if j < i+8 {
+		return j
+	}
+	return skipRunes(p, skipWords(p, j), len(p))
 }
 
 // skipRunes is skipText one character at a time (ASCII eight bytes at a
-// time): it finds where the run ends in the word skipWords stopped at.
-func skipRunes(p []byte, i int) int {
+// time), up to the first character that begins at or after end: it finds
+// where a short run ends, and where the run ends in the word skipWords
+// stopped at.
+func skipRunes(p []byte, i, end int) int {
 	n := len(p)
-	for i < n {
+	for i < n && i < end {
 		// One branch on the table for the bytes that stop the run, so
 		// that a run ended at random (escapes, controls) costs one
 		// predictable exit.

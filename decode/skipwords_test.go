@@ -29,7 +29,7 @@ func TestSkipWords(t *testing.T) {
 						k := len(pre)
 						p := []byte(pre + string([]byte{byte(b0), b1, b2}) + text)
 						for _, q := range [][]byte{p, p[:k+2], p[:k+9]} {
-							if got, want := skipText(q, 0), skipRunes(q, 0); got != want {
+							if got, want := skipText(q, 0), skipRunes(q, 0, len(q)); got != want {
 								t.Fatalf("skipText(% x) = %d, skipRunes = %d", q, got, want)
 							}
 						}
@@ -58,7 +58,7 @@ func TestSkipWordsRandom(t *testing.T) {
 		}
 		p := []byte(b.String())
 		for i := range p {
-			if got, want := skipText(p, i), skipRunes(p, i); got != want {
+			if got, want := skipText(p, i), skipRunes(p, i, len(p)); got != want {
 				t.Fatalf("skipText(% x, %d) = %d, skipRunes = %d", p, i, got, want)
 			}
 		}
@@ -77,7 +77,7 @@ func FuzzSkipText(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, p []byte) {
 		for i := range p {
-			if got, want := skipText(p, i), skipRunes(p, i); got != want {
+			if got, want := skipText(p, i), skipRunes(p, i, len(p)); got != want {
 				t.Fatalf("skipText(% x, %d) = %d, skipRunes = %d", p, i, got, want)
 			}
 		}
