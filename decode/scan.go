@@ -89,35 +89,34 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		s = uint32(s16)
 		i = size - have
 	}
-	next, info, ems := &t.next, &t.info, &t.emits
-	// Pairs are stepped while they leave the pair loop less than once
-	// per pairBytes bytes; otherwise for pairRest stretches of
-	// pairStretch bytes every byte is stepped alone.
-	hot, entries, from, rest := t.pairRows, 0, i, 0
+	next, info, ems, class := &t.next, &t.info, &t.emits, &t.class
 	for i < len(p) && n <= len(recs)-ScanRecords {
-		if i-from >= pairStretch {
-			switch {
-			case rest > 0:
-				if rest--; rest == 0 {
-					hot = t.pairRows
-				}
-			case entries*pairBytes > i-from:
-				hot, rest = 0, pairRest
-			}
-			entries, from = 0, i
-		}
 		// A block of bytes that cannot fill recs (a byte ends at most
 		// three records), stepped without counting the room left. The
 		// step consumes its byte: i does not wait for the table.
 		stop := min(len(p), i+(len(recs)-ScanRecords-n)/3+1)
 		q := p[:stop]
 		at := Record(off+int64(i)) << 24
-		if s < hot {
-			entries++
-			i, s, n, at = t.pairs(q, i, s, recs, n, at)
+		for ; i < len(q); i++ {
+			b := q[i]
+			k := s + uint32(class[b]) // < len(next): no extension on the chain
+			f := uint32(info[k])
+			if f&infoSpecial != 0 {
+				break
+			}
+			em := &ems[f>>infoEmitShift]
+			// A final byte 0xFF in em stands for b.
+			keep := Record(b)<<8 | ^Record(0xFF00)
+			recs[n] = (em[0] + at) & keep
+			if f&infoMany != 0 {
+				recs[n+1] = (em[1] + at) & keep
+				recs[n+2] = (em[2] + at) & keep
+			}
+			n += int(f & infoCount)
+			s = uint32(next[k])
+			at += 1 << 24
 		}
-		var special bool
-		if i, s, n, at, special = t.steps(q, i, s, hot, recs, n, at); !special {
+		if i == len(q) {
 			continue
 		}
 		if k := s + uint32(t.class[p[i]]); info[k]&infoSkip != 0 {
@@ -171,38 +170,6 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 	d.scan = uint16(s)
 	d.off = off + int64(i)
 	return i, n
-}
-
-// steps steps q from i in state s one byte at a time, writing records
-// into recs from n, at the offset of q[i] in the stream (at, as a record's
-// end), until the end of q, a state below hot (after its step) or a
-// special step (not taken: special is true); it returns the same after
-// the last step. recs has room for three records a byte.
-func (t *scanTable) steps(q []byte, i int, s, hot uint32, recs []Record, n int, at Record) (_ int, _ uint32, _ int, _ Record, special bool) {
-	next, info, ems, class := &t.next, &t.info, &t.emits, &t.class
-	for ; i < len(q); i++ {
-		b := q[i]
-		k := s + uint32(class[b]) // < len(next): no extension on the chain
-		f := uint32(info[k])
-		if f&infoSpecial != 0 {
-			return i, s, n, at, true
-		}
-		em := &ems[f>>infoEmitShift]
-		// A final byte 0xFF in em stands for b.
-		keep := Record(b)<<8 | ^Record(0xFF00)
-		recs[n] = (em[0] + at) & keep
-		if f&infoMany != 0 {
-			recs[n+1] = (em[1] + at) & keep
-			recs[n+2] = (em[2] + at) & keep
-		}
-		n += int(f & infoCount)
-		s = uint32(next[k])
-		at += 1 << 24
-		if s < hot {
-			return i + 1, s, n, at, false
-		}
-	}
-	return i, s, n, at, false
 }
 
 // ScanEnd is End for a Decoder driven by Scan: it writes the records of
@@ -315,15 +282,6 @@ type scanTable struct {
 	emits [1 << 10]emission   // the record lists of the steps; emits[0] is empty
 	skip  []uint8             // [state]: the index in skips of the bytes its skip entries skip
 	skips []stays
-
-	// The pair table (scanpair.go): rows below pairRows (a state row)
-	// step two bytes at once.
-	pairRows   uint32
-	pairFirst  [256]uint16               // byte → its pair class * pairClasses
-	pairSecond [256]uint16               // byte → its pair class
-	pairCol    [1 << 16]uint8            // [pairFirst of the first byte | pairSecond of the second]: the column
-	pair       [1<<16 + pairWidth]uint32 // [pair row + column]: pairInfo bits, and the next pair row (a state row << pairShift) << 16
-	pairPlans  [1 << 12][2]Record        // the records of the two steps of a pair, the second's offset one more; a final byte 0xFF stands for the byte stepped
 }
 
 // emission is the records one step writes, their offsets relative to the

@@ -431,7 +431,5 @@ func buildScanTable(loneC1, apcBEL bool, classes *[256]uint8) *scanTable {
 	for k := range t.flush {
 		t.flush[k] = row(t.flush[k])
 	}
-	_, pairRows := t.minimise(len(raw), len(firstOf))
-	t.buildPairs(pairRows)
 	return t
 }
