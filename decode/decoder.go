@@ -115,6 +115,11 @@ type Decoder struct {
 	overlong int64 // MaxPayload, resolved when the string begins
 
 	scan uint16 // Scan's table state
+
+	// TakeTextBlanks: the non-ASCII blanks in the text Feed has emitted,
+	// and the bytes Feed and AppendText have consumed, since it was last
+	// called.
+	blanks, fed int64
 }
 
 // Offset returns the stream offset in bytes of the next byte to be fed.
@@ -175,6 +180,7 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 		}
 	}
 	d.off = base + int64(len(p))
+	d.fed += int64(len(p))
 }
 
 // End reports what is still open at the end of the stream: a cut UTF-8
