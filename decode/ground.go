@@ -75,9 +75,10 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 // bytes checked. It stops at any other byte: a C0 control, DEL, a lead
 // byte that may start a C1 control, a format character, a surrogate or a
 // character of 4 bytes (decodeUTF8 decides those), an ill-formed unit and
-// a character cut by the end of p. Text of any script goes eight bytes at
-// a time (skipWords) until fewer than eight are left or a word holds the
-// byte that ends the run, which skipRunes then finds. Feed's ground and
+// a character cut by the end of p. Past its first 8 bytes, a run that
+// holds a character of 2 or 3 bytes goes eight bytes at a time
+// (skipWords) until fewer than eight are left or a word holds the byte
+// that ends the run, which skipRunes then finds. Feed's ground and
 // Scan's text path both use it; TestPlainUTF8 checks it against
 // decodeUTF8, TestSkipWords and FuzzSkipText against skipRunes.
 func skipText(p []byte, i int) int {
@@ -185,11 +186,13 @@ type wordCarry struct{ cont, high uint64 }
 func checkWord(x uint64, c wordCarry) (bad uint64, next wordCarry) {
 	const lead, lead3, e0, cont = ones * clsLead, ones * clsLead3, ones * clsE0, ones * clsCont
 	// One continuation byte after each lead (clsLead to clsCont, a lane
-	// up), a second after a 3-byte lead; the lead of the top lanes call
-	// for bytes of the next word.
+	// up), a second after a 3-byte lead, A0–BF after E0 (clsE0 to
+	// clsContHigh); the leads of the top lanes call for bytes of the
+	// next word.
 	l, l3, z := x&lead, x&lead3, x&e0
+	want, high := l<<7|l3<<14|c.cont, z<<9|c.high
 	// A lane of class 0 borrows: no lane holds a high bit to begin with.
-	bad = (x-ones)&highs | x&cont ^ (l<<7 | l3<<14 | c.cont) | (z<<9|c.high)&^x
+	bad = (x-ones)&highs | (x&cont ^ want) | high&^x
 	return bad, wordCarry{l>>57 | l3>>50, z >> 55}
 }
 
