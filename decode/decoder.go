@@ -177,6 +177,38 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 	d.off = base + int64(len(p))
 }
 
+// Extend consumes all of p, which continues the stream, when all Feed
+// would do with it is go on with the token open: payload of a control
+// string (osc_string, dcs_passthrough, sos_pm_apc_string) that needs no
+// decision (plainPayload: no terminator, abort, 9C, or UTF-8 unit cut by
+// the end of p), or parameters of a CSI past MaxParams (csi_param,
+// skipParams), and reports whether it did; d is then as Feed over p would
+// leave it, and Feed would have emitted nothing. Otherwise it returns
+// false and d is unchanged. It is Feed for a short piece of a long token
+// without Feed's dispatch.
+func (d *Decoder) Extend(p []byte) bool {
+	switch d.state {
+	case stateOSCString, stateDCSPassthrough, stateSOSPMAPCString:
+		if !printable(p) && plainPayload(p, 0) != len(p) {
+			return false
+		}
+		t := &d.tok
+		if t.Payload < PrefixLen {
+			t.NPrefix += uint8(copy(t.Prefix[t.Payload:], p))
+		}
+		t.Payload += int64(len(p))
+	case stateCSIParam:
+		if np := d.np; np < MaxParams || d.skipParams(p, 0) != len(p) {
+			d.np = np
+			return false
+		}
+	default:
+		return false
+	}
+	d.off += int64(len(p))
+	return true
+}
+
 // End reports what is still open at the end of the stream: a cut UTF-8
 // unit as KindInvalid, an open escape, CSI or control string with
 // FlagUnterminated (its Len is the bytes it swallowed). The decoder is

@@ -114,26 +114,10 @@ func newCleaner(o Options) *cleaner {
 func (c *cleaner) feed(p []byte) {
 	c.chunk, c.base = p, c.dec.Offset()
 	held := len(c.out)
-	q := p
-	if len(p) < minScanPiece && c.quick() {
-		if c.quickText(p) {
-			q = nil
-		} else {
-			c.quickSkip = quickSkip
-		}
-	}
-	for len(q) > 0 {
-		n := min(len(q), pieceLen)
-		c.choosePath(q[:n])
-		if c.scanning {
-			c.scanFeed(q[:n])
-		} else {
-			c.dec.Feed(q[:n], c.tokenFn)
-		}
-		q = q[n:]
-	}
-	if c.scanning {
-		c.holdOpen()
+	if len(p) < minScanPiece && !c.scanning && c.path == pathAuto {
+		c.feedShort(p)
+	} else {
+		c.feedPieces(p)
 	}
 	if c.scr != nil {
 		c.screenFeed(p, held)
@@ -144,23 +128,56 @@ func (c *cleaner) feed(p []byte) {
 	c.chunk = nil
 }
 
+// feedPieces cleans p, the chunk, in pieces of pieceLen bytes, each on
+// the path choosePath decides.
+func (c *cleaner) feedPieces(p []byte) {
+	for len(p) > 0 {
+		n := min(len(p), pieceLen)
+		c.choosePath(p[:n])
+		if c.scanning {
+			c.scanFeed(p[:n])
+		} else {
+			c.dec.Feed(p[:n], c.tokenFn)
+		}
+		p = p[n:]
+	}
+	if c.scanning {
+		c.holdOpen()
+	}
+}
+
+// feedShort cleans p, a chunk too short for the record path (choosePath
+// keeps the token path), under pathAuto: bytes that only extend the token
+// open (decode.Decoder.Extend: a string's payload, a long CSI's
+// parameters) are only counted, text that
+// needs only copying is copied (quickText), and the rest is fed.
+func (c *cleaner) feedShort(p []byte) {
+	if c.dec.Extend(p) {
+		return
+	}
+	if c.quick() {
+		if c.quickText(p) {
+			return
+		}
+		c.quickSkip = quickSkip
+	}
+	c.dec.Feed(p, c.tokenFn)
+}
+
 // quickSkip is how many small chunks after one that was not all text do
 // not try quickText: on input dense with sequences most chunks are not,
 // and the try is then wasted.
 const quickSkip = 7
 
-// quick reports whether a small chunk of text (fed on the token path,
-// choosePath) can be written without the policy: nothing
-// pending (plain), no screen, the decoder driven by Feed and between
-// tokens or inside a character (decode.Decoder.InText), under pathAuto
-// (pathTokens is Feed for every byte, the reference the tests compare
-// with).
+// quick reports whether a short chunk of text (feedShort) can be written
+// without the policy: nothing pending (plain), no screen, the decoder
+// between tokens or inside a character (decode.Decoder.InText).
 func (c *cleaner) quick() bool {
 	if c.quickSkip > 0 {
 		c.quickSkip--
 		return false
 	}
-	return c.path == pathAuto && !c.scanning && c.dec.InText() && c.scr == nil && c.plain()
+	return c.dec.InText() && c.scr == nil && c.plain()
 }
 
 // quickText writes p, the chunk, as each writes text tokens when p is
