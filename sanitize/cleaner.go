@@ -110,11 +110,23 @@ func newCleaner(o Options) *cleaner {
 	return c
 }
 
-// feed cleans p, the next chunk of the stream.
+// feed cleans p, the next chunk of the stream. A chunk too short for the
+// record path (choosePath keeps the token path) under pathAuto goes to
+// feedShort, and first, without a screen, to decode.Decoder.Extend: bytes
+// that only extend the token open (a string's payload, a long CSI's
+// parameters) write nothing and end no token, so that they are only
+// counted and kept in the history.
 func (c *cleaner) feed(p []byte) {
-	c.chunk, c.base = p, c.dec.Offset()
+	c.base = c.dec.Offset()
+	short := len(p) < minScanPiece && !c.scanning && c.path == pathAuto
+	if short && c.scr == nil && c.dec.Extend(p) {
+		c.rep.BytesIn += int64(len(p))
+		c.keepHistory(p)
+		return
+	}
+	c.chunk = p
 	held := len(c.out)
-	if len(p) < minScanPiece && !c.scanning && c.path == pathAuto {
+	if short {
 		c.feedShort(p)
 	} else {
 		c.feedPieces(p)
@@ -146,15 +158,9 @@ func (c *cleaner) feedPieces(p []byte) {
 	}
 }
 
-// feedShort cleans p, a chunk too short for the record path (choosePath
-// keeps the token path), under pathAuto: bytes that only extend the token
-// open (decode.Decoder.Extend: a string's payload, a long CSI's
-// parameters) are only counted, text that
-// needs only copying is copied (quickText), and the rest is fed.
+// feedShort cleans p, a short chunk (feed): text that needs only copying
+// is copied (quickText), the rest is fed.
 func (c *cleaner) feedShort(p []byte) {
-	if c.dec.Extend(p) {
-		return
-	}
 	if c.quick() {
 		if c.quickText(p) {
 			return

@@ -36,8 +36,10 @@ func (w *Writer) Write(p []byte) (int, error) {
 		return 0, errors.New("sanitize: write after close")
 	}
 	w.c.feed(p)
-	if err := w.drain(); err != nil {
-		return 0, err
+	if len(w.c.out) > 0 {
+		if err := w.drain(); err != nil {
+			return 0, err
+		}
 	}
 	return len(p), nil
 }
