@@ -103,6 +103,18 @@ func (d *Decoder) skipParams(p []byte, i int) int {
 	return i
 }
 
+// extendParams is Extend in csi_param past MaxParams: it consumes p when
+// it is digits and separators only (skipParams), all of it.
+func (d *Decoder) extendParams(p []byte) bool {
+	np := d.np
+	if d.skipParams(p, 0) != len(p) {
+		d.np = np
+		return false
+	}
+	d.off += int64(len(p))
+	return true
+}
+
 // dispatchCSI ends the sequence with its final byte p[i] and returns the
 // index after it.
 func (d *Decoder) dispatchCSI(p []byte, i int, base int64, emit func(*Token)) int {

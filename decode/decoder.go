@@ -189,24 +189,11 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 func (d *Decoder) Extend(p []byte) bool {
 	switch d.state {
 	case stateOSCString, stateDCSPassthrough, stateSOSPMAPCString:
-		if !printable(p) && plainPayload(p, 0) != len(p) {
-			return false
-		}
-		t := &d.tok
-		if t.Payload < PrefixLen {
-			t.NPrefix += uint8(copy(t.Prefix[t.Payload:], p))
-		}
-		t.Payload += int64(len(p))
+		return d.extendPayload(p)
 	case stateCSIParam:
-		if np := d.np; np < MaxParams || d.skipParams(p, 0) != len(p) {
-			d.np = np
-			return false
-		}
-	default:
-		return false
+		return d.np >= MaxParams && d.extendParams(p)
 	}
-	d.off += int64(len(p))
-	return true
+	return false
 }
 
 // End reports what is still open at the end of the stream: a cut UTF-8

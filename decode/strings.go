@@ -141,6 +141,21 @@ func (d *Decoder) controlString(p []byte, i int, base int64, emit func(*Token), 
 	return i
 }
 
+// extendPayload is Extend in a string state: it consumes p when it is
+// payload that needs no decision (plainPayload), all of it.
+func (d *Decoder) extendPayload(p []byte) bool {
+	if !printable(p) && plainPayload(p, 0) != len(p) {
+		return false
+	}
+	t := &d.tok
+	if t.Payload < PrefixLen {
+		t.NPrefix += uint8(copy(t.Prefix[t.Payload:], p))
+	}
+	t.Payload += int64(len(p))
+	d.off += int64(len(p))
+	return true
+}
+
 // stringEsc handles the byte after an ESC inside a control string: '\'
 // completes ST (ECMA-48 8.3.143) and ends the string; anything else aborts
 // the string, and the ESC starts a new escape. Decoder state string_esc,
