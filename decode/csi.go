@@ -103,15 +103,14 @@ func (d *Decoder) skipParams(p []byte, i int) int {
 	return i
 }
 
-// extendParams is Extend in csi_param past MaxParams: it consumes p when
-// it is digits and separators only (skipParams), all of it.
+// extendParams is Extend in csi_param past MaxParams: it counts the
+// separators of p when all of it is digits and separators (skipParams).
 func (d *Decoder) extendParams(p []byte) bool {
 	np := d.np
 	if d.skipParams(p, 0) != len(p) {
 		d.np = np
 		return false
 	}
-	d.off += int64(len(p))
 	return true
 }
 

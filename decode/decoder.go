@@ -115,6 +115,11 @@ type Decoder struct {
 	overlong int64 // MaxPayload, resolved when the string begins
 
 	scan uint16 // Scan's table state
+
+	// TakeTextBlanks: the non-ASCII blanks in the text Feed has emitted,
+	// and the bytes Feed, AppendText and Extend have consumed, since it
+	// was last called.
+	blanks, fed int64
 }
 
 // Offset returns the stream offset in bytes of the next byte to be fed.
@@ -175,6 +180,7 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 		}
 	}
 	d.off = base + int64(len(p))
+	d.fed += int64(len(p))
 }
 
 // Extend consumes all of p, which continues the stream, when all Feed
@@ -187,13 +193,18 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 // false and d is unchanged. It is Feed for a short piece of a long token
 // without Feed's dispatch.
 func (d *Decoder) Extend(p []byte) bool {
+	ok := false
 	switch d.state {
 	case stateOSCString, stateDCSPassthrough, stateSOSPMAPCString:
-		return d.extendPayload(p)
+		ok = d.extendPayload(p)
 	case stateCSIParam:
-		return d.np >= MaxParams && d.extendParams(p)
+		ok = d.np >= MaxParams && d.extendParams(p)
 	}
-	return false
+	if ok {
+		d.off += int64(len(p))
+		d.fed += int64(len(p)) // no text, so no blank
+	}
+	return ok
 }
 
 // End reports what is still open at the end of the stream: a cut UTF-8

@@ -46,6 +46,9 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 		}
 		r, size, cls := decodeUTF8(p[i:])
 		if cls == utfText {
+			// The one place where Feed meets a non-ASCII blank in text
+			// in one piece: their lead bytes are not in plainLead.
+			d.blanks += isBlank(r)
 			i += size
 			continue
 		}
@@ -67,15 +70,29 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 
 // skipText returns the index of the first byte of p at or after i that
 // does not go on a run of text in ground: the run holds printable ASCII,
-// TAB and LF (skipped eight bytes at a time) and the characters whose lead
-// byte rules out C1 controls and format characters (plainLead), whole in
-// p, with only their continuation bytes checked. It stops at any other
-// byte: a C0 control, DEL, a lead byte that may start a C1 control, a
-// format character, a surrogate or a character of 4 bytes (decodeUTF8
-// decides those), an ill-formed unit and a character cut by the end of p.
-// Feed's ground and Scan's text path both use it; TestPlainUTF8 checks it
-// against decodeUTF8.
+// TAB and LF and the characters whose lead byte rules out C1 controls and
+// format characters (plainLead), whole in p, with only their continuation
+// bytes checked. It stops at any other byte: a C0 control, DEL, a lead
+// byte that may start a C1 control, a format character, a surrogate or a
+// character of 4 bytes (decodeUTF8 decides those), an ill-formed unit and
+// a character cut by the end of p. Text of any script goes eight bytes at
+// a time (skipWords) until fewer than eight are left or a word holds the
+// byte that ends the run, which skipRunes then finds. Feed's ground and
+// Scan's text path both use it; TestPlainUTF8 checks it against
+// decodeUTF8.
 func skipText(p []byte, i int) int {
+	for i < len(p) && textLen[p[i]] == 1 {
+		i = skipPrintable(p, i+1)
+	}
+	if i < len(p) && textLen[p[i]] > 1 {
+		i = skipWords(p, i)
+	}
+	return skipRunes(p, i)
+}
+
+// skipRunes is skipText one character at a time (ASCII eight bytes at a
+// time): it finds where the run ends in the word skipWords stopped at.
+func skipRunes(p []byte, i int) int {
 	n := len(p)
 	for i < n {
 		// One branch on the table for the bytes that stop the run, so
@@ -96,6 +113,113 @@ func skipText(p []byte, i int) int {
 		}
 	}
 	return i
+}
+
+// The classes of wordClass, one bit each; a byte may have two.
+const (
+	clsText     = 0x01 // printable ASCII, TAB, LF
+	clsCont     = 0x02 // a continuation byte 80–BF
+	clsLead     = 0x04 // the lead of a character in plainLead
+	clsLead3    = 0x08 // the lead of a 3-byte character in plainLead, also clsLead
+	clsE0       = 0x10 // E0, also clsLead3: its second byte is A0–BF
+	clsContHigh = 0x20 // a continuation byte A0–BF, also clsCont
+)
+
+// wordClass gives each byte its classes for skipWords; a byte in none
+// (0) ends a run of text.
+var wordClass = func() (t [256]uint8) {
+	for b := range 256 {
+		switch w := textLen[b]; {
+		case w == 1:
+			t[b] = clsText
+		case w == 2:
+			t[b] = clsLead
+		case w == 3:
+			t[b] = clsLead | clsLead3
+		case b >= 0x80 && b <= 0xBF:
+			t[b] = clsCont
+		}
+	}
+	t[0xE0] |= clsE0
+	for b := 0xA0; b <= 0xBF; b++ {
+		t[b] |= clsContHigh
+	}
+	return t
+}()
+
+// pairClass gives the classes (wordClass) of two bytes b0, b1 read as the
+// little-endian uint16 b0 | b1<<8, in the same lanes: a word's classes
+// are four loads (128 KiB, of which text of a few scripts uses a few
+// lines).
+var pairClass = func() (t [1 << 16]uint16) {
+	for k := range t {
+		t[k] = uint16(wordClass[byte(k)]) | uint16(wordClass[byte(k>>8)])<<8
+	}
+	return t
+}()
+
+// wordCarry is what a word of text calls for in the next: the
+// continuation bytes (in the lanes' clsCont bit) and the bytes that
+// must be A0–BF (clsContHigh bit) of the character that it ends in.
+type wordCarry struct{ cont, high uint64 }
+
+// checkWord checks the word whose bytes have the classes x (one lane
+// each, pairClass), after a word that left c: no byte of no class, every
+// continuation byte one that a lead before it calls for and none other,
+// and the byte after E0 at least A0 (Unicode 15 Table 3-7). It returns
+// nonzero for a word that does not lie wholly in a run of text, and what
+// the word leaves for the next.
+func checkWord(x uint64, c wordCarry) (bad uint64, next wordCarry) {
+	const lead, lead3, e0, cont = ones * clsLead, ones * clsLead3, ones * clsE0, ones * clsCont
+	// One continuation byte after each lead (clsLead to clsCont, a lane
+	// up), a second after a 3-byte lead; the lead of the top lanes call
+	// for bytes of the next word.
+	l, l3, z := x&lead, x&lead3, x&e0
+	// A lane of class 0 borrows: no lane holds a high bit to begin with.
+	bad = (x-ones)&highs | x&cont ^ (l<<7 | l3<<14 | c.cont) | (z<<9|c.high)&^x
+	return bad, wordCarry{l>>57 | l3>>50, z >> 55}
+}
+
+// wordAt returns the classes (pairClass) of the 8 bytes of p from i.
+func wordAt(p []byte, i int) uint64 {
+	w := binary.LittleEndian.Uint64(p[i:])
+	return uint64(pairClass[uint16(w)]) | uint64(pairClass[uint16(w>>16)])<<16 |
+		uint64(pairClass[uint16(w>>32)])<<32 | uint64(pairClass[w>>48])<<48
+}
+
+// skipWords returns the index of the first 8-byte word of p[i:] that does
+// not lie wholly in a run of text (skipText), or of the character that
+// begins before it and ends in it; i is where a character begins. Each
+// word's bytes are classed into the lanes of one uint64 (wordAt) and
+// checked with no branch (checkWord); words go two at a time, with one
+// branch. The loop carries no dependency on the bytes but the carry, so
+// the words overlap.
+func skipWords(p []byte, i int) int {
+	var c wordCarry
+	var x uint64 // the classes of the last word that passed
+	for ; i+16 <= len(p); i += 16 {
+		x0, x1 := wordAt(p, i), wordAt(p, i+8)
+		bad0, c0 := checkWord(x0, c)
+		bad1, c1 := checkWord(x1, c0)
+		if bad0|bad1 != 0 {
+			break
+		}
+		x, c = x1, c1
+	}
+	// The last word, or the first of the two that did not pass.
+	for ; i+8 <= len(p); i += 8 {
+		x0 := wordAt(p, i)
+		bad, c0 := checkWord(x0, c)
+		if bad != 0 {
+			break
+		}
+		x, c = x0, c0
+	}
+	if c.cont == 0 {
+		return i
+	}
+	// The character began at a lead in the top two lanes of x.
+	return i - int(x>>51&1*2|x>>58&1)
 }
 
 // textLen gives, for each byte that may go on a run of text in ground
@@ -195,6 +319,7 @@ func (d *Decoder) control(p []byte, i int, base int64, emit func(*Token)) int {
 func (d *Decoder) unit(r rune, size int, cls utfClass, off int64, emit func(*Token)) {
 	switch cls {
 	case utfText:
+		d.blanks += isBlank(r)
 		d.single(emit, KindText, off, int64(size), 0, IntroNone, 0, r)
 	case utfInvalid:
 		d.single(emit, KindInvalid, off, int64(size), 0, IntroNone, 0, 0)
@@ -335,6 +460,7 @@ func (d *Decoder) AppendText(dst, p []byte) (text []byte, cut int, ok bool) {
 		d.saveUTF8(p[n:], d.off+int64(n))
 	}
 	d.off += int64(len(p))
+	d.fed += int64(len(p)) // and no blank: none has a lead in plainLead
 	return dst, len(p) - n, true
 }
 

@@ -141,8 +141,8 @@ func (d *Decoder) controlString(p []byte, i int, base int64, emit func(*Token), 
 	return i
 }
 
-// extendPayload is Extend in a string state: it consumes p when it is
-// payload that needs no decision (plainPayload), all of it.
+// extendPayload is Extend in a string state: it counts p as payload when
+// all of it is payload that needs no decision (plainPayload).
 func (d *Decoder) extendPayload(p []byte) bool {
 	if !printable(p) && plainPayload(p, 0) != len(p) {
 		return false
@@ -152,7 +152,6 @@ func (d *Decoder) extendPayload(p []byte) bool {
 		t.NPrefix += uint8(copy(t.Prefix[t.Payload:], p))
 	}
 	t.Payload += int64(len(p))
-	d.off += int64(len(p))
 	return true
 }
 

@@ -120,3 +120,28 @@ func (d *Decoder) unitTakes(b byte) bool {
 	d.unitLo, d.unitHi = 0x80, 0xBF
 	return true
 }
+
+// isBlank returns 1 if r is a space separator (Unicode general category
+// Zs) other than U+0020, else 0: U+00A0, U+1680, U+2000–U+200A, U+202F,
+// U+205F and U+3000 (TestIsBlank checks them against unicode.Zs). None of
+// their lead bytes (C2, E1, E2, E3) is in plainLead, so text skipped
+// without decoding holds none.
+func isBlank(r rune) int64 {
+	if r == 0xA0 || r == 0x1680 || r >= 0x2000 && r <= 0x200A || r == 0x202F || r == 0x205F || r == 0x3000 {
+		return 1
+	}
+	return 0
+}
+
+// TakeTextBlanks returns how many non-ASCII blanks (Zs but U+0020) the
+// text tokens Feed emitted since the last call hold, and how many bytes
+// Feed and AppendText consumed in that time (Scan counts no blanks: when
+// fed is short of what the caller gave the decoder, blanks is short
+// too). It counts as it decodes, where it decodes the characters anyway,
+// so that a sanitizer that writes text as it stands need not read it
+// again.
+func (d *Decoder) TakeTextBlanks() (blanks, fed int64) {
+	blanks, fed = d.blanks, d.fed
+	d.blanks, d.fed = 0, 0
+	return blanks, fed
+}

@@ -75,7 +75,10 @@ type cleaner struct {
 	next int64
 	one  decode.Token // a token single builds from a record
 	memo [1 << memoBits]csiMemo
-	join [256]byte // the bytes of a token begun in an earlier Write (span)
+	// memoHits has a bit set for each slot of memo with hits counted in
+	// bulk (csiMemo.hits).
+	memoHits uint64
+	join     [256]byte // the bytes of a token begun in an earlier Write (span)
 	// sh rebuilds tokens from their bytes (rebuild): it has read from
 	// shFrom, a token boundary, to its offset; shStart and shEnd are the
 	// span of the token being rebuilt, shDone is set once that has been
@@ -129,7 +132,7 @@ func (c *cleaner) feed(p []byte) {
 	if c.scr != nil {
 		c.screenFeed(p, held)
 	}
-	c.rep.Kept.NonASCIIBlanks += countBlanks(c.out[held:])
+	c.rep.Kept.NonASCIIBlanks += c.keptBlanks(held, p)
 	c.rep.BytesIn += int64(len(p))
 	c.keepHistory(p)
 	c.chunk = nil
@@ -161,6 +164,7 @@ func (c *cleaner) extend(p []byte) bool {
 	if !c.dec.Extend(p) {
 		return false
 	}
+	c.rep.Kept.NonASCIIBlanks += c.keptBlanks(len(c.out), p) // none, but the count is taken
 	c.rep.BytesIn += int64(len(p))
 	c.keepHistory(p)
 	return true
@@ -324,7 +328,7 @@ func (c *cleaner) each(t *decode.Token) {
 				c.sequence(t)
 				return
 			}
-			if !c.recallBytes(b) {
+			if !c.recallBytes(b, 0) {
 				c.sequence(t)
 				c.rememberCSI(t, b)
 			}

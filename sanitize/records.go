@@ -2,7 +2,6 @@ package sanitize
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math"
 	"math/bits"
 	"unicode/utf8"
@@ -94,22 +93,29 @@ func (c *cleaner) scanFeed(p []byte) {
 		p = p[k:]
 		c.records(c.recs[:n])
 	}
+	c.settleHits()
 }
 
 // scanEnd ends the stream for the record path.
 func (c *cleaner) scanEnd() {
 	n := c.dec.ScanEnd(c.recs[:])
 	c.records(c.recs[:n])
+	c.settleHits()
 }
 
-// records runs the policy over a batch of records. The two commonest
-// records of coloured output, text copied and a sequence the memo
-// recalls, are handled in the loop itself while the format policy holds
-// nothing and text needs only copying (quick, which only record can
-// change); the rest goes through record.
+// records runs the policy over a batch of records: runs of the commonest
+// records go through quickRecords while the format policy holds nothing
+// and text needs only copying (which only record can change); the rest
+// goes through record, one at a time.
 func (c *cleaner) records(recs []decode.Record) {
-	quick := c.plainText && !c.fmt.pending()
-	for _, r := range recs {
+	for i := 0; i < len(recs); i++ {
+		quick := c.plainText && !c.fmt.pending()
+		if quick {
+			if i += c.quickRecords(recs[i:]); i == len(recs) {
+				break
+			}
+		}
+		r := recs[i]
 		end := r.End()
 		start := c.next
 		if r.Flags()&decode.FlagEmbedded != 0 {
@@ -117,33 +123,129 @@ func (c *cleaner) records(recs []decode.Record) {
 		} else {
 			c.next = end
 		}
-		if quick && start >= c.base {
-			b := c.chunk[start-c.base : end-c.base]
-			switch {
-			case r.Kind() == decode.KindText:
-				c.fmt.prevEnd, c.fmt.prevRune = end, -1
-				if c.crRun != 0 {
-					c.settleCR(int(b[0]))
-				}
-				c.out = append(c.out, b...)
-				continue
-			case r.Flags() == 0 && r.Kind() != decode.KindInvalid && r.Kind() != decode.KindC0 &&
-				len(b) <= maxMemo && c.frame <= start:
-				if c.recallBytes(b) {
-					continue
-				}
-			}
-		}
-		c.record(r, start, end)
-		quick = c.plainText && !c.fmt.pending()
+		// quickRecords looked the record up in the memo, or it is one
+		// the memo does not take, unless it begins before the chunk.
+		c.record(r, start, end, quick && start >= c.base)
 	}
 	// The history kept at the end of the chunk (keepHistory) begins
 	// where the token still open begins.
 	c.at = c.next
 }
 
-// record runs the policy over the record r of the token [start, end).
-func (c *cleaner) record(r decode.Record, start, end int64) {
+// quickRecords runs the policy over the leading records of recs for as
+// long as each is one that record would handle without a Token and
+// without writing anything but text, and returns how many it took: text
+// in the chunk copied while no CR waits on it, invalid UTF-8 written as
+// U+FFFD, a CR or a C0 that is only removed counted, and a sequence that
+// the memo recalls (recall), all without flags. The format policy holds
+// nothing and text needs only copying, as the caller checked; nothing
+// here changes either. The end of the stream so far, the output and the
+// end of the last text are kept in locals and stored once.
+func (c *cleaner) quickRecords(recs []decode.Record) int {
+	chunk, base, next, out := c.chunk, c.base, c.next, c.out
+	rep := &c.rep
+	textEnd := int64(-1)
+	hits := c.memoHits
+	// A finding that settleCR adds may fill the findings: a recall that
+	// then waits for record is counted there.
+	full := len(rep.Findings) >= MaxFindings
+	i := 0
+loop:
+	for ; i < len(recs); i++ {
+		r := recs[i]
+		end := r.End()
+		f := r.Flags()
+		if f&^decode.FlagAborted != 0 || next < base {
+			break
+		}
+		s, e := next-base, end-base
+		switch r.Kind() {
+		case decode.KindText:
+			if f != 0 {
+				break loop
+			}
+			if c.crRun != 0 {
+				c.out = out
+				c.settleCR(int(chunk[s]))
+				out = c.out
+			}
+			out = appendShort(out, chunk, s, e)
+			textEnd = end
+		case decode.KindInvalid:
+			if f != 0 {
+				break loop
+			}
+			if c.crRun != 0 {
+				c.out = out
+				c.settleCR(int(replacement[0]))
+				out = c.out
+			}
+			out = append(out, replacement[:]...)
+			rep.byKind[decode.KindInvalid]++
+		case decode.KindC0:
+			if f != 0 {
+				break loop
+			}
+			switch r.Final() {
+			case '\r':
+				rep.Removed.CR++
+				if c.crRun == 0 {
+					c.crOff = next
+				}
+				c.crRun++
+			case '\b':
+				if len(rep.Findings) < MaxFindings { // BSDrop: the record path has no BSOverstrike
+					break loop
+				}
+				rep.Removed.BS++
+				rep.Flags.Overwrite++
+				rep.FindingsOmitted++
+			case 0x0B, 0x0C:
+				break loop
+			default:
+				rep.Removed.C0++
+			}
+		default:
+			// A token that begins in the chunk begins after the latest
+			// frame boundary (Writer.Frame marks one between Writes).
+			if e-s > maxMemo {
+				break loop
+			}
+			w, ok := wordOf(chunk[s:e]).tagged(f, int(e-s))
+			if !ok {
+				break loop
+			}
+			m, slot := c.find(w)
+			if m == nil || !full && m.loud {
+				break loop
+			}
+			m.hits++
+			hits |= 1 << slot
+		}
+		next = end
+	}
+	c.next, c.out, c.memoHits = next, out, hits
+	if textEnd >= 0 {
+		c.fmt.prevEnd, c.fmt.prevRune = textEnd, -1
+	}
+	return i
+}
+
+// appendShort appends p[s:e] to out; a run of at most 16 bytes with 16
+// bytes to read in p and room for 16 in out is copied as one 16-byte
+// word, the bytes past e written past the end of out and left there.
+func appendShort(out, p []byte, s, e int64) []byte {
+	n := len(out)
+	if e-s <= 16 && int64(len(p))-s >= 16 && cap(out)-n >= 16 {
+		*(*[16]byte)(out[n : n+16]) = [16]byte(p[s : s+16])
+		return out[:n+int(e-s)]
+	}
+	return append(out, p[s:e]...)
+}
+
+// record runs the policy over the record r of the token [start, end);
+// looked says that the memo does not hold it.
+func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
 	b := c.span(start, end)
 	if b == nil || r.Flags()&decode.FlagMalformed != 0 {
 		c.rebuild(start, end)
@@ -188,7 +290,7 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 				return
 			}
 		}
-		if r.Flags() == 0 && len(b) <= maxMemo && c.frame <= start && c.recallBytes(b) {
+		if !looked && r.Flags()&^decode.FlagAborted == 0 && len(b) <= maxMemo && c.frame <= start && c.recallBytes(b, r.Flags()) {
 			return
 		}
 		if r.Kind() == decode.KindCSI {
@@ -205,78 +307,6 @@ func (c *cleaner) record(r decode.Record, start, end int64) {
 	}
 	c.token(t)
 	c.remember(t, b)
-}
-
-// recallBytes applies the remembered effect of the sequence whose bytes
-// are b, at most maxMemo, when the memo holds it (recall); it reports
-// whether it did.
-func (c *cleaner) recallBytes(b []byte) bool {
-	w := wordOf(b)
-	m := &c.memo[w.slot()]
-	return m.word == w && c.recall(m)
-}
-
-// recall applies the remembered effect of a sequence (csiMemo), unless it
-// raises a class while findings are still listed; it reports whether it
-// did.
-func (c *cleaner) recall(m *csiMemo) bool {
-	r := &c.rep
-	if m.cl != 0 && len(r.Findings) < MaxFindings {
-		return false
-	}
-	r.byKind[m.kind]++
-	if m.count != nil {
-		*m.count++
-	}
-	for cl := m.cl; cl != 0; cl &= cl - 1 {
-		r.classes[bits.TrailingZeros16(uint16(cl))]++
-		r.FindingsOmitted++
-	}
-	return true
-}
-
-// remember keeps in the memo the effect of t, a token of at most maxMemo
-// bytes b that token has just handled, when its bytes alone decide it
-// (csiMemo): an escape, a control string but OSC 8 (a link), a C1 control
-// or DEL, without flags, and for an OSC a number below 128 counted by
-// name.
-func (c *cleaner) remember(t *decode.Token, b []byte) {
-	if t.Flags != 0 || t.Len > maxMemo {
-		return
-	}
-	var count *int64
-	switch t.Kind {
-	case decode.KindESC, decode.KindNF, decode.KindDCS, decode.KindAPC, decode.KindPM, decode.KindSOS,
-		decode.KindScreenTitle, decode.KindC1, decode.KindDEL:
-	case decode.KindOSC:
-		if t.Command == 8 || uint32(t.Command) >= uint32(len(c.rep.osc)) || c.rep.osc[t.Command] == 0 {
-			return
-		}
-		count = &c.rep.osc[t.Command]
-	default:
-		return
-	}
-	w := wordOf(b)
-	c.memo[w.slot()] = csiMemo{w, t.Kind, Advisories(t), count}
-}
-
-// rememberCSI keeps in the memo the effect of t, a CSI without flags of
-// at most maxMemo bytes b that sequence has just counted, when its bytes
-// alone decide it, as csi does for a record: no intermediates, its key
-// counted by name, and its classes those of its key (ctlfunc.CSIClasses)
-// whatever its parameters, or, for SGR, those of a parameter list without
-// conceal.
-func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
-	k := privateIndex[t.Private]
-	if k < 0 || t.NInter != 0 || t.Final-0x40 >= 0x3F || c.rep.csiPlain[k][t.Final-0x40] == 0 {
-		return
-	}
-	cl, varies, conceal := ctlfunc.CSIClasses(t.Private, 0, t.Final)
-	if varies && (!conceal || Advisories(t) != cl) {
-		return
-	}
-	w := wordOf(b)
-	c.memo[w.slot()] = csiMemo{w, decode.KindCSI, cl, &c.rep.csiPlain[k][t.Final-0x40]}
 }
 
 // single returns the Token of a record that the record and its bytes b
@@ -481,11 +511,14 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	if inter != 0 {
 		nInter = 1
 	}
-	r.countCSIKey(csiKey{private, inter, 0, final}, nInter, start, n)
-	if flags == 0 && n <= maxMemo {
-		if k := privateIndex[private]; k >= 0 && nInter == 0 && final-0x40 < 0x3F && r.csiPlain[k][final-0x40] > 0 {
-			w := wordOf(raw)
-			c.memo[w.slot()] = csiMemo{w, decode.KindCSI, cl, &r.csiPlain[k][final-0x40]}
+	key := csiKey{private, inter, 0, final}
+	r.countCSIKey(key, nInter, start, n)
+	if flags&^decode.FlagAborted == 0 && n <= maxMemo {
+		w, ok := keyOf(raw, flags)
+		if count := r.csiCounter(key, nInter); ok && count != nil {
+			if i, ok := c.slotFor(w); ok {
+				c.keep(i, csiMemo{word: w, kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count})
+			}
 		}
 	}
 	for ; cl != 0; cl &= cl - 1 {
@@ -541,53 +574,6 @@ func withoutExecuted(b, buf []byte) ([]byte, bool) {
 	return b, true
 }
 
-// csiMemo remembers the effect of a sequence of at most maxMemo bytes
-// without flags whose effect its bytes alone decide: a CSI that csi or
-// (on the token path) rememberCSI counted, or a token that remember took.
-// word is its bytes; the effect is one more of its kind, one more on count (its CSI key or OSC number,
-// once counted by name; nil for none), and its classes cl, which are only
-// counted once findings are no longer listed (a finding names the token).
-// Its last byte is not 0 (a final byte, a terminator, a control), so its
-// bytes, zero-padded, say its length too.
-type csiMemo struct {
-	word  memoWord
-	kind  decode.Kind
-	cl    ctlfunc.Class
-	count *int64
-}
-
-// maxMemo is the longest sequence the memo takes, in bytes: SGRs of
-// 256 colours ("ESC [ 38;5;208m") fit.
-const maxMemo = 16
-
-// memoWord is up to maxMemo bytes, little-endian, padded with zeros: lo
-// the first eight, hi the rest. A struct rather than an array, so that
-// the compiler keeps it in registers (an array of two is kept in memory,
-// and its two 8-byte stores then read back as one 16-byte load stall).
-type memoWord struct{ lo, hi uint64 }
-
-// wordOf returns b, one to maxMemo bytes, as a memoWord.
-func wordOf(b []byte) memoWord {
-	if cap(b) < maxMemo {
-		var w [maxMemo]byte
-		copy(w[:], b)
-		return memoWord{binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])}
-	}
-	// The bytes past b up to its capacity are loaded and masked off (a
-	// shift by 64 or more gives 0).
-	n := uint(len(b))
-	w := b[:maxMemo]
-	return memoWord{
-		binary.LittleEndian.Uint64(w) & (^uint64(0) >> (8 * (8 - min(n, 8)))),
-		binary.LittleEndian.Uint64(w[8:]) & (^uint64(0) >> (8 * (16 - n))),
-	}
-}
-
-// slot returns the slot in cleaner.memo of the sequence whose bytes are w.
-func (w memoWord) slot() uint8 {
-	return uint8((w.lo ^ w.hi*0xC2B2AE3D27D4EB4F) * 0x9E3779B97F4A7C15 >> (64 - memoBits))
-}
-
 // span returns the input bytes [start, end) of a token: in the chunk, in
 // the history when they end before it, or, for a token that began in an
 // earlier Write, joined from the history and the chunk in c.join; nil when
@@ -607,9 +593,6 @@ func (c *cleaner) span(start, end int64) []byte {
 	n += copy(c.join[n:], c.chunk[:end-c.base])
 	return c.join[:n]
 }
-
-// memoBits is log2 of the number of csiMemo slots.
-const memoBits = 6
 
 // rebuild runs token over the Token of the record [start, end), decoded
 // again from its bytes by the second Decoder, c.sh. That Decoder goes on

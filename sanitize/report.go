@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"encoding/binary"
 	"fmt"
 	"reflect"
 	"sort"
@@ -187,12 +188,13 @@ func (k csiKey) String() string {
 
 // report accumulates a Report without allocating per token: the common
 // CSI shapes (no intermediates) and OSC numbers below 128 count in arrays,
-// the rest in maps.
+// the rest in tables of at most MaxNamed keys (snapshot makes the maps).
 type report struct {
 	Report
 	csiPlain [5][63]int64 // [private marker index][final-0x40]
-	csi      map[csiKey]int64
+	csi      namedCounts  // other CSI keys, as csiKey.uint32
 	osc      [128]int64
+	oscOther namedCounts // other OSC numbers, as uint32
 
 	namedCSI, namedOSC int // distinct keys counted by name, up to MaxNamed
 
@@ -203,16 +205,61 @@ type report struct {
 	anomalies [8]int64
 	// byKind counts removed tokens by decode kind, for the Counts fields
 	// that are one kind each (snapshot); C0 controls, which split into
-	// C0, CR and BS, and format characters count in Removed directly.
+	// C0, CR and BS, and format characters count in Removed directly
+	// (byKind[KindFormat] counts the bidi controls the memo recalls, and
+	// is not read).
 	byKind [16]int64
 }
 
 func newReport(o Options) report {
-	return report{
-		Report: Report{Schema: Schema, Policy: o.String(), OSCCommands: map[int32]int64{}},
-		csi:    map[csiKey]int64{},
+	return report{Report: Report{Schema: Schema, Policy: o.String()}}
+}
+
+// namedCounts counts 32-bit keys, at most MaxNamed of them, in an
+// open-addressed table of twice as many slots (a lookup is a hash and a
+// probe or two, where a map's is a call and a hash of the key's bytes).
+// key holds a key k as k|1<<32, 0 for a free slot.
+type namedCounts struct {
+	key [2 * MaxNamed]uint64
+	n   [2 * MaxNamed]int64
+}
+
+// slot returns the slot that holds k, or the free slot where k goes.
+func (t *namedCounts) slot(k uint32) int {
+	i := int(k * 0x9E3779B1 >> (32 - namedBits))
+	for t.key[i] != 0 && t.key[i] != uint64(k)|1<<32 {
+		i = (i + 1) & (2*MaxNamed - 1)
+	}
+	return i
+}
+
+// namedBits is log2 of the slots of a namedCounts.
+const namedBits = 7
+
+// count adds one to k when k is counted already, or is admitted (admit,
+// which the caller's closure calls only for a key not seen before).
+func (t *namedCounts) count(k uint32, admit func() bool) {
+	i := t.slot(k)
+	if t.key[i] == 0 {
+		if !admit() {
+			return
+		}
+		t.key[i] = uint64(k) | 1<<32
+	}
+	t.n[i]++
+}
+
+// each calls f with each key and its count.
+func (t *namedCounts) each(f func(k uint32, n int64)) {
+	for i, k := range t.key {
+		if k != 0 {
+			f(uint32(k), t.n[i])
+		}
 	}
 }
+
+// uint32 packs k for namedCounts.
+func (k csiKey) uint32() uint32 { return binary.LittleEndian.Uint32(k[:]) }
 
 // privateMarkers are the CSI private markers, in csiPlain's order.
 const privateMarkers = "\x00<=>?"
@@ -252,9 +299,45 @@ func (r *report) countNewCSI(k csiKey, nInter uint8, off, n int64) {
 		}
 		return
 	}
-	if c, ok := r.csi[k]; ok || r.admit(&r.namedCSI, &r.CSIOther, off, n, "CSI keys") {
-		r.csi[k] = c + 1
+	r.csi.count(k.uint32(), func() bool { return r.admit(&r.namedCSI, &r.CSIOther, off, n, "CSI keys") })
+}
+
+// csiCounter returns where one more CSI of key k with nInter
+// intermediates counts, as countCSIKey would count it, when that is one
+// more on a counter and nothing else: k counted by name already, or
+// CSIOther once the report counts new keys there (its finding made); nil
+// when k would be admitted now.
+func (r *report) csiCounter(k csiKey, nInter uint8) *int64 {
+	if i := privateIndex[k[0]]; i >= 0 && nInter == 0 && k[3]-0x40 < 0x3F {
+		if c := &r.csiPlain[i][k[3]-0x40]; *c > 0 {
+			return c
+		}
+	} else if i := r.csi.slot(k.uint32()); r.csi.key[i] != 0 {
+		return &r.csi.n[i]
 	}
+	return otherCounter(r.namedCSI, &r.CSIOther)
+}
+
+// oscCounter is csiCounter for an OSC of command number cmd (countOSC).
+func (r *report) oscCounter(cmd int32) *int64 {
+	if cmd >= 0 && cmd < int32(len(r.osc)) {
+		if n := &r.osc[cmd]; *n > 0 {
+			return n
+		}
+	} else if i := r.oscOther.slot(uint32(cmd)); r.oscOther.key[i] != 0 {
+		return &r.oscOther.n[i]
+	}
+	return otherCounter(r.namedOSC, &r.OSCOther)
+}
+
+// otherCounter returns other when a key not yet counted is counted there
+// and nothing else (admit): named is full and the first such key has had
+// its finding; else nil.
+func otherCounter(named int, other *int64) *int64 {
+	if named >= MaxNamed && *other > 0 {
+		return other
+	}
+	return nil
 }
 
 // countOSC counts the OSC t by command number.
@@ -266,9 +349,7 @@ func (r *report) countOSC(t *decode.Token) {
 		}
 		return
 	}
-	if n, ok := r.OSCCommands[cmd]; ok || r.admit(&r.namedOSC, &r.OSCOther, t.Off, t.Len, "OSC numbers") {
-		r.OSCCommands[cmd] = n + 1
-	}
+	r.oscOther.count(uint32(cmd), func() bool { return r.admit(&r.namedOSC, &r.OSCOther, t.Off, t.Len, "OSC numbers") })
 }
 
 // admit says whether a key not seen before is counted by name: while
@@ -310,10 +391,12 @@ func (r *report) snapshot() Report {
 	out.Removed.ESC, out.Removed.CSI, out.Removed.OSC = k[decode.KindESC]+k[decode.KindNF], k[decode.KindCSI], k[decode.KindOSC]
 	out.Removed.DCS, out.Removed.APC, out.Removed.PM = k[decode.KindDCS], k[decode.KindAPC], k[decode.KindPM]
 	out.Removed.SOS, out.Removed.ESCk = k[decode.KindSOS], k[decode.KindScreenTitle]
-	out.CSIFinals = make(map[string]int64, len(r.csi))
-	for k, n := range r.csi {
-		out.CSIFinals[k.String()] += n
-	}
+	out.CSIFinals = map[string]int64{}
+	r.csi.each(func(k uint32, n int64) {
+		var key csiKey
+		binary.LittleEndian.PutUint32(key[:], k)
+		out.CSIFinals[key.String()] += n
+	})
 	for i, row := range r.csiPlain {
 		for f, n := range row {
 			if n > 0 {
@@ -321,10 +404,8 @@ func (r *report) snapshot() Report {
 			}
 		}
 	}
-	out.OSCCommands = make(map[int32]int64, len(r.OSCCommands))
-	for k, n := range r.OSCCommands {
-		out.OSCCommands[k] = n
-	}
+	out.OSCCommands = map[int32]int64{}
+	r.oscOther.each(func(k uint32, n int64) { out.OSCCommands[int32(k)] = n })
 	for k, n := range r.osc {
 		if n > 0 {
 			out.OSCCommands[int32(k)] = n

@@ -1,0 +1,281 @@
+package sanitize
+
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/bytelens/bytelens/ctlfunc"
+	"github.com/bytelens/bytelens/decode"
+)
+
+// recallBytes applies the remembered effect of the token with record
+// flags f whose bytes are b, at most maxMemo, when the memo holds it
+// (recall); it reports whether it did.
+func (c *cleaner) recallBytes(b []byte, f decode.Flags) bool {
+	w, ok := keyOf(b, f)
+	if !ok {
+		return false
+	}
+	m, _ := c.find(w)
+	return m != nil && c.recall(m)
+}
+
+// keyOf returns the memo's key of the token whose bytes are b, at most
+// maxMemo, and whose record flags are f (none, or FlagAborted), and
+// whether the memo takes it: the bytes, and for an aborted token, which
+// the memo takes only when shorter, 0xFF as its last byte, which ends no
+// token of maxMemo bytes that is not aborted.
+func keyOf(b []byte, f decode.Flags) (memoWord, bool) {
+	return wordOf(b).tagged(f, len(b))
+}
+
+// tagged returns keyOf for w, the word of a token of n bytes with record
+// flags f.
+func (w memoWord) tagged(f decode.Flags, n int) (memoWord, bool) {
+	if f != 0 {
+		w.hi |= 0xFF << 56
+		return w, n < maxMemo
+	}
+	return w, true
+}
+
+// find returns the memo's entry for the token whose key is w (keyOf) and
+// its slot, or nil.
+func (c *cleaner) find(w memoWord) (*csiMemo, uint8) {
+	i, j := w.slots()
+	if m := &c.memo[i]; m.word == w {
+		return m, i
+	}
+	if m := &c.memo[j]; m.word == w {
+		return m, j
+	}
+	return nil, 0
+}
+
+// recall applies the remembered effect of a token (csiMemo), unless it
+// raises a class or an anomaly while findings are still listed; it
+// reports whether it did.
+func (c *cleaner) recall(m *csiMemo) bool {
+	if m.loud && len(c.rep.Findings) < MaxFindings {
+		return false
+	}
+	c.rep.apply(m, 1)
+	m.used = true
+	return true
+}
+
+// apply counts n more of the token m remembers.
+func (r *report) apply(m *csiMemo, n int64) {
+	r.byKind[m.kind] += n
+	if m.count != nil {
+		*m.count += n
+	}
+	for cl := m.cl; cl != 0; cl &= cl - 1 {
+		r.classes[bits.TrailingZeros16(uint16(cl))] += n
+		r.FindingsOmitted += n
+	}
+	for f := m.anomalies; f != 0; f &= f - 1 {
+		r.anomalies[bits.TrailingZeros16(uint16(f))] += n
+		r.FindingsOmitted += n
+	}
+}
+
+// slotFor returns the slot where the memo keeps the token whose key is w
+// (keyOf): of its two slots, the one that holds it
+// already, else a free one, else one whose token has not been recalled
+// since the memo last passed over it (a second chance: the pass clears
+// the mark). When both were recalled it returns false, and the token is
+// not kept: tokens seen once, as most are in random bytes, do not push
+// out those that recur.
+func (c *cleaner) slotFor(w memoWord) (uint8, bool) {
+	i, j := w.slots()
+	a, b := &c.memo[i], &c.memo[j]
+	switch {
+	case a.word == w || a.word == memoWord{}:
+		return i, true
+	case b.word == w || b.word == memoWord{}:
+		return j, true
+	}
+	c.settleSlot(i)
+	c.settleSlot(j)
+	switch {
+	case !a.used:
+		return i, true
+	case !b.used:
+		return j, true
+	}
+	a.used, b.used = false, false
+	return 0, false
+}
+
+// keep stores m in slot i of the memo (slotFor), applying first the hits
+// counted in bulk of the one it replaces.
+func (c *cleaner) keep(i uint8, m csiMemo) {
+	c.settleSlot(i)
+	m.loud = m.cl != 0 || m.anomalies != 0
+	c.memo[i] = m
+}
+
+// settleHits applies the hits that quickRecords counted in bulk (csiMemo.hits).
+func (c *cleaner) settleHits() {
+	for h := c.memoHits; h != 0; h &= h - 1 {
+		c.settle(uint8(bits.TrailingZeros64(h)))
+	}
+}
+
+// settleSlot applies the hits counted in bulk of memo slot i, and marks
+// its token recalled if it had any.
+func (c *cleaner) settleSlot(i uint8) {
+	if c.memo[i].hits != 0 {
+		c.settle(i)
+	}
+}
+
+// settle is settleSlot for a slot with hits.
+func (c *cleaner) settle(i uint8) {
+	m := &c.memo[i]
+	c.rep.apply(m, m.hits)
+	m.hits, m.used = 0, true
+	c.memoHits &^= 1 << i
+}
+
+// remember keeps in the memo the effect of t, a token of at most maxMemo
+// bytes b that token has just handled, when its bytes and record flags
+// alone decide it (csiMemo): an escape, a control string but OSC 8 (a
+// link), a C1 control or DEL, without record flags or aborted, an OSC
+// once its number counts where the next will (report.oscCounter); and,
+// under FormatStrip, a bidi control (removed, counted in Removed.Format,
+// its class Reorder), which format handles alike whatever is before or
+// after it while the format policy holds nothing.
+func (c *cleaner) remember(t *decode.Token, b []byte) {
+	f := t.Flags & recordFlags
+	if f&^decode.FlagAborted != 0 || t.Len > maxMemo {
+		return
+	}
+	var count *int64
+	switch t.Kind {
+	case decode.KindESC, decode.KindNF, decode.KindDCS, decode.KindAPC, decode.KindPM, decode.KindSOS,
+		decode.KindScreenTitle, decode.KindC1, decode.KindDEL:
+	case decode.KindOSC:
+		if count = c.rep.oscCounter(t.Command); t.Command == 8 || count == nil {
+			return
+		}
+	case decode.KindFormat:
+		if !decode.IsBidiControl(t.Rune) || c.opts.FormatChars != FormatStrip {
+			return
+		}
+		count = &c.rep.Removed.Format
+	default:
+		return
+	}
+	w, ok := keyOf(b, f)
+	if !ok {
+		return
+	}
+	if i, ok := c.slotFor(w); ok {
+		c.keep(i, csiMemo{word: w, kind: t.Kind, cl: Advisories(t), anomalies: t.Flags & ctlfunc.AnomalyFlags, count: count})
+	}
+}
+
+// recordFlags are the token flags a decode.Record keeps.
+const recordFlags = decode.FlagMalformed | decode.FlagAborted | decode.FlagUnterminated | decode.FlagEmbedded
+
+// rememberCSI keeps in the memo the effect of t, a CSI without flags of
+// at most maxMemo bytes b that sequence has just counted, when its bytes
+// alone decide it, as csi does for a record: at most one intermediate,
+// its key counted where the next will be (report.csiCounter), and its
+// classes those of its key (ctlfunc.CSIClasses) whatever its parameters,
+// or, for SGR, those of a parameter list without conceal.
+func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
+	var inter byte
+	switch t.NInter {
+	case 0:
+	case 1:
+		inter = t.Inter[0]
+	default:
+		return
+	}
+	count := c.rep.csiCounter(csiKey{t.Private, inter, 0, t.Final}, t.NInter)
+	if count == nil {
+		return
+	}
+	cl, varies, conceal := ctlfunc.CSIClasses(t.Private, inter, t.Final)
+	if varies && (!conceal || Advisories(t) != cl) {
+		return
+	}
+	w := wordOf(b)
+	if i, ok := c.slotFor(w); ok {
+		c.keep(i, csiMemo{word: w, kind: decode.KindCSI, cl: cl, count: count})
+	}
+}
+
+// csiMemo remembers the effect of a token of at most maxMemo bytes whose
+// effect its bytes and its record flags (none, or FlagAborted) alone
+// decide: a CSI that csi or (on the token path) rememberCSI counted, or a
+// token that remember took. word is its key (keyOf); the effect
+// is one more of its kind, one more on count (where its CSI key or OSC
+// number counts; nil for none), and its classes cl and anomalies, which
+// are only counted once findings are no longer listed (a finding names
+// the token): loud is set when it raises either. used marks a token
+// recalled since slotFor last passed over it. Its last byte is not 0 (a final byte, a terminator, a
+// control, a byte of the parameters or payload), so its bytes,
+// zero-padded, say its length too.
+//
+// hits counts the recalls that quickRecords made and has not applied yet
+// (counting them in bulk spares each recall the increments of three
+// counters that every recall of the same kind shares); settleHits applies
+// them when the policy ends a piece of input and keep before a slot is
+// reused, and cleaner.memoHits has a bit set for each slot with hits.
+type csiMemo struct {
+	word      memoWord
+	kind      decode.Kind
+	cl        ctlfunc.Class
+	anomalies decode.Flags
+	count     *int64
+	hits      int64
+	loud      bool
+	used      bool
+}
+
+// maxMemo is the longest sequence the memo takes, in bytes: SGRs of
+// 256 colours ("ESC [ 38;5;208m") fit.
+const maxMemo = 16
+
+// memoWord is up to maxMemo bytes, little-endian, padded with zeros: lo
+// the first eight, hi the rest. A struct rather than an array, so that
+// the compiler keeps it in registers (an array of two is kept in memory,
+// and its two 8-byte stores then read back as one 16-byte load stall).
+type memoWord struct{ lo, hi uint64 }
+
+// wordOf returns b, one to maxMemo bytes, as a memoWord.
+func wordOf(b []byte) memoWord {
+	if cap(b) < maxMemo {
+		var w [maxMemo]byte
+		copy(w[:], b)
+		return memoWord{binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])}
+	}
+	// The bytes past b up to its capacity are loaded and masked off.
+	m := &wordMasks[len(b)]
+	w := b[:maxMemo]
+	return memoWord{binary.LittleEndian.Uint64(w) & m.lo, binary.LittleEndian.Uint64(w[8:]) & m.hi}
+}
+
+// wordMasks[n] masks the first n bytes of a memoWord.
+var wordMasks = func() (t [maxMemo + 1]memoWord) {
+	for n := range t {
+		t[n] = memoWord{^uint64(0) >> (8 * (8 - min(n, 8))), ^uint64(0) >> (8 * (16 - n))} // a shift by 64 or more gives 0
+	}
+	return t
+}()
+
+// slots returns the two slots in cleaner.memo where the sequence whose
+// bytes are w may be (keep): two sequences that share one rarely share
+// the other, so that a few sequences in turn do not keep replacing each
+// other.
+func (w memoWord) slots() (uint8, uint8) {
+	h := (w.lo + w.hi) * 0x9E3779B97F4A7C15
+	return uint8(h >> (64 - memoBits)), uint8(h>>(64-2*memoBits)) & (1<<memoBits - 1)
+}
+
+// memoBits is log2 of the number of csiMemo slots.
+const memoBits = 6
