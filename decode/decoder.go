@@ -193,18 +193,26 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 // false and d is unchanged. It is Feed for a short piece of a long token
 // without Feed's dispatch.
 func (d *Decoder) Extend(p []byte) bool {
-	ok := false
-	switch d.state {
-	case stateOSCString, stateDCSPassthrough, stateSOSPMAPCString:
-		ok = d.extendPayload(p)
-	case stateCSIParam:
-		ok = d.np >= MaxParams && d.extendParams(p)
+	// The test of the state is inlined at the caller: most states cannot
+	// be extended.
+	if d.state != stateCSIParam && (d.state < stateOSCString || d.state > stateSOSPMAPCString) {
+		return false
 	}
-	if ok {
-		d.off += int64(len(p))
-		d.fed += int64(len(p)) // no text, so no blank
+	return d.extend(p)
+}
+
+// extend is Extend in a string payload, or in csi_param.
+func (d *Decoder) extend(p []byte) bool {
+	if d.state == stateCSIParam {
+		if d.np < MaxParams || !d.extendParams(p) {
+			return false
+		}
+	} else if !d.extendPayload(p) {
+		return false
 	}
-	return ok
+	d.off += int64(len(p))
+	d.fed += int64(len(p)) // no text, so no blank
+	return true
 }
 
 // End reports what is still open at the end of the stream: a cut UTF-8

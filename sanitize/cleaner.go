@@ -115,11 +115,13 @@ func newCleaner(o Options) *cleaner {
 
 // feed cleans p, the next chunk of the stream. A chunk too short for the
 // record path (choosePath keeps the token path) under pathAuto and
-// without a screen is first tried whole: extend, then quickText.
+// without a screen is first tried whole: decode.Decoder.Extend (extended),
+// then quickText.
 func (c *cleaner) feed(p []byte) {
 	c.base = c.dec.Offset()
 	short := len(p) < minScanPiece && !c.scanning && c.path == pathAuto && c.scr == nil
-	if short && !c.dec.InText() && c.extend(p) {
+	if short && c.dec.Extend(p) {
+		c.extended(p)
 		return
 	}
 	c.chunk = p
@@ -156,18 +158,14 @@ func (c *cleaner) feedPieces(p []byte) {
 	}
 }
 
-// extend takes p, a short chunk (feed), when it only extends the token
-// open (decode.Decoder.Extend: a string's payload, a long CSI's
-// parameters), and reports whether it did: such bytes write nothing and
-// end no token, so that they are only counted and kept in the history.
-func (c *cleaner) extend(p []byte) bool {
-	if !c.dec.Extend(p) {
-		return false
-	}
+// extended ends p, a short chunk (feed) that decode.Decoder.Extend took:
+// bytes that only extend the token open (a string's payload, a long
+// CSI's parameters) write nothing and end no token, so that they are
+// only counted and kept in the history.
+func (c *cleaner) extended(p []byte) {
 	c.rep.Kept.NonASCIIBlanks += c.keptBlanks(len(c.out), p) // none, but the count is taken
 	c.rep.BytesIn += int64(len(p))
 	c.keepHistory(p)
-	return true
 }
 
 // quickSkip is how many small chunks after one that was not all text do
