@@ -79,22 +79,31 @@ func (d *Decoder) ground(p []byte, i int, base int64, emit func(*Token)) int {
 // a time (skipWords) until fewer than eight are left or a word holds the
 // byte that ends the run, which skipRunes then finds. Feed's ground and
 // Scan's text path both use it; TestPlainUTF8 checks it against
-// decodeUTF8.
+// decodeUTF8, TestSkipWords and FuzzSkipText against skipRunes.
 func skipText(p []byte, i int) int {
 	for i < len(p) && textLen[p[i]] == 1 {
 		i = skipPrintable(p, i+1)
 	}
-	if i < len(p) && textLen[p[i]] > 1 {
-		i = skipWords(p, i)
+	if i == len(p) || textLen[p[i]] < 2 {
+		return i
 	}
-	return skipRunes(p, i)
+	// A run that ends within a few characters (random bytes, a word
+	// between escapes) ends in the character loop; a longer one goes on
+	// by words.
+	j := skipRunes(p, i, i+8)
+	if j < i+8 {
+		return j
+	}
+	return skipRunes(p, skipWords(p, j), len(p))
 }
 
 // skipRunes is skipText one character at a time (ASCII eight bytes at a
-// time): it finds where the run ends in the word skipWords stopped at.
-func skipRunes(p []byte, i int) int {
+// time), up to the first character that begins at or after end: it finds
+// where a short run ends, and where the run ends in the word skipWords
+// stopped at.
+func skipRunes(p []byte, i, end int) int {
 	n := len(p)
-	for i < n {
+	for i < n && i < end {
 		// One branch on the table for the bytes that stop the run, so
 		// that a run ended at random (escapes, controls) costs one
 		// predictable exit.
@@ -150,13 +159,17 @@ var wordClass = func() (t [256]uint8) {
 // pairClass gives the classes (wordClass) of two bytes b0, b1 read as the
 // little-endian uint16 b0 | b1<<8, in the same lanes: a word's classes
 // are four loads (128 KiB, of which text of a few scripts uses a few
-// lines).
-var pairClass = func() (t [1 << 16]uint16) {
-	for k := range t {
-		t[k] = uint16(wordClass[byte(k)]) | uint16(wordClass[byte(k>>8)])<<8
+// lines). init fills it in place (a function returning it would copy
+// 128 KiB through its stack).
+var pairClass [1 << 16]uint16
+
+func init() {
+	for b1, c1 := range wordClass {
+		for b0, c0 := range wordClass {
+			pairClass[b1<<8|b0] = uint16(c0) | uint16(c1)<<8
+		}
 	}
-	return t
-}()
+}
 
 // wordCarry is what a word of text calls for in the next: the
 // continuation bytes (in the lanes' clsCont bit) and the bytes that
