@@ -124,11 +124,12 @@ func (c *cleaner) feed(p []byte) {
 		c.extended(p)
 		return
 	}
-	c.chunk = p
 	held := len(c.out)
 	if !short {
+		c.chunk = p
 		c.feedPieces(p)
 	} else if !c.quickText(p) {
+		c.chunk = p // the tokens' bytes (each, bytesAt, span)
 		c.dec.Feed(p, c.tokenFn)
 	}
 	if c.scr != nil {
