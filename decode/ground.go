@@ -274,17 +274,23 @@ const (
 // tested), so the scans overlap.
 func skipPrintable(p []byte, i int) int {
 	for i+8 <= len(p) {
-		w := binary.LittleEndian.Uint64(p[i:])
-		below := (w - ones*0x20) &^ w // high bit set in the first byte < 0x20
-		x := w ^ (ones * 0x7F)
-		del := (x - ones) &^ x // high bit set in the first byte == 0x7F
-		// Borrows only run upwards, so the lowest flagged byte is exact.
-		if m := (w | below | del) & highs; m != 0 {
+		if m := notPrintable(binary.LittleEndian.Uint64(p[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 		i += 8
 	}
 	return i
+}
+
+// notPrintable returns the high bits of the bytes of w that are not
+// printable ASCII (0x20–0x7E), and maybe of bytes above the lowest such
+// byte; none when all eight are. Borrows only run upwards, so the lowest
+// flagged byte is exact.
+func notPrintable(w uint64) uint64 {
+	below := (w - ones*0x20) &^ w // high bit set in the first byte < 0x20
+	x := w ^ (ones * 0x7F)
+	del := (x - ones) &^ x // high bit set in the first byte == 0x7F
+	return (w | below | del) & highs
 }
 
 // plainLead gives the length in bytes of the characters that a lead byte
@@ -398,10 +404,25 @@ func TextPrefix(p []byte) int {
 }
 
 // textPrefix is TextPrefix (skipText for a short p, without a call per
-// ASCII byte), with the length (plainLead) of the character
-// that begins p[i:] when it is cut by the end of p, else 0.
+// ASCII byte; a p of 4 to 8 bytes is first tested in one word), with
+// the length (plainLead) of the character that begins p[i:] when it is
+// cut by the end of p, else 0.
 func textPrefix(p []byte) (i, cut int) {
 	n := len(p)
+	if n >= 4 && n <= 8 {
+		// Two 4-byte loads, overlapping when n < 8, cover a short p: the
+		// byte loop costs about eight instructions a byte.
+		lo, hi := binary.LittleEndian.Uint32(p), binary.LittleEndian.Uint32(p[n-4:])
+		m := notPrintable(uint64(lo) | uint64(hi)<<32)
+		if m == 0 {
+			return n, 0
+		}
+		// The first byte that is not printable: in the low word, else
+		// in the high word, whose byte k is p[n-8+k].
+		if i = bits.TrailingZeros64(m) >> 3; i >= 4 {
+			i += n - 8
+		}
+	}
 	for {
 		if i+8 < n { // skipPrintable is a call: not for a short p
 			i = skipPrintable(p, i)

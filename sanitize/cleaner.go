@@ -116,17 +116,17 @@ func newCleaner(o Options) *cleaner {
 // then quickText.
 func (c *cleaner) feed(p []byte) {
 	c.base = c.dec.Offset()
-	short := len(p) < minScanPiece && !c.scanning && c.path == pathAuto && c.scr == nil
-	if short && c.dec.Extend(p) {
+	held := len(c.out)
+	if len(p) >= minScanPiece || c.scanning || c.path != pathAuto || c.scr != nil {
+		c.chunk = p // the tokens' bytes (each, bytesAt, span)
+		c.feedPieces(p)
+	} else if c.dec.Extend(p) {
 		c.extended(p)
 		return
-	}
-	held := len(c.out)
-	if !short {
+	} else if c.quickText(p) {
+		return
+	} else {
 		c.chunk = p
-		c.feedPieces(p)
-	} else if !c.quickText(p) {
-		c.chunk = p // the tokens' bytes (each, bytesAt, span)
 		c.dec.Feed(p, c.tokenFn)
 	}
 	if c.scr != nil {
@@ -174,32 +174,48 @@ const quickSkip = 7
 // quickText writes p, a short chunk (feed), as each writes text tokens
 // when p is text (decode.AppendText: whole characters, and one the last
 // chunk cut) and nothing pending needs the policy (plain), and reports
-// whether it did. The last character written is the one before the next
-// token (prevChar). It is not tried on the quickSkip chunks after one
-// that was not all text.
+// whether it did. It then ends the chunk as feed does, without the
+// calls: the text has no blank for keptBlanks to count, the last
+// character written is the one before the next token (prevChar: an
+// ASCII one is kept as a rune, another by its bytes), and the history
+// (keepHistory) is empty unless p ends inside a character. It is not
+// tried on the quickSkip chunks after one that was not all text.
 func (c *cleaner) quickText(p []byte) bool {
 	if c.quickSkip > 0 {
 		c.quickSkip--
 		return false
 	}
-	if !c.dec.InText() || !c.plain() {
+	if !c.plain() {
 		return false
 	}
 	held := len(c.out)
-	var cut int
-	var ok bool
-	if c.out, cut, ok = c.dec.AppendText(c.out, p); !ok {
+	out, cut, ok := c.dec.AppendText(c.out, p)
+	if !ok {
 		c.quickSkip = quickSkip
 		return false
 	}
-	if m := len(p) - cut; len(c.out) > held {
-		end := c.base + int64(m)
-		c.at, c.fmt.prevEnd, c.fmt.prevRune = end, end, -1
-		if m < utf8.UTFMax && len(c.out)-held > m {
-			// The last character began in the last chunk: keepHistory
-			// would keep only its end.
-			c.fmt.prevRune, _ = utf8.DecodeLastRune(c.out)
-		}
+	c.out = out
+	blanks, _ := c.dec.TakeTextBlanks() // fed is len(p)
+	c.rep.Kept.NonASCIIBlanks += blanks
+	c.rep.BytesIn += int64(len(p))
+	if len(out) == held { // p only goes on with a character cut
+		c.keepHistory(p)
+		return true
+	}
+	end := c.base + int64(len(p)-cut)
+	c.at, c.fmt.prevEnd = end, end
+	if b := out[len(out)-1]; b < utf8.RuneSelf {
+		c.fmt.prevRune = rune(b)
+	} else {
+		// out[held:] holds the whole character, also when it began in
+		// the last chunk.
+		c.fmt.prevRune = -1
+		c.fmt.keepTail(out[held:])
+	}
+	if cut == 0 {
+		c.hist = c.hist[:0]
+	} else {
+		c.keepOpen(p)
 	}
 	return true
 }
