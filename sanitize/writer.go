@@ -37,9 +37,12 @@ func (w *Writer) Write(p []byte) (int, error) {
 	}
 	c := w.c
 	c.feed(p)
-	if len(c.out) > 0 {
-		if err := w.drain(); err != nil {
-			return 0, err
+	if out := c.out; len(out) > 0 {
+		// drain, written out: a short Write costs a call less.
+		c.flushed += int64(len(out))
+		c.out = out[:0]
+		if _, w.err = w.w.Write(out); w.err != nil {
+			return 0, w.err
 		}
 	}
 	return len(p), nil
