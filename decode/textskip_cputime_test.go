@@ -14,8 +14,8 @@ import (
 )
 
 // TestSkipTextCPUTime measures, in thread CPU time with the rows of each
-// input interleaved round by round, ground's text skip (skipText from
-// every byte where a run of text begins, as Feed calls it) beside
+// input interleaved round by round, ground's text skip (skipText from the
+// start of the input and from the byte after each run it ends) beside
 // utf8.Valid on the inputs of internal/benchinput. It prints a Markdown
 // table of medians (MB of input per CPU second). Run with
 // BYTELENS_CPUTIME=plain (see BENCHMARKS.md).
