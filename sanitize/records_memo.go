@@ -286,4 +286,4 @@ func (w memoWord) slots() (uint8, uint8) {
 }
 
 // memoBits is log2 of the number of csiMemo slots.
-const memoBits = 6
+const memoBits = 7
