@@ -17,12 +17,13 @@ import (
 // at a time, over the pieces of input where that is faster than Feed
 // (choosePath), and runs the policy over each batch:
 //
-//   - fast paths that need no Token: text copied, invalid UTF-8 written as
-//     U+FFFD, a CR or a C0 that is only removed counted, BS counted once
-//     findings are full, a CSI counted by its key and classified by the
-//     catalogue (csi: ctlfunc.CSIClasses, its parameter bytes read only for
-//     SGR conceal), and a short sequence seen before counted by its bytes
-//     (csiMemo);
+//   - fast paths that need no Token: runs of the commonest records in one
+//     loop without calls (quickRecords: text copied, invalid UTF-8 written
+//     as U+FFFD, a CR or a C0 that is only removed counted, BS counted once
+//     findings are full, and a short token seen before counted by its
+//     bytes and record flags: csiMemo, records_memo.go), and a CSI counted
+//     by its key and classified by the catalogue (csi: ctlfunc.CSIClasses,
+//     its parameter bytes read only for SGR conceal);
 //   - single controls, format characters, escapes and control strings
 //     whose Token the record and its bytes give (single), and every record
 //     while the format policy holds something, go through token;
@@ -154,8 +155,8 @@ func (c *cleaner) records(recs []decode.Record) {
 // without writing anything but text, and returns how many it took: text
 // in the chunk of at most maxWide bytes copied while no CR waits on it,
 // invalid UTF-8 written as U+FFFD, a CR or a C0 that is only removed
-// counted, and a token that the memo recalls, without flags or aborted.
-// The format policy holds nothing and text needs only copying, as the
+// counted (also embedded in a sequence), and a token that the memo
+// recalls, without flags or aborted. The format policy holds nothing and text needs only copying, as the
 // caller checked; nothing here changes either. The loop makes no call,
 // so that the end of the stream so far, the output and the chunk stay in
 // registers: a record that would need one (the output to grow, a run of

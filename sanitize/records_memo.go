@@ -82,12 +82,11 @@ func (r *report) apply(m *csiMemo, n int64) {
 }
 
 // slotFor returns the slot where the memo keeps the token whose key is w
-// (tagged): of its two slots, the one that holds it
-// already, else a free one, else one whose token has not been recalled
-// since the memo last passed over it (a second chance: the pass clears
-// the mark). When both were recalled it returns false, and the token is
-// not kept: tokens seen once, as most are in random bytes, do not push
-// out those that recur.
+// (tagged): of its two slots, the one that holds it already, else a free
+// one, else one whose token has not been recalled since the memo last
+// passed over it (a second chance: the pass clears the mark). When both
+// were recalled it returns false, and the token is not kept: tokens seen
+// once, as most are in random bytes, do not push out those that recur.
 func (c *cleaner) slotFor(w memoWord) (uint8, bool) {
 	i, j := w.slots()
 	a, b := &c.memo[i], &c.memo[j]
@@ -108,8 +107,8 @@ func (c *cleaner) slotFor(w memoWord) (uint8, bool) {
 }
 
 // recalled reports whether m's token was recalled since slotFor last
-// passed over it: marked, or with hits not yet applied (whose
-// application marks it, so that a pass over a slot with hits is lost).
+// passed over it: marked, or with hits not yet applied (applying them
+// marks it again, so a pass over a slot with hits clears nothing).
 func (m *csiMemo) recalled() bool { return m.used || m.hits != 0 }
 
 // keep stores m in slot i of the memo (slotFor), applying first the hits
