@@ -103,6 +103,17 @@ func (d *Decoder) skipParams(p []byte, i int) int {
 	return i
 }
 
+// extendParams is Extend in csi_param past MaxParams: it counts the
+// separators of p when all of it is digits and separators (skipParams).
+func (d *Decoder) extendParams(p []byte) bool {
+	np := d.np
+	if d.skipParams(p, 0) != len(p) {
+		d.np = np
+		return false
+	}
+	return true
+}
+
 // dispatchCSI ends the sequence with its final byte p[i] and returns the
 // index after it.
 func (d *Decoder) dispatchCSI(p []byte, i int, base int64, emit func(*Token)) int {

@@ -117,8 +117,8 @@ type Decoder struct {
 	scan uint16 // Scan's table state
 
 	// TakeTextBlanks: the non-ASCII blanks in the text Feed has emitted,
-	// and the bytes Feed and AppendText have consumed, since it was last
-	// called.
+	// and the bytes Feed, AppendText and Extend have consumed, since it
+	// was last called.
 	blanks, fed int64
 }
 
@@ -181,6 +181,38 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 	}
 	d.off = base + int64(len(p))
 	d.fed += int64(len(p))
+}
+
+// Extend consumes all of p, which continues the stream, when all Feed
+// would do with it is go on with the token open: payload of a control
+// string (osc_string, dcs_passthrough, sos_pm_apc_string) that needs no
+// decision (plainPayload: no terminator, abort, 9C, or UTF-8 unit cut by
+// the end of p), or parameters of a CSI past MaxParams (csi_param,
+// skipParams), and reports whether it did; d is then as Feed over p would
+// leave it, and Feed would have emitted nothing. Otherwise it returns
+// false and d is unchanged. It is Feed for a short piece of a long token
+// without Feed's dispatch.
+func (d *Decoder) Extend(p []byte) bool {
+	// The test of the state is inlined at the caller: most states cannot
+	// be extended.
+	if d.state != stateCSIParam && (d.state < stateOSCString || d.state > stateSOSPMAPCString) {
+		return false
+	}
+	return d.extend(p)
+}
+
+// extend is Extend in a string payload, or in csi_param.
+func (d *Decoder) extend(p []byte) bool {
+	if d.state == stateCSIParam {
+		if d.np < MaxParams || !d.extendParams(p) {
+			return false
+		}
+	} else if !d.extendPayload(p) {
+		return false
+	}
+	d.off += int64(len(p))
+	d.fed += int64(len(p)) // no text, so no blank
+	return true
 }
 
 // End reports what is still open at the end of the stream: a cut UTF-8

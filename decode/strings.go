@@ -1,5 +1,7 @@
 package decode
 
+import "encoding/binary"
+
 // The control string states, ECMA-48 5.6: an introducer (OSC, DCS, SOS,
 // PM, APC, in either spelling, or ESC k), a payload of any bytes, and a
 // terminator: ST (ESC \, or C1 ST as 9C or C2 9C when a C1 introducer
@@ -139,6 +141,20 @@ func (d *Decoder) controlString(p []byte, i int, base int64, emit func(*Token), 
 	return i
 }
 
+// extendPayload is Extend in a string state: it counts p as payload when
+// all of it is payload that needs no decision (plainPayload).
+func (d *Decoder) extendPayload(p []byte) bool {
+	if !printable(p) && plainPayload(p, 0) != len(p) {
+		return false
+	}
+	t := &d.tok
+	if t.Payload < PrefixLen {
+		t.NPrefix += uint8(copy(t.Prefix[t.Payload:], p))
+	}
+	t.Payload += int64(len(p))
+	return true
+}
+
 // stringEsc handles the byte after an ESC inside a control string: '\'
 // completes ST (ECMA-48 8.3.143) and ends the string; anything else aborts
 // the string, and the ESC starts a new escape. Decoder state string_esc,
@@ -250,6 +266,28 @@ func plainPayload(p []byte, i int) int {
 		i += k
 	}
 	return i
+}
+
+// printable reports whether p is printable ASCII (0x20–0x7E) only, in
+// loads of eight bytes (skipPrintable): p's, then its last eight, which
+// overlap the ones before; for p of four to seven bytes, its first four
+// and its last four.
+func printable(p []byte) bool {
+	n := len(p)
+	switch {
+	case n >= 8:
+		return skipPrintable(p, 0) >= n-8 && skipPrintable(p[n-8:], 0) == 8
+	case n >= 4:
+		var w [8]byte
+		binary.LittleEndian.PutUint64(w[:], uint64(binary.LittleEndian.Uint32(p))|uint64(binary.LittleEndian.Uint32(p[n-4:]))<<32)
+		return skipPrintable(w[:], 0) == 8
+	}
+	for _, b := range p {
+		if b < 0x20 || b >= 0x7F {
+			return false
+		}
+	}
+	return true
 }
 
 // strPlain marks the bytes that are payload in every control string when

@@ -113,30 +113,23 @@ func newCleaner(o Options) *cleaner {
 	return c
 }
 
-// feed cleans p, the next chunk of the stream.
+// feed cleans p, the next chunk of the stream. A chunk too short for the
+// record path (choosePath keeps the token path) under pathAuto and
+// without a screen is first tried whole: decode.Decoder.Extend (extended),
+// then quickText.
 func (c *cleaner) feed(p []byte) {
-	c.chunk, c.base = p, c.dec.Offset()
+	c.base = c.dec.Offset()
+	short := len(p) < minScanPiece && !c.scanning && c.path == pathAuto && c.scr == nil
+	if short && c.dec.Extend(p) {
+		c.extended(p)
+		return
+	}
+	c.chunk = p
 	held := len(c.out)
-	q := p
-	if len(p) < minScanPiece && c.quick() {
-		if c.quickText(p) {
-			q = nil
-		} else {
-			c.quickSkip = quickSkip
-		}
-	}
-	for len(q) > 0 {
-		n := min(len(q), pieceLen)
-		c.choosePath(q[:n])
-		if c.scanning {
-			c.scanFeed(q[:n])
-		} else {
-			c.dec.Feed(q[:n], c.tokenFn)
-		}
-		q = q[n:]
-	}
-	if c.scanning {
-		c.holdOpen()
+	if !short {
+		c.feedPieces(p)
+	} else if !c.quickText(p) {
+		c.dec.Feed(p, c.tokenFn)
 	}
 	if c.scr != nil {
 		c.screenFeed(p, held)
@@ -147,34 +140,58 @@ func (c *cleaner) feed(p []byte) {
 	c.chunk = nil
 }
 
+// feedPieces feeds p, the chunk, in pieces of pieceLen bytes, each on the
+// path choosePath decides.
+func (c *cleaner) feedPieces(p []byte) {
+	for len(p) > 0 {
+		n := min(len(p), pieceLen)
+		c.choosePath(p[:n])
+		if c.scanning {
+			c.scanFeed(p[:n])
+		} else {
+			c.dec.Feed(p[:n], c.tokenFn)
+		}
+		p = p[n:]
+	}
+	if c.scanning {
+		c.holdOpen()
+	}
+}
+
+// extended ends p, a short chunk (feed) that decode.Decoder.Extend took:
+// bytes that only extend the token open (a string's payload, a long
+// CSI's parameters) write nothing and end no token, so that they are
+// only counted and kept in the history.
+func (c *cleaner) extended(p []byte) {
+	c.rep.Kept.NonASCIIBlanks += c.keptBlanks(len(c.out), p) // none, but the count is taken
+	c.rep.BytesIn += int64(len(p))
+	c.keepHistory(p)
+}
+
 // quickSkip is how many small chunks after one that was not all text do
 // not try quickText: on input dense with sequences most chunks are not,
 // and the try is then wasted.
 const quickSkip = 7
 
-// quick reports whether a small chunk of text (fed on the token path,
-// choosePath) can be written without the policy: nothing
-// pending (plain), no screen, the decoder driven by Feed and between
-// tokens or inside a character (decode.Decoder.InText), under pathAuto
-// (pathTokens is Feed for every byte, the reference the tests compare
-// with).
-func (c *cleaner) quick() bool {
+// quickText writes p, a short chunk (feed), as each writes text tokens
+// when p is text (decode.AppendText: whole characters, and one the last
+// chunk cut) and nothing pending needs the policy (plain), and reports
+// whether it did. The last character written is the one before the next
+// token (prevChar). It is not tried on the quickSkip chunks after one
+// that was not all text.
+func (c *cleaner) quickText(p []byte) bool {
 	if c.quickSkip > 0 {
 		c.quickSkip--
 		return false
 	}
-	return c.path == pathAuto && !c.scanning && c.dec.InText() && c.scr == nil && c.plain()
-}
-
-// quickText writes p, the chunk, as each writes text tokens when p is
-// text (decode.AppendText: whole characters, and one the last chunk cut)
-// and reports whether it was. The last character written is the one
-// before the next token (prevChar).
-func (c *cleaner) quickText(p []byte) bool {
+	if !c.dec.InText() || !c.plain() {
+		return false
+	}
 	held := len(c.out)
 	var cut int
 	var ok bool
 	if c.out, cut, ok = c.dec.AppendText(c.out, p); !ok {
+		c.quickSkip = quickSkip
 		return false
 	}
 	if m := len(p) - cut; len(c.out) > held {
@@ -219,18 +236,28 @@ func (c *cleaner) end() {
 // is not copied.
 func (c *cleaner) keepHistory(p []byte) {
 	if f := &c.fmt; f.prevRune < 0 && f.prevEnd > c.base {
-		if i := f.prevEnd - c.base; i >= utf8.UTFMax {
-			f.tail, f.tailN = [utf8.UTFMax]byte(p[i-utf8.UTFMax:i]), utf8.UTFMax
-		} else {
-			f.tailN = copy(f.tail[:], p[:i])
-		}
+		f.keepTail(p[:f.prevEnd-c.base])
 	}
-	end := c.base + int64(len(p))
-	open := end - c.at
-	if open == 0 || open > histLen {
+	if open := c.base + int64(len(p)) - c.at; open == 0 || open > histLen {
 		c.hist = c.hist[:0]
-		return
+	} else {
+		c.keepOpen(p)
 	}
+}
+
+// keepTail keeps the last bytes of b, up to utf8.UTFMax, as the end of the
+// token before the next one (prevChar).
+func (f *formatState) keepTail(b []byte) {
+	if i := len(b); i >= utf8.UTFMax {
+		f.tail, f.tailN = [utf8.UTFMax]byte(b[i-utf8.UTFMax:]), utf8.UTFMax
+	} else {
+		f.tailN = copy(f.tail[:], b)
+	}
+}
+
+// keepOpen keeps, at the end of chunk p, the bytes from where the token
+// still open began (keepHistory).
+func (c *cleaner) keepOpen(p []byte) {
 	if c.at >= c.base {
 		c.hist = append(c.hist[:0], p[c.at-c.base:]...)
 		return
@@ -288,13 +315,17 @@ func (c *cleaner) each(t *decode.Token) {
 	case decode.KindCSI:
 		if !c.mapEach && !c.fmt.pending() {
 			c.at = t.End()
-			// A CSI that begins in the chunk begins after the latest
-			// frame boundary (Writer.Frame marks one between Writes).
-			if t.Flags != 0 || t.Len > maxMemo || t.Off < c.base {
+			// One begun in an earlier Write (short Writes cut many) is
+			// read from the history (span), unless a frame boundary
+			// (Writer.Frame) splits it.
+			var b []byte
+			if t.Flags == 0 && t.Len <= maxMemo && t.Off >= c.frame {
+				b = c.span(t.Off, t.End())
+			}
+			if b == nil {
 				c.sequence(t)
 				return
 			}
-			b := c.chunk[t.Off-c.base : t.End()-c.base]
 			if !c.recallBytes(b, 0) {
 				c.sequence(t)
 				c.rememberCSI(t, b)

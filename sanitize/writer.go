@@ -35,9 +35,12 @@ func (w *Writer) Write(p []byte) (int, error) {
 	if w.closed {
 		return 0, errors.New("sanitize: write after close")
 	}
-	w.c.feed(p)
-	if err := w.drain(); err != nil {
-		return 0, err
+	c := w.c
+	c.feed(p)
+	if len(c.out) > 0 {
+		if err := w.drain(); err != nil {
+			return 0, err
+		}
 	}
 	return len(p), nil
 }
