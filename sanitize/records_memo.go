@@ -23,8 +23,11 @@ func (c *cleaner) recallBytes(b []byte, f decode.Flags) bool {
 // keyOf returns the memo's key of the token whose bytes are b, at most
 // maxMemo, and whose record flags are f (none, or FlagAborted), and
 // whether the memo takes it: the bytes, and for an aborted token, which
-// the memo takes only when shorter, 0xFF as its last byte, which ends no
-// token of maxMemo bytes that is not aborted.
+// the memo takes only when shorter, 0xF0 plus its length as its last
+// byte, which ends no token of maxMemo bytes that is not aborted. The
+// length is needed: an aborted string may end in NULs of its payload,
+// which zero padding would hide (x and x NUL NUL, one overlong, would
+// share a key).
 func keyOf(b []byte, f decode.Flags) (memoWord, bool) {
 	return wordOf(b).tagged(f, len(b))
 }
@@ -33,7 +36,7 @@ func keyOf(b []byte, f decode.Flags) (memoWord, bool) {
 // flags f.
 func (w memoWord) tagged(f decode.Flags, n int) (memoWord, bool) {
 	if f != 0 {
-		w.hi |= 0xFF << 56
+		w.hi |= uint64(0xF0|n) << 56
 		return w, n < maxMemo
 	}
 	return w, true
@@ -218,8 +221,9 @@ func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
 // are only counted once findings are no longer listed (a finding names
 // the token): loud is set when it raises either. used marks a token
 // recalled since slotFor last passed over it. Its last byte is not 0 (a final byte, a terminator, a
-// control, a byte of the parameters or payload), so its bytes,
-// zero-padded, say its length too.
+// control, a byte of the parameters) unless it is aborted, so its bytes,
+// zero-padded, say its length too; an aborted token's key holds its
+// length (keyOf).
 //
 // hits counts the recalls that quickRecords made and has not applied yet
 // (counting them in bulk spares each recall the increments of three
