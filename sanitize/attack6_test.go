@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"bytes"
+	"io"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -147,5 +148,26 @@ func TestAttackMemo(t *testing.T) {
 		p := []byte(c.in)
 		assertPaths(t, c.name, p, c.o, nil, false)
 		assertPaths(t, c.name, p, c.o, cutsEvery(1, len(p)), false)
+	}
+}
+
+// TestAttackLinkAllocs: under LinksAppend, links whose payloads Writes of
+// 7 bytes cut, and whole ones, cost no allocation in steady state, once
+// findings are full (the URI and the joined payload were allocated for
+// each link).
+func TestAttackLinkAllocs(t *testing.T) {
+	in := []byte(strings.Repeat("\x1b]8;;http://example.com/a/b\x1b\\label\x1b]8;;\x1b\\ text\n", 50))
+	for _, size := range []int{7, len(in)} {
+		w := NewWriter(io.Discard, Options{Links: LinksAppend})
+		w.Write([]byte(fullFindings))
+		write := func() {
+			for i := 0; i < len(in); i += size {
+				w.Write(in[i:min(i+size, len(in))])
+			}
+		}
+		write()
+		if n := testing.AllocsPerRun(5, write); n != 0 {
+			t.Errorf("Writes of %d bytes: %.0f allocations per %d links", size, n, 50)
+		}
 	}
 }
