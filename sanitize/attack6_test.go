@@ -171,3 +171,29 @@ func TestAttackLinkAllocs(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAttackPaths: any input under any options but CRScreen (from opt's
+// bits), after findings filled or not, cut into Writes of 1 to 64 bytes
+// (from seed), framed or not: every path gives what the token path does.
+func FuzzAttackPaths(f *testing.F) {
+	for _, s := range attackPieces {
+		f.Add([]byte(s+s), uint16(0x1FF), uint64(1))
+	}
+	f.Add([]byte("\x1b]0;x\x1b7\x1b]0;x\x00\x00\x1b7"), uint16(0x680), uint64(7))
+	f.Fuzz(func(t *testing.T, p []byte, opt uint16, seed uint64) {
+		o := Options{
+			CR:          []CRPolicy{CRLines, CRDrop}[opt&1],
+			BS:          BSPolicy(opt >> 1 & 1),
+			Links:       LinkPolicy(opt >> 2 & 1),
+			FormatChars: FormatPolicy(opt >> 3 & 3 % 3),
+			C1:          C1Policy(opt >> 5 & 1),
+			APCBEL:      opt>>6&1 != 0,
+			MaxPayload:  int64(opt >> 9 & 7),
+		}
+		if opt>>7&1 != 0 {
+			p = append([]byte(fullFindings), p...)
+		}
+		r := rand.New(rand.NewPCG(seed, 0))
+		assertPaths(t, "fuzz", p, o, attackCuts(r, len(p), 1+int(seed%64)), opt>>8&1 != 0)
+	})
+}
