@@ -77,10 +77,7 @@ type cleaner struct {
 	next int64
 	one  decode.Token // a token single builds from a record
 	memo [1 << memoBits]csiMemo
-	// memoHits has a bit set for each slot of memo with hits counted in
-	// bulk (csiMemo.hits).
-	memoHits uint64
-	join     [256]byte // the bytes of a token begun in an earlier Write (span)
+	join [256]byte // the bytes of a token begun in an earlier Write (span)
 	// sh rebuilds tokens from their bytes (rebuild): it has read from
 	// shFrom, a token boundary, to its offset; shStart and shEnd are the
 	// span of the token being rebuilt, shDone is set once that has been
@@ -126,11 +123,12 @@ func (c *cleaner) feed(p []byte) {
 		c.extended(p)
 		return
 	}
-	c.chunk = p
 	held := len(c.out)
 	if !short {
+		c.chunk = p
 		c.feedPieces(p)
 	} else if !c.quickText(p) {
+		c.chunk = p // the tokens' bytes (each, bytesAt, span)
 		c.dec.Feed(p, c.tokenFn)
 	}
 	if c.scr != nil {

@@ -51,7 +51,10 @@ const (
 )
 
 // The record path is chosen for pieces of at least minScanPiece bytes
-// that hold an ESC in every scanDensity bytes or more: measured
+// that hold an ESC in every scanDensity bytes or more, or whose first
+// controlSample bytes hold a C0 control other than TAB, LF and CR, or
+// DEL, as often (random bytes, with few ESCs and a token every few bytes):
+// measured
 // (BENCHMARKS.md), Scan and the policy over records are faster than Feed
 // and the policy over tokens where sequences are dense (escape-dense
 // input, coloured git, grep and build output), and slower on text, on long
@@ -59,9 +62,10 @@ const (
 // bulk) and per call on short Writes. A Write is cut into pieces of
 // pieceLen bytes, each decided by itself.
 const (
-	pieceLen     = 16 << 10
-	minScanPiece = 512
-	scanDensity  = 64
+	pieceLen      = 16 << 10
+	minScanPiece  = 512
+	scanDensity   = 64
+	controlSample = 256
 )
 
 // choosePath decides how the piece of input p is decoded: the path stays
@@ -75,7 +79,8 @@ func (c *cleaner) choosePath(p []byte) {
 	case c.path == pathRecords:
 		scan = true
 	default:
-		scan = len(p) >= minScanPiece && bytes.Count(p, []byte{0x1B})*scanDensity >= len(p)
+		scan = len(p) >= minScanPiece && (bytes.Count(p, []byte{0x1B})*scanDensity >= len(p) ||
+			controls(p[:controlSample])*scanDensity >= controlSample)
 	}
 	if scan == c.scanning || !c.inGround() {
 		return
@@ -84,6 +89,18 @@ func (c *cleaner) choosePath(p []byte) {
 		c.next, c.shFrom = c.dec.Offset(), math.MaxInt64
 	}
 	c.scanning = scan
+}
+
+// controls counts the bytes of p that are C0 controls other than TAB, LF
+// and CR, or DEL.
+func controls(p []byte) int {
+	n := 0
+	for _, b := range p {
+		if b < 0x20 && b != '\t' && b != '\n' && b != '\r' || b == 0x7F {
+			n++
+		}
+	}
+	return n
 }
 
 // scanFeed cleans p, a piece of the chunk, with Scan.
@@ -135,19 +152,21 @@ func (c *cleaner) records(recs []decode.Record) {
 // quickRecords runs the policy over the leading records of recs for as
 // long as each is one that record would handle without a Token and
 // without writing anything but text, and returns how many it took: text
-// in the chunk copied while no CR waits on it, invalid UTF-8 written as
-// U+FFFD, a CR or a C0 that is only removed counted, and a sequence that
-// the memo recalls (recall), all without flags. The format policy holds
-// nothing and text needs only copying, as the caller checked; nothing
-// here changes either. The end of the stream so far, the output and the
-// end of the last text are kept in locals and stored once.
+// in the chunk of at most maxWide bytes copied while no CR waits on it,
+// invalid UTF-8 written as U+FFFD, a CR or a C0 that is only removed
+// counted, and a token that the memo recalls, without flags or aborted.
+// The format policy holds nothing and text needs only copying, as the
+// caller checked; nothing here changes either. The loop makes no call,
+// so that the end of the stream so far, the output and the chunk stay in
+// registers: a record that would need one (the output to grow, a run of
+// CRs to settle) is left to record.
 func (c *cleaner) quickRecords(recs []decode.Record) int {
-	chunk, base, next, out := c.chunk, c.base, c.next, c.out
+	chunk, base, next := c.chunk, c.base, c.next
+	if next < base {
+		return 0 // a token begun in the Write before
+	}
+	buf, o := c.out[:cap(c.out)], len(c.out)
 	rep := &c.rep
-	textEnd := int64(-1)
-	hits := c.memoHits
-	// A finding that settleCR adds may fill the findings: a recall that
-	// then waits for record is counted there.
 	full := len(rep.Findings) >= MaxFindings
 	i := 0
 loop:
@@ -155,32 +174,29 @@ loop:
 		r := recs[i]
 		end := r.End()
 		f := r.Flags()
-		if f&^decode.FlagAborted != 0 || next < base {
+		if f&^(decode.FlagAborted|decode.FlagEmbedded) != 0 {
 			break
 		}
 		s, e := next-base, end-base
+		// A control embedded in a sequence is the byte before its end,
+		// and the sequence goes on: a C0 control or text (LF, TAB).
+		emb := f&decode.FlagEmbedded != 0
+		if emb {
+			s, f = e-1, f&^decode.FlagEmbedded
+		}
 		switch r.Kind() {
 		case decode.KindText:
-			if f != 0 {
+			if f != 0 || c.crRun != 0 || !wideCopy(buf, o, chunk, s, e-s) {
 				break loop
 			}
-			if c.crRun != 0 {
-				c.out = out
-				c.settleCR(int(chunk[s]))
-				out = c.out
-			}
-			out = appendShort(out, chunk, s, e)
-			textEnd = end
+			o += int(e - s)
+			c.fmt.prevEnd, c.fmt.prevRune = end, -1
 		case decode.KindInvalid:
-			if f != 0 {
+			if f != 0 || c.crRun != 0 || len(buf)-o < len(replacement) {
 				break loop
 			}
-			if c.crRun != 0 {
-				c.out = out
-				c.settleCR(int(replacement[0]))
-				out = c.out
-			}
-			out = append(out, replacement[:]...)
+			*(*[len(replacement)]byte)(buf[o:]) = replacement
+			o += len(replacement)
 			rep.byKind[decode.KindInvalid]++
 		case decode.KindC0:
 			if f != 0 {
@@ -190,11 +206,11 @@ loop:
 			case '\r':
 				rep.Removed.CR++
 				if c.crRun == 0 {
-					c.crOff = next
+					c.crOff = base + s
 				}
 				c.crRun++
 			case '\b':
-				if len(rep.Findings) < MaxFindings { // BSDrop: the record path has no BSOverstrike
+				if !full { // BSDrop: the record path has no BSOverstrike; c0 flags it
 					break loop
 				}
 				rep.Removed.BS++
@@ -208,39 +224,42 @@ loop:
 		default:
 			// A token that begins in the chunk begins after the latest
 			// frame boundary (Writer.Frame marks one between Writes).
-			if e-s > maxMemo {
+			if emb || e-s > int64(memoLen(f)) || int64(len(chunk))-s < maxMemo {
 				break loop
 			}
-			w, ok := wordOf(chunk[s:e]).tagged(f, int(e-s))
-			if !ok {
-				break loop
-			}
-			m, slot := c.find(w)
+			m, _ := c.find(wideWord(chunk[s:e]).tagged(f, int(e-s)))
 			if m == nil || !full && m.loud {
 				break loop
 			}
 			m.hits++
-			hits |= 1 << slot
 		}
-		next = end
+		if !emb {
+			next = end
+		}
 	}
-	c.next, c.out, c.memoHits = next, out, hits
-	if textEnd >= 0 {
-		c.fmt.prevEnd, c.fmt.prevRune = textEnd, -1
-	}
+	c.next, c.out = next, buf[:o]
 	return i
 }
 
-// appendShort appends p[s:e] to out; a run of at most 16 bytes with 16
-// bytes to read in p and room for 16 in out is copied as one 16-byte
-// word, the bytes past e written past the end of out and left there.
-func appendShort(out, p []byte, s, e int64) []byte {
-	n := len(out)
-	if e-s <= 16 && int64(len(p))-s >= 16 && cap(out)-n >= 16 {
-		*(*[16]byte)(out[n : n+16]) = [16]byte(p[s : s+16])
-		return out[:n+int(e-s)]
+// maxWide is the longest text quickRecords copies (wideCopy); a longer
+// one is copied by record, with memmove.
+const maxWide = 256
+
+// wideCopy copies p[s:s+n] to buf[o:] in 16-byte words and reports
+// whether it did: when n is at most maxWide and buf has room for the
+// words and p bytes for them past s. The bytes of the last word past n
+// are written past the end of the output and left there.
+func wideCopy(buf []byte, o int, p []byte, s, n int64) bool {
+	w := int((n + 15) &^ 15)
+	if n > maxWide || len(buf)-o < w || int(int64(len(p))-s) < w {
+		return false
 	}
-	return append(out, p[s:e]...)
+	src := p[s:]
+	*(*[16]byte)(buf[o:]) = [16]byte(src)
+	for k := 16; k < w; k += 16 {
+		*(*[16]byte)(buf[o+k:]) = [16]byte(src[k:])
+	}
+	return true
 }
 
 // record runs the policy over the record r of the token [start, end);
@@ -268,29 +287,8 @@ func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
 				c.emitString(replacement[:])
 				return
 			}
-		case decode.KindC0:
-			switch r.Final() {
-			case '\r':
-				c.rep.Removed.CR++
-				if c.crRun == 0 {
-					c.crOff = start
-				}
-				c.crRun++
-				return
-			case '\b':
-				if len(c.rep.Findings) >= MaxFindings { // BSDrop: the record path has no BSOverstrike
-					c.rep.Removed.BS++
-					c.rep.Flags.Overwrite++
-					c.rep.FindingsOmitted++
-					return
-				}
-			case 0x0B, 0x0C:
-			default:
-				c.rep.Removed.C0++
-				return
-			}
 		}
-		if !looked && r.Flags()&^decode.FlagAborted == 0 && len(b) <= maxMemo && c.frame <= start && c.recallBytes(b, r.Flags()) {
+		if !looked && memoKind(r.Kind()) && r.Flags()&^decode.FlagAborted == 0 && c.frame <= start && c.recallBytes(b, r.Flags()) {
 			return
 		}
 		if r.Kind() == decode.KindCSI {
@@ -513,9 +511,9 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	}
 	key := csiKey{private, inter, 0, final}
 	r.countCSIKey(key, nInter, start, n)
-	if flags&^decode.FlagAborted == 0 && n <= maxMemo {
-		w, ok := keyOf(raw, flags)
-		if count := r.csiCounter(key, nInter); ok && count != nil {
+	if flags&^decode.FlagAborted == 0 && n <= int64(memoLen(flags)) {
+		w := wordOf(raw).tagged(flags, len(raw))
+		if count := r.csiCounter(key, nInter); count != nil {
 			if i, ok := c.slotFor(w); ok {
 				c.keep(i, csiMemo{word: w, kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count})
 			}

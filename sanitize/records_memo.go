@@ -9,40 +9,41 @@ import (
 )
 
 // recallBytes applies the remembered effect of the token with record
-// flags f whose bytes are b, at most maxMemo, when the memo holds it
+// flags f (none, or FlagAborted) whose bytes are b when the memo holds it
 // (recall); it reports whether it did.
 func (c *cleaner) recallBytes(b []byte, f decode.Flags) bool {
-	w, ok := keyOf(b, f)
-	if !ok {
+	if len(b) > memoLen(f) {
 		return false
 	}
-	m, _ := c.find(w)
+	m, _ := c.find(wordOf(b).tagged(f, len(b)))
 	return m != nil && c.recall(m)
 }
 
-// keyOf returns the memo's key of the token whose bytes are b, at most
-// maxMemo, and whose record flags are f (none, or FlagAborted), and
-// whether the memo takes it: the bytes, and for an aborted token, which
-// the memo takes only when shorter, 0xF0 plus its length as its last
-// byte, which ends no token of maxMemo bytes that is not aborted. The
+// memoKind reports whether the memo may hold tokens of kind k: not text,
+// invalid UTF-8 or C0 controls, whose effect is not the token's alone (a
+// NUL's bytes are also the key of a free slot).
+func memoKind(k decode.Kind) bool {
+	return k != decode.KindText && k != decode.KindInvalid && k != decode.KindC0
+}
+
+// memoLen returns the length in bytes of the longest token with record
+// flags f (none, or FlagAborted) that the memo takes: maxMemo, and a byte
+// less for an aborted one, whose key marks it in its last byte (tagged).
+func memoLen(f decode.Flags) int { return maxMemo - int(f/decode.FlagAborted) }
+
+// tagged returns the memo's key of a token of n bytes, at most
+// memoLen(f), whose word is w and whose record flags are f (none, or
+// FlagAborted): w, and for an aborted token w with 0xF0 plus n as its
+// last byte, which ends no token of maxMemo bytes that is not aborted. The
 // length is needed: an aborted string may end in NULs of its payload,
-// which zero padding would hide (x and x NUL NUL, one overlong, would
-// share a key).
-func keyOf(b []byte, f decode.Flags) (memoWord, bool) {
-	return wordOf(b).tagged(f, len(b))
+// which the zero padding of w would hide (x and x NUL NUL, one overlong,
+// would share a key). It does not branch on f.
+func (w memoWord) tagged(f decode.Flags, n int) memoWord {
+	w.hi |= uint64(f/decode.FlagAborted) * (uint64(0xF0|n) << 56)
+	return w
 }
 
-// tagged returns keyOf for w, the word of a token of n bytes with record
-// flags f.
-func (w memoWord) tagged(f decode.Flags, n int) (memoWord, bool) {
-	if f != 0 {
-		w.hi |= uint64(0xF0|n) << 56
-		return w, n < maxMemo
-	}
-	return w, true
-}
-
-// find returns the memo's entry for the token whose key is w (keyOf) and
+// find returns the memo's entry for the token whose key is w (tagged) and
 // its slot, or nil.
 func (c *cleaner) find(w memoWord) (*csiMemo, uint8) {
 	i, j := w.slots()
@@ -84,7 +85,7 @@ func (r *report) apply(m *csiMemo, n int64) {
 }
 
 // slotFor returns the slot where the memo keeps the token whose key is w
-// (keyOf): of its two slots, the one that holds it
+// (tagged): of its two slots, the one that holds it
 // already, else a free one, else one whose token has not been recalled
 // since the memo last passed over it (a second chance: the pass clears
 // the mark). When both were recalled it returns false, and the token is
@@ -99,17 +100,20 @@ func (c *cleaner) slotFor(w memoWord) (uint8, bool) {
 	case b.word == w || b.word == memoWord{}:
 		return j, true
 	}
-	c.settleSlot(i)
-	c.settleSlot(j)
 	switch {
-	case !a.used:
+	case !a.recalled():
 		return i, true
-	case !b.used:
+	case !b.recalled():
 		return j, true
 	}
 	a.used, b.used = false, false
 	return 0, false
 }
+
+// recalled reports whether m's token was recalled since slotFor last
+// passed over it: marked, or with hits not yet applied (whose
+// application marks it, so that a pass over a slot with hits is lost).
+func (m *csiMemo) recalled() bool { return m.used || m.hits != 0 }
 
 // keep stores m in slot i of the memo (slotFor), applying first the hits
 // counted in bulk of the one it replaces.
@@ -121,8 +125,8 @@ func (c *cleaner) keep(i uint8, m csiMemo) {
 
 // settleHits applies the hits that quickRecords counted in bulk (csiMemo.hits).
 func (c *cleaner) settleHits() {
-	for h := c.memoHits; h != 0; h &= h - 1 {
-		c.settle(uint8(bits.TrailingZeros64(h)))
+	for i := range c.memo {
+		c.settleSlot(uint8(i))
 	}
 }
 
@@ -139,7 +143,6 @@ func (c *cleaner) settle(i uint8) {
 	m := &c.memo[i]
 	c.rep.apply(m, m.hits)
 	m.hits, m.used = 0, true
-	c.memoHits &^= 1 << i
 }
 
 // remember keeps in the memo the effect of t, a token of at most maxMemo
@@ -152,7 +155,7 @@ func (c *cleaner) settle(i uint8) {
 // after it while the format policy holds nothing.
 func (c *cleaner) remember(t *decode.Token, b []byte) {
 	f := t.Flags & recordFlags
-	if f&^decode.FlagAborted != 0 || t.Len > maxMemo {
+	if f&^decode.FlagAborted != 0 {
 		return
 	}
 	var count *int64
@@ -171,10 +174,10 @@ func (c *cleaner) remember(t *decode.Token, b []byte) {
 	default:
 		return
 	}
-	w, ok := keyOf(b, f)
-	if !ok {
+	if len(b) > memoLen(f) {
 		return
 	}
+	w := wordOf(b).tagged(f, len(b))
 	if i, ok := c.slotFor(w); ok {
 		c.keep(i, csiMemo{word: w, kind: t.Kind, cl: Advisories(t), anomalies: t.Flags & ctlfunc.AnomalyFlags, count: count})
 	}
@@ -215,7 +218,7 @@ func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
 // csiMemo remembers the effect of a token of at most maxMemo bytes whose
 // effect its bytes and its record flags (none, or FlagAborted) alone
 // decide: a CSI that csi or (on the token path) rememberCSI counted, or a
-// token that remember took. word is its key (keyOf); the effect
+// token that remember took. word is its key (tagged); the effect
 // is one more of its kind, one more on count (where its CSI key or OSC
 // number counts; nil for none), and its classes cl and anomalies, which
 // are only counted once findings are no longer listed (a finding names
@@ -223,13 +226,13 @@ func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
 // recalled since slotFor last passed over it. Its last byte is not 0 (a final byte, a terminator, a
 // control, a byte of the parameters) unless it is aborted, so its bytes,
 // zero-padded, say its length too; an aborted token's key holds its
-// length (keyOf).
+// length (tagged).
 //
 // hits counts the recalls that quickRecords made and has not applied yet
 // (counting them in bulk spares each recall the increments of three
 // counters that every recall of the same kind shares); settleHits applies
 // them when the policy ends a piece of input and keep before a slot is
-// reused, and cleaner.memoHits has a bit set for each slot with hits.
+// reused.
 type csiMemo struct {
 	word      memoWord
 	kind      decode.Kind
@@ -258,7 +261,12 @@ func wordOf(b []byte) memoWord {
 		copy(w[:], b)
 		return memoWord{binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])}
 	}
-	// The bytes past b up to its capacity are loaded and masked off.
+	return wideWord(b)
+}
+
+// wideWord is wordOf for b with a capacity of maxMemo bytes or more: the
+// bytes past b up to maxMemo are loaded and masked off.
+func wideWord(b []byte) memoWord {
 	m := &wordMasks[len(b)]
 	w := b[:maxMemo]
 	return memoWord{binary.LittleEndian.Uint64(w) & m.lo, binary.LittleEndian.Uint64(w[8:]) & m.hi}

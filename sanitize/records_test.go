@@ -161,6 +161,38 @@ func TestPathSwitch(t *testing.T) {
 	}
 }
 
+// TestChoosePath: the pieces of input that the cleaner decodes with Scan
+// (choosePath): dense with ESCs, or starting with controls as dense (random
+// bytes, whose ESCs are few); not text, nor text with a control now and
+// then, nor a piece too short.
+func TestChoosePath(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	random := make([]byte, 4096)
+	for i := range random {
+		random[i] = byte(r.IntN(256))
+	}
+	text := strings.Repeat("plain text, é中 and \U0001F600\t\r\n", 120)
+	for _, c := range []struct {
+		name string
+		in   string
+		scan bool
+	}{
+		{"text", text, false},
+		{"text with a NUL in 100 bytes", strings.Repeat(strings.Repeat("x", 99)+"\x00", 40), false},
+		{"SGR every 20 bytes", strings.Repeat("\x1b[1;31mred\x1b[0m text", 200), true},
+		{"random bytes", string(random), true},
+		{"C0 every 16 bytes", strings.Repeat(strings.Repeat("x", 15)+"\x01", 256), true},
+		{"DEL every 16 bytes", strings.Repeat(strings.Repeat("x", 15)+"\x7f", 256), true},
+		{"short", strings.Repeat("\x1b[m", minScanPiece/4-1), false},
+	} {
+		cl := newCleaner(Options{})
+		cl.choosePath([]byte(c.in))
+		if cl.scanning != c.scan {
+			t.Errorf("%s: scanning %v, want %v", c.name, cl.scanning, c.scan)
+		}
+	}
+}
+
 // FuzzRecordPath: any input, cut at two points, gives the same text,
 // report and InGround on the record path as on the token path.
 func FuzzRecordPath(f *testing.F) {
