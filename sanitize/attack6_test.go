@@ -195,3 +195,21 @@ func FuzzAttackPaths(f *testing.F) {
 		assertPaths(t, "fuzz", p, o, attackCuts(r, len(p), 1+int(seed%64)), opt>>8&1 != 0)
 	})
 }
+
+// TestAttackAbortedLongString: on the record path (chosen for the dense
+// first Write), a string longer than the history aborted by the ESC that
+// begins the next token, in Writes of one byte: the ESC's chunk is
+// history the cleaner did not keep (the string open then was too long),
+// and rebuilding the next token at the end of the stream read the
+// history at -1 (a panic).
+func TestAttackAbortedLongString(t *testing.T) {
+	dense := strings.Repeat("\x1b[1m", 150)
+	for _, next := range []string{"\x1b]0;x", "\x1b]8;;\x9cb", "\x1b_x", "\x1b[1;2"} {
+		p := []byte(dense + "\x1b]0;" + strings.Repeat("u", histLen) + next)
+		cuts := []int{len(dense) + 4}
+		for c := cuts[0] + 1; c < len(p); c++ {
+			cuts = append(cuts, c)
+		}
+		assertPaths(t, "aborted long string", p, Options{}, cuts, false)
+	}
+}

@@ -670,11 +670,14 @@ func (c *cleaner) restart(start int64) {
 // past there already: the token's record comes in a later Write, or at
 // the end of the stream, when these bytes are gone. A shorter one is read
 // back from the history (span, rebuild), and a second Decoder that has
-// not read to the end of the chunk is then of no use.
+// not read to the end of the chunk is then of no use; but not one that
+// begins before what the history holds (the ESC that aborted a string too
+// long for it, in an earlier chunk, begins the next token), whose first
+// bytes only the second Decoder has read.
 func (c *cleaner) holdOpen() {
 	end := c.base + int64(len(c.chunk))
 	sh := &c.sh
-	if end-c.next <= histLen {
+	if end-c.next <= histLen && c.next >= c.base-int64(len(c.hist)) {
 		if sh.Offset() < end {
 			c.shFrom = math.MaxInt64
 		}
