@@ -213,3 +213,43 @@ func TestAttackAbortedLongString(t *testing.T) {
 		assertPaths(t, "aborted long string", p, Options{}, cuts, false)
 	}
 }
+
+// TestAttackLongTokens: strings and CSIs about as long as the history,
+// or short, of text, blanks, NULs or DEL, ended or aborted by the next
+// token in every way, after a dense prefix (the record path) or not, cut
+// into Writes of 1 to 600 bytes from a random first one.
+func TestAttackLongTokens(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	opens := []string{"\x1b]0;", "\x1b]8;;http://x/", "\x1bP", "\x1b_", "\x1b^", "\x1bX", "\x9d0;", "\xc2\x9d0;", "\x1bk", "\x1b[" + strings.Repeat("1;", 5), "\x1b[" + strings.Repeat("1;", 40)}
+	fills := []string{"u", "1;", "\xc2\xa0", "é", "\x00", "\x7f"}
+	nexts := []string{"\x1b]0;x", "\x1b]8;;\x9cb", "\x1b_x", "\x1b[1;2", "\x1b[1m", "\x1b\\", "\x18", "\x1a", "\x07", "\x9c", "\xc2\x9c", "\x1b", "\x1b]", "\x1bP1", "\x1b(", "\xe2\x80", "x"}
+	n := 600
+	if testing.Short() {
+		n = 150
+	}
+	for i := range n {
+		var b strings.Builder
+		if r.IntN(2) == 0 {
+			b.WriteString(strings.Repeat("\x1b[1m", 150))
+		}
+		for range 1 + r.IntN(3) {
+			b.WriteString(opens[r.IntN(len(opens))])
+			f := fills[r.IntN(len(fills))]
+			size := histLen - 20 + r.IntN(40)
+			if r.IntN(3) == 0 {
+				size = r.IntN(300)
+			}
+			b.WriteString(strings.Repeat(f, size/len(f)))
+			for range 1 + r.IntN(3) {
+				b.WriteString(nexts[r.IntN(len(nexts))])
+			}
+		}
+		p := []byte(b.String())
+		cuts := []int{r.IntN(len(p))}
+		step := 1 + r.IntN([]int{1, 8, 64, 600}[i%4])
+		for c := cuts[0] + step; c < len(p); c += 1 + r.IntN(step) {
+			cuts = append(cuts, c)
+		}
+		assertPaths(t, "long", p, attackOptions(r), cuts, i%5 == 0)
+	}
+}
