@@ -228,7 +228,7 @@ loop:
 			if emb || e-s > int64(memoLen(f)) || int64(len(chunk))-s < maxMemo {
 				break loop
 			}
-			m, _ := c.find(wideWord(chunk[s:e]).tagged(f))
+			m, _ := c.find(wideWord(chunk[s:e]).tagged(f, int(e-s)))
 			if m == nil || !full && m.loud {
 				break loop
 			}
@@ -513,7 +513,7 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	key := csiKey{private, inter, 0, final}
 	r.countCSIKey(key, nInter, start, n)
 	if flags&^decode.FlagAborted == 0 && n <= int64(memoLen(flags)) {
-		w := wordOf(raw).tagged(flags)
+		w := wordOf(raw).tagged(flags, len(raw))
 		if count := r.csiCounter(key, nInter); count != nil {
 			if i, ok := c.slotFor(w); ok {
 				c.keep(i, csiMemo{word: w, kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count})
@@ -671,11 +671,14 @@ func (c *cleaner) restart(start int64) {
 // past there already: the token's record comes in a later Write, or at
 // the end of the stream, when these bytes are gone. A shorter one is read
 // back from the history (span, rebuild), and a second Decoder that has
-// not read to the end of the chunk is then of no use.
+// not read to the end of the chunk is then of no use; but not one that
+// begins before what the history holds (the ESC that aborted a string too
+// long for it, in an earlier chunk, begins the next token), whose first
+// bytes only the second Decoder has read.
 func (c *cleaner) holdOpen() {
 	end := c.base + int64(len(c.chunk))
 	sh := &c.sh
-	if end-c.next <= histLen {
+	if end-c.next <= histLen && c.next >= c.base-int64(len(c.hist)) {
 		if sh.Offset() < end {
 			c.shFrom = math.MaxInt64
 		}
