@@ -85,7 +85,7 @@ func (c *cleaner) link(t *decode.Token) {
 	}
 	if semi := bytes.IndexByte(pl[2:], ';'); semi >= 0 {
 		if uri := pl[2+semi+1:]; len(uri) <= MaxLinkURI && printableHTTP(uri) {
-			c.linkURI = append([]byte(nil), uri...)
+			c.linkURI, c.linkOpen = append(c.linkURI[:0], uri...), true
 		}
 	}
 }
@@ -93,13 +93,13 @@ func (c *cleaner) link(t *decode.Token) {
 // endLink ends the label of the open link: under LinksAppend its URI
 // follows it.
 func (c *cleaner) endLink() {
-	if c.linkURI != nil {
+	if c.linkOpen {
 		c.rep.Kept.LinkTargets++
 		c.emitString([]byte(" <"))
 		c.emitString(c.linkURI)
 		c.emitString([]byte(">"))
 	}
-	c.linkURI = nil
+	c.linkOpen = false
 }
 
 // printableHTTP reports whether uri is http(s) (the scheme in any case,

@@ -42,7 +42,9 @@ type cleaner struct {
 	line     []rune // current line under emulation
 	col      int    // cursor column in line
 
-	linkURI []byte // the URI of the open OSC 8 link, to append under LinksAppend
+	linkURI  []byte // the URI of the open OSC 8 link, to append under LinksAppend (when linkOpen), its buffer reused
+	linkOpen bool
+	joinBuf  []byte // bytesAt's buffer for a span that straddles hist and chunk, reused
 
 	m *OffsetMap // optional offset map
 	// mapEach is set when every token adds a point to m: an offset map
@@ -283,7 +285,8 @@ func (c *cleaner) keepOpen(p []byte) {
 }
 
 // bytesAt returns the n input bytes at stream offset off, or nil when they
-// are no longer held.
+// are no longer held; bytes joined from hist and chunk are valid until the
+// next call.
 func (c *cleaner) bytesAt(off, n int64) []byte {
 	if off >= c.base {
 		i := off - c.base
@@ -300,9 +303,8 @@ func (c *cleaner) bytesAt(off, n int64) []byte {
 		return c.hist[off-histStart : off+n-histStart]
 	}
 	// The span straddles hist and chunk: join them in a scratch buffer.
-	joined := make([]byte, 0, n)
-	joined = append(joined, c.hist[off-histStart:]...)
-	return append(joined, c.chunk[:off+n-c.base]...)
+	c.joinBuf = append(append(c.joinBuf[:0], c.hist[off-histStart:]...), c.chunk[:off+n-c.base]...)
+	return c.joinBuf
 }
 
 // each runs the policy over one token from the decoder. Text and invalid

@@ -17,12 +17,13 @@ import (
 // at a time, over the pieces of input where that is faster than Feed
 // (choosePath), and runs the policy over each batch:
 //
-//   - fast paths that need no Token: text copied, invalid UTF-8 written as
-//     U+FFFD, a CR or a C0 that is only removed counted, BS counted once
-//     findings are full, a CSI counted by its key and classified by the
-//     catalogue (csi: ctlfunc.CSIClasses, its parameter bytes read only for
-//     SGR conceal), and a short sequence seen before counted by its bytes
-//     (csiMemo);
+//   - fast paths that need no Token: runs of the commonest records in one
+//     loop without calls (quickRecords: text copied, invalid UTF-8 written
+//     as U+FFFD, a CR or a C0 that is only removed counted, BS counted once
+//     findings are full, and a short token seen before counted by its
+//     bytes and record flags: csiMemo, records_memo.go), and a CSI counted
+//     by its key and classified by the catalogue (csi: ctlfunc.CSIClasses,
+//     its parameter bytes read only for SGR conceal);
 //   - single controls, format characters, escapes and control strings
 //     whose Token the record and its bytes give (single), and every record
 //     while the format policy holds something, go through token;
@@ -154,8 +155,8 @@ func (c *cleaner) records(recs []decode.Record) {
 // without writing anything but text, and returns how many it took: text
 // in the chunk of at most maxWide bytes copied while no CR waits on it,
 // invalid UTF-8 written as U+FFFD, a CR or a C0 that is only removed
-// counted, and a token that the memo recalls, without flags or aborted.
-// The format policy holds nothing and text needs only copying, as the
+// counted (also embedded in a sequence), and a token that the memo
+// recalls, without flags or aborted. The format policy holds nothing and text needs only copying, as the
 // caller checked; nothing here changes either. The loop makes no call,
 // so that the end of the stream so far, the output and the chunk stay in
 // registers: a record that would need one (the output to grow, a run of
@@ -227,7 +228,7 @@ loop:
 			if emb || e-s > int64(memoLen(f)) || int64(len(chunk))-s < maxMemo {
 				break loop
 			}
-			m, _ := c.find(wideWord(chunk[s:e]).tagged(f))
+			m, _ := c.find(wideWord(chunk[s:e]).tagged(f, int(e-s)))
 			if m == nil || !full && m.loud {
 				break loop
 			}
@@ -512,7 +513,7 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	key := csiKey{private, inter, 0, final}
 	r.countCSIKey(key, nInter, start, n)
 	if flags&^decode.FlagAborted == 0 && n <= int64(memoLen(flags)) {
-		w := wordOf(raw).tagged(flags)
+		w := wordOf(raw).tagged(flags, len(raw))
 		if count := r.csiCounter(key, nInter); count != nil {
 			if i, ok := c.slotFor(w); ok {
 				c.keep(i, csiMemo{word: w, kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count})
@@ -670,11 +671,14 @@ func (c *cleaner) restart(start int64) {
 // past there already: the token's record comes in a later Write, or at
 // the end of the stream, when these bytes are gone. A shorter one is read
 // back from the history (span, rebuild), and a second Decoder that has
-// not read to the end of the chunk is then of no use.
+// not read to the end of the chunk is then of no use; but not one that
+// begins before what the history holds (the ESC that aborted a string too
+// long for it, in an earlier chunk, begins the next token), whose first
+// bytes only the second Decoder has read.
 func (c *cleaner) holdOpen() {
 	end := c.base + int64(len(c.chunk))
 	sh := &c.sh
-	if end-c.next <= histLen {
+	if end-c.next <= histLen && c.next >= c.base-int64(len(c.hist)) {
 		if sh.Offset() < end {
 			c.shFrom = math.MaxInt64
 		}

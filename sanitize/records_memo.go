@@ -15,7 +15,7 @@ func (c *cleaner) recallBytes(b []byte, f decode.Flags) bool {
 	if len(b) > memoLen(f) {
 		return false
 	}
-	m, _ := c.find(wordOf(b).tagged(f))
+	m, _ := c.find(wordOf(b).tagged(f, len(b)))
 	return m != nil && c.recall(m)
 }
 
@@ -31,12 +31,15 @@ func memoKind(k decode.Kind) bool {
 // less for an aborted one, whose key marks it in its last byte (tagged).
 func memoLen(f decode.Flags) int { return maxMemo - int(f/decode.FlagAborted) }
 
-// tagged returns the memo's key of a token of at most memoLen(f) bytes
-// whose word is w and whose record flags are f (none, or FlagAborted):
-// w, and for an aborted token w with 0xFF as its last byte, which ends no
-// token of maxMemo bytes that is not aborted. It does not branch on f.
-func (w memoWord) tagged(f decode.Flags) memoWord {
-	w.hi |= uint64(f/decode.FlagAborted) * (0xFF << 56)
+// tagged returns the memo's key of a token of n bytes, at most
+// memoLen(f), whose word is w and whose record flags are f (none, or
+// FlagAborted): w, and for an aborted token w with 0xF0 plus n as its
+// last byte, which ends no token of maxMemo bytes that is not aborted. The
+// length is needed: an aborted string may end in NULs of its payload,
+// which the zero padding of w would hide (x and x NUL NUL, one overlong,
+// would share a key). It does not branch on f.
+func (w memoWord) tagged(f decode.Flags, n int) memoWord {
+	w.hi |= uint64(f/decode.FlagAborted) * (uint64(0xF0|n) << 56)
 	return w
 }
 
@@ -82,12 +85,11 @@ func (r *report) apply(m *csiMemo, n int64) {
 }
 
 // slotFor returns the slot where the memo keeps the token whose key is w
-// (tagged): of its two slots, the one that holds it
-// already, else a free one, else one whose token has not been recalled
-// since the memo last passed over it (a second chance: the pass clears
-// the mark). When both were recalled it returns false, and the token is
-// not kept: tokens seen once, as most are in random bytes, do not push
-// out those that recur.
+// (tagged): of its two slots, the one that holds it already, else a free
+// one, else one whose token has not been recalled since the memo last
+// passed over it (a second chance: the pass clears the mark). When both
+// were recalled it returns false, and the token is not kept: tokens seen
+// once, as most are in random bytes, do not push out those that recur.
 func (c *cleaner) slotFor(w memoWord) (uint8, bool) {
 	i, j := w.slots()
 	a, b := &c.memo[i], &c.memo[j]
@@ -108,8 +110,8 @@ func (c *cleaner) slotFor(w memoWord) (uint8, bool) {
 }
 
 // recalled reports whether m's token was recalled since slotFor last
-// passed over it: marked, or with hits not yet applied (whose
-// application marks it, so that a pass over a slot with hits is lost).
+// passed over it: marked, or with hits not yet applied (applying them
+// marks it again, so a pass over a slot with hits clears nothing).
 func (m *csiMemo) recalled() bool { return m.used || m.hits != 0 }
 
 // keep stores m in slot i of the memo (slotFor), applying first the hits
@@ -174,7 +176,7 @@ func (c *cleaner) remember(t *decode.Token, b []byte) {
 	if len(b) > memoLen(f) {
 		return
 	}
-	w := wordOf(b).tagged(f)
+	w := wordOf(b).tagged(f, len(b))
 	if i, ok := c.slotFor(w); ok {
 		c.keep(i, csiMemo{word: w, kind: t.Kind, cl: Advisories(t), anomalies: t.Flags & ctlfunc.AnomalyFlags, count: count})
 	}
@@ -221,8 +223,9 @@ func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
 // are only counted once findings are no longer listed (a finding names
 // the token): loud is set when it raises either. used marks a token
 // recalled since slotFor last passed over it. Its last byte is not 0 (a final byte, a terminator, a
-// control, a byte of the parameters or payload), so its bytes,
-// zero-padded, say its length too.
+// control, a byte of the parameters) unless it is aborted, so its bytes,
+// zero-padded, say its length too; an aborted token's key holds its
+// length (tagged).
 //
 // hits counts the recalls that quickRecords made and has not applied yet
 // (counting them in bulk spares each recall the increments of three
@@ -286,4 +289,4 @@ func (w memoWord) slots() (uint8, uint8) {
 }
 
 // memoBits is log2 of the number of csiMemo slots.
-const memoBits = 6
+const memoBits = 7
