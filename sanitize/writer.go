@@ -35,14 +35,11 @@ func (w *Writer) Write(p []byte) (int, error) {
 	if w.closed {
 		return 0, errors.New("sanitize: write after close")
 	}
-	c := w.c
-	c.feed(p)
-	if out := c.out; len(out) > 0 {
-		// drain, written out: a short Write costs a call less.
-		c.flushed += int64(len(out))
-		c.out = out[:0]
-		if _, w.err = w.w.Write(out); w.err != nil {
-			return 0, w.err
+	w.c.feed(p)
+	// A short Write often has no output: drain only when there is some.
+	if len(w.c.out) > 0 {
+		if err := w.drain(); err != nil {
+			return 0, err
 		}
 	}
 	return len(p), nil
