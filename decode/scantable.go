@@ -29,8 +29,7 @@ type scanConfig struct {
 	// to the next byte.
 	off int64
 
-	run  uint8 // in ground or utf8: the length of the open text run, up to scanRun; 0: none
-	stay uint8 // in bulkStates: how many printable bytes in a row left the state as it was, up to scanStay
+	run uint8 // in ground or utf8: the length of the open text run, up to scanRun; 0: none
 }
 
 // bulkStates are the states whose runs of printable bytes Scan skips in
@@ -176,10 +175,11 @@ func represent(d *Decoder, c *scanConfig, pos int64) {
 const entryStay = 1 << entryConsumeShift << 32
 
 // buildScanTable generates the scan table by running the state methods:
-// from each table state it feeds every byte to a Decoder in that state and records the tokens that end and the
-// state reached, until no new state is reached. The states that count a
-// run of stays are then copies of their state with stay 0, but for the
-// stays. Bytes whose column is the same in every state share a class.
+// from each table state it feeds every byte to a Decoder in that state
+// and records the tokens that end and the state reached, until no new
+// state is reached. The states that count a run of stays are then copies
+// of their state's row, but for the stays. Bytes whose column is the
+// same in every state share a class.
 //
 // With classes (scanClasses, generated: scanclasses_table.go), only the
 // first byte of each of its classes is fed, and the others take its
