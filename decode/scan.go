@@ -91,17 +91,10 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 	}
 	next, info, ems, class := &t.next, &t.info, &t.emits, &t.class
 	for i < len(p) && n <= len(recs)-ScanRecords {
-		if !scanOneLane {
-			// Two lanes where they can go (scan_lanes.go).
-			if i, s, n = t.lanes(p, i, s, recs, n, off); i == len(p) {
-				break
-			}
-		}
 		// A block of bytes that cannot fill recs (a byte ends at most
-		// three records), stepped without counting the room left, and
-		// no longer than a block of the lanes, to go back to them. The
+		// three records), stepped without counting the room left. The
 		// step consumes its byte: i does not wait for the table.
-		stop := min(len(p), i+(len(recs)-ScanRecords-n)/3+1, i+laneSpan)
+		stop := min(len(p), i+(len(recs)-ScanRecords-n)/3+1)
 		q := p[:stop]
 		at := Record(off+int64(i)) << 24
 		for ; i < len(q); i++ {
