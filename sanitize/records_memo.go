@@ -265,9 +265,14 @@ func wordOf(b []byte) memoWord {
 
 // wideWord is wordOf for b with a capacity of maxMemo bytes or more: the
 // bytes past b up to maxMemo are loaded and masked off.
-func wideWord(b []byte) memoWord {
-	m := &wordMasks[len(b)]
-	w := b[:maxMemo]
+func wideWord(b []byte) memoWord { return wordAt(b[:maxMemo], 0, len(b)) }
+
+// wordAt returns the n bytes of p at s, one to maxMemo of them, as a
+// memoWord, where p holds maxMemo bytes from s: those past n are loaded
+// and masked off.
+func wordAt(p []byte, s, n int) memoWord {
+	m := &wordMasks[n]
+	w := p[s : s+maxMemo]
 	return memoWord{binary.LittleEndian.Uint64(w) & m.lo, binary.LittleEndian.Uint64(w[8:]) & m.hi}
 }
 
