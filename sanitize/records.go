@@ -136,7 +136,9 @@ func (c *cleaner) records(n int) {
 	for i := 0; i < n; i++ {
 		quick := c.plainText && !c.fmt.pending()
 		if quick {
-			if i = c.quickRecords(uint8(i)); i == n {
+			j := c.quickRecords(uint8(i))
+			c.textEnd(i, j)
+			if i = j; i == n {
 				break
 			}
 		}
@@ -174,19 +176,18 @@ func (c *cleaner) quickRecords(i uint8) int {
 	if c.next < c.base {
 		return int(i) // a token begun in the Write before
 	}
-	chunk := c.chunk
+	chunk := c.chunk[:len(c.chunk):len(c.chunk)] // a capacity the bounds checks need not hold apart
 	buf, o := c.out[:cap(c.out)], len(c.out)
 	s := int(c.next - c.base) // where the next token that is not embedded begins
-	from := i
 loop:
 	for ; ; i++ {
 		r := c.recs[i]
 		e := int(int64(r>>24) - c.base)
-		switch uint32(r) & kindFlags {
-		case uint32(decode.KindText):
+		kf := uint32(r) & kindFlags
+		if kf == uint32(decode.KindText) {
 			n := e - s
 			if c.crRun != 0 || n > maxWide || o+n+15 > len(buf) || s+n+15 > len(chunk) {
-				break loop
+				break
 			}
 			copy16(buf, o, chunk, s)
 			for k := 16; k < n; k += 16 {
@@ -194,6 +195,31 @@ loop:
 			}
 			o += n
 			s = e
+			continue
+		}
+		if k := kf &^ aborted; k < 32 && memoKinds>>k&1 != 0 {
+			// A token that begins in the chunk begins after the latest
+			// frame boundary (Writer.Frame marks one between Writes).
+			n := e - s
+			if n > maxMemo || s+maxMemo > len(chunk) {
+				break
+			}
+			w := wordAt(chunk, s, n)
+			if kf != k {
+				if n == maxMemo {
+					break
+				}
+				w = w.tagged(decode.FlagAborted, n)
+			}
+			m := c.find(w)
+			if m == nil || m.loud && len(c.rep.Findings) < MaxFindings {
+				break
+			}
+			m.hits++
+			s = e
+			continue
+		}
+		switch kf {
 		case uint32(decode.KindText) | embedded:
 			// An LF or TAB inside a sequence, the byte before its end.
 			if c.crRun != 0 || o+16 > len(buf) || e+15 > len(chunk) {
@@ -213,40 +239,21 @@ loop:
 			if !c.quickC0(r.Final(), e) {
 				break loop
 			}
-			if uint32(r)&embedded == 0 {
+			if kf == uint32(decode.KindC0) {
 				s = e
 			}
 		default:
-			// A token that begins in the chunk begins after the latest
-			// frame boundary (Writer.Frame marks one between Writes).
-			f, n := r.Flags(), e-s
-			if f&^decode.FlagAborted != 0 || n > memoLen(f) || s+maxMemo > len(chunk) {
-				break loop // stopRecord among them
-			}
-			w := wordAt(chunk, s, n)
-			if f != 0 {
-				if !memoKind(r.Kind()) {
-					break loop
-				}
-				w = w.tagged(f, n)
-			}
-			m, _ := c.find(w)
-			if m == nil || m.loud && len(c.rep.Findings) < MaxFindings {
-				break loop
-			}
-			m.hits++
-			s = e
+			break loop // stopRecord among them
 		}
 	}
 	c.next, c.out = c.base+int64(s), buf[:o]
-	c.textEnd(from, i)
 	return int(i)
 }
 
-// textEnd notes, after quickRecords took records from to to of the batch,
-// the end of the last text among them as the token before the next
+// textEnd notes, after quickRecords took the records from to to of the
+// batch, the end of the last text among them as the token before the next
 // (formatState.prevEnd), its character to be read back from its bytes.
-func (c *cleaner) textEnd(from, to uint8) {
+func (c *cleaner) textEnd(from, to int) {
 	for k := to; k > from; k-- {
 		if r := c.recs[k-1]; r.Kind() == decode.KindText {
 			c.fmt.prevEnd, c.fmt.prevRune = r.End(), -1
@@ -256,10 +263,11 @@ func (c *cleaner) textEnd(from, to uint8) {
 }
 
 // kindFlags masks a record's kind and flags (bits 0–7 and 16–23);
-// embedded is its FlagEmbedded there.
+// embedded and aborted are its FlagEmbedded and FlagAborted there.
 const (
 	kindFlags = 0xFF00FF
 	embedded  = uint32(decode.FlagEmbedded) << 16
+	aborted   = uint32(decode.FlagAborted) << 16
 )
 
 // quickC0 counts the C0 control code whose record ends at e in the chunk (the
