@@ -185,19 +185,26 @@ loop:
 		e := int(int64(r>>24) - c.base)
 		kf := uint32(r) & kindFlags
 		if kf == uint32(decode.KindText) {
-			n := e - s
-			if c.crRun != 0 || n > maxWide || o+n+15 > len(buf) || s+n+15 > len(chunk) {
+			if c.crRun != 0 || o+16 > len(buf) || s+16 > len(chunk) {
 				break
 			}
 			copy16(buf, o, chunk, s)
-			for k := 16; k < n; k += 16 {
-				copy16(buf, o+k, chunk, s+k)
+			n := e - s
+			if n > 16 {
+				// The first word was written past the end of the output
+				// in any case.
+				if n > maxWide || o+n+15 > len(buf) || s+n+15 > len(chunk) {
+					break
+				}
+				for k := 16; k < n; k += 16 {
+					copy16(buf, o+k, chunk, s+k)
+				}
 			}
 			o += n
 			s = e
 			continue
 		}
-		if k := kf &^ aborted; k < 32 && memoKinds>>k&1 != 0 {
+		if k := kf &^ aborted; k == uint32(decode.KindCSI) || k < 32 && memoKinds>>k&1 != 0 {
 			// A token that begins in the chunk begins after the latest
 			// frame boundary (Writer.Frame marks one between Writes).
 			n := e - s
