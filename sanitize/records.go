@@ -136,9 +136,7 @@ func (c *cleaner) records(n int) {
 	for i := 0; i < n; i++ {
 		quick := c.plainText && !c.fmt.pending()
 		if quick {
-			j := c.quickRecords(uint8(i))
-			c.textEnd(i, j)
-			if i = j; i == n {
+			if i = c.quickRecords(uint8(i)); i == n {
 				break
 			}
 		}
@@ -202,6 +200,7 @@ loop:
 			}
 			o += n
 			s = e
+			c.fmt.prevEnd, c.fmt.prevRune = c.base+int64(e), -1
 			continue
 		}
 		if k := kf &^ aborted; k == uint32(decode.KindCSI) || k < 32 && memoKinds>>k&1 != 0 {
@@ -234,6 +233,7 @@ loop:
 			}
 			copy16(buf, o, chunk, e-1)
 			o++
+			c.fmt.prevEnd, c.fmt.prevRune = c.base+int64(e), -1
 		case uint32(decode.KindInvalid):
 			if c.crRun != 0 || o+len(replacement) > len(buf) {
 				break loop
@@ -255,18 +255,6 @@ loop:
 	}
 	c.next, c.out = c.base+int64(s), buf[:o]
 	return int(i)
-}
-
-// textEnd notes, after quickRecords took the records from to to of the
-// batch, the end of the last text among them as the token before the next
-// (formatState.prevEnd), its character to be read back from its bytes.
-func (c *cleaner) textEnd(from, to int) {
-	for k := to; k > from; k-- {
-		if r := c.recs[k-1]; r.Kind() == decode.KindText {
-			c.fmt.prevEnd, c.fmt.prevRune = r.End(), -1
-			return
-		}
-	}
 }
 
 // kindFlags masks a record's kind and flags (bits 0–7 and 16–23);
