@@ -305,8 +305,27 @@ func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
 		return
 	}
 	c.token(t)
-	c.remember(t, b)
+	if offered(start) {
+		c.remember(t, b)
+	}
 }
+
+// offered reports whether a token at stream offset off that the memo did
+// not recall is offered to it (remember, and csi's keep): one token in
+// 1<<offerBits, chosen by a multiplicative hash of the offset, so that a
+// token that recurs is kept after 1<<offerBits sightings on average,
+// wherever in a repeated stretch of input it lies, and the tokens seen
+// once, most of those the memo misses on random bytes (CSIs and strings
+// with random parameters and payloads), cost it an offer only that often.
+// Measured (BENCHMARKS.md, rare7): on weighted random bytes all but 0.3%
+// of the tokens kept when each was offered were pushed out unrecalled.
+func offered(off int64) bool {
+	return uint64(off)*0x9E3779B97F4A7C15>>(64-offerBits) == 0
+}
+
+// offerBits is log2 of how many tokens the memo missed there are to each
+// it is offered (offered).
+const offerBits = 3
 
 // single returns the Token of a record that the record and its bytes b
 // give whole: a single control, text (but one that completes a character
@@ -360,10 +379,10 @@ func (c *cleaner) single(r decode.Record, b []byte, start int64) *decode.Token {
 }
 
 // controlString fills in t, a control string without flags or aborted,
-// whose bytes are b, when its payload holds none of the bytes that the
-// string states decide on but for BEL where the kind does not end with it
-// (no CAN, SUB, ESC, and no 9C, which may be C1 ST, FlagAmbiguous payload
-// or a continuation byte), and returns it; otherwise nil. The terminator
+// whose bytes are b, when its payload holds no 9C (which may be C1 ST,
+// FlagAmbiguous payload or a continuation byte, as the string states
+// decide), and returns it; otherwise, or for one left open at the end of
+// the stream, nil. The terminator
 // is then the last byte or two (BEL where the kind ends with it, ESC \,
 // C1 ST spelled 9C or C2 9C after a C1 introducer; none when aborted), the
 // OSC number the leading digits before ';' or the terminator, and the
@@ -404,12 +423,14 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 	if n < intro+term {
 		return nil
 	}
+	// The string states end a string at CAN, SUB, ESC and, where its kind
+	// ends with it, BEL, and none of these is then the string's: a
+	// terminated or aborted string's payload holds none of them (one left
+	// open at the end of the stream may end in ESC). What is left to
+	// decide on is 9C.
 	pl := b[intro : n-term]
-	bel := t.Term == decode.TermBEL || t.Kind == decode.KindOSC || t.Kind == decode.KindScreenTitle || t.Kind == decode.KindAPC && c.opts.APCBEL
-	for _, x := range pl {
-		if x == 0x9C || x == 0x18 || x == 0x1A || x == 0x1B || x == 0x07 && bel {
-			return nil
-		}
+	if t.Flags&decode.FlagUnterminated != 0 || bytes.IndexByte(pl, 0x9C) >= 0 {
+		return nil
 	}
 	t.Payload, t.NPrefix = int64(len(pl)), uint8(copy(t.Prefix[:], pl))
 	if t.Payload > c.opts.maxPayload() {
@@ -512,7 +533,7 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	}
 	key := csiKey{private, inter, 0, final}
 	r.countCSIKey(key, nInter, start, n)
-	if flags&^decode.FlagAborted == 0 && n <= int64(memoLen(flags)) {
+	if flags&^decode.FlagAborted == 0 && n <= int64(memoLen(flags)) && offered(start) {
 		w := wordOf(raw).tagged(flags, len(raw))
 		if count := r.csiCounter(key, nInter); count != nil {
 			if i, ok := c.slotFor(w); ok {
