@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"unicode/utf8"
@@ -429,10 +430,25 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 	// open at the end of the stream may end in ESC). What is left to
 	// decide on is 9C.
 	pl := b[intro : n-term]
-	if t.Flags&decode.FlagUnterminated != 0 || bytes.IndexByte(pl, 0x9C) >= 0 {
+	if t.Flags&decode.FlagUnterminated != 0 {
 		return nil
 	}
-	t.Payload, t.NPrefix = int64(len(pl)), uint8(copy(t.Prefix[:], pl))
+	if decode.PrefixLen == maxMemo && len(pl) <= maxMemo && cap(pl) >= maxMemo {
+		// A short payload is one word, read with the bytes after it
+		// masked off: tested for 9C and stored whole as the prefix.
+		w := wideWord(pl)
+		if w.holds(0x9C) {
+			return nil
+		}
+		binary.LittleEndian.PutUint64(t.Prefix[:8], w.lo)
+		binary.LittleEndian.PutUint64(t.Prefix[8:], w.hi)
+		t.NPrefix = uint8(len(pl))
+	} else if bytes.IndexByte(pl, 0x9C) >= 0 {
+		return nil
+	} else {
+		t.NPrefix = uint8(copy(t.Prefix[:], pl))
+	}
+	t.Payload = int64(len(pl))
 	if t.Payload > c.opts.maxPayload() {
 		t.Flags |= decode.FlagOverlong
 	}
@@ -466,42 +482,16 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	if flags != 0 && len(r.Findings) < MaxFindings || len(b) > maxQuickCSI {
 		return false
 	}
-	n, raw := int64(len(b)), b
-	var buf [48]byte
-	b, ok := withoutExecuted(b, buf[:])
+	n := int64(len(b))
+	private, inter, params, ok := csiParts(b, final)
 	if !ok {
-		return false
-	}
-	i := 2 // ESC [, C2 9B
-	if b[0] == 0x9B {
-		i = 1
-	}
-	body := b[i:]
-	if final != 0 {
-		body = body[:len(body)-1]
-	}
-	var private byte
-	if len(body) > 0 && body[0] >= '<' && body[0] <= '?' {
-		private, body = body[0], body[1:]
-	}
-	j, run, seps := 0, 0, 0
-	for ; j < len(body); j++ {
-		x := body[j]
-		if x < '0' || x > ';' {
-			break
+		// Controls executed inside it stop csiParts: read it again
+		// without them.
+		var buf [48]byte
+		if s, fits := withoutExecuted(b, buf[:]); fits && len(s) < len(b) {
+			private, inter, params, ok = csiParts(s, final)
 		}
-		if x >= ':' {
-			seps, run = seps+1, 0
-		} else if run++; run > 4 {
-			return false // may saturate at MaxParamValue
-		}
-	}
-	if seps >= decode.MaxParams-1 || len(body)-j > 1 {
-		return false
-	}
-	var inter byte
-	if j < len(body) {
-		if inter = body[j]; inter < 0x20 || inter > 0x2F {
+		if !ok {
 			return false
 		}
 	}
@@ -510,7 +500,6 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		var varies, conceal bool
 		cl, varies, conceal = ctlfunc.CSIClasses(private, inter, final)
 		if varies {
-			params := body[:j]
 			if !conceal || bytes.IndexByte(params, '8') >= 0 && ctlfunc.SGRConceals(params) {
 				return false
 			}
@@ -534,7 +523,7 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	key := csiKey{private, inter, 0, final}
 	r.countCSIKey(key, nInter, start, n)
 	if flags&^decode.FlagAborted == 0 && n <= int64(memoLen(flags)) && offered(start) {
-		w := wordOf(raw).tagged(flags, len(raw))
+		w := wordOf(b).tagged(flags, len(b))
 		if count := r.csiCounter(key, nInter); count != nil {
 			if i, ok := c.slotFor(w); ok {
 				c.keep(i, csiMemo{word: w, kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count})
@@ -546,6 +535,56 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		r.FindingsOmitted++
 	}
 	return true
+}
+
+// csiParts returns the private marker, the intermediate (0: none) and
+// the parameter bytes of the CSI whose bytes are b, final its final byte
+// (0 when aborted), or false when b holds an executed control (isExecuted)
+// or more than one intermediate, or its parameters may overflow what a
+// Token stores (FlagOverflow: a value of more than four digits, or
+// MaxParams parameters or more).
+func csiParts(b []byte, final byte) (private, inter byte, params []byte, ok bool) {
+	i := 2 // ESC [, C2 9B
+	if b[0] == 0x9B {
+		i = 1
+	}
+	body := b[i:]
+	if final != 0 {
+		body = body[:len(body)-1]
+	}
+	if len(body) > 0 && body[0] >= '<' && body[0] <= '?' {
+		private, body = body[0], body[1:]
+	}
+	j, run, seps := 0, 0, 0
+	for ; j < len(body); j++ {
+		x := body[j]
+		if x < '0' || x > ';' {
+			break
+		}
+		if x >= ':' {
+			seps, run = seps+1, 0
+		} else if run++; run > 4 {
+			return 0, 0, nil, false // may saturate at MaxParamValue
+		}
+	}
+	if seps >= decode.MaxParams-1 || len(body)-j > 1 {
+		return 0, 0, nil, false
+	}
+	if j < len(body) {
+		if inter = body[j]; inter < 0x20 || inter > 0x2F {
+			return 0, 0, nil, false
+		}
+	}
+	return private, inter, body[:j], true
+}
+
+// holds reports whether one of the bytes of w is x: a byte of w^x is
+// zero, which subtracting one from each byte borrows into its top bit.
+// The zero padding of a word shorter than maxMemo holds x only when x is 0.
+func (w memoWord) holds(x byte) bool {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	lo, hi := w.lo^(ones*uint64(x)), w.hi^(ones*uint64(x))
+	return ((lo-ones)&^lo|(hi-ones)&^hi)&tops != 0
 }
 
 // maxQuickCSI is the length in bytes past which csi declines a CSI
