@@ -305,10 +305,36 @@ func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
 		c.rebuild(start, end)
 		return
 	}
-	c.token(t)
+	if !c.counted(t) {
+		c.token(t)
+	}
 	if offered(start) {
 		c.remember(t, b)
 	}
+}
+
+// counted runs the policy over t, a token from single, when for it that
+// is only counting, as token would count it, and reports whether it did:
+// a DEL, C1 control, escape or control string (but an OSC 8, a link)
+// without flags or aborted, inside the latest frame, while the format
+// policy holds nothing, that raises no class or anomaly while findings
+// are still listed (a finding names the token). Counting is then what
+// the memo's recall does (report.apply), and the OSC number.
+func (c *cleaner) counted(t *decode.Token) bool {
+	if t.Kind < decode.KindDEL || t.Kind > decode.KindScreenTitle || t.Flags&^decode.FlagAborted != 0 ||
+		t.Kind == decode.KindOSC && t.Command == 8 || c.frame > t.Off || c.fmt.pending() {
+		return false
+	}
+	m := csiMemo{kind: t.Kind, cl: Advisories(t), anomalies: t.Flags}
+	if (m.cl != 0 || m.anomalies != 0) && len(c.rep.Findings) < MaxFindings {
+		return false
+	}
+	c.at = t.End()
+	c.rep.apply(&m, 1)
+	if t.Kind == decode.KindOSC {
+		c.rep.countOSC(t)
+	}
+	return true
 }
 
 // offered reports whether a token at stream offset off that the memo did

@@ -24,6 +24,7 @@ var slowRecords = []string{
 	"\x1b[1;2m", "\x1b[1\n;2m", "\x1b[\a1m", "\x1b[1;2\x7fm", "\x1b\t[3m", "\x1b[?1049h", "\x1b[?25\nl", "\x1b[>0c", "\x1b[=1c",
 	"\x1b[2 q", "\x1b[1\n q", "\x1b[!p", "\x1b[1$p", "\x1b[1$$p", "\x1b[1 !p", "\x1b[1?m", "\x1b[123456m", "\x1b[1;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;m",
 	"\x1b[8m", "\x1b[1;8m", "\x1b[38;5;8m", "\x1b[38;2;8;8;8m", "\x1b[38:5:8m", "\x1b[8\nm", "\x1b[6n", "\x1b[2J", "\x1b[K", "\x1b[2K",
+	"\u200b", "\u202e", "\u200d", "é", "\r", "\x1b]8;;http://x/\a", "\x1b]8;;\a",
 	"\x1b[1;2\x18", "\x1b[?1\x1b\\", "\x9b1m", "\x9b", "\xc2\x9b8m", "\x1b[", "\x9b\a8m", "\x1b(B", "\x1b(\n0", "\x1b#8", "\x1b7",
 }
 
@@ -48,19 +49,23 @@ func TestRecordSlowPaths(t *testing.T) {
 		"slow past finds":   strings.Repeat("\x1b[6n", MaxFindings+1) + body,
 		"one after another": strings.Join(slowRecords, "") + strings.Join(slowRecords, "x"),
 	}
+	queries := strings.Repeat("\x1b[6n", MaxFindings+1)
 	for _, s := range slowRecords {
 		inputs["last "+s] = "ab" + s
 		inputs["open "+s] = "ab" + s[:len(s)-1]
+		inputs["open past finds "+s] = queries + "ab" + s[:len(s)-1]
+		// Format characters held or in a run of invisible ones, which
+		// the next token settles.
+		inputs["format "+s] = "a\u200b" + s + "\u200bb1\ufe0f" + s + "\u20e3\u0646\u200c" + s + "\u06cc\u115f" + s + "\u1161\u200e" + s
 	}
 	for name, s := range inputs {
 		p := []byte(s)
 		for _, o := range recordPolicies {
 			assertPaths(t, name, p, o, nil, false)
-			if len(p) < 100 {
-				continue
-			}
-			for _, size := range []int{1, 7, 64} {
-				assertPaths(t, name, p, o, cutsEvery(size, len(p)), false)
+			if len(p) > 10000 {
+				for _, size := range []int{1, 7, 64} {
+					assertPaths(t, name, p, o, cutsEvery(size, len(p)), false)
+				}
 			}
 			var cuts []int
 			for c := 1 + r.IntN(40); c < len(p); c += 1 + r.IntN(40) {
