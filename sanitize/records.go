@@ -26,13 +26,18 @@ import (
 //     by its key and classified by the catalogue (csi: ctlfunc.CSIClasses,
 //     its parameter bytes read only for SGR conceal);
 //   - single controls, format characters, escapes and control strings
-//     whose Token the record and its bytes give (single), and every record
-//     while the format policy holds something, go through token;
-//   - the rest (malformed CSIs, CSIs whose parameters select a variant or
-//     that raise a finding, strings that hold bytes the string states
-//     decide on) is decoded again from its bytes by a second Decoder
+//     whose Token the record and its bytes give (single: a string's
+//     payload read for its 9C bytes, its prefix and OSC number) are
+//     counted as the memo counts a recall when that is all token would do
+//     (counted), and go through token otherwise, as does every record
+//     while the format policy holds something;
+//   - the rest (malformed CSIs, CSIs whose parameters select a variant,
+//     overflow a Token or raise a finding, strings left open at the end
+//     of the stream) is decoded again from its bytes by a second Decoder
 //     restarted where the token begins (rebuild), whose tokens go through
 //     token.
+//
+// A token the memo missed is offered to it one time in eight (offered).
 //
 // A token begun in an earlier Write is read from the history (keepHistory)
 // joined with the chunk (span); one too long for the history has its
@@ -406,10 +411,8 @@ func (c *cleaner) single(r decode.Record, b []byte, start int64) *decode.Token {
 }
 
 // controlString fills in t, a control string without flags or aborted,
-// whose bytes are b, when its payload holds no 9C (which may be C1 ST,
-// FlagAmbiguous payload or a continuation byte, as the string states
-// decide), and returns it; otherwise, or for one left open at the end of
-// the stream, nil. The terminator
+// whose bytes are b, and returns it; nil for one left open at the end of
+// the stream. The terminator
 // is then the last byte or two (BEL where the kind ends with it, ESC \,
 // C1 ST spelled 9C or C2 9C after a C1 introducer; none when aborted), the
 // OSC number the leading digits before ';' or the terminator, and the
@@ -454,7 +457,7 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 	// ends with it, BEL, and none of these is then the string's: a
 	// terminated or aborted string's payload holds none of them (one left
 	// open at the end of the stream may end in ESC). What is left to
-	// decide on is 9C.
+	// decide on is 9C (payloadST).
 	pl := b[intro : n-term]
 	if t.Flags&decode.FlagUnterminated != 0 {
 		return nil
@@ -464,14 +467,15 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 		// masked off: tested for 9C and stored whole as the prefix.
 		w := wideWord(pl)
 		if w.holds(0x9C) {
-			return nil
+			c.payloadST(t, pl)
 		}
 		binary.LittleEndian.PutUint64(t.Prefix[:8], w.lo)
 		binary.LittleEndian.PutUint64(t.Prefix[8:], w.hi)
 		t.NPrefix = uint8(len(pl))
-	} else if bytes.IndexByte(pl, 0x9C) >= 0 {
-		return nil
 	} else {
+		if bytes.IndexByte(pl, 0x9C) >= 0 {
+			c.payloadST(t, pl)
+		}
 		t.NPrefix = uint8(copy(t.Prefix[:], pl))
 	}
 	t.Payload = int64(len(pl))
@@ -493,6 +497,44 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 		t.Command = int32(num)
 	}
 	return t
+}
+
+// payloadST settles the 9C bytes of pl, the payload of the control
+// string t, as the string states read them: each is a
+// continuation byte of a UTF-8 character, or C1 ST, alone (unless
+// C1Lone, where a lone one is payload like any C1 control) or spelled
+// C2 9C, which ends a string that a C1 introducer opened (so none is in
+// its payload) and is kept as payload, flagged FlagAmbiguous (terminals
+// disagree whether it ends the string), in one that ESC opened.
+func (c *cleaner) payloadST(t *decode.Token, pl []byte) {
+	lone := c.opts.C1 != C1Lone
+	for i := 0; i < len(pl); {
+		n := unitLen(pl[i:])
+		if pl[i] == 0x9C && lone || n == 2 && pl[i] == 0xC2 && pl[i+1] == 0x9C {
+			t.Flags |= decode.FlagAmbiguous
+			break
+		}
+		i += n
+	}
+}
+
+// unitLen returns the length in bytes of the UTF-8 unit that p begins
+// with as the decoder reads one (Unicode 3.9, U+FFFD substitution of
+// maximal subparts): a whole character, the maximal subpart of an
+// ill-formed one (its longest prefix that begins a well-formed
+// character), or one byte that begins none. Each prefix is judged by
+// decoding it padded with continuation bytes.
+func unitLen(p []byte) int {
+	n := 1
+	for n < min(len(p), utf8.UTFMax) {
+		buf := [utf8.UTFMax]byte{0x80, 0x80, 0x80, 0x80}
+		copy(buf[:], p[:n+1])
+		if _, size := utf8.DecodeRune(buf[:]); size <= n {
+			break // p[n] does not continue it, or it is complete (U+FFFD of one byte, or a shorter character)
+		}
+		n++
+	}
+	return n
 }
 
 // csi is the policy for a CSI record whose bytes b lie in the chunk and

@@ -18,6 +18,7 @@ import (
 var slowRecords = []string{
 	"\x1b]0;title\a", "\x1b]2;a\x9cb\a", "\x1b]0;0123456\x9c\a", "\x1b]0;01234567\x9c\a", "\x1b]0;0123456789abc\x9c\a",
 	"\x1b]0;0123456789abcd\x9c\a", "\x1b]0;0123456789abcdef\x9c\a", "\x1b]0;0123456789abcdefg\x9c\a",
+	"\x1b]0;\xe2\x9c", "\x1b]0;\xe0\x9c\a", "\x1b]0;\xed\x9c\a", "\x1b]0;\xf0\x9c\a", "\x1b]0;\xf4\x9c\a", "\x1b]0;\xe2\x80\x9c\x9c\a", "\x1b]0;\xc2\x9c\xc2\a",
 	"\x9d0;a\x9c", "\x9d0;0123456789abcd\x9c", "\xc2\x9d0;x\xc2\x9c", "\x1bP$q\xe2\x80\x9cm\x1b\\", "\x1bPtmux;0123456789\x1b\\",
 	"\x1b]52;c;?\a", "\x1b]4;1;?\x1b\\", "\x1b]133;A\a", "\x1b]1234;x\a", "\x1b]12a;x\a", "\x1b];x\a", "\x1b]9\a", "\x1b]9\x1b\\", "\x1b]97\xc2\x9c",
 	"\x1b]0;ab\x18", "\x1b]0;ab\x1a", "\x1b]0;ab\x1bc", "\x1b_Gab\x1b[m", "\x1b^pm\x07x\x1b\\", "\x1bXsos\x1b\\", "\x1bk\ntitle\x1b\\",
