@@ -539,32 +539,39 @@ func unitLen(p []byte) int {
 
 // csi is the policy for a CSI record whose bytes b lie in the chunk and
 // that nothing waits on, unless malformed: it counts the CSI by its key,
-// and its classes or (aborted, unterminated) its anomalies, and reports
-// whether it did. It declines (false, nothing counted) a CSI with
-// controls inside, with more than one intermediate, whose parameters may
-// overflow what a Token stores (FlagOverflow), whose parameters select a
-// variant other than SGR's conceal, or that raises a class or an anomaly
-// while findings are still listed (a finding names the token).
+// its classes and its anomalies (aborted, unterminated, FlagOverflow), and
+// reports whether it did. It declines (false, nothing counted) a CSI with
+// more than one intermediate or too long for a look (maxQuickCSI), one
+// with controls inside that do not fit its buffer, one whose parameters
+// select a variant other than SGR's conceal, or one that raises a class
+// or an anomaly while findings are still listed (a finding names the
+// token).
 func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) bool {
 	r := &c.rep
 	if flags != 0 && len(r.Findings) < MaxFindings || len(b) > maxQuickCSI {
 		return false
 	}
 	n := int64(len(b))
-	private, inter, params, ok := csiParts(b, final)
+	private, inter, params, over, ok := csiParts(b, final)
 	if !ok {
 		// Controls executed inside it stop csiParts: read it again
 		// without them.
 		var buf [48]byte
 		if s, fits := withoutExecuted(b, buf[:]); fits && len(s) < len(b) {
-			private, inter, params, ok = csiParts(s, final)
+			private, inter, params, over, ok = csiParts(s, final)
 		}
 		if !ok {
 			return false
 		}
 	}
+	if over {
+		if len(r.Findings) < MaxFindings {
+			return false
+		}
+		flags |= decode.FlagOverflow
+	}
 	var cl ctlfunc.Class
-	if flags == 0 {
+	if flags&(decode.FlagAborted|decode.FlagUnterminated) == 0 { // a CSI cut short raises none (Advisories)
 		var varies, conceal bool
 		cl, varies, conceal = ctlfunc.CSIClasses(private, inter, final)
 		if varies {
@@ -607,11 +614,11 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 
 // csiParts returns the private marker, the intermediate (0: none) and
 // the parameter bytes of the CSI whose bytes are b, final its final byte
-// (0 when aborted), or false when b holds an executed control (isExecuted)
-// or more than one intermediate, or its parameters may overflow what a
-// Token stores (FlagOverflow: a value of more than four digits, or
-// MaxParams parameters or more).
-func csiParts(b []byte, final byte) (private, inter byte, params []byte, ok bool) {
+// (0 when aborted), and whether its parameters overflow what a Token
+// stores (FlagOverflow: a value past MaxParamValue, or more than
+// MaxParams parameters), or false when b holds an executed control
+// (isExecuted), bytes out of order or more than one intermediate.
+func csiParts(b []byte, final byte) (private, inter byte, params []byte, over, ok bool) {
 	i := 2 // ESC [, C2 9B
 	if b[0] == 0x9B {
 		i = 1
@@ -623,27 +630,28 @@ func csiParts(b []byte, final byte) (private, inter byte, params []byte, ok bool
 	if len(body) > 0 && body[0] >= '<' && body[0] <= '?' {
 		private, body = body[0], body[1:]
 	}
-	j, run, seps := 0, 0, 0
+	j, seps, v := 0, 0, uint32(0)
 	for ; j < len(body); j++ {
 		x := body[j]
 		if x < '0' || x > ';' {
 			break
 		}
 		if x >= ':' {
-			seps, run = seps+1, 0
-		} else if run++; run > 4 {
-			return 0, 0, nil, false // may saturate at MaxParamValue
+			seps, v = seps+1, 0
+			continue
 		}
+		v = min(v*10+uint32(x-'0'), decode.MaxParamValue+1)
+		over = over || v > decode.MaxParamValue
 	}
-	if seps >= decode.MaxParams-1 || len(body)-j > 1 {
-		return 0, 0, nil, false
+	if len(body)-j > 1 {
+		return 0, 0, nil, false, false
 	}
 	if j < len(body) {
 		if inter = body[j]; inter < 0x20 || inter > 0x2F {
-			return 0, 0, nil, false
+			return 0, 0, nil, false, false
 		}
 	}
-	return private, inter, body[:j], true
+	return private, inter, body[:j], over || seps >= decode.MaxParams, true
 }
 
 // holds reports whether one of the bytes of w is x: a byte of w^x is

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/bytelens/bytelens/decode"
 )
 
 // slowRecords are tokens that the record path classifies from their bytes
@@ -13,7 +15,8 @@ import (
 // ambiguous payload, a continuation byte) at each place of a one-word
 // payload and past it, strings left open at the end of the stream, aborted
 // strings and CSIs, CSIs with controls executed inside, private markers,
-// one and two intermediates, parameters that overflow a Token or select
+// one and two intermediates, parameters that overflow a Token (or just
+// fit) or select
 // a variant (SGR conceal, after 38;5 too).
 var slowRecords = []string{
 	"\x1b]0;title\a", "\x1b]2;a\x9cb\a", "\x1b]0;0123456\x9c\a", "\x1b]0;01234567\x9c\a", "\x1b]0;0123456789abc\x9c\a",
@@ -23,7 +26,8 @@ var slowRecords = []string{
 	"\x1b]52;c;?\a", "\x1b]4;1;?\x1b\\", "\x1b]133;A\a", "\x1b]1234;x\a", "\x1b]12a;x\a", "\x1b];x\a", "\x1b]9\a", "\x1b]9\x1b\\", "\x1b]97\xc2\x9c",
 	"\x1b]0;ab\x18", "\x1b]0;ab\x1a", "\x1b]0;ab\x1bc", "\x1b_Gab\x1b[m", "\x1b^pm\x07x\x1b\\", "\x1bXsos\x1b\\", "\x1bk\ntitle\x1b\\",
 	"\x1b[1;2m", "\x1b[1\n;2m", "\x1b[\a1m", "\x1b[1;2\x7fm", "\x1b\t[3m", "\x1b[?1049h", "\x1b[?25\nl", "\x1b[>0c", "\x1b[=1c",
-	"\x1b[2 q", "\x1b[1\n q", "\x1b[!p", "\x1b[1$p", "\x1b[1$$p", "\x1b[1 !p", "\x1b[1?m", "\x1b[123456m", "\x1b[1;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;m",
+	"\x1b[2 q", "\x1b[1\n q", "\x1b[!p", "\x1b[1$p", "\x1b[1$$p", "\x1b[1 !p", "\x1b[1?m", "\x1b[123456m", "\x1b[65535m", "\x1b[65536J", "\x1b[0000000000012J", "\x1b[99999;2H", "\x1b[?99999h",
+	"\x1b[" + strings.Repeat(";", decode.MaxParams-1) + "1m", "\x1b[" + strings.Repeat(";", decode.MaxParams) + "m", "\x1b[" + strings.Repeat("1;", decode.MaxParams) + "J",
 	"\x1b[8m", "\x1b[1;8m", "\x1b[38;5;8m", "\x1b[38;2;8;8;8m", "\x1b[38:5:8m", "\x1b[8\nm", "\x1b[6n", "\x1b[2J", "\x1b[K", "\x1b[2K",
 	"\u200b", "\u202e", "\u200d", "é", "\r", "\x1b]8;;http://x/\a", "\x1b]8;;\a",
 	"\x1b[1;2\x18", "\x1b[?1\x1b\\", "\x9b1m", "\x9b", "\xc2\x9b8m", "\x1b[", "\x9b\a8m", "\x1b(B", "\x1b(\n0", "\x1b#8", "\x1b7",
