@@ -1,6 +1,9 @@
 package decode
 
-import "iter"
+import (
+	"encoding/binary"
+	"iter"
+)
 
 // state is a state of the DEC parser (Paul Williams' diagram, as in xterm,
 // vte and alacritty), adapted to UTF-8 and made to fail closed. Each state
@@ -117,8 +120,8 @@ type Decoder struct {
 	scan uint16 // Scan's table state
 
 	// TakeTextBlanks: the non-ASCII blanks in the text Feed has emitted,
-	// and the bytes Feed, AppendText and Extend have consumed, since it
-	// was last called.
+	// and the bytes Feed, AppendText, TakeText and Extend have consumed,
+	// since it was last called.
 	blanks, fed int64
 }
 
@@ -214,6 +217,110 @@ func (d *Decoder) extend(p []byte) bool {
 	d.fed += int64(len(p)) // no text, so no blank
 	return true
 }
+
+// TakeText consumes all of p, which continues the stream, when all Feed
+// would do with it is emit text: what AppendText takes, the character
+// the last Feed cut completed, whole characters TextPrefix accepts, and
+// the start of one cut by the end of p, which it keeps. It then returns
+// the text, cut, the bytes of p that start a character cut by its end,
+// and ok; d is as Feed over p would leave it (the text holds no blank
+// for TakeTextBlanks). The text is p[:len(p)-cut], not copied, when
+// d was in ground; in state utf8 it is dst with the bytes the last Feed
+// kept and p[:len(p)-cut] appended. Otherwise it returns dst, 0 and
+// false, and d is unchanged.
+//
+// In ground a p of 4 to 8 bytes is first tested in one word for
+// printable ASCII (two 4-byte loads, overlapping when len(p) < 8); else
+// a p of up to maxTextStep bytes is read in one pass of textStep, a table
+// step per byte with no branch; a longer one by AppendText.
+func (d *Decoder) TakeText(dst, p []byte) (text []byte, cut int, ok bool) {
+	n := len(p)
+	if d.state == stateGround && n >= 4 && n <= 8 {
+		lo, hi := binary.LittleEndian.Uint32(p), binary.LittleEndian.Uint32(p[n-4:])
+		if notPrintable(uint64(lo)|uint64(hi)<<32) == 0 {
+			d.off += int64(n)
+			d.fed += int64(n)
+			return p, 0, true
+		}
+	}
+	if n > maxTextStep || d.state > stateUTF8 {
+		return d.AppendText(dst, p)
+	}
+	s, step := textChar, &textStep // a local pointer: the table's address is not loaded per byte
+	if d.state == stateUTF8 {
+		for _, b := range d.u8[:d.u8n] {
+			s = step[b][s&7]
+		}
+	}
+	for _, b := range p {
+		s = step[b][s&7]
+	}
+	// cut counts the bytes of the character still open, from where it
+	// began: in p, unless the one the last Feed cut is still not whole.
+	if cut = int(textCut[s&7]); s == textDead || cut > len(p) {
+		return dst, 0, false
+	}
+	if n := len(p) - cut; d.state == stateGround {
+		text = p[:n]
+	} else {
+		text = append(append(dst, d.u8[:d.u8n]...), p[:n]...)
+		d.u8n, d.state = 0, stateGround
+	}
+	if cut > 0 {
+		d.saveUTF8(p[len(p)-cut:], d.off+int64(len(p)-cut))
+	}
+	d.off += int64(len(p))
+	d.fed += int64(len(p))
+	return text, cut, true
+}
+
+// maxTextStep is the longest p that TakeText reads by textStep: past it
+// AppendText's word scan of ASCII wins.
+const maxTextStep = 16
+
+// The states of textStep: between characters, and inside a character
+// TextPrefix accepts (textLen) with one continuation byte due after one
+// or two read, with two due, with two due after E0 (whose next byte must
+// be A0–BF); textDead once the bytes are not such text.
+const (
+	textChar uint8 = iota
+	textOneAfter1
+	textOneAfter2
+	textTwo
+	textTwoE0
+	textDead
+)
+
+// textCut gives, for each state of textStep, how many bytes of the
+// character open in it have been read.
+var textCut = [8]uint8{textOneAfter1: 1, textOneAfter2: 2, textTwo: 1, textTwoE0: 1}
+
+// textStep is a DFA over the text of TextPrefix: the next state after
+// byte b in state s is textStep[b][s].
+var textStep = func() (t [256][8]uint8) {
+	for b := range 256 {
+		next := &t[b]
+		for s := range next {
+			next[s] = textDead
+		}
+		switch {
+		case textLen[b] == 1:
+			next[textChar] = textChar
+		case textLen[b] == 2:
+			next[textChar] = textOneAfter1
+		case b == 0xE0:
+			next[textChar] = textTwoE0
+		case textLen[b] == 3:
+			next[textChar] = textTwo
+		case b >= 0x80 && b <= 0xBF:
+			next[textOneAfter1], next[textOneAfter2], next[textTwo] = textChar, textChar, textOneAfter2
+			if b >= 0xA0 {
+				next[textTwoE0] = textOneAfter2
+			}
+		}
+	}
+	return t
+}()
 
 // End reports what is still open at the end of the stream: a cut UTF-8
 // unit as KindInvalid, an open escape, CSI or control string with

@@ -18,7 +18,22 @@ type Writer struct {
 	c      *cleaner
 	err    error
 	closed bool
+	// quick is set while a short Write (under minScanPiece bytes) is
+	// first tried whole: no error, not closed, the path chosen per piece
+	// (pathAuto), no screen, not scanning. text is set while it may be
+	// taken as text (cleaner.quickText): nothing pending needs the
+	// policy (cleaner.plain), and skip, which counts down the Writes
+	// after one that was not all text, is 0. Write sets them after each
+	// Write that takes neither way; the quick ways change none of what
+	// they test.
+	quick, text bool
+	skip        uint8
 }
+
+// quickSkip is how many Writes after a short one that was not all text
+// do not try it as text: on input dense with sequences most are not,
+// and the try is then wasted.
+const quickSkip = 7
 
 // NewWriter returns a Writer that writes the cleaned text of its input to
 // w under the policies of opts.
@@ -28,20 +43,46 @@ func NewWriter(w io.Writer, opts Options) *Writer {
 
 // Write cleans p. It returns len(p), nil unless the underlying writer
 // failed, in which case that error is returned now and by every later call.
+// The cleaned text of p is written to the underlying writer, in one Write
+// when there is any, before Write returns.
+//
+// A short p is first tried whole: as text (cleaner.quickText), written
+// as it stands when it came whole in ground; or as bytes that only
+// extend the token open (decode.Decoder.Extend), which write nothing.
 func (w *Writer) Write(p []byte) (int, error) {
+	c := w.c
+	if w.quick && len(p) < minScanPiece {
+		c.base = c.dec.Offset()
+		if !c.dec.InText() {
+			if c.dec.Extend(p) {
+				c.extended(p)
+				return len(p), nil
+			}
+		} else if w.text {
+			if text, ok := c.quickText(p); ok {
+				if err := w.flush(text); err != nil {
+					return 0, err
+				}
+				return len(p), nil
+			}
+			w.skip = quickSkip
+		}
+	}
 	if w.err != nil {
 		return 0, w.err
 	}
 	if w.closed {
 		return 0, errors.New("sanitize: write after close")
 	}
-	w.c.feed(p)
-	// A short Write often has no output: drain only when there is some.
-	if len(w.c.out) > 0 {
-		if err := w.drain(); err != nil {
-			return 0, err
-		}
+	c.feed(p)
+	if err := w.drain(); err != nil {
+		return 0, err
 	}
+	w.quick = c.path == pathAuto && c.scr == nil && !c.scanning
+	if w.skip > 0 {
+		w.skip--
+	}
+	w.text = w.skip == 0 && c.plain()
 	return len(p), nil
 }
 
@@ -52,7 +93,7 @@ func (w *Writer) Close() error {
 	if w.closed {
 		return w.err
 	}
-	w.closed = true
+	w.closed, w.quick = true, false
 	w.c.end()
 	return w.drain()
 }
@@ -84,13 +125,24 @@ func (w *Writer) Report() Report {
 	return r
 }
 
+// drain writes out (flush) and empties it.
 func (w *Writer) drain() error {
 	c := w.c
-	if len(c.out) > 0 && w.err == nil {
-		_, w.err = w.w.Write(c.out)
-	}
-	c.flushed += int64(len(c.out))
+	err := w.flush(c.out)
 	c.out = c.out[:0]
+	return err
+}
+
+// flush writes b, cleaned text, to the underlying writer unless b is
+// empty or it failed before. A failure sticks: quick is cleared, and
+// the error is returned by every later Write and Close.
+func (w *Writer) flush(b []byte) error {
+	if len(b) > 0 && w.err == nil {
+		if _, w.err = w.w.Write(b); w.err != nil {
+			w.quick = false
+		}
+	}
+	w.c.flushed += int64(len(b))
 	return w.err
 }
 
