@@ -120,8 +120,8 @@ type Decoder struct {
 	scan uint16 // Scan's table state
 
 	// TakeTextBlanks: the non-ASCII blanks in the text Feed has emitted,
-	// and the bytes Feed, AppendText, TakeText and Extend have consumed,
-	// since it was last called.
+	// and the bytes Feed, AppendText, TakeText and Extend (not TakeWord)
+	// have consumed, since it was last called.
 	blanks, fed int64
 }
 
@@ -229,21 +229,15 @@ func (d *Decoder) extend(p []byte) bool {
 // kept and p[:len(p)-cut] appended. Otherwise it returns dst, 0 and
 // false, and d is unchanged.
 //
-// In ground a p of 4 to 8 bytes is first tested in one word for
-// printable ASCII (two 4-byte loads, overlapping when len(p) < 8); else
-// a p of up to maxTextStep bytes is read in one pass of textStep, a table
-// step per byte with no branch; a longer one by AppendText.
+// A p that TakeWord takes is text as it stands; else a p of up to
+// maxTextStep bytes is read in one pass of textStep, a table step per
+// byte with no branch; a longer one by AppendText.
 func (d *Decoder) TakeText(dst, p []byte) (text []byte, cut int, ok bool) {
-	n := len(p)
-	if d.state == stateGround && n >= 4 && n <= 8 {
-		lo, hi := binary.LittleEndian.Uint32(p), binary.LittleEndian.Uint32(p[n-4:])
-		if notPrintable(uint64(lo)|uint64(hi)<<32) == 0 {
-			d.off += int64(n)
-			d.fed += int64(n)
-			return p, 0, true
-		}
+	if d.TakeWord(p) {
+		d.fed += int64(len(p))
+		return p, 0, true
 	}
-	if n > maxTextStep || d.state > stateUTF8 {
+	if len(p) > maxTextStep || d.state > stateUTF8 {
 		return d.AppendText(dst, p)
 	}
 	s, step := textChar, &textStep // a local pointer: the table's address is not loaded per byte
@@ -272,6 +266,21 @@ func (d *Decoder) TakeText(dst, p []byte) (text []byte, cut int, ok bool) {
 	d.off += int64(len(p))
 	d.fed += int64(len(p))
 	return text, cut, true
+}
+
+// TakeWord consumes p, which continues the stream, when d is in ground
+// and p is 4 to 8 bytes of printable ASCII (tested as one word: two
+// 4-byte loads, overlapping when len(p) < 8), and reports whether it
+// did: Feed would emit p as one text token. It is the quickest case of
+// TakeText, small enough to inline at the caller, and does not count p
+// for TakeTextBlanks (it holds no blank; the caller knows it took p).
+func (d *Decoder) TakeWord(p []byte) bool {
+	n := len(p)
+	if d.state != stateGround || uint(n-4) > 4 || notPrintable(uint64(binary.LittleEndian.Uint32(p))|uint64(binary.LittleEndian.Uint32(p[n-4:]))<<32) != 0 {
+		return false
+	}
+	d.off += int64(n)
+	return true
 }
 
 // maxTextStep is the longest p that TakeText reads by textStep: past it

@@ -202,6 +202,17 @@ func (c *cleaner) quickText(p []byte) (text []byte, ok bool) {
 	return text, true
 }
 
+// tookWord ends p, a short chunk of printable ASCII that
+// decode.Decoder.TakeWord took in ground, as quickText ends text: its
+// last byte is the character before the next token, and nothing is open.
+func (c *cleaner) tookWord(p []byte) {
+	end := c.dec.Offset()
+	c.base, c.at, c.fmt.prevEnd = end-int64(len(p)), end, end
+	c.fmt.prevRune = rune(p[len(p)-1])
+	c.rep.BytesIn += int64(len(p))
+	c.hist = c.hist[:0]
+}
+
 // end finishes the stream.
 func (c *cleaner) end() {
 	held := len(c.out)

@@ -20,20 +20,12 @@ type Writer struct {
 	closed bool
 	// quick is set while a short Write (under minScanPiece bytes) is
 	// first tried whole: no error, not closed, the path chosen per piece
-	// (pathAuto), no screen, not scanning. text is set while it may be
-	// taken as text (cleaner.quickText): nothing pending needs the
-	// policy (cleaner.plain), and skip, which counts down the Writes
-	// after one that was not all text, is 0. Write sets them after each
-	// Write that takes neither way; the quick ways change none of what
-	// they test.
+	// (pathAuto), no screen, not scanning. text is set while it may also
+	// be taken as text (TakeWord, cleaner.quickText): nothing pending
+	// needs the policy (cleaner.plain). Write sets them after each Write that
+	// takes neither way; the quick ways change none of what they test.
 	quick, text bool
-	skip        uint8
 }
-
-// quickSkip is how many Writes after a short one that was not all text
-// do not try it as text: on input dense with sequences most are not,
-// and the try is then wasted.
-const quickSkip = 7
 
 // NewWriter returns a Writer that writes the cleaned text of its input to
 // w under the policies of opts.
@@ -46,43 +38,59 @@ func NewWriter(w io.Writer, opts Options) *Writer {
 // The cleaned text of p is written to the underlying writer, in one Write
 // when there is any, before Write returns.
 //
-// A short p is first tried whole: as text (cleaner.quickText), written
-// as it stands when it came whole in ground; or as bytes that only
-// extend the token open (decode.Decoder.Extend), which write nothing.
+// A short p is first tried whole: 4 to 8 bytes of printable ASCII in
+// ground (decode.Decoder.TakeWord) and other text (cleaner.quickText)
+// are written as they stand, from p when they came whole in ground; bytes
+// that only extend the token open (decode.Decoder.Extend) write nothing.
 func (w *Writer) Write(p []byte) (int, error) {
 	c := w.c
-	if w.quick && len(p) < minScanPiece {
+	var text []byte
+	if w.text && c.dec.TakeWord(p) {
+		c.tookWord(p)
+		text = p
+	} else if w.quick && len(p) < minScanPiece {
 		c.base = c.dec.Offset()
+		var ok bool
 		if !c.dec.InText() {
-			if c.dec.Extend(p) {
+			if ok = c.dec.Extend(p); ok {
 				c.extended(p)
-				return len(p), nil
 			}
 		} else if w.text {
-			if text, ok := c.quickText(p); ok {
-				if err := w.flush(text); err != nil {
-					return 0, err
-				}
-				return len(p), nil
-			}
-			w.skip = quickSkip
+			text, ok = c.quickText(p)
 		}
+		if !ok {
+			return w.feed(p)
+		}
+	} else {
+		return w.feed(p)
 	}
+	// As flush, with one call less.
+	if len(text) > 0 {
+		if _, err := w.w.Write(text); err != nil {
+			c.flushed += int64(len(text))
+			return 0, w.fail(err)
+		}
+		c.flushed += int64(len(text))
+	}
+	return len(p), nil
+}
+
+// feed is Write for a p that the quick ways do not take: the cleaner
+// feeds it, and quick and text are set for the next Write.
+func (w *Writer) feed(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
 	if w.closed {
 		return 0, errors.New("sanitize: write after close")
 	}
+	c := w.c
 	c.feed(p)
 	if err := w.drain(); err != nil {
 		return 0, err
 	}
 	w.quick = c.path == pathAuto && c.scr == nil && !c.scanning
-	if w.skip > 0 {
-		w.skip--
-	}
-	w.text = w.skip == 0 && c.plain()
+	w.text = w.quick && c.plain()
 	return len(p), nil
 }
 
@@ -93,7 +101,7 @@ func (w *Writer) Close() error {
 	if w.closed {
 		return w.err
 	}
-	w.closed, w.quick = true, false
+	w.closed, w.quick, w.text = true, false, false
 	w.c.end()
 	return w.drain()
 }
@@ -134,16 +142,22 @@ func (w *Writer) drain() error {
 }
 
 // flush writes b, cleaned text, to the underlying writer unless b is
-// empty or it failed before. A failure sticks: quick is cleared, and
-// the error is returned by every later Write and Close.
+// empty or it failed before (fail).
 func (w *Writer) flush(b []byte) error {
 	if len(b) > 0 && w.err == nil {
-		if _, w.err = w.w.Write(b); w.err != nil {
-			w.quick = false
+		if _, err := w.w.Write(b); err != nil {
+			w.fail(err)
 		}
 	}
 	w.c.flushed += int64(len(b))
 	return w.err
+}
+
+// fail keeps err, the underlying writer's, and returns it: it sticks to
+// every later Write and Close, which take no quick way.
+func (w *Writer) fail(err error) error {
+	w.err, w.quick, w.text = err, false, false
+	return err
 }
 
 // Bytes cleans p as a whole stream and returns the cleaned text and the
