@@ -204,13 +204,18 @@ func (d *Decoder) Extend(p []byte) bool {
 	return d.extend(p)
 }
 
-// extend is Extend in a string payload, or in csi_param.
+// extend is Extend in a string payload, which it counts when all of p is
+// payload that needs no decision (plainPayload; printable first), or in
+// csi_param.
 func (d *Decoder) extend(p []byte) bool {
-	if d.state == stateCSIParam {
+	switch {
+	case d.state == stateCSIParam:
 		if d.np < MaxParams || !d.extendParams(p) {
 			return false
 		}
-	} else if !d.extendPayload(p) {
+	case printable(p) || plainPayload(p, 0) == len(p):
+		d.payload(p)
+	default:
 		return false
 	}
 	d.off += int64(len(p))
@@ -229,14 +234,11 @@ func (d *Decoder) extend(p []byte) bool {
 // kept and p[:len(p)-cut] appended. Otherwise it returns dst, 0 and
 // false, and d is unchanged.
 //
-// A p that TakeWord takes is text as it stands; else a p of up to
-// maxTextStep bytes is read in one pass of textStep, a table step per
-// byte with no branch; a longer one by AppendText.
+// A p of up to maxTextStep bytes is read in one pass of textStep, a
+// table step per byte with no branch; a longer one by AppendText. (A
+// caller with many p that TakeWord takes tries that first: TakeText does
+// not.)
 func (d *Decoder) TakeText(dst, p []byte) (text []byte, cut int, ok bool) {
-	if d.TakeWord(p) {
-		d.fed += int64(len(p))
-		return p, 0, true
-	}
 	if len(p) > maxTextStep || d.state > stateUTF8 {
 		return d.AppendText(dst, p)
 	}
@@ -260,8 +262,13 @@ func (d *Decoder) TakeText(dst, p []byte) (text []byte, cut int, ok bool) {
 		text = append(append(dst, d.u8[:d.u8n]...), p[:n]...)
 		d.u8n, d.state = 0, stateGround
 	}
-	if cut > 0 {
-		d.saveUTF8(p[len(p)-cut:], d.off+int64(len(p)-cut))
+	if cut > 0 { // saveUTF8, knowing the character from s
+		i := len(p) - cut
+		d.u8[0] = p[i]
+		if cut == 2 {
+			d.u8[1] = p[i+1]
+		}
+		d.u8n, d.u8need, d.u8off, d.state = uint8(cut), textNeed[s&7], d.off+int64(i), stateUTF8
 	}
 	d.off += int64(len(p))
 	d.fed += int64(len(p))
@@ -269,18 +276,25 @@ func (d *Decoder) TakeText(dst, p []byte) (text []byte, cut int, ok bool) {
 }
 
 // TakeWord consumes p, which continues the stream, when d is in ground
-// and p is 4 to 8 bytes of printable ASCII (tested as one word: two
-// 4-byte loads, overlapping when len(p) < 8), and reports whether it
+// and p is 4 to 8 bytes of printable ASCII (tested as one word,
+// shortWord), and reports whether it
 // did: Feed would emit p as one text token. It is the quickest case of
-// TakeText, small enough to inline at the caller, and does not count p
+// TakeText, small enough to inline at the caller (cost 80 of the
+// compiler's 80: go build -gcflags=-m=2 ./decode), and does not count p
 // for TakeTextBlanks (it holds no blank; the caller knows it took p).
 func (d *Decoder) TakeWord(p []byte) bool {
-	n := len(p)
-	if d.state != stateGround || uint(n-4) > 4 || notPrintable(uint64(binary.LittleEndian.Uint32(p))|uint64(binary.LittleEndian.Uint32(p[n-4:]))<<32) != 0 {
+	if d.state != stateGround || uint(len(p)-4) > 4 || notPrintable(shortWord(p)) != 0 {
 		return false
 	}
-	d.off += int64(n)
+	d.off += int64(len(p))
 	return true
+}
+
+// shortWord returns the bytes of p, 4 to 8 of them, as one word of two
+// 4-byte loads (little endian), which overlap when len(p) < 8: p[n-4:]
+// fills bytes 4–7. A byte test over the word tests every byte of p.
+func shortWord(p []byte) uint64 {
+	return uint64(binary.LittleEndian.Uint32(p)) | uint64(binary.LittleEndian.Uint32(p[len(p)-4:]))<<32
 }
 
 // maxTextStep is the longest p that TakeText reads by textStep: past it
@@ -300,9 +314,12 @@ const (
 	textDead
 )
 
-// textCut gives, for each state of textStep, how many bytes of the
-// character open in it have been read.
-var textCut = [8]uint8{textOneAfter1: 1, textOneAfter2: 2, textTwo: 1, textTwoE0: 1}
+// textCut and textNeed give, for each state of textStep inside a
+// character, how many of its bytes have been read and its length.
+var (
+	textCut  = [8]uint8{textOneAfter1: 1, textOneAfter2: 2, textTwo: 1, textTwoE0: 1}
+	textNeed = [8]uint8{textOneAfter1: 2, textOneAfter2: 3, textTwo: 3, textTwoE0: 3}
+)
 
 // textStep is a DFA over the text of TextPrefix: the next state after
 // byte b in state s is textStep[b][s].
