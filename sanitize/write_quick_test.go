@@ -91,7 +91,7 @@ func assertQuickWrites(t *testing.T, name string, pieces []string, o Options, fr
 // 1 to 9 bytes.
 func TestQuickWrites(t *testing.T) {
 	dense := strings.Repeat("\x1b[1;31mé\x1b[0m\x1b]0;t\x07\r\n", 40) // > minScanPiece
-	findings := strings.Repeat("\x1b[6n", MaxFindings+5)             // query findings past MaxFindings
+	findings := strings.Repeat("\x1b[6n", MaxFindings+5)              // query findings past MaxFindings
 	cases := [][]string{
 		{"abcdefg", "hijklm\n", "nopq\trs"},
 		{"abcdé\xd0", "\xb1xyzw", "ab\xe4", "\xb8\xadcdefg", "\xe4\xb8", "\xadabcdef"},
