@@ -36,14 +36,15 @@ func (l *callLog) Write(p []byte) (int, error) {
 
 // writeEach writes the pieces through a Writer driven as path says,
 // marking a frame after each piece when frames is set, and logs what
-// perWrite holds, and each Write's result.
+// perWrite holds, and each Write's result. An empty Write comes first:
+// the first Write takes no quick way (Write sets quick after a Write).
 func writeEach(pieces []string, o Options, path pathChoice, frames bool, failAt int) (perWrite, []string) {
 	log := &callLog{failAt: failAt}
 	w := NewWriter(log, o)
 	w.c.path = path
 	var res perWrite
 	var results []string
-	for _, s := range pieces {
+	for _, s := range append([]string{""}, pieces...) {
 		before := len(log.calls)
 		n, err := w.Write([]byte(s))
 		results = append(results, fmt.Sprint(n, err))
@@ -103,13 +104,14 @@ func TestQuickWrites(t *testing.T) {
 		{"a\r", "\r", "bcdefgh", "ijklmno"},
 		{"abcdefg\x1b", "[1mabcdefg", "\x1b", "]0;title", "abcdefg", "\x07abcdefg"},
 		{"key #", "\ufe0f\u20e3abc", "abcdefg", "\u20e3", "abc\u2764", "\ufe0fdefg"},
+		{"abc", "key #", "\ufe0f\u20e3abc", "abcdef1", "\u20e3abc", "abcd\u2764", "\ufe0fdefg"},
 		{"ab\u200b", "cdefgh", "ijk\u200d", "lmnopq"},
 		{findings, "abcdefg", "\x1b[6n", "hijklmn", "ab\xd0", "\xb1cdefg"},
 		{"\x1b]8;;http://x/", "abcdefg", "hijklmn", "\x1b\\label", "\x1b]8;;\x1b\\", "abcdefg"},
 		{"\x1b[", strings.Repeat("1;", 40), "1;2;3;4", "mabcdefg"},
 		{"", "abcd", "", "\xd0", "", "\xb1abc"},
 	}
-	opts := append([]Options{{Links: LinksAppend}, {CR: CRLines}, {BS: BSOverstrike}, {FormatChars: FormatEscape}}, recordPolicies...)
+	opts := append([]Options{{Links: LinksAppend}, {CR: CRLines}, {CR: CRScreen}, {BS: BSOverstrike}, {FormatChars: FormatEscape}}, recordPolicies...)
 	for _, pieces := range cases {
 		for _, o := range opts {
 			assertQuickWrites(t, "pieces", pieces, o, false, 0)
@@ -138,12 +140,15 @@ func TestQuickWriteErrors(t *testing.T) {
 	}
 	log := &callLog{failAt: 1}
 	w := NewWriter(log, Options{})
-	w.Write([]byte("x")) // the first Write takes no quick way (quick is not yet set)
+	w.Write(nil) // the first Write takes no quick way (quick is not yet set)
 	if n, err := w.Write([]byte("abcdefg")); n != 0 || err == nil {
 		t.Errorf("a quick Write after the failure: %d, %v; want 0, disk full", n, err)
 	}
 	if len(log.calls) != 1 {
 		t.Errorf("the underlying writer was called %d times, want 1", len(log.calls))
+	}
+	if err := w.Close(); err == nil {
+		t.Error("Close after the failure: nil, want disk full")
 	}
 }
 
