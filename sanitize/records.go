@@ -272,7 +272,12 @@ func wideCopy(buf []byte, o int, p []byte, s, n int64) bool {
 // record runs the policy over the record r of the token [start, end);
 // looked says that the memo does not hold it.
 func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
-	b := c.span(start, end)
+	var b []byte
+	if start >= c.base { // most: span's first case, without the call
+		b = c.chunk[start-c.base : end-c.base]
+	} else {
+		b = c.span(start, end)
+	}
 	if b == nil || r.Flags()&decode.FlagMalformed != 0 {
 		c.rebuild(start, end)
 		return
