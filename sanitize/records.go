@@ -45,8 +45,15 @@ import (
 // TestRecordPathMatchesTokens and FuzzRecordPath hold the record path to
 // the token path: the same text, report and InGround after every Write.
 
-// batchRecords is how many records a Scan call writes at most.
+// batchRecords is the length of the cleaner's batch of records
+// (cleaner.recs): Scan writes up to one record less, and the record after
+// the last one written is stopRecord, which ends quickRecords' loop. An
+// index into the batch is a uint8, which needs no bounds check.
 const batchRecords = 256
+
+// stopRecord is a record of no kind with every flag set: quickRecords
+// takes no record with flags other than FlagAborted or FlagEmbedded.
+const stopRecord = decode.Record(0xFF00FF)
 
 // pathChoice says how the cleaner drives its decoder.
 type pathChoice uint8
@@ -113,33 +120,33 @@ func controls(p []byte) int {
 // scanFeed cleans p, a piece of the chunk, with Scan.
 func (c *cleaner) scanFeed(p []byte) {
 	for len(p) > 0 {
-		k, n := c.dec.Scan(p, c.recs[:])
+		k, n := c.dec.Scan(p, c.recs[:batchRecords-1])
 		p = p[k:]
-		c.records(c.recs[:n])
+		c.records(n)
 	}
 	c.settleHits()
 }
 
 // scanEnd ends the stream for the record path.
 func (c *cleaner) scanEnd() {
-	n := c.dec.ScanEnd(c.recs[:])
-	c.records(c.recs[:n])
+	c.records(c.dec.ScanEnd(c.recs[:batchRecords-1]))
 	c.settleHits()
 }
 
-// records runs the policy over a batch of records: runs of the commonest
-// records go through quickRecords while the format policy holds nothing
-// and text needs only copying (which only record can change); the rest
-// goes through record, one at a time.
-func (c *cleaner) records(recs []decode.Record) {
-	for i := 0; i < len(recs); i++ {
+// records runs the policy over the batch of the first n records of
+// c.recs: runs of the commonest records go through quickRecords while the
+// format policy holds nothing and text needs only copying (which only
+// record can change); the rest goes through record, one at a time.
+func (c *cleaner) records(n int) {
+	c.recs[n] = stopRecord
+	for i := 0; i < n; i++ {
 		quick := c.plainText && !c.fmt.pending()
 		if quick {
-			if i += c.quickRecords(recs[i:]); i == len(recs) {
+			if i = c.quickRecords(uint8(i)); i == n {
 				break
 			}
 		}
-		r := recs[i]
+		r := c.recs[i]
 		end := r.End()
 		start := c.next
 		if r.Flags()&decode.FlagEmbedded != 0 {
@@ -156,117 +163,155 @@ func (c *cleaner) records(recs []decode.Record) {
 	c.at = c.next
 }
 
-// quickRecords runs the policy over the leading records of recs for as
-// long as each is one that record would handle without a Token and
-// without writing anything but text, and returns how many it took: text
-// in the chunk of at most maxWide bytes copied while no CR waits on it,
-// invalid UTF-8 written as U+FFFD, a CR or a C0 that is only removed
-// counted (also embedded in a sequence), and a token that the memo
-// recalls, without flags or aborted. The format policy holds nothing and text needs only copying, as the
-// caller checked; nothing here changes either. The loop makes no call,
-// so that the end of the stream so far, the output and the chunk stay in
-// registers: a record that would need one (the output to grow, a run of
-// CRs to settle) is left to record.
-func (c *cleaner) quickRecords(recs []decode.Record) int {
-	chunk, base, next := c.chunk, c.base, c.next
-	if next < base {
-		return 0 // a token begun in the Write before
+// quickRecords runs the policy over the records of the batch from the
+// i-th for as long as each is one that record would handle without a
+// Token and without writing anything but text, and returns the index of
+// the first it did not take (stopRecord ends the batch): text in the
+// chunk of at most maxWide bytes copied while no CR waits on it, invalid
+// UTF-8 written as U+FFFD, a CR or a C0 that is only removed counted (also
+// embedded in a sequence), and a token that the memo recalls, without
+// flags or aborted. The format policy holds nothing and text needs only
+// copying, as the caller checked; nothing here changes either. The loop
+// makes no call, and holds few values (offsets relative to the chunk, the
+// batch read through c), so that the output and the chunk stay in
+// registers: a record that would need a call (the output to grow, a run
+// of CRs to settle) is left to record.
+func (c *cleaner) quickRecords(i uint8) int {
+	if c.next < c.base {
+		return int(i) // a token begun in the Write before
 	}
+	chunk := c.chunk[:len(c.chunk):len(c.chunk)] // a capacity the bounds checks need not hold apart
 	buf, o := c.out[:cap(c.out)], len(c.out)
-	rep := &c.rep
-	full := len(rep.Findings) >= MaxFindings
-	i := 0
+	s := int(c.next - c.base) // where the next token that is not embedded begins
 loop:
-	for ; i < len(recs); i++ {
-		r := recs[i]
-		end := r.End()
-		f := r.Flags()
-		if f&^(decode.FlagAborted|decode.FlagEmbedded) != 0 {
-			break
-		}
-		s, e := next-base, end-base
-		// A control embedded in a sequence is the byte before its end,
-		// and the sequence goes on: a C0 control or text (LF, TAB).
-		emb := f&decode.FlagEmbedded != 0
-		if emb {
-			s, f = e-1, f&^decode.FlagEmbedded
-		}
-		switch r.Kind() {
-		case decode.KindText:
-			if f != 0 || c.crRun != 0 || !wideCopy(buf, o, chunk, s, e-s) {
-				break loop
+	for ; ; i++ {
+		r := c.recs[i]
+		e := int(int64(r>>24) - c.base)
+		kf := uint32(r) & kindFlags
+		if kf == uint32(decode.KindText) {
+			if c.crRun != 0 || o+16 > len(buf) || s+16 > len(chunk) {
+				break
 			}
-			o += int(e - s)
-			c.fmt.prevEnd, c.fmt.prevRune = end, -1
-		case decode.KindInvalid:
-			if f != 0 || c.crRun != 0 || len(buf)-o < len(replacement) {
-				break loop
-			}
-			*(*[len(replacement)]byte)(buf[o:]) = replacement
-			o += len(replacement)
-			rep.byKind[decode.KindInvalid]++
-		case decode.KindC0:
-			if f != 0 {
-				break loop
-			}
-			switch r.Final() {
-			case '\r':
-				rep.Removed.CR++
-				if c.crRun == 0 {
-					c.crOff = base + s
+			copy16(buf, o, chunk, s)
+			n := e - s
+			if n > 16 {
+				// The first word was written past the end of the output
+				// in any case.
+				if n > maxWide || o+n+15 > len(buf) || s+n+15 > len(chunk) {
+					break
 				}
-				c.crRun++
-			case '\b':
-				if !full { // BSDrop: the record path has no BSOverstrike; c0 flags it
-					break loop
+				for k := 16; k < n; k += 16 {
+					copy16(buf, o+k, chunk, s+k)
 				}
-				rep.Removed.BS++
-				rep.Flags.Overwrite++
-				rep.FindingsOmitted++
-			case 0x0B, 0x0C:
-				break loop
-			default:
-				rep.Removed.C0++
 			}
-		default:
+			o += n
+			s = e
+			c.fmt.prevEnd, c.fmt.prevRune = c.base+int64(e), -1
+			continue
+		}
+		if k := kf &^ aborted; k == uint32(decode.KindCSI) || k < 32 && memoKinds>>k&1 != 0 {
 			// A token that begins in the chunk begins after the latest
 			// frame boundary (Writer.Frame marks one between Writes).
-			if emb || e-s > int64(memoLen(f)) || int64(len(chunk))-s < maxMemo {
-				break loop
+			n := e - s
+			if n > maxMemo || s+maxMemo > len(chunk) {
+				break
 			}
-			m, _ := c.find(wideWord(chunk[s:e]).tagged(f, int(e-s)))
-			if m == nil || !full && m.loud {
-				break loop
+			w := wordAt(chunk, s, n)
+			if kf != k {
+				if n == maxMemo {
+					break
+				}
+				w = w.tagged(decode.FlagAborted, n)
+			}
+			m := c.find(w)
+			if m == nil || m.loud && len(c.rep.Findings) < MaxFindings {
+				break
 			}
 			m.hits++
+			s = e
+			continue
 		}
-		if !emb {
-			next = end
+		switch kf {
+		case uint32(decode.KindText) | embedded:
+			// An LF or TAB inside a sequence, the byte before its end.
+			if c.crRun != 0 || o+16 > len(buf) || e+15 > len(chunk) {
+				break loop
+			}
+			copy16(buf, o, chunk, e-1)
+			o++
+			c.fmt.prevEnd, c.fmt.prevRune = c.base+int64(e), -1
+		case uint32(decode.KindInvalid):
+			if c.crRun != 0 || o+len(replacement) > len(buf) {
+				break loop
+			}
+			*(*[len(replacement)]byte)(buf[o : o+len(replacement)]) = replacement
+			o += len(replacement)
+			c.rep.byKind[decode.KindInvalid]++
+			s = e
+		case uint32(decode.KindC0), uint32(decode.KindC0) | embedded:
+			if !c.quickC0(r.Final(), e) {
+				break loop
+			}
+			if kf == uint32(decode.KindC0) {
+				s = e
+			}
+		default:
+			break loop // stopRecord among them
 		}
 	}
-	c.next, c.out = next, buf[:o]
-	return i
+	c.next, c.out = c.base+int64(s), buf[:o]
+	return int(i)
 }
 
-// maxWide is the longest text quickRecords copies (wideCopy); a longer
-// one is copied by record, with memmove.
-const maxWide = 256
+// kindFlags masks a record's kind and flags (bits 0–7 and 16–23);
+// embedded and aborted are its FlagEmbedded and FlagAborted there.
+const (
+	kindFlags = 0xFF00FF
+	embedded  = uint32(decode.FlagEmbedded) << 16
+	aborted   = uint32(decode.FlagAborted) << 16
+)
 
-// wideCopy copies p[s:s+n] to buf[o:] in 16-byte words and reports
-// whether it did: when n is at most maxWide and buf has room for the
-// words and p bytes for them past s. The bytes of the last word past n
-// are written past the end of the output and left there.
-func wideCopy(buf []byte, o int, p []byte, s, n int64) bool {
-	w := int((n + 15) &^ 15)
-	if n > maxWide || len(buf)-o < w || int(int64(len(p))-s) < w {
+// quickC0 counts the C0 control code whose record ends at e in the chunk (the
+// byte before e: in a sequence, embedded, or one that is not) when the
+// record path only removes it, and reports whether it did: a CR (one more
+// in the run waiting on what follows), a BS once findings are full (BSDrop:
+// the record path has no BSOverstrike; c0 flags it), any other but VT and
+// FF.
+func (c *cleaner) quickC0(code byte, e int) bool {
+	rep := &c.rep
+	switch code {
+	case '\r':
+		rep.Removed.CR++
+		if c.crRun == 0 {
+			c.crOff = c.base + int64(e) - 1
+		}
+		c.crRun++
+	case '\b':
+		if len(rep.Findings) < MaxFindings {
+			return false
+		}
+		rep.Removed.BS++
+		rep.Flags.Overwrite++
+		rep.FindingsOmitted++
+	case 0x0B, 0x0C:
 		return false
-	}
-	src := p[s:]
-	*(*[16]byte)(buf[o:]) = [16]byte(src)
-	for k := 16; k < w; k += 16 {
-		*(*[16]byte)(buf[o+k:]) = [16]byte(src[k:])
+	default:
+		rep.Removed.C0++
 	}
 	return true
+}
+
+// maxWide is the longest text quickRecords copies, in 16-byte words
+// (copy16): the bytes of the last word past the text are written past the
+// end of the output and left there. A longer one is copied by record, with
+// memmove.
+const maxWide = 256
+
+// copy16 copies the 16 bytes of p at s to buf at o. Slicing with both
+// bounds leaves no pointer to mask (as a slice that may be empty must not
+// point past its array).
+func copy16(buf []byte, o int, p []byte, s int) {
+	*(*[16]byte)(buf[o : o+16]) = [16]byte(p[s : s+16])
 }
 
 // record runs the policy over the record r of the token [start, end);
