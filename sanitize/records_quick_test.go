@@ -65,6 +65,9 @@ func TestQuickRecords(t *testing.T) {
 		for _, pre := range []string{"", full} {
 			p := []byte(pre + strings.Repeat(s, 3))
 			for _, size := range []int{1, 2, 3, 7, 16, 17, 509, minScanPiece, len(p)} {
+				if pre != "" && size < 7 {
+					continue // short Writes of the erases take the time; the first form has them
+				}
 				for _, o := range recordPolicies {
 					assertPaths(t, fmt.Sprintf("%s (%d erases before), Writes of %d", name, len(pre)/4, size), p, o, cutsEvery(size, len(p)), false)
 				}
