@@ -204,7 +204,7 @@ func (c *cleaner) quickRecords(i uint8) int {
 	if c.next < c.base {
 		return int(i) // a token begun in the Write before
 	}
-	chunk := c.chunk[:len(c.chunk):len(c.chunk)] // a capacity the bounds checks need not hold apart
+	chunk := c.chunk[:len(c.chunk):len(c.chunk)] // capacity its length: one bounds check for both
 	buf, o := c.out[:cap(c.out)], len(c.out)
 	s := int(c.next - c.base) // where the next token that is not embedded begins
 loop:
@@ -213,7 +213,7 @@ loop:
 		e := int(int64(r>>24) - c.base)
 		kf := uint32(r) & kindFlags
 		if kf == uint32(decode.KindText) {
-			if c.crRun != 0 || o+16 > len(buf) || s+16 > len(chunk) {
+			if c.crRun != 0 || uint(o+16) > uint(len(buf)) || uint(s+16) > uint(len(chunk)) {
 				break
 			}
 			copy16(buf, o, chunk, s)
@@ -237,7 +237,7 @@ loop:
 			// A token that begins in the chunk begins after the latest
 			// frame boundary (Writer.Frame marks one between Writes).
 			n := e - s
-			if n > maxMemo || s+maxMemo > len(chunk) {
+			if n > maxMemo || uint(s+maxMemo) > uint(len(chunk)) {
 				break
 			}
 			w := wordAt(chunk, s, n)
@@ -258,7 +258,7 @@ loop:
 		switch kf {
 		case uint32(decode.KindText) | embedded:
 			// An LF or TAB inside a sequence, the byte before its end.
-			if c.crRun != 0 || o+16 > len(buf) || e+15 > len(chunk) {
+			if c.crRun != 0 || uint(o+16) > uint(len(buf)) || uint(e+15) > uint(len(chunk)) {
 				break loop
 			}
 			copy16(buf, o, chunk, e-1)
