@@ -99,10 +99,7 @@ func (d *Decoder) controlString(p []byte, i int, base int64, emit func(*Token), 
 	t := &d.tok
 	for i < len(p) {
 		j := plainPayload(p, i)
-		if t.Payload < PrefixLen {
-			t.NPrefix += uint8(copy(t.Prefix[t.Payload:], p[i:j]))
-		}
-		t.Payload += int64(j - i)
+		d.payload(p[i:j])
 		if i = j; i == len(p) {
 			break
 		}
@@ -141,18 +138,14 @@ func (d *Decoder) controlString(p []byte, i int, base int64, emit func(*Token), 
 	return i
 }
 
-// extendPayload is Extend in a string state: it counts p as payload when
-// all of it is payload that needs no decision (plainPayload).
-func (d *Decoder) extendPayload(p []byte) bool {
-	if !printable(p) && plainPayload(p, 0) != len(p) {
-		return false
-	}
+// payload counts b as payload of the string in progress, the first
+// PrefixLen bytes of which the token keeps.
+func (d *Decoder) payload(b []byte) {
 	t := &d.tok
 	if t.Payload < PrefixLen {
-		t.NPrefix += uint8(copy(t.Prefix[t.Payload:], p))
+		t.NPrefix += uint8(copy(t.Prefix[t.Payload:], b))
 	}
-	t.Payload += int64(len(p))
-	return true
+	t.Payload += int64(len(b))
 }
 
 // stringEsc handles the byte after an ESC inside a control string: '\'
@@ -271,16 +264,13 @@ func plainPayload(p []byte, i int) int {
 // printable reports whether p is printable ASCII (0x20–0x7E) only, in
 // loads of eight bytes (skipPrintable): p's, then its last eight, which
 // overlap the ones before; for p of four to seven bytes, its first four
-// and its last four.
+// and its last four (shortWord).
 func printable(p []byte) bool {
-	n := len(p)
-	switch {
-	case n >= 8:
-		return skipPrintable(p, 0) >= n-8 && skipPrintable(p[n-8:], 0) == 8
+	switch n := len(p); {
+	case n > 8:
+		return skipPrintable(p, 0) >= n-8 && notPrintable(binary.LittleEndian.Uint64(p[n-8:])) == 0
 	case n >= 4:
-		var w [8]byte
-		binary.LittleEndian.PutUint64(w[:], uint64(binary.LittleEndian.Uint32(p))|uint64(binary.LittleEndian.Uint32(p[n-4:]))<<32)
-		return skipPrintable(w[:], 0) == 8
+		return notPrintable(shortWord(p)) == 0
 	}
 	for _, b := range p {
 		if b < 0x20 || b >= 0x7F {

@@ -94,8 +94,6 @@ type cleaner struct {
 	// as the options decide: no line emulation, no offset map, format
 	// characters not escaped.
 	plainText bool
-	// quickSkip counts down the chunks that do not try quickText.
-	quickSkip uint8
 }
 
 func newCleaner(o Options) *cleaner {
@@ -112,23 +110,15 @@ func newCleaner(o Options) *cleaner {
 	return c
 }
 
-// feed cleans p, the next chunk of the stream. A chunk too short for the
-// record path (choosePath keeps the token path) under pathAuto and
-// without a screen is first tried whole: decode.Decoder.Extend (extended),
-// then quickText.
+// feed cleans p, the next chunk of the stream. (Writer.Write first tries
+// a short chunk whole: quickText, extended.)
 func (c *cleaner) feed(p []byte) {
 	c.base = c.dec.Offset()
 	held := len(c.out)
+	c.chunk = p // the tokens' bytes (each, bytesAt, span)
 	if len(p) >= minScanPiece || c.scanning || c.path != pathAuto || c.scr != nil {
-		c.chunk = p // the tokens' bytes (each, bytesAt, span)
 		c.feedPieces(p)
-	} else if c.dec.Extend(p) {
-		c.extended(p)
-		return
-	} else if c.quickText(p) {
-		return
 	} else {
-		c.chunk = p
 		c.dec.Feed(p, c.tokenFn)
 	}
 	if c.scr != nil {
@@ -158,68 +148,69 @@ func (c *cleaner) feedPieces(p []byte) {
 	}
 }
 
-// extended ends p, a short chunk (feed) that decode.Decoder.Extend took:
-// bytes that only extend the token open (a string's payload, a long
-// CSI's parameters) write nothing and end no token, so that they are
-// only counted and kept in the history.
+// extended ends p, a short chunk that decode.Decoder.Extend took
+// (Writer.Write; base is set): bytes that only extend the token open (a string's
+// payload, a long CSI's parameters) write nothing and end no token, so
+// that they are only counted and kept in the history.
 func (c *cleaner) extended(p []byte) {
-	c.rep.Kept.NonASCIIBlanks += c.keptBlanks(len(c.out), p) // none, but the count is taken
+	c.dec.TakeTextBlanks() // fed is len(p), and no blank
 	c.rep.BytesIn += int64(len(p))
-	c.keepHistory(p)
+	c.keepToken(p) // no text ends in p: nothing for prevChar
 }
 
-// quickSkip is how many small chunks after one that was not all text do
-// not try quickText: on input dense with sequences most chunks are not,
-// and the try is then wasted.
-const quickSkip = 7
-
-// quickText writes p, a short chunk (feed), as each writes text tokens
-// when p is text (decode.AppendText: whole characters, and one the last
-// chunk cut) and nothing pending needs the policy (plain), and reports
-// whether it did. It then ends the chunk as feed does, without the
-// calls: the text has no blank for keptBlanks to count, the last
-// character written is the one before the next token (prevChar: an
-// ASCII one is kept as a rune, another by its bytes), and the history
-// (keepHistory) is empty unless p ends inside a character. It is not
-// tried on the quickSkip chunks after one that was not all text.
-func (c *cleaner) quickText(p []byte) bool {
-	if c.quickSkip > 0 {
-		c.quickSkip--
-		return false
-	}
-	if !c.plain() {
-		return false
-	}
-	held := len(c.out)
-	out, cut, ok := c.dec.AppendText(c.out, p)
+// quickText cleans p, a short chunk (Writer.Write; base is set), when it
+// is text and nothing pending needs the policy (the caller tests plain):
+// decode.Decoder.TakeText takes it, and its text is p's bytes as they
+// stand or, completing a character the last chunk cut, what out held
+// then (out is left empty). ok is false,
+// and nothing changed, when p is not all text. It then ends the chunk
+// as feed ends one, without the calls: the text has no blank for
+// keptBlanks to count, the last character written is the one before the
+// next token (prevChar: an ASCII one is kept as a rune, another by its
+// bytes), and the history (keepHistory) is empty unless p ends inside a
+// character.
+func (c *cleaner) quickText(p []byte) (text []byte, ok bool) {
+	inChar := !c.dec.InGround()
+	text, cut, ok := c.dec.TakeText(c.out, p)
 	if !ok {
-		c.quickSkip = quickSkip
-		return false
+		return nil, false
 	}
-	c.out = out
-	blanks, _ := c.dec.TakeTextBlanks() // fed is len(p)
-	c.rep.Kept.NonASCIIBlanks += blanks
+	if inChar {
+		c.out = text[:0] // its buffer, maybe grown, emptied: text stays valid until the next append
+	}
+	c.dec.TakeTextBlanks() // fed is len(p), and no blank
 	c.rep.BytesIn += int64(len(p))
-	if len(out) == held { // p only goes on with a character cut
+	if len(text) == 0 { // p only goes on with a character cut
 		c.keepHistory(p)
-		return true
+		return text, true
 	}
 	end := c.base + int64(len(p)-cut)
 	c.at, c.fmt.prevEnd = end, end
-	if b := out[len(out)-1]; b < utf8.RuneSelf {
+	if b := text[len(text)-1]; b < utf8.RuneSelf {
 		c.fmt.prevRune = rune(b)
 	} else {
-		// out[held:] holds the whole character, also when it began in
-		// the last chunk.
+		// text holds the whole character, also when it began in the
+		// last chunk.
 		c.fmt.prevRune = -1
-		c.fmt.keepTail(out[held:])
+		c.fmt.keepTail(text)
 	}
 	if cut == 0 {
 		c.hist = c.hist[:0]
 	} else {
 		c.keepOpen(p)
 	}
-	return true
+	return text, true
+}
+
+// tookWord ends p, a short chunk of printable ASCII that
+// decode.Decoder.TakeWord took in ground, as quickText ends text: its
+// last byte is the character before the next token, and nothing is open.
+func (c *cleaner) tookWord(p []byte) {
+	end := c.dec.Offset()
+	c.base, c.at, c.fmt.prevEnd = end-int64(len(p)), end, end
+	c.fmt.prevRune = rune(p[len(p)-1])
+	c.rep.BytesIn += int64(len(p))
+	c.hist = c.hist[:0]
 }
 
 // end finishes the stream.
@@ -254,6 +245,12 @@ func (c *cleaner) keepHistory(p []byte) {
 	if f := &c.fmt; f.prevRune < 0 && f.prevEnd > c.base {
 		f.keepTail(p[:f.prevEnd-c.base])
 	}
+	c.keepToken(p)
+}
+
+// keepToken is keepHistory for the token still open: it keeps its bytes
+// when they are at most histLen (keepOpen).
+func (c *cleaner) keepToken(p []byte) {
 	if open := c.base + int64(len(p)) - c.at; open == 0 || open > histLen {
 		c.hist = c.hist[:0]
 	} else {

@@ -26,13 +26,18 @@ import (
 //     by its key and classified by the catalogue (csi: ctlfunc.CSIClasses,
 //     its parameter bytes read only for SGR conceal);
 //   - single controls, format characters, escapes and control strings
-//     whose Token the record and its bytes give (single), and every record
-//     while the format policy holds something, go through token;
-//   - the rest (malformed CSIs, CSIs whose parameters select a variant or
-//     that raise a finding, strings that hold bytes the string states
-//     decide on) is decoded again from its bytes by a second Decoder
+//     whose Token the record and its bytes give (single: a string's
+//     payload read for its 9C bytes, its prefix and OSC number) are
+//     counted as the memo counts a recall when that is all token would do
+//     (counted), and go through token otherwise, as does every record
+//     while the format policy holds something;
+//   - the rest (malformed CSIs, CSIs whose parameters select a variant,
+//     overflow a Token or raise a finding, strings left open at the end
+//     of the stream) is decoded again from its bytes by a second Decoder
 //     restarted where the token begins (rebuild), whose tokens go through
 //     token.
+//
+// A token the memo missed is offered to it one time in eight (offered).
 //
 // A token begun in an earlier Write is read from the history (keepHistory)
 // joined with the chunk (span); one too long for the history has its
@@ -379,9 +384,54 @@ func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
 		c.rebuild(start, end)
 		return
 	}
-	c.token(t)
-	c.remember(t, b)
+	if !c.counted(t) {
+		c.token(t)
+	}
+	if offered(start) {
+		c.remember(t, b)
+	}
 }
+
+// counted runs the policy over t, a token from single, when for it that
+// is only counting, as token would count it, and reports whether it did:
+// a DEL, C1 control, escape or control string (but an OSC 8, a link)
+// without flags or aborted, inside the latest frame, while the format
+// policy holds nothing, that raises no class or anomaly while findings
+// are still listed (a finding names the token). Counting is then what
+// the memo's recall does (report.apply), and the OSC number.
+func (c *cleaner) counted(t *decode.Token) bool {
+	if t.Kind < decode.KindDEL || t.Kind > decode.KindScreenTitle || t.Flags&^decode.FlagAborted != 0 ||
+		t.Kind == decode.KindOSC && t.Command == 8 || c.frame > t.Off || c.fmt.pending() {
+		return false
+	}
+	m := csiMemo{kind: t.Kind, cl: Advisories(t), anomalies: t.Flags}
+	if (m.cl != 0 || m.anomalies != 0) && len(c.rep.Findings) < MaxFindings {
+		return false
+	}
+	c.at = t.End()
+	c.rep.apply(&m, 1)
+	if t.Kind == decode.KindOSC {
+		c.rep.countOSC(t)
+	}
+	return true
+}
+
+// offered reports whether a token at stream offset off that the memo did
+// not recall is offered to it (remember, and csi's keep): one token in
+// 1<<offerBits, chosen by a multiplicative hash of the offset, so that a
+// token that recurs is kept after 1<<offerBits sightings on average,
+// wherever in a repeated stretch of input it lies, and the tokens seen
+// once, most of those the memo misses on random bytes (CSIs and strings
+// with random parameters and payloads), cost it an offer only that often.
+// Measured (BENCHMARKS.md, rare7): on weighted random bytes all but 0.3%
+// of the tokens kept when each was offered were pushed out unrecalled.
+func offered(off int64) bool {
+	return uint64(off)*0x9E3779B97F4A7C15>>(64-offerBits) == 0
+}
+
+// offerBits is log2 of how many tokens the memo missed there are to each
+// it is offered (offered).
+const offerBits = 3
 
 // single returns the Token of a record that the record and its bytes b
 // give whole: a single control, text (but one that completes a character
@@ -435,10 +485,8 @@ func (c *cleaner) single(r decode.Record, b []byte, start int64) *decode.Token {
 }
 
 // controlString fills in t, a control string without flags or aborted,
-// whose bytes are b, when its payload holds none of the bytes that the
-// string states decide on but for BEL where the kind does not end with it
-// (no CAN, SUB, ESC, and no 9C, which may be C1 ST, FlagAmbiguous payload
-// or a continuation byte), and returns it; otherwise nil. The terminator
+// whose bytes are b, and returns it; nil for one left open at the end of
+// the stream. The terminator
 // is then the last byte or two (BEL where the kind ends with it, ESC \,
 // C1 ST spelled 9C or C2 9C after a C1 introducer; none when aborted), the
 // OSC number the leading digits before ';' or the terminator, and the
@@ -479,14 +527,32 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 	if n < intro+term {
 		return nil
 	}
+	// The string states end a string at CAN, SUB, ESC and, where its kind
+	// ends with it, BEL, and none of these is then the string's: a
+	// terminated or aborted string's payload holds none of them (one left
+	// open at the end of the stream may end in ESC). What is left to
+	// decide on is 9C (payloadST).
 	pl := b[intro : n-term]
-	bel := t.Term == decode.TermBEL || t.Kind == decode.KindOSC || t.Kind == decode.KindScreenTitle || t.Kind == decode.KindAPC && c.opts.APCBEL
-	for _, x := range pl {
-		if x == 0x9C || x == 0x18 || x == 0x1A || x == 0x1B || x == 0x07 && bel {
-			return nil
-		}
+	if t.Flags&decode.FlagUnterminated != 0 {
+		return nil
 	}
-	t.Payload, t.NPrefix = int64(len(pl)), uint8(copy(t.Prefix[:], pl))
+	if decode.PrefixLen == maxMemo && len(pl) <= maxMemo && cap(pl) >= maxMemo {
+		// A short payload is one word, read with the bytes after it
+		// masked off: tested for 9C and stored whole as the prefix.
+		w := wideWord(pl)
+		if w.holds(0x9C) {
+			c.payloadST(t, pl)
+		}
+		binary.LittleEndian.PutUint64(t.Prefix[:8], w.lo)
+		binary.LittleEndian.PutUint64(t.Prefix[8:], w.hi)
+		t.NPrefix = uint8(len(pl))
+	} else {
+		if bytes.IndexByte(pl, 0x9C) >= 0 {
+			c.payloadST(t, pl)
+		}
+		t.NPrefix = uint8(copy(t.Prefix[:], pl))
+	}
+	t.Payload = int64(len(pl))
 	if t.Payload > c.opts.maxPayload() {
 		t.Flags |= decode.FlagOverlong
 	}
@@ -507,64 +573,82 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 	return t
 }
 
+// payloadST settles the 9C bytes of pl, the payload of the control
+// string t, as the string states read them: each is a
+// continuation byte of a UTF-8 character, or C1 ST, alone (unless
+// C1Lone, where a lone one is payload like any C1 control) or spelled
+// C2 9C, which ends a string that a C1 introducer opened (so none is in
+// its payload) and is kept as payload, flagged FlagAmbiguous (terminals
+// disagree whether it ends the string), in one that ESC opened.
+func (c *cleaner) payloadST(t *decode.Token, pl []byte) {
+	lone := c.opts.C1 != C1Lone
+	for i := 0; i < len(pl); {
+		n := unitLen(pl[i:])
+		if pl[i] == 0x9C && lone || n == 2 && pl[i] == 0xC2 && pl[i+1] == 0x9C {
+			t.Flags |= decode.FlagAmbiguous
+			break
+		}
+		i += n
+	}
+}
+
+// unitLen returns the length in bytes of the UTF-8 unit that p begins
+// with as the decoder reads one (Unicode 3.9, U+FFFD substitution of
+// maximal subparts): a whole character, the maximal subpart of an
+// ill-formed one (its longest prefix that begins a well-formed
+// character), or one byte that begins none. Each prefix is judged by
+// decoding it padded with continuation bytes.
+func unitLen(p []byte) int {
+	n := 1
+	for n < min(len(p), utf8.UTFMax) {
+		buf := [utf8.UTFMax]byte{0x80, 0x80, 0x80, 0x80}
+		copy(buf[:], p[:n+1])
+		if _, size := utf8.DecodeRune(buf[:]); size <= n {
+			break // p[n] does not continue it, or it is complete (U+FFFD of one byte, or a shorter character)
+		}
+		n++
+	}
+	return n
+}
+
 // csi is the policy for a CSI record whose bytes b lie in the chunk and
 // that nothing waits on, unless malformed: it counts the CSI by its key,
-// and its classes or (aborted, unterminated) its anomalies, and reports
-// whether it did. It declines (false, nothing counted) a CSI with
-// controls inside, with more than one intermediate, whose parameters may
-// overflow what a Token stores (FlagOverflow), whose parameters select a
-// variant other than SGR's conceal, or that raises a class or an anomaly
-// while findings are still listed (a finding names the token).
+// its classes and its anomalies (aborted, unterminated, FlagOverflow), and
+// reports whether it did. It declines (false, nothing counted) a CSI with
+// more than one intermediate or too long for a look (maxQuickCSI), one
+// with controls inside that do not fit its buffer, one whose parameters
+// select a variant other than SGR's conceal, or one that raises a class
+// or an anomaly while findings are still listed (a finding names the
+// token).
 func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) bool {
 	r := &c.rep
 	if flags != 0 && len(r.Findings) < MaxFindings || len(b) > maxQuickCSI {
 		return false
 	}
-	n, raw := int64(len(b)), b
-	var buf [48]byte
-	b, ok := withoutExecuted(b, buf[:])
+	n := int64(len(b))
+	private, inter, params, over, ok := csiParts(b, final)
 	if !ok {
-		return false
-	}
-	i := 2 // ESC [, C2 9B
-	if b[0] == 0x9B {
-		i = 1
-	}
-	body := b[i:]
-	if final != 0 {
-		body = body[:len(body)-1]
-	}
-	var private byte
-	if len(body) > 0 && body[0] >= '<' && body[0] <= '?' {
-		private, body = body[0], body[1:]
-	}
-	j, run, seps := 0, 0, 0
-	for ; j < len(body); j++ {
-		x := body[j]
-		if x < '0' || x > ';' {
-			break
+		// Controls executed inside it stop csiParts: read it again
+		// without them.
+		var buf [48]byte
+		if s, fits := withoutExecuted(b, buf[:]); fits && len(s) < len(b) {
+			private, inter, params, over, ok = csiParts(s, final)
 		}
-		if x >= ':' {
-			seps, run = seps+1, 0
-		} else if run++; run > 4 {
-			return false // may saturate at MaxParamValue
-		}
-	}
-	if seps >= decode.MaxParams-1 || len(body)-j > 1 {
-		return false
-	}
-	var inter byte
-	if j < len(body) {
-		if inter = body[j]; inter < 0x20 || inter > 0x2F {
+		if !ok {
 			return false
 		}
 	}
+	if over {
+		if len(r.Findings) < MaxFindings {
+			return false
+		}
+		flags |= decode.FlagOverflow
+	}
 	var cl ctlfunc.Class
-	if flags == 0 {
+	if flags&(decode.FlagAborted|decode.FlagUnterminated) == 0 { // a CSI cut short raises none (Advisories)
 		var varies, conceal bool
 		cl, varies, conceal = ctlfunc.CSIClasses(private, inter, final)
 		if varies {
-			params := body[:j]
 			if !conceal || bytes.IndexByte(params, '8') >= 0 && ctlfunc.SGRConceals(params) {
 				return false
 			}
@@ -587,8 +671,8 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	}
 	key := csiKey{private, inter, 0, final}
 	r.countCSIKey(key, nInter, start, n)
-	if flags&^decode.FlagAborted == 0 && n <= int64(memoLen(flags)) {
-		w := wordOf(raw).tagged(flags, len(raw))
+	if flags&^decode.FlagAborted == 0 && n <= int64(memoLen(flags)) && offered(start) {
+		w := wordOf(b).tagged(flags, len(b))
 		if count := r.csiCounter(key, nInter); count != nil {
 			if i, ok := c.slotFor(w); ok {
 				c.keep(i, csiMemo{word: w, kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count})
@@ -600,6 +684,57 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		r.FindingsOmitted++
 	}
 	return true
+}
+
+// csiParts returns the private marker, the intermediate (0: none) and
+// the parameter bytes of the CSI whose bytes are b, final its final byte
+// (0 when aborted), and whether its parameters overflow what a Token
+// stores (FlagOverflow: a value past MaxParamValue, or more than
+// MaxParams parameters), or false when b holds an executed control
+// (isExecuted), bytes out of order or more than one intermediate.
+func csiParts(b []byte, final byte) (private, inter byte, params []byte, over, ok bool) {
+	i := 2 // ESC [, C2 9B
+	if b[0] == 0x9B {
+		i = 1
+	}
+	body := b[i:]
+	if final != 0 {
+		body = body[:len(body)-1]
+	}
+	if len(body) > 0 && body[0] >= '<' && body[0] <= '?' {
+		private, body = body[0], body[1:]
+	}
+	j, seps, v := 0, 0, uint32(0)
+	for ; j < len(body); j++ {
+		x := body[j]
+		if x < '0' || x > ';' {
+			break
+		}
+		if x >= ':' {
+			seps, v = seps+1, 0
+			continue
+		}
+		v = min(v*10+uint32(x-'0'), decode.MaxParamValue+1)
+		over = over || v > decode.MaxParamValue
+	}
+	if len(body)-j > 1 {
+		return 0, 0, nil, false, false
+	}
+	if j < len(body) {
+		if inter = body[j]; inter < 0x20 || inter > 0x2F {
+			return 0, 0, nil, false, false
+		}
+	}
+	return private, inter, body[:j], over || seps >= decode.MaxParams, true
+}
+
+// holds reports whether one of the bytes of w is x: a byte of w^x is
+// zero, which subtracting one from each byte borrows into its top bit.
+// The zero padding of a word shorter than maxMemo holds x only when x is 0.
+func (w memoWord) holds(x byte) bool {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	lo, hi := w.lo^(ones*uint64(x)), w.hi^(ones*uint64(x))
+	return ((lo-ones)&^lo|(hi-ones)&^hi)&tops != 0
 }
 
 // maxQuickCSI is the length in bytes past which csi declines a CSI

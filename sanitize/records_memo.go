@@ -271,20 +271,21 @@ func wordOf(b []byte) memoWord {
 // bytes past b up to maxMemo are loaded and masked off.
 func wideWord(b []byte) memoWord { return wordAt(b[:maxMemo], 0, len(b)) }
 
-// wordAt returns the n bytes of p at s, one to maxMemo of them, as a
+// wordAt returns the n bytes of p at s, zero to maxMemo of them, as a
 // memoWord, where p holds maxMemo bytes from s: those past n are loaded
 // and masked off.
 func wordAt(p []byte, s, n int) memoWord {
 	a := (*[maxMemo]byte)(p[s : s+maxMemo])
-	m := &wordMasks[uint(n-1)%maxMemo]
+	m := &wordMasks[uint(n)%uint(len(wordMasks))]
 	return memoWord{binary.LittleEndian.Uint64(a[:8]) & m.lo, binary.LittleEndian.Uint64(a[8:]) & m.hi}
 }
 
-// wordMasks[n-1] masks the first n bytes of a memoWord.
-var wordMasks = func() (t [maxMemo]memoWord) {
-	for i := range t {
-		n := i + 1
-		t[i] = memoWord{^uint64(0) >> (8 * (8 - min(n, 8))), ^uint64(0) >> (8 * (16 - n))} // a shift by 64 or more gives 0
+// wordMasks[n] masks the first n bytes of a memoWord, for n up to
+// maxMemo; its length is a power of two, so that an index taken modulo it
+// needs no bounds check (the entries past maxMemo are not used).
+var wordMasks = func() (t [32]memoWord) {
+	for n := range maxMemo + 1 {
+		t[n] = memoWord{^uint64(0) >> (8 * (8 - min(n, 8))), ^uint64(0) >> (8 * (16 - n))} // a shift by 64 or more gives 0
 	}
 	return t
 }()

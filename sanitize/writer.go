@@ -18,6 +18,13 @@ type Writer struct {
 	c      *cleaner
 	err    error
 	closed bool
+	// quick is set while a short Write (under minScanPiece bytes) is
+	// first tried whole: no error, not closed, the path chosen per piece
+	// (pathAuto), no screen, not scanning. text is set while it may also
+	// be taken as text (TakeWord, cleaner.quickText): nothing pending
+	// needs the policy (cleaner.plain). Write sets them after each Write that
+	// takes neither way; the quick ways change none of what they test.
+	quick, text bool
 }
 
 // NewWriter returns a Writer that writes the cleaned text of its input to
@@ -28,20 +35,62 @@ func NewWriter(w io.Writer, opts Options) *Writer {
 
 // Write cleans p. It returns len(p), nil unless the underlying writer
 // failed, in which case that error is returned now and by every later call.
+// The cleaned text of p is written to the underlying writer, in one Write
+// when there is any, before Write returns.
+//
+// A short p is first tried whole: 4 to 8 bytes of printable ASCII in
+// ground (decode.Decoder.TakeWord) and other text (cleaner.quickText)
+// are written as they stand, from p when they came whole in ground; bytes
+// that only extend the token open (decode.Decoder.Extend) write nothing.
 func (w *Writer) Write(p []byte) (int, error) {
+	c := w.c
+	var text []byte
+	if w.text && c.dec.TakeWord(p) {
+		c.tookWord(p)
+		text = p
+	} else if w.quick && len(p) < minScanPiece {
+		c.base = c.dec.Offset()
+		var ok bool
+		if !c.dec.InText() {
+			if ok = c.dec.Extend(p); ok {
+				c.extended(p)
+			}
+		} else if w.text {
+			text, ok = c.quickText(p)
+		}
+		if !ok {
+			return w.feed(p)
+		}
+	} else {
+		return w.feed(p)
+	}
+	// As flush, with one call less.
+	if len(text) > 0 {
+		if _, err := w.w.Write(text); err != nil {
+			c.flushed += int64(len(text))
+			return 0, w.fail(err)
+		}
+		c.flushed += int64(len(text))
+	}
+	return len(p), nil
+}
+
+// feed is Write for a p that the quick ways do not take: the cleaner
+// feeds it, and quick and text are set for the next Write.
+func (w *Writer) feed(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
 	if w.closed {
 		return 0, errors.New("sanitize: write after close")
 	}
-	w.c.feed(p)
-	// A short Write often has no output: drain only when there is some.
-	if len(w.c.out) > 0 {
-		if err := w.drain(); err != nil {
-			return 0, err
-		}
+	c := w.c
+	c.feed(p)
+	if err := w.drain(); err != nil {
+		return 0, err
 	}
+	w.quick = c.path == pathAuto && c.scr == nil && !c.scanning
+	w.text = w.quick && c.plain()
 	return len(p), nil
 }
 
@@ -52,7 +101,7 @@ func (w *Writer) Close() error {
 	if w.closed {
 		return w.err
 	}
-	w.closed = true
+	w.closed, w.quick, w.text = true, false, false
 	w.c.end()
 	return w.drain()
 }
@@ -84,14 +133,31 @@ func (w *Writer) Report() Report {
 	return r
 }
 
+// drain writes out (flush) and empties it.
 func (w *Writer) drain() error {
 	c := w.c
-	if len(c.out) > 0 && w.err == nil {
-		_, w.err = w.w.Write(c.out)
-	}
-	c.flushed += int64(len(c.out))
+	err := w.flush(c.out)
 	c.out = c.out[:0]
+	return err
+}
+
+// flush writes b, cleaned text, to the underlying writer unless b is
+// empty or it failed before (fail).
+func (w *Writer) flush(b []byte) error {
+	if len(b) > 0 && w.err == nil {
+		if _, err := w.w.Write(b); err != nil {
+			w.fail(err)
+		}
+	}
+	w.c.flushed += int64(len(b))
 	return w.err
+}
+
+// fail keeps err, the underlying writer's, and returns it: it sticks to
+// every later Write and Close, which take no quick way.
+func (w *Writer) fail(err error) error {
+	w.err, w.quick, w.text = err, false, false
+	return err
 }
 
 // Bytes cleans p as a whole stream and returns the cleaned text and the
