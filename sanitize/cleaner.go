@@ -155,14 +155,14 @@ func (c *cleaner) feedPieces(p []byte) {
 func (c *cleaner) extended(p []byte) {
 	c.dec.TakeTextBlanks() // fed is len(p), and no blank
 	c.rep.BytesIn += int64(len(p))
-	c.keepToken(p) // no text ends in p: nothing for prevChar
+	c.keepHistory(p)
 }
 
 // quickText cleans p, a short chunk (Writer.Write; base is set), when it
 // is text and nothing pending needs the policy (the caller tests plain):
 // decode.Decoder.TakeText takes it, and its text is p's bytes as they
-// stand or, completing a character the last chunk cut, what out held
-// then (out is left empty). ok is false,
+// stand or, completing a character the last chunk cut or longer than
+// TakeText steps through, what out held then (out is left empty). ok is false,
 // and nothing changed, when p is not all text. It then ends the chunk
 // as feed ends one, without the calls: the text has no blank for
 // keptBlanks to count, the last character written is the one before the
@@ -170,13 +170,15 @@ func (c *cleaner) extended(p []byte) {
 // bytes), and the history (keepHistory) is empty unless p ends inside a
 // character.
 func (c *cleaner) quickText(p []byte) (text []byte, ok bool) {
-	inChar := !c.dec.InGround()
 	text, cut, ok := c.dec.TakeText(c.out, p)
 	if !ok {
 		return nil, false
 	}
-	if inChar {
-		c.out = text[:0] // its buffer, maybe grown, emptied: text stays valid until the next append
+	if len(text) > 0 && &text[0] != &p[0] {
+		// Appended to out (a character completed, or more than TakeText
+		// steps through: AppendText): its buffer, maybe grown, emptied;
+		// text stays valid until the next append.
+		c.out = text[:0]
 	}
 	c.dec.TakeTextBlanks() // fed is len(p), and no blank
 	c.rep.BytesIn += int64(len(p))
@@ -245,12 +247,6 @@ func (c *cleaner) keepHistory(p []byte) {
 	if f := &c.fmt; f.prevRune < 0 && f.prevEnd > c.base {
 		f.keepTail(p[:f.prevEnd-c.base])
 	}
-	c.keepToken(p)
-}
-
-// keepToken is keepHistory for the token still open: it keeps its bytes
-// when they are at most histLen (keepOpen).
-func (c *cleaner) keepToken(p []byte) {
 	if open := c.base + int64(len(p)) - c.at; open == 0 || open > histLen {
 		c.hist = c.hist[:0]
 	} else {

@@ -346,7 +346,12 @@ func copy16(buf []byte, o int, p []byte, s int) {
 // record runs the policy over the record r of the token [start, end);
 // looked says that the memo does not hold it.
 func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
-	b := c.span(start, end)
+	var b []byte
+	if start >= c.base { // most: span's first case, without the call
+		b = c.chunk[start-c.base : end-c.base]
+	} else {
+		b = c.span(start, end)
+	}
 	if b == nil || r.Flags()&decode.FlagMalformed != 0 {
 		c.rebuild(start, end)
 		return
@@ -574,21 +579,35 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 }
 
 // payloadST settles the 9C bytes of pl, the payload of the control
-// string t, as the string states read them: each is a
-// continuation byte of a UTF-8 character, or C1 ST, alone (unless
-// C1Lone, where a lone one is payload like any C1 control) or spelled
-// C2 9C, which ends a string that a C1 introducer opened (so none is in
-// its payload) and is kept as payload, flagged FlagAmbiguous (terminals
-// disagree whether it ends the string), in one that ESC opened.
+// string t, as the string states read them: each is a continuation byte
+// of a UTF-8 character, or C1 ST, alone (unless C1Lone, where a lone one
+// is payload like any C1 control) or spelled C2 9C, which ends a string
+// that a C1 introducer opened (so none is in its payload) and is kept as
+// payload, flagged FlagAmbiguous (terminals disagree whether it ends the
+// string), in one that ESC opened. A lead byte (C2–F4) always begins a
+// unit, so a 9C continues one when a lead one to three bytes before it,
+// with only continuation bytes between, begins a unit that takes it.
 func (c *cleaner) payloadST(t *decode.Token, pl []byte) {
 	lone := c.opts.C1 != C1Lone
-	for i := 0; i < len(pl); {
-		n := unitLen(pl[i:])
-		if pl[i] == 0x9C && lone || n == 2 && pl[i] == 0xC2 && pl[i+1] == 0x9C {
-			t.Flags |= decode.FlagAmbiguous
-			break
+	for k := bytes.IndexByte(pl, 0x9C); k >= 0; {
+		st := lone
+		for j := 1; j <= min(k, utf8.UTFMax-1); j++ {
+			if b := pl[k-j]; b >= 0xC2 && b <= 0xF4 {
+				st = b == 0xC2 && j == 1 || unitLen(pl[k-j:]) <= j && lone
+				break
+			} else if b < 0x80 || b > 0xBF {
+				break
+			}
 		}
-		i += n
+		if st {
+			t.Flags |= decode.FlagAmbiguous
+			return
+		}
+		next := bytes.IndexByte(pl[k+1:], 0x9C)
+		if next < 0 {
+			return
+		}
+		k += 1 + next
 	}
 }
 
