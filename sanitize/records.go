@@ -51,8 +51,8 @@ import (
 // index into the batch is a uint8, which needs no bounds check.
 const batchRecords = 256
 
-// stopRecord is a record of no kind with every flag set: quickRecords
-// takes no record with flags other than FlagAborted or FlagEmbedded.
+// stopRecord is a record of no kind (0xFF) with every flag set, which
+// none of quickRecords' cases takes.
 const stopRecord = decode.Record(0xFF00FF)
 
 // pathChoice says how the cleaner drives its decoder.
