@@ -158,7 +158,7 @@ func (c *cleaner) feedPieces(p []byte) {
 func (c *cleaner) extended(p []byte) {
 	c.dec.TakeTextBlanks() // fed is len(p), and no blank
 	c.rep.BytesIn += int64(len(p))
-	c.keepToken(p) // no text ends in p: nothing for prevChar
+	c.keepHistory(p)
 }
 
 // quickText cleans p, a short chunk (Writer.Write; base is set), when it
@@ -250,12 +250,6 @@ func (c *cleaner) keepHistory(p []byte) {
 	if f := &c.fmt; f.prevRune < 0 && f.prevEnd > c.base {
 		f.keepTail(p[:f.prevEnd-c.base])
 	}
-	c.keepToken(p)
-}
-
-// keepToken is keepHistory for the token still open: it keeps its bytes
-// when they are at most histLen (keepOpen).
-func (c *cleaner) keepToken(p []byte) {
 	if open := c.base + int64(len(p)) - c.at; open == 0 || open > histLen {
 		c.hist = c.hist[:0]
 	} else {

@@ -64,7 +64,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 	} else {
 		return w.feed(p)
 	}
-	// As flush, with one call less.
+	// As drain, for text that may not be out.
 	if len(text) > 0 {
 		if _, err := w.w.Write(text); err != nil {
 			c.flushed += int64(len(text))
@@ -133,23 +133,17 @@ func (w *Writer) Report() Report {
 	return r
 }
 
-// drain writes out (flush) and empties it.
+// drain writes out to the underlying writer, unless it is empty or the
+// writer failed before (fail), and empties it.
 func (w *Writer) drain() error {
 	c := w.c
-	err := w.flush(c.out)
-	c.out = c.out[:0]
-	return err
-}
-
-// flush writes b, cleaned text, to the underlying writer unless b is
-// empty or it failed before (fail).
-func (w *Writer) flush(b []byte) error {
-	if len(b) > 0 && w.err == nil {
-		if _, err := w.w.Write(b); err != nil {
+	if len(c.out) > 0 && w.err == nil {
+		if _, err := w.w.Write(c.out); err != nil {
 			w.fail(err)
 		}
 	}
-	w.c.flushed += int64(len(b))
+	c.flushed += int64(len(c.out))
+	c.out = c.out[:0]
 	return w.err
 }
 
