@@ -303,3 +303,22 @@ func FuzzAttack7CSI(f *testing.F) {
 		assertPaths(t, "fuzz csi", p, o, []int{160 + int(cut)%(len(p)-159)}, opt&0x40 != 0)
 	})
 }
+
+// TestAttack7Promise: whatever the input (attack pieces, attack7's
+// strings, CSIs and short-Write bits, random bytes), under every policy
+// and in Writes of 1 to 17 bytes with frames, the text holds no control:
+// no C0 but TAB and LF, no DEL, no C1 raw or as UTF-8, no ESC.
+func TestAttack7Promise(t *testing.T) {
+	r := rand.New(rand.NewPCG(81, 82))
+	opts := append([]Options{{CR: CRScreen}, {BS: BSOverstrike}, {FormatChars: FormatKeep}, {FormatChars: FormatEscape, Links: LinksAppend}}, attack7Opts...)
+	for i := range 300 {
+		in := attackInput(r, i%4 == 0)
+		for range r.IntN(10) {
+			in = append(in, attack7String(r, r.IntN(20))...)
+			in = append(in, attack7Bits[r.IntN(len(attack7Bits))]...)
+		}
+		o := opts[i%len(opts)]
+		out := writeCut(in, o, attackCuts(r, len(in), 1+r.IntN(17)), i%2 == 0, pathAuto).out
+		checkInvariants(t, in, out)
+	}
+}
