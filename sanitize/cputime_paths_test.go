@@ -68,3 +68,42 @@ func TestPathCPUTime(t *testing.T) {
 	}
 	t.Log("\n" + out.String())
 }
+
+// TestPolicyCPUTime measures, in thread CPU time with the rows of each
+// input interleaved round by round, what the policy over records costs on
+// top of Scan: Bytes (by piece, the default), Scan alone into the
+// cleaner's batch size, and ansi.Strip. It prints MB of input per CPU
+// second, Bytes÷Strip, Scan÷Strip, and the policy's nanoseconds per record
+// (Bytes' time less Scan's, over the records Scan writes). Run with
+// BYTELENS_CPUTIME=1 or a list of inputs (see BENCHMARKS.md).
+func TestPolicyCPUTime(t *testing.T) {
+	benchinput.Measure(t)
+	const rounds, minCPU = 9, 40 * time.Millisecond
+	var out strings.Builder
+	out.WriteString("| input | records | Bytes | Scan only | ansi.Strip | Bytes ÷ Strip | Scan ÷ Strip | policy ns per record |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, in := range benchInputs() {
+		if !benchinput.Wanted(in.name) {
+			continue
+		}
+		recs := make([]decode.Record, batchRecords-1)
+		scan := func() (n int) {
+			var d decode.Decoder
+			for q := in.data; len(q) > 0; {
+				k, m := d.Scan(q, recs)
+				q, n = q[k:], n+m
+			}
+			return n
+		}
+		nrec := scan()
+		rows := []func(){
+			func() { Bytes(in.data, Options{}) },
+			func() { scan() },
+			func() { _ = ansi.Strip(string(in.data)) },
+		}
+		m := benchinput.Medians(rows, len(in.data), rounds, minCPU)
+		perRec := (1/m[0] - 1/m[1]) * 1e3 * float64(len(in.data)) / float64(max(nrec, 1)) // µs per MB → ns per record
+		fmt.Fprintf(&out, "| %s | %d | %.0f | %.0f | %.0f | **%.2f×** | %.2f× | %.1f |\n",
+			in.name, nrec, m[0], m[1], m[2], m[0]/m[2], m[1]/m[2], perRec)
+	}
+	t.Log("\n" + out.String())
+}

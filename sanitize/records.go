@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"unicode/utf8"
@@ -25,13 +26,18 @@ import (
 //     by its key and classified by the catalogue (csi: ctlfunc.CSIClasses,
 //     its parameter bytes read only for SGR conceal);
 //   - single controls, format characters, escapes and control strings
-//     whose Token the record and its bytes give (single), and every record
-//     while the format policy holds something, go through token;
-//   - the rest (malformed CSIs, CSIs whose parameters select a variant or
-//     that raise a finding, strings that hold bytes the string states
-//     decide on) is decoded again from its bytes by a second Decoder
+//     whose Token the record and its bytes give (single: a string's
+//     payload read for its 9C bytes, its prefix and OSC number) are
+//     counted as the memo counts a recall when that is all token would do
+//     (counted), and go through token otherwise, as does every record
+//     while the format policy holds something;
+//   - the rest (malformed CSIs, CSIs whose parameters select a variant,
+//     overflow a Token or raise a finding, strings left open at the end
+//     of the stream) is decoded again from its bytes by a second Decoder
 //     restarted where the token begins (rebuild), whose tokens go through
 //     token.
+//
+// A token the memo missed is offered to it one time in eight (offered).
 //
 // A token begun in an earlier Write is read from the history (keepHistory)
 // joined with the chunk (span); one too long for the history has its
@@ -39,8 +45,15 @@ import (
 // TestRecordPathMatchesTokens and FuzzRecordPath hold the record path to
 // the token path: the same text, report and InGround after every Write.
 
-// batchRecords is how many records a Scan call writes at most.
+// batchRecords is the length of the cleaner's batch of records
+// (cleaner.recs): Scan writes up to one record less, and the record after
+// the last one written is stopRecord, which ends quickRecords' loop. An
+// index into the batch is a uint8, which needs no bounds check.
 const batchRecords = 256
+
+// stopRecord is a record of no kind with every flag set: quickRecords
+// takes no record with flags other than FlagAborted or FlagEmbedded.
+const stopRecord = decode.Record(0xFF00FF)
 
 // pathChoice says how the cleaner drives its decoder.
 type pathChoice uint8
@@ -107,33 +120,33 @@ func controls(p []byte) int {
 // scanFeed cleans p, a piece of the chunk, with Scan.
 func (c *cleaner) scanFeed(p []byte) {
 	for len(p) > 0 {
-		k, n := c.dec.Scan(p, c.recs[:])
+		k, n := c.dec.Scan(p, c.recs[:batchRecords-1])
 		p = p[k:]
-		c.records(c.recs[:n])
+		c.records(n)
 	}
 	c.settleHits()
 }
 
 // scanEnd ends the stream for the record path.
 func (c *cleaner) scanEnd() {
-	n := c.dec.ScanEnd(c.recs[:])
-	c.records(c.recs[:n])
+	c.records(c.dec.ScanEnd(c.recs[:batchRecords-1]))
 	c.settleHits()
 }
 
-// records runs the policy over a batch of records: runs of the commonest
-// records go through quickRecords while the format policy holds nothing
-// and text needs only copying (which only record can change); the rest
-// goes through record, one at a time.
-func (c *cleaner) records(recs []decode.Record) {
-	for i := 0; i < len(recs); i++ {
+// records runs the policy over the batch of the first n records of
+// c.recs: runs of the commonest records go through quickRecords while the
+// format policy holds nothing and text needs only copying (which only
+// record can change); the rest goes through record, one at a time.
+func (c *cleaner) records(n int) {
+	c.recs[n] = stopRecord
+	for i := 0; i < n; i++ {
 		quick := c.plainText && !c.fmt.pending()
 		if quick {
-			if i += c.quickRecords(recs[i:]); i == len(recs) {
+			if i = c.quickRecords(uint8(i)); i == n {
 				break
 			}
 		}
-		r := recs[i]
+		r := c.recs[i]
 		end := r.End()
 		start := c.next
 		if r.Flags()&decode.FlagEmbedded != 0 {
@@ -150,117 +163,155 @@ func (c *cleaner) records(recs []decode.Record) {
 	c.at = c.next
 }
 
-// quickRecords runs the policy over the leading records of recs for as
-// long as each is one that record would handle without a Token and
-// without writing anything but text, and returns how many it took: text
-// in the chunk of at most maxWide bytes copied while no CR waits on it,
-// invalid UTF-8 written as U+FFFD, a CR or a C0 that is only removed
-// counted (also embedded in a sequence), and a token that the memo
-// recalls, without flags or aborted. The format policy holds nothing and text needs only copying, as the
-// caller checked; nothing here changes either. The loop makes no call,
-// so that the end of the stream so far, the output and the chunk stay in
-// registers: a record that would need one (the output to grow, a run of
-// CRs to settle) is left to record.
-func (c *cleaner) quickRecords(recs []decode.Record) int {
-	chunk, base, next := c.chunk, c.base, c.next
-	if next < base {
-		return 0 // a token begun in the Write before
+// quickRecords runs the policy over the records of the batch from the
+// i-th for as long as each is one that record would handle without a
+// Token and without writing anything but text, and returns the index of
+// the first it did not take (stopRecord ends the batch): text in the
+// chunk of at most maxWide bytes copied while no CR waits on it, invalid
+// UTF-8 written as U+FFFD, a CR or a C0 that is only removed counted (also
+// embedded in a sequence), and a token that the memo recalls, without
+// flags or aborted. The format policy holds nothing and text needs only
+// copying, as the caller checked; nothing here changes either. The loop
+// makes no call, and holds few values (offsets relative to the chunk, the
+// batch read through c), so that the output and the chunk stay in
+// registers: a record that would need a call (the output to grow, a run
+// of CRs to settle) is left to record.
+func (c *cleaner) quickRecords(i uint8) int {
+	if c.next < c.base {
+		return int(i) // a token begun in the Write before
 	}
+	chunk := c.chunk[:len(c.chunk):len(c.chunk)] // a capacity the bounds checks need not hold apart
 	buf, o := c.out[:cap(c.out)], len(c.out)
-	rep := &c.rep
-	full := len(rep.Findings) >= MaxFindings
-	i := 0
+	s := int(c.next - c.base) // where the next token that is not embedded begins
 loop:
-	for ; i < len(recs); i++ {
-		r := recs[i]
-		end := r.End()
-		f := r.Flags()
-		if f&^(decode.FlagAborted|decode.FlagEmbedded) != 0 {
-			break
-		}
-		s, e := next-base, end-base
-		// A control embedded in a sequence is the byte before its end,
-		// and the sequence goes on: a C0 control or text (LF, TAB).
-		emb := f&decode.FlagEmbedded != 0
-		if emb {
-			s, f = e-1, f&^decode.FlagEmbedded
-		}
-		switch r.Kind() {
-		case decode.KindText:
-			if f != 0 || c.crRun != 0 || !wideCopy(buf, o, chunk, s, e-s) {
-				break loop
+	for ; ; i++ {
+		r := c.recs[i]
+		e := int(int64(r>>24) - c.base)
+		kf := uint32(r) & kindFlags
+		if kf == uint32(decode.KindText) {
+			if c.crRun != 0 || o+16 > len(buf) || s+16 > len(chunk) {
+				break
 			}
-			o += int(e - s)
-			c.fmt.prevEnd, c.fmt.prevRune = end, -1
-		case decode.KindInvalid:
-			if f != 0 || c.crRun != 0 || len(buf)-o < len(replacement) {
-				break loop
-			}
-			*(*[len(replacement)]byte)(buf[o:]) = replacement
-			o += len(replacement)
-			rep.byKind[decode.KindInvalid]++
-		case decode.KindC0:
-			if f != 0 {
-				break loop
-			}
-			switch r.Final() {
-			case '\r':
-				rep.Removed.CR++
-				if c.crRun == 0 {
-					c.crOff = base + s
+			copy16(buf, o, chunk, s)
+			n := e - s
+			if n > 16 {
+				// The first word was written past the end of the output
+				// in any case.
+				if n > maxWide || o+n+15 > len(buf) || s+n+15 > len(chunk) {
+					break
 				}
-				c.crRun++
-			case '\b':
-				if !full { // BSDrop: the record path has no BSOverstrike; c0 flags it
-					break loop
+				for k := 16; k < n; k += 16 {
+					copy16(buf, o+k, chunk, s+k)
 				}
-				rep.Removed.BS++
-				rep.Flags.Overwrite++
-				rep.FindingsOmitted++
-			case 0x0B, 0x0C:
-				break loop
-			default:
-				rep.Removed.C0++
 			}
-		default:
+			o += n
+			s = e
+			c.fmt.prevEnd, c.fmt.prevRune = c.base+int64(e), -1
+			continue
+		}
+		if k := kf &^ aborted; k == uint32(decode.KindCSI) || k < 32 && memoKinds>>k&1 != 0 {
 			// A token that begins in the chunk begins after the latest
 			// frame boundary (Writer.Frame marks one between Writes).
-			if emb || e-s > int64(memoLen(f)) || int64(len(chunk))-s < maxMemo {
-				break loop
+			n := e - s
+			if n > maxMemo || s+maxMemo > len(chunk) {
+				break
 			}
-			m, _ := c.find(wideWord(chunk[s:e]).tagged(f, int(e-s)))
-			if m == nil || !full && m.loud {
-				break loop
+			w := wordAt(chunk, s, n)
+			if kf != k {
+				if n == maxMemo {
+					break
+				}
+				w = w.tagged(decode.FlagAborted, n)
+			}
+			m := c.find(w)
+			if m == nil || m.loud && len(c.rep.Findings) < MaxFindings {
+				break
 			}
 			m.hits++
+			s = e
+			continue
 		}
-		if !emb {
-			next = end
+		switch kf {
+		case uint32(decode.KindText) | embedded:
+			// An LF or TAB inside a sequence, the byte before its end.
+			if c.crRun != 0 || o+16 > len(buf) || e+15 > len(chunk) {
+				break loop
+			}
+			copy16(buf, o, chunk, e-1)
+			o++
+			c.fmt.prevEnd, c.fmt.prevRune = c.base+int64(e), -1
+		case uint32(decode.KindInvalid):
+			if c.crRun != 0 || o+len(replacement) > len(buf) {
+				break loop
+			}
+			*(*[len(replacement)]byte)(buf[o : o+len(replacement)]) = replacement
+			o += len(replacement)
+			c.rep.byKind[decode.KindInvalid]++
+			s = e
+		case uint32(decode.KindC0), uint32(decode.KindC0) | embedded:
+			if !c.quickC0(r.Final(), e) {
+				break loop
+			}
+			if kf == uint32(decode.KindC0) {
+				s = e
+			}
+		default:
+			break loop // stopRecord among them
 		}
 	}
-	c.next, c.out = next, buf[:o]
-	return i
+	c.next, c.out = c.base+int64(s), buf[:o]
+	return int(i)
 }
 
-// maxWide is the longest text quickRecords copies (wideCopy); a longer
-// one is copied by record, with memmove.
-const maxWide = 256
+// kindFlags masks a record's kind and flags (bits 0–7 and 16–23);
+// embedded and aborted are its FlagEmbedded and FlagAborted there.
+const (
+	kindFlags = 0xFF00FF
+	embedded  = uint32(decode.FlagEmbedded) << 16
+	aborted   = uint32(decode.FlagAborted) << 16
+)
 
-// wideCopy copies p[s:s+n] to buf[o:] in 16-byte words and reports
-// whether it did: when n is at most maxWide and buf has room for the
-// words and p bytes for them past s. The bytes of the last word past n
-// are written past the end of the output and left there.
-func wideCopy(buf []byte, o int, p []byte, s, n int64) bool {
-	w := int((n + 15) &^ 15)
-	if n > maxWide || len(buf)-o < w || int(int64(len(p))-s) < w {
+// quickC0 counts the C0 control code whose record ends at e in the chunk (the
+// byte before e: in a sequence, embedded, or one that is not) when the
+// record path only removes it, and reports whether it did: a CR (one more
+// in the run waiting on what follows), a BS once findings are full (BSDrop:
+// the record path has no BSOverstrike; c0 flags it), any other but VT and
+// FF.
+func (c *cleaner) quickC0(code byte, e int) bool {
+	rep := &c.rep
+	switch code {
+	case '\r':
+		rep.Removed.CR++
+		if c.crRun == 0 {
+			c.crOff = c.base + int64(e) - 1
+		}
+		c.crRun++
+	case '\b':
+		if len(rep.Findings) < MaxFindings {
+			return false
+		}
+		rep.Removed.BS++
+		rep.Flags.Overwrite++
+		rep.FindingsOmitted++
+	case 0x0B, 0x0C:
 		return false
-	}
-	src := p[s:]
-	*(*[16]byte)(buf[o:]) = [16]byte(src)
-	for k := 16; k < w; k += 16 {
-		*(*[16]byte)(buf[o+k:]) = [16]byte(src[k:])
+	default:
+		rep.Removed.C0++
 	}
 	return true
+}
+
+// maxWide is the longest text quickRecords copies, in 16-byte words
+// (copy16): the bytes of the last word past the text are written past the
+// end of the output and left there. A longer one is copied by record, with
+// memmove.
+const maxWide = 256
+
+// copy16 copies the 16 bytes of p at s to buf at o. Slicing with both
+// bounds leaves no pointer to mask (as a slice that may be empty must not
+// point past its array).
+func copy16(buf []byte, o int, p []byte, s int) {
+	*(*[16]byte)(buf[o : o+16]) = [16]byte(p[s : s+16])
 }
 
 // record runs the policy over the record r of the token [start, end);
@@ -304,9 +355,54 @@ func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
 		c.rebuild(start, end)
 		return
 	}
-	c.token(t)
-	c.remember(t, b)
+	if !c.counted(t) {
+		c.token(t)
+	}
+	if offered(start) {
+		c.remember(t, b)
+	}
 }
+
+// counted runs the policy over t, a token from single, when for it that
+// is only counting, as token would count it, and reports whether it did:
+// a DEL, C1 control, escape or control string (but an OSC 8, a link)
+// without flags or aborted, inside the latest frame, while the format
+// policy holds nothing, that raises no class or anomaly while findings
+// are still listed (a finding names the token). Counting is then what
+// the memo's recall does (report.apply), and the OSC number.
+func (c *cleaner) counted(t *decode.Token) bool {
+	if t.Kind < decode.KindDEL || t.Kind > decode.KindScreenTitle || t.Flags&^decode.FlagAborted != 0 ||
+		t.Kind == decode.KindOSC && t.Command == 8 || c.frame > t.Off || c.fmt.pending() {
+		return false
+	}
+	m := csiMemo{kind: t.Kind, cl: Advisories(t), anomalies: t.Flags}
+	if (m.cl != 0 || m.anomalies != 0) && len(c.rep.Findings) < MaxFindings {
+		return false
+	}
+	c.at = t.End()
+	c.rep.apply(&m, 1)
+	if t.Kind == decode.KindOSC {
+		c.rep.countOSC(t)
+	}
+	return true
+}
+
+// offered reports whether a token at stream offset off that the memo did
+// not recall is offered to it (remember, and csi's keep): one token in
+// 1<<offerBits, chosen by a multiplicative hash of the offset, so that a
+// token that recurs is kept after 1<<offerBits sightings on average,
+// wherever in a repeated stretch of input it lies, and the tokens seen
+// once, most of those the memo misses on random bytes (CSIs and strings
+// with random parameters and payloads), cost it an offer only that often.
+// Measured (BENCHMARKS.md, rare7): on weighted random bytes all but 0.3%
+// of the tokens kept when each was offered were pushed out unrecalled.
+func offered(off int64) bool {
+	return uint64(off)*0x9E3779B97F4A7C15>>(64-offerBits) == 0
+}
+
+// offerBits is log2 of how many tokens the memo missed there are to each
+// it is offered (offered).
+const offerBits = 3
 
 // single returns the Token of a record that the record and its bytes b
 // give whole: a single control, text (but one that completes a character
@@ -360,10 +456,8 @@ func (c *cleaner) single(r decode.Record, b []byte, start int64) *decode.Token {
 }
 
 // controlString fills in t, a control string without flags or aborted,
-// whose bytes are b, when its payload holds none of the bytes that the
-// string states decide on but for BEL where the kind does not end with it
-// (no CAN, SUB, ESC, and no 9C, which may be C1 ST, FlagAmbiguous payload
-// or a continuation byte), and returns it; otherwise nil. The terminator
+// whose bytes are b, and returns it; nil for one left open at the end of
+// the stream. The terminator
 // is then the last byte or two (BEL where the kind ends with it, ESC \,
 // C1 ST spelled 9C or C2 9C after a C1 introducer; none when aborted), the
 // OSC number the leading digits before ';' or the terminator, and the
@@ -404,14 +498,32 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 	if n < intro+term {
 		return nil
 	}
+	// The string states end a string at CAN, SUB, ESC and, where its kind
+	// ends with it, BEL, and none of these is then the string's: a
+	// terminated or aborted string's payload holds none of them (one left
+	// open at the end of the stream may end in ESC). What is left to
+	// decide on is 9C (payloadST).
 	pl := b[intro : n-term]
-	bel := t.Term == decode.TermBEL || t.Kind == decode.KindOSC || t.Kind == decode.KindScreenTitle || t.Kind == decode.KindAPC && c.opts.APCBEL
-	for _, x := range pl {
-		if x == 0x9C || x == 0x18 || x == 0x1A || x == 0x1B || x == 0x07 && bel {
-			return nil
-		}
+	if t.Flags&decode.FlagUnterminated != 0 {
+		return nil
 	}
-	t.Payload, t.NPrefix = int64(len(pl)), uint8(copy(t.Prefix[:], pl))
+	if decode.PrefixLen == maxMemo && len(pl) <= maxMemo && cap(pl) >= maxMemo {
+		// A short payload is one word, read with the bytes after it
+		// masked off: tested for 9C and stored whole as the prefix.
+		w := wideWord(pl)
+		if w.holds(0x9C) {
+			c.payloadST(t, pl)
+		}
+		binary.LittleEndian.PutUint64(t.Prefix[:8], w.lo)
+		binary.LittleEndian.PutUint64(t.Prefix[8:], w.hi)
+		t.NPrefix = uint8(len(pl))
+	} else {
+		if bytes.IndexByte(pl, 0x9C) >= 0 {
+			c.payloadST(t, pl)
+		}
+		t.NPrefix = uint8(copy(t.Prefix[:], pl))
+	}
+	t.Payload = int64(len(pl))
 	if t.Payload > c.opts.maxPayload() {
 		t.Flags |= decode.FlagOverlong
 	}
@@ -432,64 +544,82 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 	return t
 }
 
+// payloadST settles the 9C bytes of pl, the payload of the control
+// string t, as the string states read them: each is a
+// continuation byte of a UTF-8 character, or C1 ST, alone (unless
+// C1Lone, where a lone one is payload like any C1 control) or spelled
+// C2 9C, which ends a string that a C1 introducer opened (so none is in
+// its payload) and is kept as payload, flagged FlagAmbiguous (terminals
+// disagree whether it ends the string), in one that ESC opened.
+func (c *cleaner) payloadST(t *decode.Token, pl []byte) {
+	lone := c.opts.C1 != C1Lone
+	for i := 0; i < len(pl); {
+		n := unitLen(pl[i:])
+		if pl[i] == 0x9C && lone || n == 2 && pl[i] == 0xC2 && pl[i+1] == 0x9C {
+			t.Flags |= decode.FlagAmbiguous
+			break
+		}
+		i += n
+	}
+}
+
+// unitLen returns the length in bytes of the UTF-8 unit that p begins
+// with as the decoder reads one (Unicode 3.9, U+FFFD substitution of
+// maximal subparts): a whole character, the maximal subpart of an
+// ill-formed one (its longest prefix that begins a well-formed
+// character), or one byte that begins none. Each prefix is judged by
+// decoding it padded with continuation bytes.
+func unitLen(p []byte) int {
+	n := 1
+	for n < min(len(p), utf8.UTFMax) {
+		buf := [utf8.UTFMax]byte{0x80, 0x80, 0x80, 0x80}
+		copy(buf[:], p[:n+1])
+		if _, size := utf8.DecodeRune(buf[:]); size <= n {
+			break // p[n] does not continue it, or it is complete (U+FFFD of one byte, or a shorter character)
+		}
+		n++
+	}
+	return n
+}
+
 // csi is the policy for a CSI record whose bytes b lie in the chunk and
 // that nothing waits on, unless malformed: it counts the CSI by its key,
-// and its classes or (aborted, unterminated) its anomalies, and reports
-// whether it did. It declines (false, nothing counted) a CSI with
-// controls inside, with more than one intermediate, whose parameters may
-// overflow what a Token stores (FlagOverflow), whose parameters select a
-// variant other than SGR's conceal, or that raises a class or an anomaly
-// while findings are still listed (a finding names the token).
+// its classes and its anomalies (aborted, unterminated, FlagOverflow), and
+// reports whether it did. It declines (false, nothing counted) a CSI with
+// more than one intermediate or too long for a look (maxQuickCSI), one
+// with controls inside that do not fit its buffer, one whose parameters
+// select a variant other than SGR's conceal, or one that raises a class
+// or an anomaly while findings are still listed (a finding names the
+// token).
 func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) bool {
 	r := &c.rep
 	if flags != 0 && len(r.Findings) < MaxFindings || len(b) > maxQuickCSI {
 		return false
 	}
-	n, raw := int64(len(b)), b
-	var buf [48]byte
-	b, ok := withoutExecuted(b, buf[:])
+	n := int64(len(b))
+	private, inter, params, over, ok := csiParts(b, final)
 	if !ok {
-		return false
-	}
-	i := 2 // ESC [, C2 9B
-	if b[0] == 0x9B {
-		i = 1
-	}
-	body := b[i:]
-	if final != 0 {
-		body = body[:len(body)-1]
-	}
-	var private byte
-	if len(body) > 0 && body[0] >= '<' && body[0] <= '?' {
-		private, body = body[0], body[1:]
-	}
-	j, run, seps := 0, 0, 0
-	for ; j < len(body); j++ {
-		x := body[j]
-		if x < '0' || x > ';' {
-			break
+		// Controls executed inside it stop csiParts: read it again
+		// without them.
+		var buf [48]byte
+		if s, fits := withoutExecuted(b, buf[:]); fits && len(s) < len(b) {
+			private, inter, params, over, ok = csiParts(s, final)
 		}
-		if x >= ':' {
-			seps, run = seps+1, 0
-		} else if run++; run > 4 {
-			return false // may saturate at MaxParamValue
-		}
-	}
-	if seps >= decode.MaxParams-1 || len(body)-j > 1 {
-		return false
-	}
-	var inter byte
-	if j < len(body) {
-		if inter = body[j]; inter < 0x20 || inter > 0x2F {
+		if !ok {
 			return false
 		}
 	}
+	if over {
+		if len(r.Findings) < MaxFindings {
+			return false
+		}
+		flags |= decode.FlagOverflow
+	}
 	var cl ctlfunc.Class
-	if flags == 0 {
+	if flags&(decode.FlagAborted|decode.FlagUnterminated) == 0 { // a CSI cut short raises none (Advisories)
 		var varies, conceal bool
 		cl, varies, conceal = ctlfunc.CSIClasses(private, inter, final)
 		if varies {
-			params := body[:j]
 			if !conceal || bytes.IndexByte(params, '8') >= 0 && ctlfunc.SGRConceals(params) {
 				return false
 			}
@@ -512,8 +642,8 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	}
 	key := csiKey{private, inter, 0, final}
 	r.countCSIKey(key, nInter, start, n)
-	if flags&^decode.FlagAborted == 0 && n <= int64(memoLen(flags)) {
-		w := wordOf(raw).tagged(flags, len(raw))
+	if flags&^decode.FlagAborted == 0 && n <= int64(memoLen(flags)) && offered(start) {
+		w := wordOf(b).tagged(flags, len(b))
 		if count := r.csiCounter(key, nInter); count != nil {
 			if i, ok := c.slotFor(w); ok {
 				c.keep(i, csiMemo{word: w, kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count})
@@ -525,6 +655,57 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		r.FindingsOmitted++
 	}
 	return true
+}
+
+// csiParts returns the private marker, the intermediate (0: none) and
+// the parameter bytes of the CSI whose bytes are b, final its final byte
+// (0 when aborted), and whether its parameters overflow what a Token
+// stores (FlagOverflow: a value past MaxParamValue, or more than
+// MaxParams parameters), or false when b holds an executed control
+// (isExecuted), bytes out of order or more than one intermediate.
+func csiParts(b []byte, final byte) (private, inter byte, params []byte, over, ok bool) {
+	i := 2 // ESC [, C2 9B
+	if b[0] == 0x9B {
+		i = 1
+	}
+	body := b[i:]
+	if final != 0 {
+		body = body[:len(body)-1]
+	}
+	if len(body) > 0 && body[0] >= '<' && body[0] <= '?' {
+		private, body = body[0], body[1:]
+	}
+	j, seps, v := 0, 0, uint32(0)
+	for ; j < len(body); j++ {
+		x := body[j]
+		if x < '0' || x > ';' {
+			break
+		}
+		if x >= ':' {
+			seps, v = seps+1, 0
+			continue
+		}
+		v = min(v*10+uint32(x-'0'), decode.MaxParamValue+1)
+		over = over || v > decode.MaxParamValue
+	}
+	if len(body)-j > 1 {
+		return 0, 0, nil, false, false
+	}
+	if j < len(body) {
+		if inter = body[j]; inter < 0x20 || inter > 0x2F {
+			return 0, 0, nil, false, false
+		}
+	}
+	return private, inter, body[:j], over || seps >= decode.MaxParams, true
+}
+
+// holds reports whether one of the bytes of w is x: a byte of w^x is
+// zero, which subtracting one from each byte borrows into its top bit.
+// The zero padding of a word shorter than maxMemo holds x only when x is 0.
+func (w memoWord) holds(x byte) bool {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	lo, hi := w.lo^(ones*uint64(x)), w.hi^(ones*uint64(x))
+	return ((lo-ones)&^lo|(hi-ones)&^hi)&tops != 0
 }
 
 // maxQuickCSI is the length in bytes past which csi declines a CSI

@@ -15,16 +15,20 @@ func (c *cleaner) recallBytes(b []byte, f decode.Flags) bool {
 	if len(b) > memoLen(f) {
 		return false
 	}
-	m, _ := c.find(wordOf(b).tagged(f, len(b)))
+	m := c.find(wordOf(b).tagged(f, len(b)))
 	return m != nil && c.recall(m)
 }
 
 // memoKind reports whether the memo may hold tokens of kind k: not text,
 // invalid UTF-8 or C0 controls, whose effect is not the token's alone (a
 // NUL's bytes are also the key of a free slot).
-func memoKind(k decode.Kind) bool {
-	return k != decode.KindText && k != decode.KindInvalid && k != decode.KindC0
-}
+func memoKind(k decode.Kind) bool { return memoKinds>>k&1 != 0 }
+
+// memoKinds has bit k set for each kind k that the memo may hold
+// (memoKind).
+const memoKinds = 1<<decode.KindDEL | 1<<decode.KindC1 | 1<<decode.KindESC | 1<<decode.KindNF |
+	1<<decode.KindCSI | 1<<decode.KindOSC | 1<<decode.KindDCS | 1<<decode.KindAPC | 1<<decode.KindPM |
+	1<<decode.KindSOS | 1<<decode.KindScreenTitle | 1<<decode.KindFormat
 
 // memoLen returns the length in bytes of the longest token with record
 // flags f (none, or FlagAborted) that the memo takes: maxMemo, and a byte
@@ -43,17 +47,17 @@ func (w memoWord) tagged(f decode.Flags, n int) memoWord {
 	return w
 }
 
-// find returns the memo's entry for the token whose key is w (tagged) and
-// its slot, or nil.
-func (c *cleaner) find(w memoWord) (*csiMemo, uint8) {
+// find returns the memo's entry for the token whose key is w (tagged), or
+// nil.
+func (c *cleaner) find(w memoWord) *csiMemo {
 	i, j := w.slots()
-	if m := &c.memo[i]; m.word == w {
-		return m, i
+	m := &c.memo[i]
+	if m.word != w {
+		if m = &c.memo[j]; m.word != w {
+			return nil
+		}
 	}
-	if m := &c.memo[j]; m.word == w {
-		return m, j
-	}
-	return nil, 0
+	return m
 }
 
 // recall applies the remembered effect of a token (csiMemo), unless it
@@ -265,15 +269,22 @@ func wordOf(b []byte) memoWord {
 
 // wideWord is wordOf for b with a capacity of maxMemo bytes or more: the
 // bytes past b up to maxMemo are loaded and masked off.
-func wideWord(b []byte) memoWord {
-	m := &wordMasks[len(b)]
-	w := b[:maxMemo]
-	return memoWord{binary.LittleEndian.Uint64(w) & m.lo, binary.LittleEndian.Uint64(w[8:]) & m.hi}
+func wideWord(b []byte) memoWord { return wordAt(b[:maxMemo], 0, len(b)) }
+
+// wordAt returns the n bytes of p at s, zero to maxMemo of them, as a
+// memoWord, where p holds maxMemo bytes from s: those past n are loaded
+// and masked off.
+func wordAt(p []byte, s, n int) memoWord {
+	a := (*[maxMemo]byte)(p[s : s+maxMemo])
+	m := &wordMasks[uint(n)%uint(len(wordMasks))]
+	return memoWord{binary.LittleEndian.Uint64(a[:8]) & m.lo, binary.LittleEndian.Uint64(a[8:]) & m.hi}
 }
 
-// wordMasks[n] masks the first n bytes of a memoWord.
-var wordMasks = func() (t [maxMemo + 1]memoWord) {
-	for n := range t {
+// wordMasks[n] masks the first n bytes of a memoWord, for n up to
+// maxMemo; its length is a power of two, so that an index taken modulo it
+// needs no bounds check (the entries past maxMemo are not used).
+var wordMasks = func() (t [32]memoWord) {
+	for n := range maxMemo + 1 {
 		t[n] = memoWord{^uint64(0) >> (8 * (8 - min(n, 8))), ^uint64(0) >> (8 * (16 - n))} // a shift by 64 or more gives 0
 	}
 	return t
