@@ -161,8 +161,8 @@ func (c *cleaner) extended(p []byte) {
 // quickText cleans p, a short chunk (Writer.Write; base is set), when it
 // is text and nothing pending needs the policy (the caller tests plain):
 // decode.Decoder.TakeText takes it, and its text is p's bytes as they
-// stand or, completing a character the last chunk cut, what out held
-// then (out is left empty). ok is false,
+// stand or, completing a character the last chunk cut or longer than
+// TakeText steps through, what out held then (out is left empty). ok is false,
 // and nothing changed, when p is not all text. It then ends the chunk
 // as feed ends one, without the calls: the text has no blank for
 // keptBlanks to count, the last character written is the one before the
@@ -170,13 +170,15 @@ func (c *cleaner) extended(p []byte) {
 // bytes), and the history (keepHistory) is empty unless p ends inside a
 // character.
 func (c *cleaner) quickText(p []byte) (text []byte, ok bool) {
-	inChar := !c.dec.InGround()
 	text, cut, ok := c.dec.TakeText(c.out, p)
 	if !ok {
 		return nil, false
 	}
-	if inChar {
-		c.out = text[:0] // its buffer, maybe grown, emptied: text stays valid until the next append
+	if len(text) > 0 && &text[0] != &p[0] {
+		// Appended to out (a character completed, or more than TakeText
+		// steps through: AppendText): its buffer, maybe grown, emptied;
+		// text stays valid until the next append.
+		c.out = text[:0]
 	}
 	c.dec.TakeTextBlanks() // fed is len(p), and no blank
 	c.rep.BytesIn += int64(len(p))

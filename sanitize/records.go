@@ -51,8 +51,8 @@ import (
 // index into the batch is a uint8, which needs no bounds check.
 const batchRecords = 256
 
-// stopRecord is a record of no kind with every flag set: quickRecords
-// takes no record with flags other than FlagAborted or FlagEmbedded.
+// stopRecord is a record of no kind (0xFF) with every flag set, which
+// none of quickRecords' cases takes.
 const stopRecord = decode.Record(0xFF00FF)
 
 // pathChoice says how the cleaner drives its decoder.
@@ -65,21 +65,22 @@ const (
 )
 
 // The record path is chosen for pieces of at least minScanPiece bytes
-// that hold an ESC in every scanDensity bytes or more, or whose first
-// controlSample bytes hold a C0 control other than TAB, LF and CR, or
-// DEL, as often (random bytes, with few ESCs and a token every few bytes):
-// measured
-// (BENCHMARKS.md), Scan and the policy over records are faster than Feed
-// and the policy over tokens where sequences are dense (escape-dense
-// input, coloured git, grep and build output), and slower on text, on long
-// strings and CSIs (Scan steps them byte by byte where Feed skips them in
-// bulk) and per call on short Writes. A Write is cut into pieces of
-// pieceLen bytes, each decided by itself.
+// that hold an ESC in every scanDensity bytes or more (escDense), or whose
+// first controlSample bytes hold a C0 control other than TAB, LF and CR,
+// or DEL, as often (random bytes, with few ESCs and a token every few
+// bytes): measured (BENCHMARKS.md), Scan and the policy over records are
+// faster than Feed and the policy over tokens where sequences are dense
+// (escape-dense input, coloured git, grep and build output), and slower
+// on text, on long strings and CSIs (Scan steps them byte by byte where
+// Feed skips them in bulk) and per call on short Writes. A Write is cut
+// into pieces of pieceLen bytes, each decided by itself.
 const (
 	pieceLen      = 16 << 10
 	minScanPiece  = 512
 	scanDensity   = 64
 	controlSample = 256
+	escSamples    = 4   // windows escDense counts in a long piece
+	escSample     = 512 // bytes in each
 )
 
 // choosePath decides how the piece of input p is decoded: the path stays
@@ -93,8 +94,7 @@ func (c *cleaner) choosePath(p []byte) {
 	case c.path == pathRecords:
 		scan = true
 	default:
-		scan = len(p) >= minScanPiece && (bytes.Count(p, []byte{0x1B})*scanDensity >= len(p) ||
-			controls(p[:controlSample])*scanDensity >= controlSample)
+		scan = len(p) >= minScanPiece && (escDense(p) || controls(p[:controlSample])*scanDensity >= controlSample)
 	}
 	if scan == c.scanning || !c.inGround() {
 		return
@@ -105,10 +105,39 @@ func (c *cleaner) choosePath(p []byte) {
 	c.scanning = scan
 }
 
+// escDense reports whether p holds an ESC in every scanDensity bytes or
+// more, as far as a sample shows: all of p when it is at most escSamples
+// windows long, else escSamples windows of escSample bytes spread evenly
+// over it, the first at its start and the last at its end (counting a
+// whole piece of text was 3% of the time on plain text).
+func escDense(p []byte) bool {
+	esc := []byte{0x1B}
+	if len(p) <= escSamples*escSample {
+		return bytes.Count(p, esc)*scanDensity >= len(p)
+	}
+	n, step := 0, (len(p)-escSample)/(escSamples-1)
+	for k := range escSamples {
+		n += bytes.Count(p[k*step:][:escSample], esc)
+	}
+	return n*scanDensity >= escSamples*escSample
+}
+
 // controls counts the bytes of p that are C0 controls other than TAB, LF
-// and CR, or DEL.
+// and CR, or DEL, eight at a time: per byte, below 0x20 (the byte's low
+// seven bits plus 0x60 carry into its top bit from 0x20 up, and its own
+// top bit is clear) or equal to one of the four (a byte that is zero
+// after the XOR, whose low seven bits plus 0x7F do not carry); no carry
+// crosses a byte.
 func controls(p []byte) int {
+	const lo7, top = 0x7F7F7F7F7F7F7F7F, 0x8080808080808080
+	zero := func(x uint64) uint64 { return ^((x&lo7 + lo7) | x) & top }
 	n := 0
+	for ; len(p) >= 8; p = p[8:] {
+		x := binary.LittleEndian.Uint64(p)
+		c0 := ^((x&lo7 + 0x6060606060606060) | x) & top
+		ok := zero(x^0x0909090909090909) | zero(x^0x0A0A0A0A0A0A0A0A) | zero(x^0x0D0D0D0D0D0D0D0D)
+		n += bits.OnesCount64(c0&^ok | zero(x^lo7))
+	}
 	for _, b := range p {
 		if b < 0x20 && b != '\t' && b != '\n' && b != '\r' || b == 0x7F {
 			n++
@@ -180,7 +209,7 @@ func (c *cleaner) quickRecords(i uint8) int {
 	if c.next < c.base {
 		return int(i) // a token begun in the Write before
 	}
-	chunk := c.chunk[:len(c.chunk):len(c.chunk)] // a capacity the bounds checks need not hold apart
+	chunk := c.chunk[:len(c.chunk):len(c.chunk)] // capacity its length: one bounds check for both
 	buf, o := c.out[:cap(c.out)], len(c.out)
 	s := int(c.next - c.base) // where the next token that is not embedded begins
 loop:
@@ -189,7 +218,7 @@ loop:
 		e := int(int64(r>>24) - c.base)
 		kf := uint32(r) & kindFlags
 		if kf == uint32(decode.KindText) {
-			if c.crRun != 0 || o+16 > len(buf) || s+16 > len(chunk) {
+			if c.crRun != 0 || uint(o+16) > uint(len(buf)) || uint(s+16) > uint(len(chunk)) {
 				break
 			}
 			copy16(buf, o, chunk, s)
@@ -213,7 +242,7 @@ loop:
 			// A token that begins in the chunk begins after the latest
 			// frame boundary (Writer.Frame marks one between Writes).
 			n := e - s
-			if n > maxMemo || s+maxMemo > len(chunk) {
+			if n > maxMemo || uint(s+maxMemo) > uint(len(chunk)) {
 				break
 			}
 			w := wordAt(chunk, s, n)
@@ -234,7 +263,7 @@ loop:
 		switch kf {
 		case uint32(decode.KindText) | embedded:
 			// An LF or TAB inside a sequence, the byte before its end.
-			if c.crRun != 0 || o+16 > len(buf) || e+15 > len(chunk) {
+			if c.crRun != 0 || uint(o+16) > uint(len(buf)) || uint(e+15) > uint(len(chunk)) {
 				break loop
 			}
 			copy16(buf, o, chunk, e-1)
@@ -317,7 +346,12 @@ func copy16(buf []byte, o int, p []byte, s int) {
 // record runs the policy over the record r of the token [start, end);
 // looked says that the memo does not hold it.
 func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
-	b := c.span(start, end)
+	var b []byte
+	if start >= c.base { // most: span's first case, without the call
+		b = c.chunk[start-c.base : end-c.base]
+	} else {
+		b = c.span(start, end)
+	}
 	if b == nil || r.Flags()&decode.FlagMalformed != 0 {
 		c.rebuild(start, end)
 		return
@@ -545,21 +579,35 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 }
 
 // payloadST settles the 9C bytes of pl, the payload of the control
-// string t, as the string states read them: each is a
-// continuation byte of a UTF-8 character, or C1 ST, alone (unless
-// C1Lone, where a lone one is payload like any C1 control) or spelled
-// C2 9C, which ends a string that a C1 introducer opened (so none is in
-// its payload) and is kept as payload, flagged FlagAmbiguous (terminals
-// disagree whether it ends the string), in one that ESC opened.
+// string t, as the string states read them: each is a continuation byte
+// of a UTF-8 character, or C1 ST, alone (unless C1Lone, where a lone one
+// is payload like any C1 control) or spelled C2 9C, which ends a string
+// that a C1 introducer opened (so none is in its payload) and is kept as
+// payload, flagged FlagAmbiguous (terminals disagree whether it ends the
+// string), in one that ESC opened. A lead byte (C2–F4) always begins a
+// unit, so a 9C continues one when a lead one to three bytes before it,
+// with only continuation bytes between, begins a unit that takes it.
 func (c *cleaner) payloadST(t *decode.Token, pl []byte) {
 	lone := c.opts.C1 != C1Lone
-	for i := 0; i < len(pl); {
-		n := unitLen(pl[i:])
-		if pl[i] == 0x9C && lone || n == 2 && pl[i] == 0xC2 && pl[i+1] == 0x9C {
-			t.Flags |= decode.FlagAmbiguous
-			break
+	for k := bytes.IndexByte(pl, 0x9C); k >= 0; {
+		st := lone
+		for j := 1; j <= min(k, utf8.UTFMax-1); j++ {
+			if b := pl[k-j]; b >= 0xC2 && b <= 0xF4 {
+				st = b == 0xC2 && j == 1 || unitLen(pl[k-j:]) <= j && lone
+				break
+			} else if b < 0x80 || b > 0xBF {
+				break
+			}
 		}
-		i += n
+		if st {
+			t.Flags |= decode.FlagAmbiguous
+			return
+		}
+		next := bytes.IndexByte(pl[k+1:], 0x9C)
+		if next < 0 {
+			return
+		}
+		k += 1 + next
 	}
 }
 

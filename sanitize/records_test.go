@@ -184,6 +184,8 @@ func TestChoosePath(t *testing.T) {
 		{"C0 every 16 bytes", strings.Repeat(strings.Repeat("x", 15)+"\x01", 256), true},
 		{"DEL every 16 bytes", strings.Repeat(strings.Repeat("x", 15)+"\x7f", 256), true},
 		{"short", strings.Repeat("\x1b[m", minScanPiece/4-1), false},
+		{"a piece, SGR every 20 bytes", strings.Repeat("\x1b[1;31mred\x1b[0m text", pieceLen/20), true},
+		{"a piece, an ESC every 100 bytes", strings.Repeat(strings.Repeat("x", 96)+"\x1b[0m", pieceLen/100), false},
 	} {
 		cl := newCleaner(Options{})
 		cl.choosePath([]byte(c.in))

@@ -187,14 +187,15 @@ func (k csiKey) String() string {
 }
 
 // report accumulates a Report without allocating per token: the common
-// CSI shapes (no intermediates) and OSC numbers below 128 count in arrays,
-// the rest in tables of at most MaxNamed keys (snapshot makes the maps).
+// CSI shapes (no intermediates), OSC numbers below 128 and OSCs without a
+// number count in arrays, the rest in tables of at most MaxNamed keys
+// (snapshot makes the maps).
 type report struct {
 	Report
-	csiPlain [5][63]int64 // [private marker index][final-0x40]
-	csi      namedCounts  // other CSI keys, as csiKey.uint32
-	osc      [128]int64
-	oscOther namedCounts // other OSC numbers, as uint32
+	csiPlain [5][63]int64       // [private marker index][final-0x40]
+	csi      namedCounts        // other CSI keys, as csiKey.uint32
+	osc      [oscNone + 1]int64 // OSC numbers below oscNone, and at oscNone the OSCs without one (-1)
+	oscOther namedCounts        // other OSC numbers, as uint32
 
 	namedCSI, namedOSC int // distinct keys counted by name, up to MaxNamed
 
@@ -318,10 +319,26 @@ func (r *report) csiCounter(k csiKey, nInter uint8) *int64 {
 	return otherCounter(r.namedCSI, &r.CSIOther)
 }
 
+// oscNone is where report.osc counts the OSCs without a number (-1),
+// which random bytes are full of: past the numbers it counts by index.
+const oscNone = 128
+
+// oscIndex returns the index in report.osc where the OSC number cmd
+// counts, or -1 for one that counts in oscOther.
+func oscIndex(cmd int32) int {
+	switch {
+	case cmd >= 0 && cmd < oscNone:
+		return int(cmd)
+	case cmd == -1:
+		return oscNone
+	}
+	return -1
+}
+
 // oscCounter is csiCounter for an OSC of command number cmd (countOSC).
 func (r *report) oscCounter(cmd int32) *int64 {
-	if cmd >= 0 && cmd < int32(len(r.osc)) {
-		if n := &r.osc[cmd]; *n > 0 {
+	if i := oscIndex(cmd); i >= 0 {
+		if n := &r.osc[i]; *n > 0 {
 			return n
 		}
 	} else if i := r.oscOther.slot(uint32(cmd)); r.oscOther.key[i] != 0 {
@@ -343,8 +360,8 @@ func otherCounter(named int, other *int64) *int64 {
 // countOSC counts the OSC t by command number.
 func (r *report) countOSC(t *decode.Token) {
 	cmd := t.Command
-	if cmd >= 0 && cmd < int32(len(r.osc)) {
-		if n := &r.osc[cmd]; *n > 0 || r.admit(&r.namedOSC, &r.OSCOther, t.Off, t.Len, "OSC numbers") {
+	if i := oscIndex(cmd); i >= 0 {
+		if n := &r.osc[i]; *n > 0 || r.admit(&r.namedOSC, &r.OSCOther, t.Off, t.Len, "OSC numbers") {
 			*n++
 		}
 		return
@@ -406,10 +423,13 @@ func (r *report) snapshot() Report {
 	}
 	out.OSCCommands = map[int32]int64{}
 	r.oscOther.each(func(k uint32, n int64) { out.OSCCommands[int32(k)] = n })
-	for k, n := range r.osc {
+	for k, n := range r.osc[:oscNone] {
 		if n > 0 {
 			out.OSCCommands[int32(k)] = n
 		}
+	}
+	if n := r.osc[oscNone]; n > 0 {
+		out.OSCCommands[-1] = n
 	}
 	out.Findings = append([]Finding{}, r.Findings...)
 	sort.SliceStable(out.Findings, func(i, j int) bool { return out.Findings[i].Offset < out.Findings[j].Offset })
