@@ -12,6 +12,9 @@ import (
 
 // Size of the CRScreen model: wide, so that lines of text are not cut by
 // autowrap; high enough for the cursor-up repaints of progress displays.
+// A REP draws at most one line (screen.Options.RepeatLimit): with the
+// screen's own cap, Cols × Rows, a REP of nine bytes wrote 50,000
+// characters of output (TestScreenRepeatBounded).
 const screenCols, screenRows = screen.MaxSize, 50
 
 // newScreen returns the model of CRScreen, or nil for other policies. It
@@ -22,7 +25,7 @@ func newScreen(o Options) *screen.Model {
 		return nil
 	}
 	m, _ := screen.New(screen.Options{Cols: screenCols, Rows: screenRows, NewlineCRLF: true, Scrollback: true,
-		Segments: true, LoneC1: o.C1 == C1Lone, APCBEL: o.APCBEL}) // the size is valid
+		Segments: true, LoneC1: o.C1 == C1Lone, APCBEL: o.APCBEL, RepeatLimit: screenCols}) // the size is valid
 	return m
 }
 

@@ -3,6 +3,7 @@ package sanitize
 import (
 	"bytes"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -47,6 +48,19 @@ func TestCRScreen(t *testing.T) {
 	got, _ := Bytes(in.Bytes(), Options{CR: CRScreen})
 	if want := bytes.ReplaceAll(in.Bytes(), []byte("\r"), nil); !bytes.Equal(got, want) {
 		t.Errorf("scrolling lines: got %d bytes, want %d", len(got), len(want))
+	}
+}
+
+// TestScreenRepeatBounded: under CRScreen a REP draws at most one line of
+// the model (screenCols characters), so that REPs of the largest count
+// give output text in proportion to their input (without the limit, each
+// of these wrote 50,000 characters).
+func TestScreenRepeatBounded(t *testing.T) {
+	const reps = 40
+	in := strings.Repeat("a\x1b[65535b", reps)
+	got, _ := String(in, Options{CR: CRScreen})
+	if n := strings.Count(got, "a"); n != reps*(screenCols+1) {
+		t.Errorf("%d REPs of 65535 drew %d characters, want %d", reps, n, reps*(screenCols+1))
 	}
 }
 

@@ -828,12 +828,15 @@ func (m *Model) deleteLines(n int) {
 }
 
 // repeat is REP: the last graphic character n more times (xterm caps n at
-// the screen size).
+// the screen size; Options.RepeatLimit caps it further).
 func (m *Model) repeat(n int) {
 	if m.last == 0 {
 		return
 	}
 	n = min(n, m.cols*m.rows)
+	if m.opts.RepeatLimit > 0 {
+		n = min(n, m.opts.RepeatLimit)
+	}
 	t := m.tok
 	for range n {
 		m.print(m.last, int(m.lastW), t.Off, uint32(t.Len), m.lastFlag|cellRepeated)

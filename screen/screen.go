@@ -162,6 +162,13 @@ type Options struct {
 	// LoneC1 and APCBEL select the decode grammar alternatives of the same
 	// names; they must match the sanitizer's options for offsets to agree.
 	LoneC1, APCBEL bool
+	// RepeatLimit is the most characters one REP (CSI Ps b, ECMA-48
+	// 8.3.103) draws; 0 means the screen's cells (Cols × Rows), where xterm
+	// caps it. With Scrollback a REP that wraps draws lines that scroll
+	// off, so that nine bytes of input could give Cols × Rows cells of
+	// output text: a model whose scrolled lines are its output caps REP
+	// at one line (Cols) or less.
+	RepeatLimit int
 }
 
 // cursor is the cursor and the state DECSC saves with it.

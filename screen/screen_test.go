@@ -136,6 +136,28 @@ func TestControlFunctions(t *testing.T) {
 	}
 }
 
+// TestRepeatLimit: Options.RepeatLimit caps the characters one REP draws,
+// below the screen's own cap of Cols × Rows cells.
+func TestRepeatLimit(t *testing.T) {
+	for _, c := range []struct {
+		limit int
+		rows  []string
+		x, y  int
+	}{
+		{0, []string{"aaaaaaaaaa", "aaaaaaaaaa", "aaaaaaaaaa", "a"}, 1, 3}, // the screen's cap, 40: the 41st cell scrolls
+		{5, []string{"aaaaaa"}, 6, 0},
+		{12, []string{"aaaaaaaaaa", "aaa"}, 3, 1},
+	} {
+		m := feed(t, Options{Cols: 10, Rows: 4, RepeatLimit: c.limit}, "a\x1b[65535b")
+		if got, want := lines(m), padRows(c.rows, 4); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("limit %d:\n got %q\nwant %q", c.limit, got, want)
+		}
+		if x, y := m.Cursor(); x != c.x || y != c.y {
+			t.Errorf("limit %d: cursor (%d,%d), want (%d,%d)", c.limit, x, y, c.x, c.y)
+		}
+	}
+}
+
 func TestUnknownCounted(t *testing.T) {
 	for _, in := range []string{"\x1b[5y", "\x1b[?9999h", "\x1b#3", "\x1b[99J", "\x1b[3$z"} {
 		m := feed(t, Options{Cols: 10, Rows: 4}, "ab"+in)
