@@ -196,15 +196,16 @@ func (c *cleaner) records(n int) {
 // i-th for as long as each is one that record would handle without a
 // Token and without writing anything but text, and returns the index of
 // the first it did not take (stopRecord ends the batch): text in the
-// chunk of at most maxWide bytes copied while no CR waits on it, invalid
+// chunk of at most maxWide bytes copied, invalid
 // UTF-8 written as U+FFFD, a CR or a C0 that is only removed counted (also
 // embedded in a sequence), and a token that the memo recalls, without
-// flags or aborted. The format policy holds nothing and text needs only
+// flags or aborted; a run of CRs before text, an embedded LF or TAB or
+// U+FFFD is settled first, with one call (settleRun). The format policy holds nothing and text needs only
 // copying, as the caller checked; nothing here changes either. The loop
 // makes no call, and holds few values (offsets relative to the chunk, the
 // batch read through c), so that the output and the chunk stay in
-// registers: a record that would need a call (the output to grow, a run
-// of CRs to settle) is left to record.
+// registers: a record that would need a call (the output to grow) is
+// left to record.
 func (c *cleaner) quickRecords(i uint8) int {
 	if c.next < c.base {
 		return int(i) // a token begun in the Write before
@@ -218,7 +219,10 @@ loop:
 		e := int(int64(r>>24) - c.base)
 		kf := uint32(r) & kindFlags
 		if kf == uint32(decode.KindText) {
-			if c.crRun != 0 || uint(o+16) > uint(len(buf)) || uint(s+16) > uint(len(chunk)) {
+			if c.crRun != 0 {
+				buf, o = c.settleRun(buf, o, chunk[s])
+			}
+			if uint(o+16) > uint(len(buf)) || uint(s+16) > uint(len(chunk)) {
 				break
 			}
 			copy16(buf, o, chunk, s)
@@ -263,14 +267,20 @@ loop:
 		switch kf {
 		case uint32(decode.KindText) | embedded:
 			// An LF or TAB inside a sequence, the byte before its end.
-			if c.crRun != 0 || uint(o+16) > uint(len(buf)) || uint(e+15) > uint(len(chunk)) {
+			if c.crRun != 0 {
+				buf, o = c.settleRun(buf, o, chunk[e-1])
+			}
+			if uint(o+16) > uint(len(buf)) || uint(e+15) > uint(len(chunk)) {
 				break loop
 			}
 			copy16(buf, o, chunk, e-1)
 			o++
 			c.fmt.prevEnd, c.fmt.prevRune = c.base+int64(e), -1
 		case uint32(decode.KindInvalid):
-			if c.crRun != 0 || o+len(replacement) > len(buf) {
+			if c.crRun != 0 {
+				buf, o = c.settleRun(buf, o, replacement[0])
+			}
+			if o+len(replacement) > len(buf) {
 				break loop
 			}
 			*(*[len(replacement)]byte)(buf[o : o+len(replacement)]) = replacement
@@ -290,6 +300,18 @@ loop:
 	}
 	c.next, c.out = c.base+int64(s), buf[:o]
 	return int(i)
+}
+
+// settleRun settles the run of CRs waiting on the output byte next for
+// quickRecords, whose output is buf[:o] (settleCR: CRBeforeLF, or
+// CROverwrites with its finding and, under CRLines, an LF written), and
+// returns the output as quickRecords holds it. The record path runs
+// neither line emulation nor an offset map, so settleCR only counts and
+// appends.
+func (c *cleaner) settleRun(buf []byte, o int, next byte) ([]byte, int) {
+	c.out = buf[:o]
+	c.settleCR(int(next))
+	return c.out[:cap(c.out)], len(c.out)
 }
 
 // kindFlags masks a record's kind and flags (bits 0–7 and 16–23);
