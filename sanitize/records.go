@@ -411,7 +411,7 @@ func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
 		c.rebuild(start, end)
 		return
 	}
-	if !c.counted(t) {
+	if !c.counted(t) && !c.linked(t) {
 		c.token(t)
 	}
 	if offered(start) {
@@ -442,6 +442,51 @@ func (c *cleaner) counted(t *decode.Token) bool {
 	}
 	return true
 }
+
+// linked runs the policy over t, a token from single, when it is an OSC
+// 8 (a hyperlink open or close, ctlfunc's entry for OSC 8) without flags,
+// inside the latest frame, while the format policy holds nothing, after
+// the first (which countOSC admits by name), and reports whether it did:
+// what token does (sequence: the kind and the OSC number counted, link,
+// advise), with the classes read from linkClasses, by whether link took
+// it as an open (it counted a label), rather than from the catalogue
+// each time.
+func (c *cleaner) linked(t *decode.Token) bool {
+	if t.Kind != decode.KindOSC || t.Command != 8 || t.Flags != 0 || c.frame > t.Off || c.fmt.pending() {
+		return false
+	}
+	r := &c.rep
+	n := &r.osc[oscIndex(8)]
+	if *n == 0 {
+		return false
+	}
+	c.at = t.End()
+	r.byKind[decode.KindOSC]++
+	*n++
+	labels := r.Kept.LinkLabels
+	c.link(t)
+	open := 0
+	if r.Kept.LinkLabels != labels {
+		open = 1
+	}
+	if cl := linkClasses[open]; cl != 0 {
+		c.raise(t, cl)
+	}
+	return true
+}
+
+// linkClasses are the advisory classes of an OSC 8 without flags: a
+// close at 0, an open at 1, as Advisories gives them (the catalogue's
+// OSC 8 entry has one variant, WhenLinkClose, so its classes depend on
+// nothing else). TestLinkClasses checks them against Advisories.
+var linkClasses = func() (cl [2]Advisory) {
+	for i, s := range [2]string{"\x1b]8;;\x1b\\", "\x1b]8;;x\x1b\\"} {
+		for t := range decode.Tokens([]byte(s)) {
+			cl[i] = Advisories(&t)
+		}
+	}
+	return cl
+}()
 
 // offered reports whether a token at stream offset off that the memo did
 // not recall is offered to it (remember, and csi's keep): one token in
