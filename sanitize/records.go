@@ -19,17 +19,20 @@ import (
 // (choosePath), and runs the policy over each batch:
 //
 //   - fast paths that need no Token: runs of the commonest records in one
-//     loop without calls (quickRecords: text copied, invalid UTF-8 written
+//     loop with calls only on rare branches (quickRecords: text copied, invalid UTF-8 written
 //     as U+FFFD, a CR or a C0 that is only removed counted, BS counted once
-//     findings are full, and a short token seen before counted by its
-//     bytes and record flags: csiMemo, records_memo.go), and a CSI counted
+//     findings are full, a short token seen before counted by its
+//     bytes and record flags: csiMemo, records_memo.go, an OSC 8 close
+//     while no link is open: linkClosed; a run of CRs settled before
+//     the output after it: settleRun), and a CSI counted
 //     by its key and classified by the catalogue (csi: ctlfunc.CSIClasses,
 //     its parameter bytes read only for SGR conceal);
 //   - single controls, format characters, escapes and control strings
 //     whose Token the record and its bytes give (single: a string's
 //     payload read for its 9C bytes, its prefix and OSC number) are
 //     counted as the memo counts a recall when that is all token would do
-//     (counted), and go through token otherwise, as does every record
+//     (counted), an OSC 8 as token would but for the catalogue lookup
+//     (linked), and go through token otherwise, as does every record
 //     while the format policy holds something;
 //   - the rest (malformed CSIs, CSIs whose parameters select a variant,
 //     overflow a Token or raise a finding, strings left open at the end
@@ -257,7 +260,14 @@ loop:
 				w = w.tagged(decode.FlagAborted, n)
 			}
 			m := c.find(w)
-			if m == nil || m.loud && len(c.rep.Findings) < MaxFindings {
+			if m == nil {
+				if !c.linkClosed(w) {
+					break
+				}
+				s = e
+				continue
+			}
+			if m.loud && len(c.rep.Findings) < MaxFindings {
 				break
 			}
 			m.hits++
@@ -474,6 +484,28 @@ func (c *cleaner) linked(t *decode.Token) bool {
 	}
 	return true
 }
+
+// linkClosed counts, for quickRecords, the OSC 8 close whose key is w
+// (a record without flags, in the chunk) when no link is open and one
+// like it has been counted before, and reports whether it did: what
+// linked does then (the kind and the OSC number counted; link ends no
+// label and opens none; a close raises no class, linkClasses), without
+// single's Token. The memo holds no OSC 8 (remember), so its miss comes
+// here; w is one of closeKeys.
+func (c *cleaner) linkClosed(w memoWord) bool {
+	r := &c.rep
+	n := &r.osc[oscIndex(8)]
+	if w != closeKeys[0] && w != closeKeys[1] || c.linkOpen || *n == 0 || linkClasses[0] != 0 {
+		return false
+	}
+	r.byKind[decode.KindOSC]++
+	*n++
+	return true
+}
+
+// closeKeys are the memo keys (wordOf) of the OSC 8 closes that
+// linkClosed counts: "ESC ] 8 ; ; ESC \\" and "ESC ] 8 ; ; BEL".
+var closeKeys = [2]memoWord{wordOf([]byte("\x1b]8;;\x1b\\")), wordOf([]byte("\x1b]8;;\x07"))}
 
 // linkClasses are the advisory classes of an OSC 8 without flags: a
 // close at 0, an open at 1, as Advisories gives them (the catalogue's
