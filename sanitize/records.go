@@ -487,7 +487,8 @@ func (c *cleaner) linked(t *decode.Token) bool {
 
 // linkClosed counts, for quickRecords, the OSC 8 close whose key is w
 // (a record without flags, in the chunk) when no link is open and one
-// like it has been counted before, and reports whether it did: what
+// like it has been counted before, under a payload limit it is within,
+// and reports whether it did: what
 // linked does then (the kind and the OSC number counted; link ends no
 // label and opens none; a close raises no class, linkClasses), without
 // single's Token. The memo holds no OSC 8 (remember), so its miss comes
@@ -495,7 +496,7 @@ func (c *cleaner) linked(t *decode.Token) bool {
 func (c *cleaner) linkClosed(w memoWord) bool {
 	r := &c.rep
 	n := &r.osc[oscIndex(8)]
-	if w != closeKeys[0] && w != closeKeys[1] || c.linkOpen || *n == 0 || linkClasses[0] != 0 {
+	if w != closeKeys[0] && w != closeKeys[1] || c.linkOpen || *n == 0 || linkClasses[0] != 0 || c.opts.maxPayload() < closePayload {
 		return false
 	}
 	r.byKind[decode.KindOSC]++
@@ -506,6 +507,9 @@ func (c *cleaner) linkClosed(w memoWord) bool {
 // closeKeys are the memo keys (wordOf) of the OSC 8 closes that
 // linkClosed counts: "ESC ] 8 ; ; ESC \\" and "ESC ] 8 ; ; BEL".
 var closeKeys = [2]memoWord{wordOf([]byte("\x1b]8;;\x1b\\")), wordOf([]byte("\x1b]8;;\x07"))}
+
+// closePayload is the length in bytes of their payload, "8;;".
+const closePayload = 3
 
 // linkClasses are the advisory classes of an OSC 8 without flags: a
 // close at 0, an open at 1, as Advisories gives them (the catalogue's

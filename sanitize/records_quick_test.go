@@ -69,9 +69,10 @@ func quickInputs() map[string]string {
 	return in
 }
 
-// quickPolicies are the record policies and LinksAppend over plain text,
-// under which quickRecords runs while a link's URI waits on its close.
-var quickPolicies = append(recordPolicies[:len(recordPolicies):len(recordPolicies)], Options{Links: LinksAppend})
+// quickPolicies are the record policies, LinksAppend over plain text
+// (quickRecords runs while a link's URI waits on its close) and a payload
+// limit below an OSC 8 close's.
+var quickPolicies = append(recordPolicies[:len(recordPolicies):len(recordPolicies)], Options{Links: LinksAppend}, Options{MaxPayload: 2})
 
 // TestQuickRecords: the record path gives what the token path gives over
 // quickInputs under quickPolicies, with findings listed and after MaxFindings erases (when
