@@ -89,7 +89,7 @@ func assertQuickWrites(t *testing.T, name string, pieces []string, o Options, fr
 // CR run and after a lone ESC, format characters that read the character
 // before them (keycaps, variation selectors), text once the findings are
 // full, with and without a frame after each Write, and every cut of
-// 1 to 9 bytes.
+// 1 to 9 bytes (1, 4 and 7 under -short, and fewer options).
 func TestQuickWrites(t *testing.T) {
 	dense := strings.Repeat("\x1b[1;31mé\x1b[0m\x1b]0;t\x07\r\n", 40) // > minScanPiece
 	findings := strings.Repeat("\x1b[6n", MaxFindings+5)              // query findings past MaxFindings
@@ -112,12 +112,16 @@ func TestQuickWrites(t *testing.T) {
 		{"", "abcd", "", "\xd0", "", "\xb1abc"},
 	}
 	opts := append([]Options{{Links: LinksAppend}, {CR: CRLines}, {CR: CRScreen}, {BS: BSOverstrike}, {FormatChars: FormatEscape}}, recordPolicies...)
+	sizes := []int{1, 2, 3, 4, 5, 6, 7, 8, 9}
+	if testing.Short() {
+		opts, sizes = append([]Options{{CR: CRLines}}, recordPolicies...), []int{1, 4, 7}
+	}
 	for _, pieces := range cases {
 		for _, o := range opts {
 			assertQuickWrites(t, "pieces", pieces, o, false, 0)
 			assertQuickWrites(t, "pieces, frames", pieces, o, true, 0)
 			whole := []byte(strings.Join(pieces, ""))
-			for size := 1; size <= 9; size++ {
+			for _, size := range sizes {
 				var cut []string
 				for i := 0; i < len(whole); i += size {
 					cut = append(cut, string(whole[i:min(i+size, len(whole))]))
