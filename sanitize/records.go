@@ -19,12 +19,13 @@ import (
 // (choosePath), and runs the policy over each batch:
 //
 //   - fast paths that need no Token: runs of the commonest records in one
-//     loop with calls only on rare branches (quickRecords: text copied, invalid UTF-8 written
+//     loop without calls (quickRecords: text copied, invalid UTF-8 written
 //     as U+FFFD, a CR or a C0 that is only removed counted, BS counted once
 //     findings are full, a short token seen before counted by its
-//     bytes and record flags: csiMemo, records_memo.go, an OSC 8 close
-//     while no link is open: linkClosed; a run of CRs settled before
-//     the output after it: settleRun), and a CSI counted
+//     bytes and record flags: csiMemo, records_memo.go; where a run of
+//     CRs stops it, settleBefore settles the run and it goes on, and an
+//     OSC 8 close that stops it while no link is open is counted by
+//     closeCounted), and a CSI counted
 //     by its key and classified by the catalogue (csi: ctlfunc.CSIClasses,
 //     its parameter bytes read only for SGR conceal);
 //   - single controls, format characters, escapes and control strings
@@ -177,6 +178,13 @@ func (c *cleaner) records(n int) {
 			if i = c.quickRecords(uint8(i)); i == n {
 				break
 			}
+			if c.crRun != 0 && c.settleBefore(c.recs[i]) {
+				i-- // quickRecords takes it now
+				continue
+			}
+			if c.closeCounted(c.recs[i]) {
+				continue
+			}
 		}
 		r := c.recs[i]
 		end := r.End()
@@ -195,20 +203,46 @@ func (c *cleaner) records(n int) {
 	c.at = c.next
 }
 
+// settleBefore settles the run of CRs that stopped quickRecords at the
+// record r, text (embedded or not) in the chunk or invalid UTF-8, before
+// the first byte r writes, as literal and emitString would (settleCR:
+// CRBeforeLF, or CROverwrites with its finding and, under CRLines, an LF
+// written; the record path runs neither line emulation nor an offset
+// map), and reports whether it did.
+func (c *cleaner) settleBefore(r decode.Record) bool {
+	var next byte
+	switch uint32(r) & kindFlags {
+	case uint32(decode.KindText):
+		if c.next < c.base {
+			return false // it completes a character cut by the Write before
+		}
+		next = c.chunk[c.next-c.base]
+	case uint32(decode.KindText) | embedded:
+		next = c.chunk[r.End()-1-c.base]
+	case uint32(decode.KindInvalid):
+		next = replacement[0]
+	default:
+		return false
+	}
+	c.settleCR(int(next))
+	return true
+}
+
 // quickRecords runs the policy over the records of the batch from the
 // i-th for as long as each is one that record would handle without a
 // Token and without writing anything but text, and returns the index of
 // the first it did not take (stopRecord ends the batch): text in the
-// chunk of at most maxWide bytes copied, invalid
+// chunk of at most maxWide bytes copied while no CR waits on it, invalid
 // UTF-8 written as U+FFFD, a CR or a C0 that is only removed counted (also
 // embedded in a sequence), and a token that the memo recalls, without
-// flags or aborted; a run of CRs before text, an embedded LF or TAB or
-// U+FFFD is settled first, with one call (settleRun). The format policy holds nothing and text needs only
+// flags or aborted. A run of CRs
+// before text, an embedded LF or TAB or U+FFFD stops it (records settles
+// the run, settleBefore, and calls it again). The format policy holds nothing and text needs only
 // copying, as the caller checked; nothing here changes either. The loop
 // makes no call, and holds few values (offsets relative to the chunk, the
 // batch read through c), so that the output and the chunk stay in
-// registers: a record that would need a call (the output to grow) is
-// left to record.
+// registers: a record that would need a call (the output to grow, a run
+// of CRs to settle) is left to its caller.
 func (c *cleaner) quickRecords(i uint8) int {
 	if c.next < c.base {
 		return int(i) // a token begun in the Write before
@@ -222,10 +256,7 @@ loop:
 		e := int(int64(r>>24) - c.base)
 		kf := uint32(r) & kindFlags
 		if kf == uint32(decode.KindText) {
-			if c.crRun != 0 {
-				buf, o = c.settleRun(buf, o, chunk[s])
-			}
-			if uint(o+16) > uint(len(buf)) || uint(s+16) > uint(len(chunk)) {
+			if c.crRun != 0 || uint(o+16) > uint(len(buf)) || uint(s+16) > uint(len(chunk)) {
 				break
 			}
 			copy16(buf, o, chunk, s)
@@ -260,14 +291,7 @@ loop:
 				w = w.tagged(decode.FlagAborted, n)
 			}
 			m := c.find(w)
-			if m == nil {
-				if !c.linkClosed(w) {
-					break
-				}
-				s = e
-				continue
-			}
-			if m.loud && len(c.rep.Findings) < MaxFindings {
+			if m == nil || m.loud && len(c.rep.Findings) < MaxFindings {
 				break
 			}
 			m.hits++
@@ -277,20 +301,14 @@ loop:
 		switch kf {
 		case uint32(decode.KindText) | embedded:
 			// An LF or TAB inside a sequence, the byte before its end.
-			if c.crRun != 0 {
-				buf, o = c.settleRun(buf, o, chunk[e-1])
-			}
-			if uint(o+16) > uint(len(buf)) || uint(e+15) > uint(len(chunk)) {
+			if c.crRun != 0 || uint(o+16) > uint(len(buf)) || uint(e+15) > uint(len(chunk)) {
 				break loop
 			}
 			copy16(buf, o, chunk, e-1)
 			o++
 			c.fmt.prevEnd, c.fmt.prevRune = c.base+int64(e), -1
 		case uint32(decode.KindInvalid):
-			if c.crRun != 0 {
-				buf, o = c.settleRun(buf, o, replacement[0])
-			}
-			if o+len(replacement) > len(buf) {
+			if c.crRun != 0 || o+len(replacement) > len(buf) {
 				break loop
 			}
 			*(*[len(replacement)]byte)(buf[o : o+len(replacement)]) = replacement
@@ -310,18 +328,6 @@ loop:
 	}
 	c.next, c.out = c.base+int64(s), buf[:o]
 	return int(i)
-}
-
-// settleRun settles the run of CRs waiting on the output byte next for
-// quickRecords, whose output is buf[:o] (settleCR: CRBeforeLF, or
-// CROverwrites with its finding and, under CRLines, an LF written), and
-// returns the output as quickRecords holds it. The record path runs
-// neither line emulation nor an offset map, so settleCR only counts and
-// appends.
-func (c *cleaner) settleRun(buf []byte, o int, next byte) ([]byte, int) {
-	c.out = buf[:o]
-	c.settleCR(int(next))
-	return c.out[:cap(c.out)], len(c.out)
 }
 
 // kindFlags masks a record's kind and flags (bits 0–7 and 16–23);
@@ -485,27 +491,32 @@ func (c *cleaner) linked(t *decode.Token) bool {
 	return true
 }
 
-// linkClosed counts, for quickRecords, the OSC 8 close whose key is w
-// (a record without flags, in the chunk) when no link is open and one
-// like it has been counted before, under a payload limit it is within,
-// and reports whether it did: what
-// linked does then (the kind and the OSC number counted; link ends no
-// label and opens none; a close raises no class, linkClasses), without
-// single's Token. The memo holds no OSC 8 (remember), so its miss comes
-// here; w is one of closeKeys.
-func (c *cleaner) linkClosed(w memoWord) bool {
-	r := &c.rep
-	n := &r.osc[oscIndex(8)]
-	if w != closeKeys[0] && w != closeKeys[1] || c.linkOpen || *n == 0 || linkClasses[0] != 0 || c.opts.maxPayload() < closePayload {
+// closeCounted counts r, the record that stopped quickRecords, when it
+// is an OSC 8 close (closeKeys) without flags in the chunk that linked
+// would only count: no link is open (a close would write its URI), one
+// has been counted before (countOSC admits the first by name), a close
+// raises no class (linkClasses) and its payload is within the limit (else
+// FlagOverlong); it reports whether it did. The memo holds no OSC 8
+// (remember), so quickRecords stops at each.
+func (c *cleaner) closeCounted(r decode.Record) bool {
+	rep := &c.rep
+	n := &rep.osc[oscIndex(8)]
+	end := r.End()
+	if uint32(r)&kindFlags != uint32(decode.KindOSC) || c.next < c.base || end-c.next > maxMemo ||
+		c.linkOpen || *n == 0 || linkClasses[0] != 0 || c.opts.maxPayload() < closePayload {
 		return false
 	}
-	r.byKind[decode.KindOSC]++
+	if w := wordOf(c.chunk[c.next-c.base : end-c.base]); w != closeKeys[0] && w != closeKeys[1] {
+		return false
+	}
+	rep.byKind[decode.KindOSC]++
 	*n++
+	c.next = end
 	return true
 }
 
 // closeKeys are the memo keys (wordOf) of the OSC 8 closes that
-// linkClosed counts: "ESC ] 8 ; ; ESC \\" and "ESC ] 8 ; ; BEL".
+// closeCounted counts: "ESC ] 8 ; ; ESC \\" and "ESC ] 8 ; ; BEL".
 var closeKeys = [2]memoWord{wordOf([]byte("\x1b]8;;\x1b\\")), wordOf([]byte("\x1b]8;;\x07"))}
 
 // closePayload is the length in bytes of their payload, "8;;".
