@@ -30,6 +30,8 @@ func FuzzAttack7TakeText(f *testing.F) {
 		{"\xed", "\x9f\xbfa", ""}, {"\xed", "\xa0\x80a", ""}, {"x\xf0\x9f", "\x98\x80", ""}, {"", "\xc2\xa0abcd", ""},
 		{"\x1b", "abcdefg", ""}, {"\x1b]0;", "abcd", "\x07"}, {"a\xc2", "\x9c", "b"}, {"", "abcdefghijklmnop", "\xe2"},
 		{"", "abcdefghijklmnopq", ""}, {"", "abc\xe4\xb8", "\xad"}, {"", "\xe2\x80\x8b", ""},
+		{"", "ab\xe0", "\x80x"}, {"", "ab\xe0", "\xa0\x80"}, {"", "ab\xed", "\xa0\x80"}, {"", "ab\xe0\xa0", "\x80"}, {"x\xe0", "\xa0", "\x80"},
+		{"", "abcdefghijklmn\xe4", "\xb8\xad"}, {"", "abcdefghijklmno\xe4", "\xb8\xad"}, {"", "\xc3", "\xa9"}, {"\xc3", "", "\xa9"},
 	} {
 		f.Add([]byte(s[0]), []byte(s[1]), []byte(s[2]), false)
 	}

@@ -52,9 +52,9 @@ var attack7Opts = []Options{
 // 17 bytes: every path gives what the token path does.
 func TestAttack7Strings(t *testing.T) {
 	r := rand.New(rand.NewPCG(71, 72))
-	n := 3000
+	n := 1000
 	if testing.Short() {
-		n = 800
+		n = 250
 	}
 	for i := range n {
 		var b strings.Builder
@@ -91,9 +91,9 @@ func TestAttack7CSI(t *testing.T) {
 	finals := []string{"m", "h", "l", "q", "n", "c", "J", "p", "~", "\x18", "\x1b", "\x1b[m", ""}
 	ctls := []string{"\n", "\r", "\b", "\x00", "\x7f", "\t", "\x0b"}
 	introsCSI := []string{"\x1b[", "\x9b", "\xc2\x9b"}
-	n := 3000
+	n := 1000
 	if testing.Short() {
-		n = 800
+		n = 250
 	}
 	for i := range n {
 		var b strings.Builder
@@ -150,9 +150,9 @@ var attack7Bits = []string{"a", "abcd", "abcdefgh", "abcdefghijklmnop", "abcdefg
 func TestAttack7QuickWrites(t *testing.T) {
 	r := rand.New(rand.NewPCG(75, 76))
 	opts := append([]Options{{CR: CRLines}, {CR: CRScreen}, {BS: BSOverstrike}, {FormatChars: FormatEscape}, {FormatChars: FormatKeep}, {CR: CRDrop}}, attack7Opts...)
-	n := 2000
+	n := 1000
 	if testing.Short() {
-		n = 600
+		n = 300
 	}
 	for i := range n {
 		var b strings.Builder
@@ -258,5 +258,67 @@ func TestAttack7QuickTextAllocs(t *testing.T) {
 				t.Errorf("after a first Write of %d bytes, Writes of %q: %.0f allocations each", len(first), s[:min(len(s), 20)], n)
 			}
 		}
+	}
+}
+
+// FuzzAttack7Strings: a control string of any payload, from every opener
+// to every end (attack7Openers, attack7Ends), twice and after a dense
+// prefix (the record path; the memo sees it again), findings full or not,
+// under attack7Opts, whole and cut at two points: every path gives what
+// the token path does.
+func FuzzAttack7Strings(f *testing.F) {
+	for i, s := range attack7Fill {
+		f.Add([]byte("ab"+s+s+"cd"), uint8(i), uint8(i), uint8(i), uint16(i*7))
+	}
+	f.Fuzz(func(t *testing.T, payload []byte, open, end, opt uint8, cut uint16) {
+		s := attack7Openers[int(open)%len(attack7Openers)] + string(payload) + attack7Ends[int(end)%len(attack7Ends)]
+		in := strings.Repeat("\x1b[1m", 40) + s + "x" + s + "é" + s
+		if opt&0x80 != 0 {
+			in = fullFindings + in
+		}
+		p := []byte(in)
+		o := attack7Opts[int(opt&0x7F)%len(attack7Opts)]
+		x := 160 + int(cut)%(len(p)-159)
+		assertPaths(t, "fuzz strings", p, o, nil, false)
+		assertPaths(t, "fuzz strings", p, o, []int{x, min(len(p), x+1+int(cut>>12))}, opt&0x40 != 0)
+	})
+}
+
+// FuzzAttack7CSI: a CSI of any bytes after its introducer, twice and
+// after a dense prefix, findings full or not, under attack7Opts, whole
+// and cut at a point: every path gives what the token path does.
+func FuzzAttack7CSI(f *testing.F) {
+	for _, s := range []string{"1;2m", "?1049h", strings.Repeat("1;", 31) + "8m", strings.Repeat("1;", 32) + "m", "65536m", "0000065535;8m", "1\n2m", "1 !q", "?1\x7fh", ">0c", "38:5:8m"} {
+		f.Add([]byte(s), uint8(0), uint8(0), uint16(3))
+	}
+	f.Fuzz(func(t *testing.T, body []byte, intro, opt uint8, cut uint16) {
+		s := []string{"\x1b[", "\x9b", "\xc2\x9b"}[int(intro)%3] + string(body)
+		in := strings.Repeat("\x1b[1m", 40) + s + "x" + s + s
+		if opt&0x80 != 0 {
+			in = fullFindings + in
+		}
+		p := []byte(in)
+		o := attack7Opts[int(opt&0x7F)%len(attack7Opts)]
+		assertPaths(t, "fuzz csi", p, o, nil, false)
+		assertPaths(t, "fuzz csi", p, o, []int{160 + int(cut)%(len(p)-159)}, opt&0x40 != 0)
+	})
+}
+
+// TestAttack7Promise: whatever the input (attack pieces, attack7's
+// strings, CSIs and short-Write bits, random bytes), under every policy
+// and in Writes of 1 to 17 bytes with frames, the text holds no control:
+// no C0 but TAB and LF, no DEL, no C1 raw or as UTF-8, no ESC.
+func TestAttack7Promise(t *testing.T) {
+	r := rand.New(rand.NewPCG(81, 82))
+	opts := append([]Options{{CR: CRScreen}, {BS: BSOverstrike}, {FormatChars: FormatKeep}, {FormatChars: FormatEscape, Links: LinksAppend}}, attack7Opts...)
+	for i := range 300 {
+		in := attackInput(r, i%4 == 0)
+		for range r.IntN(10) {
+			in = append(in, attack7String(r, r.IntN(20))...)
+			in = append(in, attack7Bits[r.IntN(len(attack7Bits))]...)
+		}
+		o := opts[i%len(opts)]
+		out := writeCut(in, o, attackCuts(r, len(in), 1+r.IntN(17)), i%2 == 0, pathAuto).out
+		checkInvariants(t, in, out)
 	}
 }

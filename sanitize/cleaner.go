@@ -115,7 +115,10 @@ func newCleaner(o Options) *cleaner {
 func (c *cleaner) feed(p []byte) {
 	c.base = c.dec.Offset()
 	held := len(c.out)
-	c.chunk = p // the tokens' bytes (each, bytesAt, span)
+	// The tokens' bytes (each, bytesAt, span), capped at p's length: a
+	// word loaded past a token near its end (wordOf) reads none of the
+	// caller's buffer past p.
+	c.chunk = p[:len(p):len(p)]
 	if len(p) >= minScanPiece || c.scanning || c.path != pathAuto || c.scr != nil {
 		c.feedPieces(p)
 	} else {

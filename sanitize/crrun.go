@@ -32,7 +32,7 @@ func SettleCR(toks []decode.Token, i int, data []byte, off int64, o Options) CRF
 		return CRUnsettled
 	}
 	c := newCleaner(o)
-	c.chunk, c.base = data, off
+	c.chunk, c.base = data[:len(data):len(data)], off // capped: no word loaded past data (feed)
 	for j := range toks {
 		c.each(&toks[j])
 		if j == i {
