@@ -21,15 +21,19 @@ import (
 //   - fast paths that need no Token: runs of the commonest records in one
 //     loop without calls (quickRecords: text copied, invalid UTF-8 written
 //     as U+FFFD, a CR or a C0 that is only removed counted, BS counted once
-//     findings are full, and a short token seen before counted by its
-//     bytes and record flags: csiMemo, records_memo.go), and a CSI counted
+//     findings are full, a short token seen before counted by its
+//     bytes and record flags: csiMemo, records_memo.go; where a run of
+//     CRs stops it, settleBefore settles the run and it goes on, and an
+//     OSC 8 close that stops it while no link is open is counted by
+//     closeCounted), and a CSI counted
 //     by its key and classified by the catalogue (csi: ctlfunc.CSIClasses,
 //     its parameter bytes read only for SGR conceal);
 //   - single controls, format characters, escapes and control strings
 //     whose Token the record and its bytes give (single: a string's
 //     payload read for its 9C bytes, its prefix and OSC number) are
 //     counted as the memo counts a recall when that is all token would do
-//     (counted), and go through token otherwise, as does every record
+//     (counted), an OSC 8 as token would but for the catalogue lookup
+//     (linked), and go through token otherwise, as does every record
 //     while the format policy holds something;
 //   - the rest (malformed CSIs, CSIs whose parameters select a variant,
 //     overflow a Token or raise a finding, strings left open at the end
@@ -174,6 +178,13 @@ func (c *cleaner) records(n int) {
 			if i = c.quickRecords(uint8(i)); i == n {
 				break
 			}
+			if c.crRun != 0 && c.settleBefore(c.recs[i]) {
+				i-- // quickRecords takes it now
+				continue
+			}
+			if c.closeCounted(c.recs[i]) {
+				continue
+			}
 		}
 		r := c.recs[i]
 		end := r.End()
@@ -192,6 +203,31 @@ func (c *cleaner) records(n int) {
 	c.at = c.next
 }
 
+// settleBefore settles the run of CRs that stopped quickRecords at the
+// record r, text (embedded or not) in the chunk or invalid UTF-8, before
+// the first byte r writes, as literal and emitString would (settleCR:
+// CRBeforeLF, or CROverwrites with its finding and, under CRLines, an LF
+// written; the record path runs neither line emulation nor an offset
+// map), and reports whether it did.
+func (c *cleaner) settleBefore(r decode.Record) bool {
+	var next byte
+	switch uint32(r) & kindFlags {
+	case uint32(decode.KindText):
+		if c.next < c.base {
+			return false // it completes a character cut by the Write before
+		}
+		next = c.chunk[c.next-c.base]
+	case uint32(decode.KindText) | embedded:
+		next = c.chunk[r.End()-1-c.base]
+	case uint32(decode.KindInvalid):
+		next = replacement[0]
+	default:
+		return false
+	}
+	c.settleCR(int(next))
+	return true
+}
+
 // quickRecords runs the policy over the records of the batch from the
 // i-th for as long as each is one that record would handle without a
 // Token and without writing anything but text, and returns the index of
@@ -199,12 +235,14 @@ func (c *cleaner) records(n int) {
 // chunk of at most maxWide bytes copied while no CR waits on it, invalid
 // UTF-8 written as U+FFFD, a CR or a C0 that is only removed counted (also
 // embedded in a sequence), and a token that the memo recalls, without
-// flags or aborted. The format policy holds nothing and text needs only
+// flags or aborted. A run of CRs
+// before text, an embedded LF or TAB or U+FFFD stops it (records settles
+// the run, settleBefore, and calls it again). The format policy holds nothing and text needs only
 // copying, as the caller checked; nothing here changes either. The loop
 // makes no call, and holds few values (offsets relative to the chunk, the
 // batch read through c), so that the output and the chunk stay in
 // registers: a record that would need a call (the output to grow, a run
-// of CRs to settle) is left to record.
+// of CRs to settle) is left to its caller.
 func (c *cleaner) quickRecords(i uint8) int {
 	if c.next < c.base {
 		return int(i) // a token begun in the Write before
@@ -389,7 +427,7 @@ func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
 		c.rebuild(start, end)
 		return
 	}
-	if !c.counted(t) {
+	if !c.counted(t) && !c.linked(t) {
 		c.token(t)
 	}
 	if offered(start) {
@@ -420,6 +458,82 @@ func (c *cleaner) counted(t *decode.Token) bool {
 	}
 	return true
 }
+
+// linked runs the policy over t, a token from single, when it is an OSC
+// 8 (a hyperlink open or close, ctlfunc's entry for OSC 8) without flags,
+// inside the latest frame, while the format policy holds nothing, after
+// the first (which countOSC admits by name), and reports whether it did:
+// what token does (sequence: the kind and the OSC number counted, link,
+// advise), with the classes read from linkClasses, by whether link took
+// it as an open (it counted a label), rather than from the catalogue
+// each time.
+func (c *cleaner) linked(t *decode.Token) bool {
+	if t.Kind != decode.KindOSC || t.Command != 8 || t.Flags != 0 || c.frame > t.Off || c.fmt.pending() {
+		return false
+	}
+	r := &c.rep
+	n := &r.osc[oscIndex(8)]
+	if *n == 0 {
+		return false
+	}
+	c.at = t.End()
+	r.byKind[decode.KindOSC]++
+	*n++
+	labels := r.Kept.LinkLabels
+	c.link(t)
+	open := 0
+	if r.Kept.LinkLabels != labels {
+		open = 1
+	}
+	if cl := linkClasses[open]; cl != 0 {
+		c.raise(t, cl)
+	}
+	return true
+}
+
+// closeCounted counts r, the record that stopped quickRecords, when it
+// is an OSC 8 close (closeKeys) without flags in the chunk that linked
+// would only count: no link is open (a close would write its URI), one
+// has been counted before (countOSC admits the first by name), a close
+// raises no class (linkClasses) and its payload is within the limit (else
+// FlagOverlong); it reports whether it did. The memo holds no OSC 8
+// (remember), so quickRecords stops at each.
+func (c *cleaner) closeCounted(r decode.Record) bool {
+	rep := &c.rep
+	n := &rep.osc[oscIndex(8)]
+	end := r.End()
+	if uint32(r)&kindFlags != uint32(decode.KindOSC) || c.next < c.base || end-c.next > maxMemo ||
+		c.linkOpen || *n == 0 || linkClasses[0] != 0 || c.opts.maxPayload() < closePayload {
+		return false
+	}
+	if w := wordOf(c.chunk[c.next-c.base : end-c.base]); w != closeKeys[0] && w != closeKeys[1] {
+		return false
+	}
+	rep.byKind[decode.KindOSC]++
+	*n++
+	c.next = end
+	return true
+}
+
+// closeKeys are the memo keys (wordOf) of the OSC 8 closes that
+// closeCounted counts: "ESC ] 8 ; ; ESC \\" and "ESC ] 8 ; ; BEL".
+var closeKeys = [2]memoWord{wordOf([]byte("\x1b]8;;\x1b\\")), wordOf([]byte("\x1b]8;;\x07"))}
+
+// closePayload is the length in bytes of their payload, "8;;".
+const closePayload = 3
+
+// linkClasses are the advisory classes of an OSC 8 without flags: a
+// close at 0, an open at 1, as Advisories gives them (the catalogue's
+// OSC 8 entry has one variant, WhenLinkClose, so its classes depend on
+// nothing else). TestLinkClasses checks them against Advisories.
+var linkClasses = func() (cl [2]Advisory) {
+	for i, s := range [2]string{"\x1b]8;;\x1b\\", "\x1b]8;;x\x1b\\"} {
+		for t := range decode.Tokens([]byte(s)) {
+			cl[i] = Advisories(&t)
+		}
+	}
+	return cl
+}()
 
 // offered reports whether a token at stream offset off that the memo did
 // not recall is offered to it (remember, and csi's keep): one token in

@@ -52,11 +52,30 @@ func quickInputs() map[string]string {
 	// selector, a joiner after it), right after the record path copied it.
 	in["format after text"] = "\x1b[1m#\ufe0f\x1b[m#\x1b[m\ufe0f\x1b[1m\u4e00\U000E0100\x1b[m\u4e00\x1b[m\U000E0100" +
 		"\x1b[1m\u200d\x1b[m\u200d\u200d\x1b[2m\u202ex\x1b[m\u2066"
+	// Runs of CRs before text, LF, an LF or TAB embedded in a sequence,
+	// invalid UTF-8, an erase and an SGR before text (as a progress
+	// redraw writes them), a CR LF inside text, and at the end of the
+	// input (of the stream, after the last repeat).
+	in["CR runs"] = "a\r\rb\r\n\r\r\nc\r\x1b[K[ 1%] x\r\x1b[2K\x1b[33mw\x1b[m\r\x1b[1\nm\r\x1b[1\tm\r\xff\r\x00q\r\rd\re\r\n\r\r"
+	// OSC 8 links: opens with and without parameters and labels, closes
+	// by BEL, ESC \\, C1 ST and C2 9C, an open that replaces an open
+	// one, a URI that LinksAppend does not show (not http, too long), a
+	// 9C inside the payload, and a link left open at the end.
+	in["links"] = "\x1b]8;;https://e.example/a\x1b\\label\x1b]8;;\x1b\\ \x1b]8;id=1;http://x.example/b\x07l\x1b]8;;\x07" +
+		"\x1b]8;;https://e.example/c\x1b\\\x1b]8;;\x1b\\\x1b]8;;https://e.example/d\x1b\\l2\x1b]8;;https://e.example/e\x1b\\l3\x1b]8;;\x1b\\" +
+		"\x1b]8;;ftp://f.example/\x1b\\f\x1b]8;;\x1b\\\x1b]8;;https://e.example/" + strings.Repeat("long/", 60) + "\x1b\\L\x1b]8;;\x1b\\" +
+		"\xc2\x9d8;;http://u.example/\xc2\x9cu\xc2\x9d8;;\xc2\x9c\x9d8;;http://v.example/\x9cv\x9d8;;\x9c" +
+		"\x1b]8;;http://w.example/\x9c\x1b\\w\x1b]8;;\x1b\\\x1b]8\x1b\\\x1b]8;\x1b\\\r\x1b]8;;http://r.example/\x1b\\r\x1b]8;;\x1b\\\x1b]8;;http://o.example/\x1b\\open"
 	return in
 }
 
+// quickPolicies are the record policies, LinksAppend over plain text
+// (quickRecords runs while a link's URI waits on its close) and a payload
+// limit below an OSC 8 close's.
+var quickPolicies = append(recordPolicies[:len(recordPolicies):len(recordPolicies)], Options{Links: LinksAppend}, Options{MaxPayload: 2})
+
 // TestQuickRecords: the record path gives what the token path gives over
-// quickInputs, with findings listed and after MaxFindings erases (when
+// quickInputs under quickPolicies, with findings listed and after MaxFindings erases (when
 // recalls that raise classes are taken too), whole and in Writes of sizes
 // that cut sequences, text and characters at every point.
 func TestQuickRecords(t *testing.T) {
@@ -68,7 +87,7 @@ func TestQuickRecords(t *testing.T) {
 				if pre != "" && size < 7 {
 					continue // short Writes of the erases take the time; the first form has them
 				}
-				for _, o := range recordPolicies {
+				for _, o := range quickPolicies {
 					assertPaths(t, fmt.Sprintf("%s (%d erases before), Writes of %d", name, len(pre)/4, size), p, o, cutsEvery(size, len(p)), false)
 				}
 			}
