@@ -51,7 +51,21 @@ var attack7Opts = []Options{
 // dense prefix or none, findings full or not, whole and in Writes of 1 to
 // 17 bytes: every path gives what the token path does.
 func TestAttack7Strings(t *testing.T) {
-	r := rand.New(rand.NewPCG(71, 72))
+	attack7Rounds(t, "strings", rand.New(rand.NewPCG(71, 72)), func(r *rand.Rand, b *strings.Builder) {
+		for range 1 + r.IntN(6) {
+			b.WriteString(attack7String(r, r.IntN(22)))
+			if r.IntN(2) == 0 {
+				b.WriteString("xy")
+			}
+		}
+	})
+}
+
+// attack7Rounds checks 1000 inputs (250 under -short) that body writes
+// after a prefix: findings filled up (every third) and a run of one SGR
+// (every second), under attack7Opts in turn, whole and in Writes of 1 to
+// 17 bytes: every path gives what the token path does.
+func attack7Rounds(t *testing.T, name string, r *rand.Rand, body func(r *rand.Rand, b *strings.Builder)) {
 	n := 1000
 	if testing.Short() {
 		n = 250
@@ -64,16 +78,11 @@ func TestAttack7Strings(t *testing.T) {
 		if i%2 == 0 {
 			b.WriteString(strings.Repeat("\x1b[1m", 40))
 		}
-		for range 1 + r.IntN(6) {
-			b.WriteString(attack7String(r, r.IntN(22)))
-			if r.IntN(2) == 0 {
-				b.WriteString("xy")
-			}
-		}
+		body(r, &b)
 		p := []byte(b.String())
 		o := attack7Opts[i%len(attack7Opts)]
-		assertPaths(t, "strings", p, o, nil, false)
-		assertPaths(t, "strings", p, o, attackCuts(r, len(p), 1+r.IntN(17)), i%4 == 0)
+		assertPaths(t, name, p, o, nil, false)
+		assertPaths(t, name, p, o, attackCuts(r, len(p), 1+r.IntN(17)), i%4 == 0)
 	}
 }
 
@@ -83,7 +92,6 @@ func TestAttack7Strings(t *testing.T) {
 // executed inside and cut short: every path gives what the token path
 // does.
 func TestAttack7CSI(t *testing.T) {
-	r := rand.New(rand.NewPCG(73, 74))
 	vals := []string{"", "0", "1", "8", "65535", "65536", "99999", "0000065535", "0000065536", "123456", "38", "5", "2"}
 	seps := []string{";", ":"}
 	privs := []string{"", "?", ">", "<", "="}
@@ -91,18 +99,7 @@ func TestAttack7CSI(t *testing.T) {
 	finals := []string{"m", "h", "l", "q", "n", "c", "J", "p", "~", "\x18", "\x1b", "\x1b[m", ""}
 	ctls := []string{"\n", "\r", "\b", "\x00", "\x7f", "\t", "\x0b"}
 	introsCSI := []string{"\x1b[", "\x9b", "\xc2\x9b"}
-	n := 1000
-	if testing.Short() {
-		n = 250
-	}
-	for i := range n {
-		var b strings.Builder
-		if i%3 == 0 {
-			b.WriteString(fullFindings)
-		}
-		if i%2 == 0 {
-			b.WriteString(strings.Repeat("\x1b[1m", 40))
-		}
+	attack7Rounds(t, "csi", rand.New(rand.NewPCG(73, 74)), func(r *rand.Rand, b *strings.Builder) {
 		for range 1 + r.IntN(5) {
 			b.WriteString(introsCSI[r.IntN(len(introsCSI))])
 			b.WriteString(privs[r.IntN(len(privs))])
@@ -128,11 +125,7 @@ func TestAttack7CSI(t *testing.T) {
 				b.WriteString("zz")
 			}
 		}
-		p := []byte(b.String())
-		o := attack7Opts[i%len(attack7Opts)]
-		assertPaths(t, "csi", p, o, nil, false)
-		assertPaths(t, "csi", p, o, attackCuts(r, len(p), 1+r.IntN(17)), i%4 == 0)
-	}
+	})
 }
 
 const decode32 = 32 // decode.MaxParams
