@@ -194,25 +194,28 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 // skipParams), and reports whether it did; d is then as Feed over p would
 // leave it, and Feed would have emitted nothing. Otherwise it returns
 // false and d is unchanged. It is Feed for a short piece of a long token
-// without Feed's dispatch.
+// without Feed's dispatch; 4 to 8 bytes of printable ASCII payload are
+// tested as one word (shortWord) before the general tests.
 func (d *Decoder) Extend(p []byte) bool {
-	// The test of the state is inlined at the caller: most states cannot
-	// be extended.
-	if d.state != stateCSIParam && (d.state < stateOSCString || d.state > stateSOSPMAPCString) {
-		return false
+	if d.state-stateOSCString <= stateSOSPMAPCString-stateOSCString && uint(len(p)-4) <= 4 && d.tok.Payload >= PrefixLen && notPayloadASCII(shortWord(p)) == 0 {
+		n := int64(len(p))
+		d.tok.Payload += n
+		d.off += n
+		d.fed += n
+		return true
 	}
 	return d.extend(p)
 }
 
-// extend is Extend in a string payload, which it counts when all of p is
-// payload that needs no decision (plainPayload; printable first), or in
-// csi_param.
+// extend is Extend but for its first case.
 func (d *Decoder) extend(p []byte) bool {
 	switch {
 	case d.state == stateCSIParam:
 		if d.np < MaxParams || !d.extendParams(p) {
 			return false
 		}
+	case d.state < stateOSCString || d.state > stateSOSPMAPCString:
+		return false
 	case printable(p) || plainPayload(p, 0) == len(p):
 		d.payload(p)
 	default:
@@ -221,6 +224,14 @@ func (d *Decoder) extend(p []byte) bool {
 	d.off += int64(len(p))
 	d.fed += int64(len(p)) // no text, so no blank
 	return true
+}
+
+// notPayloadASCII returns the high bits of the bytes of w that are not
+// ASCII 0x20–0x7F, and maybe of bytes above the lowest such byte; none
+// when all eight are: such bytes are payload in every control string
+// (strPlain) and end no UTF-8 unit.
+func notPayloadASCII(w uint64) uint64 {
+	return (w | (w - ones*0x20)) & highs
 }
 
 // TakeText consumes all of p, which continues the stream, when all Feed
