@@ -3,6 +3,7 @@ package decode
 import (
 	"encoding/binary"
 	"iter"
+	"unicode/utf8"
 )
 
 // state is a state of the DEC parser (Paul Williams' diagram, as in xterm,
@@ -270,7 +271,13 @@ func (d *Decoder) TakeText(dst, p []byte) (text []byte, cut int, ok bool) {
 	if n := len(p) - cut; d.state == stateGround {
 		text = p[:n]
 	} else {
-		text = append(append(dst, d.u8[:d.u8n]...), p[:n]...)
+		k := len(dst) + int(d.u8n)
+		if cap(dst)-k < maxTextStep+utf8.UTFMax {
+			dst = append(dst[:cap(dst)], make([]byte, maxTextStep+utf8.UTFMax)...)[:len(dst)]
+		}
+		// The kept bytes in one store of the four, then p's.
+		*(*[utf8.UTFMax]byte)(dst[len(dst) : len(dst)+utf8.UTFMax]) = d.u8
+		text = dst[:k+copy(dst[k:k+n], p)]
 		d.u8n, d.state = 0, stateGround
 	}
 	if cut > 0 { // saveUTF8, knowing the character from s

@@ -208,14 +208,12 @@ func (c *cleaner) quickText(p []byte) (text []byte, ok bool) {
 	}
 	end := c.base + int64(len(p)-cut)
 	c.at, c.fmt.prevEnd = end, end
-	if b := text[len(text)-1]; b < utf8.RuneSelf {
-		c.fmt.prevRune = rune(b)
-	} else {
-		// text holds the whole character, also when it began in the
-		// last chunk.
-		c.fmt.prevRune = -1
-		c.fmt.keepTail(text)
-	}
+	// An ASCII last byte is the rune, else -1: prevChar reads the tail,
+	// which text holds whole, also when it began in the last chunk. Both
+	// are kept without a branch on the byte.
+	r := rune(text[len(text)-1])
+	c.fmt.prevRune = r | -(r >> 7)
+	c.fmt.keepTail(text)
 	if cut == 0 {
 		c.hist = c.hist[:0]
 	} else {
