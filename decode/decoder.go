@@ -195,20 +195,32 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 // skipParams), and reports whether it did; d is then as Feed over p would
 // leave it, and Feed would have emitted nothing. Otherwise it returns
 // false and d is unchanged. It is Feed for a short piece of a long token
-// without Feed's dispatch; 4 to 8 bytes of printable ASCII payload are
-// tested as one word (shortWord) before the general tests.
+// without Feed's dispatch; ExtendWord is its quickest case.
 func (d *Decoder) Extend(p []byte) bool {
-	if d.state-stateOSCString <= stateSOSPMAPCString-stateOSCString && uint(len(p)-4) <= 4 && d.tok.Payload >= PrefixLen && notPayloadASCII(shortWord(p)) == 0 {
-		n := int64(len(p))
-		d.tok.Payload += n
-		d.off += n
-		d.fed += n
+	if d.ExtendWord(p) {
 		return true
 	}
 	return d.extend(p)
 }
 
-// extend is Extend but for its first case.
+// ExtendWord is the quickest case of Extend: it consumes p when p is 4
+// to 8 bytes of ASCII 0x20–0x7F (tested as one word, notPayloadASCII)
+// that go on with the payload of a control string past the prefix the
+// token keeps (PrefixLen), and reports whether it did. It calls nothing,
+// so that a caller with many such p (a long OSC written a few bytes at a
+// time) can try it before Extend at the cost of a frameless call.
+func (d *Decoder) ExtendWord(p []byte) bool {
+	if d.state-stateOSCString > stateSOSPMAPCString-stateOSCString || uint(len(p)-4) > 4 || d.tok.Payload < PrefixLen || notPayloadASCII(shortWord(p)) != 0 {
+		return false
+	}
+	n := int64(len(p))
+	d.tok.Payload += n
+	d.off += n
+	d.fed += n
+	return true
+}
+
+// extend is Extend but for its quickest case (ExtendWord).
 func (d *Decoder) extend(p []byte) bool {
 	switch {
 	case d.state == stateCSIParam:

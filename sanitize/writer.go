@@ -73,7 +73,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 			return w.feed(p)
 		}
 	case wayExtend, wayLong:
-		if len(p) >= minScanPiece || !c.dec.Extend(p) {
+		if !c.dec.ExtendWord(p) && (len(p) >= minScanPiece || !c.dec.Extend(p)) {
 			return w.feed(p)
 		}
 		c.dec.TakeTextBlanks() // fed is len(p), and no blank
