@@ -113,11 +113,6 @@ type Decoder struct {
 	np       uint16 // index of the current parameter, saturating
 	anyParam bool
 
-	// stepCSI makes Scan step every CSI through its table a byte at a
-	// time, without the word path: for the tests and measurements that
-	// compare the two.
-	stepCSI bool
-
 	// Control strings.
 	escOff   int64 // offset of an ESC seen inside a string
 	overlong int64 // MaxPayload, resolved when the string begins

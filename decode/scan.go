@@ -68,7 +68,7 @@ const ScanRecords = 8
 // choice of LoneC1 and APCBEL is built on first use (about 3 ms of CPU
 // time; BenchmarkScanTable).
 func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
-	t := scanTableFor(d.LoneC1, d.APCBEL, d.stepCSI)
+	t := scanTableFor(d.LoneC1, d.APCBEL)
 	off := d.off
 	s := uint32(d.scan) // a uint16: next needs no bounds check
 	i := 0
@@ -182,20 +182,11 @@ func (t *scanTable) steps(q []byte, i int, s uint32, recs []Record, n int, at Re
 		keep := Record(b)<<8 | ^Record(0xFF00)
 		recs[n] = (em[0] + at) & keep
 		if f&(infoSpecial|infoMany) != 0 {
-			if f&infoSpecial == 0 {
-				recs[n+1] = (em[1] + at) & keep
-				recs[n+2] = (em[2] + at) & keep
-			} else if k != t.csiStep {
+			if f&infoSpecial != 0 {
 				break
-			} else if m, fb := wordCSI(load64(q, j)); m > 0 {
-				// The '[' of ESC [ is special when the table has the
-				// word path: a short CSI in one step, which ends as
-				// the step of its final byte.
-				recs[n] = t.csiFinal + at + Record(m-1)<<24 | Record(fb)<<8
-				k, f = t.csiDone, 1
-				at += Record(m-1) << 24
-				j += m - 1
-			} // else the table's step for '['
+			}
+			recs[n+1] = (em[1] + at) & keep
+			recs[n+2] = (em[2] + at) & keep
 		}
 		n += int(f & infoCount)
 		s = uint32(next[k])
@@ -213,7 +204,7 @@ func (d *Decoder) ScanEnd(recs []Record) int {
 		d.u8n = 0
 		return 1
 	}
-	t := scanTableFor(d.LoneC1, d.APCBEL, d.stepCSI)
+	t := scanTableFor(d.LoneC1, d.APCBEL)
 	e := t.end[d.scan/scanWidth]
 	em := &t.emits[e>>entryEmitShift]
 	n := int(e>>entryCountShift) & 3
@@ -314,14 +305,6 @@ type scanTable struct {
 	emits [1 << 10]emission   // the record lists of the steps; emits[0] is empty
 	skip  []uint8             // [state]: the index in skips of the bytes its skip entries skip
 	skips []stays
-
-	// The word path (scan_word.go): the index in next and info of the
-	// step of '[' after ESC in ground, special (noRow without the path),
-	// the record of a CSI's final byte (its offset relative to the byte,
-	// its final 0), and an index of next that leads to ground.
-	csiStep  uint32
-	csiFinal Record
-	csiDone  uint32
 }
 
 // emission is the records one step writes, their offsets relative to the

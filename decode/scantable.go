@@ -47,14 +47,14 @@ var bulkStates = [numStates]bool{
 // the table.
 const scanStay = 8
 
-var scanTables [8]struct {
+var scanTables [4]struct {
 	once sync.Once
 	t    *scanTable
 }
 
 // scanTableFor returns the scan table of the options, generated on first
-// use, with the word path (markWord) unless stepCSI.
-func scanTableFor(loneC1, apcBEL, stepCSI bool) *scanTable {
+// use.
+func scanTableFor(loneC1, apcBEL bool) *scanTable {
 	k := 0
 	if loneC1 {
 		k |= 1
@@ -62,16 +62,8 @@ func scanTableFor(loneC1, apcBEL, stepCSI bool) *scanTable {
 	if apcBEL {
 		k |= 2
 	}
-	if stepCSI {
-		k |= 4
-	}
 	e := &scanTables[k]
-	e.once.Do(func() {
-		e.t = buildScanTable(loneC1, apcBEL, &scanClasses)
-		if !stepCSI {
-			e.t.markWord()
-		}
-	})
+	e.once.Do(func() { e.t = buildScanTable(loneC1, apcBEL, &scanClasses) })
 	return e.t
 }
 
@@ -210,7 +202,7 @@ func buildScanTable(loneC1, apcBEL bool, classes *[256]uint8) *scanTable {
 		}
 		rep[b] = byte(firstOfClass[c] - 1)
 	}
-	t := &scanTable{csiStep: noRow}
+	t := &scanTable{}
 	nemits := uint32(1)
 	emitIndex := map[emission]uint32{{}: 0}
 	// Rows 1 to scanRun are ground in a text run, so that Scan tells them
