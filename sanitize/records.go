@@ -248,15 +248,17 @@ func (c *cleaner) settleBefore(r decode.Record) bool {
 // of CRs to settle) is left to its caller.
 func (c *cleaner) quickRecords(i uint8) uint8 {
 	s0 := c.next - c.base // where the next token that is not embedded begins in the chunk
-	if s0 < 0 || int64(len(c.chunk))-s0 > math.MaxUint32 {
-		return i // a token begun in the Write before, or offsets past 32 bits
+	if s0 < 0 || int64(len(c.chunk))-s0 > math.MaxInt32 {
+		return i // a token begun in the Write before, or offsets past 31 bits
 	}
-	// Offsets from s0 in the chunk, and from the end of the output, fit
-	// in 32 bits: an index that is one needs no check that it and 16 do
-	// not overflow. Capacities are lengths: one bounds check for both.
+	// Offsets from s0 in the chunk (s) and from the end of the output (o)
+	// are uint32: an index that is one needs no check that it and 16 do
+	// not overflow. s is below 1<<31, and o exceeds s by at most two bytes
+	// a record (U+FFFD for one byte, an embedded byte before the bytes of
+	// its sequence). The chunk's capacity is its length: one bounds check
+	// for both.
 	chunk := c.chunk[s0:len(c.chunk):len(c.chunk)]
 	buf := c.out[len(c.out):cap(c.out)]
-	buf = buf[:min(len(buf), math.MaxUint32):min(len(buf), math.MaxUint32)]
 	var s, o uint32
 loop:
 	for ; ; i++ {
@@ -282,7 +284,12 @@ loop:
 			o += n
 			s = e
 			c.fmt.prevEnd, c.fmt.prevRune = c.next+int64(e), -1
-			continue
+			// The record after text is most often a sequence: it is
+			// taken in the same turn.
+			i++
+			r = c.recs[i]
+			e = uint32(r>>24) - uint32(c.next)
+			kf = uint32(r) & kindFlags
 		}
 		if k := kf &^ aborted; k == uint32(decode.KindCSI) || k < 32 && memoKinds>>k&1 != 0 {
 			// A token that begins in the chunk begins after the latest
