@@ -76,7 +76,7 @@ type cleaner struct {
 	recs [batchRecords]decode.Record
 	next int64
 	one  decode.Token // a token single builds from a record
-	memo [1 << memoBits]csiMemo
+	memo memoTable
 	join [256]byte // the bytes of a token begun in an earlier Write (span)
 	// sh rebuilds tokens from their bytes (rebuild): it has read from
 	// shFrom, a token boundary, to its offset; shStart and shEnd are the
