@@ -76,7 +76,7 @@ type cleaner struct {
 	recs [batchRecords]decode.Record
 	next int64
 	one  decode.Token // a token single builds from a record
-	memo [1 << memoBits]csiMemo
+	memo memoTable
 	join [256]byte // the bytes of a token begun in an earlier Write (span)
 	// sh rebuilds tokens from their bytes (rebuild): it has read from
 	// shFrom, a token boundary, to its offset; shStart and shEnd are the
@@ -517,12 +517,18 @@ func (c *cleaner) c0(t *decode.Token) {
 		if c.opts.BS == BSOverstrike && c.col > 0 {
 			c.col--
 		}
-	case 0x0B, 0x0C: // VT, FF: xterm moves down a line
-		r.Kept.VTFF++
-		c.emitString([]byte{'\n'})
+	case 0x0B, 0x0C:
+		c.moveDown()
 	default:
 		r.Removed.C0++
 	}
+}
+
+// moveDown writes VT or FF as an LF (Kept.VTFF): xterm moves down a line
+// for each.
+func (c *cleaner) moveDown() {
+	c.rep.Kept.VTFF++
+	c.emitString([]byte{'\n'})
 }
 
 // endOfStream is settleCR's "next" at the end of the stream.
