@@ -289,7 +289,7 @@ loop:
 			}
 			o += n
 			s = e
-			c.fmt.prevEnd, c.fmt.prevRune = c.next+int64(e), -1
+			c.fmt.prevEnd = c.next + int64(e)
 			// The record after text is most often a sequence: it is
 			// taken in the same turn.
 			i++
@@ -330,7 +330,7 @@ loop:
 			}
 			copy16(buf, int(o), chunk, int(e)-1)
 			o++
-			c.fmt.prevEnd, c.fmt.prevRune = c.next+int64(e), -1
+			c.fmt.prevEnd = c.next + int64(e)
 		case uint32(decode.KindInvalid):
 			if c.crRun != 0 || int(o)+len(replacement) > len(buf) {
 				break loop
@@ -349,6 +349,11 @@ loop:
 		default:
 			break loop // stopRecord among them
 		}
+	}
+	if c.fmt.prevEnd > c.next {
+		// Text was copied: its last character is read back when needed
+		// (an earlier token's ended at c.next or before).
+		c.fmt.prevRune = -1
 	}
 	c.next, c.out = c.next+int64(s), c.out[:len(c.out)+int(o)]
 	return i
