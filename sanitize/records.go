@@ -28,8 +28,9 @@ import (
 //     link is open is counted by closeCounted), and a CSI counted
 //     by its key and classified by the catalogue (csi: ctlfunc.CSIClasses,
 //     its parameter bytes read only for SGR conceal);
-//   - single controls, format characters, escapes and control strings
-//     whose Token the record and its bytes give (single: a string's
+//   - VT and FF written as an LF by record itself (moveDown, as c0
+//     writes them); single controls, format characters, escapes and
+//     control strings whose Token the record and its bytes give (single: a string's
 //     payload read for its 9C bytes, its prefix and OSC number) are
 //     counted as the memo counts a recall when that is all token would do
 //     (counted), an OSC 8 as token would but for the catalogue lookup
@@ -438,6 +439,12 @@ func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
 			if c.plainText {
 				c.rep.byKind[decode.KindInvalid]++
 				c.emitString(replacement[:])
+				return
+			}
+		case decode.KindC0:
+			if code := r.Final(); code == 0x0B || code == 0x0C { // all that c0 does with one
+				c.at = end
+				c.moveDown()
 				return
 			}
 		}

@@ -17,7 +17,8 @@ import (
 // strings and CSIs, CSIs with controls executed inside, private markers,
 // one and two intermediates, parameters that overflow a Token (or just
 // fit) or select
-// a variant (SGR conceal, after 38;5 too).
+// a variant (SGR conceal, after 38;5 too), VT and FF (written as LF by
+// record itself), alone, after CRs and embedded in a CSI.
 var slowRecords = []string{
 	"\x1b]0;title\a", "\x1b]2;a\x9cb\a", "\x1b]0;0123456\x9c\a", "\x1b]0;01234567\x9c\a", "\x1b]0;0123456789abc\x9c\a",
 	"\x1b]0;0123456789abcd\x9c\a", "\x1b]0;0123456789abcdef\x9c\a", "\x1b]0;0123456789abcdefg\x9c\a",
@@ -30,6 +31,7 @@ var slowRecords = []string{
 	"\x1b[" + strings.Repeat(";", decode.MaxParams-1) + "1m", "\x1b[" + strings.Repeat(";", decode.MaxParams) + "m", "\x1b[" + strings.Repeat("1;", decode.MaxParams) + "J",
 	"\x1b[8m", "\x1b[1;8m", "\x1b[38;5;8m", "\x1b[38;2;8;8;8m", "\x1b[38:5:8m", "\x1b[8\nm", "\x1b[6n", "\x1b[2J", "\x1b[K", "\x1b[2K",
 	"\u200b", "\u202e", "\u200d", "é", "\r", "\x1b]8;;http://x/\a", "\x1b]8;;\a",
+	"\v", "\f", "\r\v", "\r\r\f", "\x1b[1\v;2m", "\x1b]0;a\fb\a",
 	"\x1b[1;2\x18", "\x1b[?1\x1b\\", "\x9b1m", "\x9b", "\xc2\x9b8m", "\x1b[", "\x9b\a8m", "\x1b(B", "\x1b(\n0", "\x1b#8", "\x1b7",
 }
 
