@@ -3,6 +3,7 @@ package decode
 import (
 	"encoding/binary"
 	"iter"
+	"unicode/utf8"
 )
 
 // state is a state of the DEC parser (Paul Williams' diagram, as in xterm,
@@ -194,25 +195,40 @@ func (d *Decoder) Feed(p []byte, emit func(*Token)) {
 // skipParams), and reports whether it did; d is then as Feed over p would
 // leave it, and Feed would have emitted nothing. Otherwise it returns
 // false and d is unchanged. It is Feed for a short piece of a long token
-// without Feed's dispatch.
+// without Feed's dispatch; ExtendWord is its quickest case.
 func (d *Decoder) Extend(p []byte) bool {
-	// The test of the state is inlined at the caller: most states cannot
-	// be extended.
-	if d.state != stateCSIParam && (d.state < stateOSCString || d.state > stateSOSPMAPCString) {
-		return false
+	if d.ExtendWord(p) {
+		return true
 	}
 	return d.extend(p)
 }
 
-// extend is Extend in a string payload, which it counts when all of p is
-// payload that needs no decision (plainPayload; printable first), or in
-// csi_param.
+// ExtendWord is the quickest case of Extend: it consumes p when p is 4
+// to 8 bytes of ASCII 0x20–0x7F (tested as one word, notPayloadASCII)
+// that go on with the payload of a control string past the prefix the
+// token keeps (PrefixLen), and reports whether it did. It calls nothing,
+// so that a caller with many such p (a long OSC written a few bytes at a
+// time) can try it before Extend at the cost of a frameless call.
+func (d *Decoder) ExtendWord(p []byte) bool {
+	if d.state-stateOSCString > stateSOSPMAPCString-stateOSCString || uint(len(p)-4) > 4 || d.tok.Payload < PrefixLen || notPayloadASCII(shortWord(p)) != 0 {
+		return false
+	}
+	n := int64(len(p))
+	d.tok.Payload += n
+	d.off += n
+	d.fed += n
+	return true
+}
+
+// extend is Extend but for its quickest case (ExtendWord).
 func (d *Decoder) extend(p []byte) bool {
 	switch {
 	case d.state == stateCSIParam:
 		if d.np < MaxParams || !d.extendParams(p) {
 			return false
 		}
+	case d.state < stateOSCString || d.state > stateSOSPMAPCString:
+		return false
 	case printable(p) || plainPayload(p, 0) == len(p):
 		d.payload(p)
 	default:
@@ -221,6 +237,14 @@ func (d *Decoder) extend(p []byte) bool {
 	d.off += int64(len(p))
 	d.fed += int64(len(p)) // no text, so no blank
 	return true
+}
+
+// notPayloadASCII returns the high bits of the bytes of w that are not
+// ASCII 0x20–0x7F, and maybe of bytes above the lowest such byte; none
+// when all eight are: such bytes are payload in every control string
+// (strPlain) and end no UTF-8 unit.
+func notPayloadASCII(w uint64) uint64 {
+	return (w | (w - ones*0x20)) & highs
 }
 
 // TakeText consumes all of p, which continues the stream, when all Feed
@@ -259,7 +283,13 @@ func (d *Decoder) TakeText(dst, p []byte) (text []byte, cut int, ok bool) {
 	if n := len(p) - cut; d.state == stateGround {
 		text = p[:n]
 	} else {
-		text = append(append(dst, d.u8[:d.u8n]...), p[:n]...)
+		k := len(dst) + int(d.u8n)
+		if cap(dst)-k < maxTextStep+utf8.UTFMax {
+			dst = append(dst[:cap(dst)], make([]byte, maxTextStep+utf8.UTFMax)...)[:len(dst)]
+		}
+		// The kept bytes in one store of the four, then p's.
+		*(*[utf8.UTFMax]byte)(dst[len(dst) : len(dst)+utf8.UTFMax]) = d.u8
+		text = dst[:k+copy(dst[k:k+n], p)]
 		d.u8n, d.state = 0, stateGround
 	}
 	if cut > 0 { // saveUTF8, knowing the character from s

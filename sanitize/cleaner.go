@@ -76,7 +76,7 @@ type cleaner struct {
 	recs [batchRecords]decode.Record
 	next int64
 	one  decode.Token // a token single builds from a record
-	memo [1 << memoBits]csiMemo
+	memo memoTable
 	join [256]byte // the bytes of a token begun in an earlier Write (span)
 	// sh rebuilds tokens from their bytes (rebuild): it has read from
 	// shFrom, a token boundary, to its offset; shStart and shEnd are the
@@ -151,17 +151,33 @@ func (c *cleaner) feedPieces(p []byte) {
 	}
 }
 
-// extended ends p, a short chunk that decode.Decoder.Extend took
-// (Writer.Write; base is set): bytes that only extend the token open (a string's
-// payload, a long CSI's parameters) write nothing and end no token, so
-// that they are only counted and kept in the history.
-func (c *cleaner) extended(p []byte) {
-	c.dec.TakeTextBlanks() // fed is len(p), and no blank
-	c.rep.BytesIn += int64(len(p))
-	c.keepHistory(p)
+// extended keeps p, a short chunk that decode.Decoder.Extend took
+// (Writer.Write; base is set, p counted), in the history as keepHistory
+// keeps it: bytes that only extend the token open (a string's payload, a
+// long CSI's parameters) write nothing and end no token, so the
+// character before the next token is not in p. It returns the way for
+// the next Write (extendWay).
+func (c *cleaner) extended(p []byte) way {
+	next := c.extendWay()
+	if next == wayLong {
+		c.hist = c.hist[:0]
+	} else {
+		c.keepOpen(p)
+	}
+	return next
 }
 
-// quickText cleans p, a short chunk (Writer.Write; base is set), when it
+// extendWay returns the quick way of a Write with a sequence or string
+// open: wayLong once it is too long for the history (which keepHistory
+// has emptied), else wayExtend.
+func (c *cleaner) extendWay() way {
+	if c.dec.Offset()-c.at > histLen {
+		return wayLong
+	}
+	return wayExtend
+}
+
+// quickText cleans p, a short chunk (Writer.Write), when it
 // is text and nothing pending needs the policy (the caller tests plain):
 // decode.Decoder.TakeText takes it, and its text is p's bytes as they
 // stand or, completing a character the last chunk cut or longer than
@@ -173,6 +189,7 @@ func (c *cleaner) extended(p []byte) {
 // bytes), and the history (keepHistory) is empty unless p ends inside a
 // character.
 func (c *cleaner) quickText(p []byte) (text []byte, ok bool) {
+	c.base = c.dec.Offset()
 	text, cut, ok := c.dec.TakeText(c.out, p)
 	if !ok {
 		return nil, false
@@ -191,14 +208,12 @@ func (c *cleaner) quickText(p []byte) (text []byte, ok bool) {
 	}
 	end := c.base + int64(len(p)-cut)
 	c.at, c.fmt.prevEnd = end, end
-	if b := text[len(text)-1]; b < utf8.RuneSelf {
-		c.fmt.prevRune = rune(b)
-	} else {
-		// text holds the whole character, also when it began in the
-		// last chunk.
-		c.fmt.prevRune = -1
-		c.fmt.keepTail(text)
-	}
+	// An ASCII last byte is the rune, else -1: prevChar reads the tail,
+	// which text holds whole, also when it began in the last chunk. Both
+	// are kept without a branch on the byte.
+	r := rune(text[len(text)-1])
+	c.fmt.prevRune = r | -(r >> 7)
+	c.fmt.keepTail(text)
 	if cut == 0 {
 		c.hist = c.hist[:0]
 	} else {

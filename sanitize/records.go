@@ -173,10 +173,13 @@ func (c *cleaner) scanEnd() {
 // record can change); the rest goes through record, one at a time.
 func (c *cleaner) records(n int) {
 	c.recs[n] = stopRecord
+	if !c.memo.loudQuiet && len(c.rep.Findings) >= MaxFindings {
+		c.memo.quietLoud()
+	}
 	for i := 0; i < n; i++ {
 		quick := c.plainText && !c.fmt.pending()
 		if quick {
-			if i = c.quickRecords(uint8(i)); i == n {
+			if i = int(c.quickRecords(uint8(i))); i == n {
 				break
 			}
 			if c.crRun != 0 && c.settleBefore(c.recs[i]) {
@@ -244,80 +247,95 @@ func (c *cleaner) settleBefore(r decode.Record) bool {
 // batch read through c), so that the output and the chunk stay in
 // registers: a record that would need a call (the output to grow, a run
 // of CRs to settle) is left to its caller.
-func (c *cleaner) quickRecords(i uint8) int {
-	if c.next < c.base {
-		return int(i) // a token begun in the Write before
+func (c *cleaner) quickRecords(i uint8) uint8 {
+	s0 := c.next - c.base // where the next token that is not embedded begins in the chunk
+	if s0 < 0 || int64(len(c.chunk))-s0 > math.MaxInt32 {
+		return i // a token begun in the Write before, or offsets past 31 bits
 	}
-	chunk := c.chunk[:len(c.chunk):len(c.chunk)] // capacity its length: one bounds check for both
-	buf, o := c.out[:cap(c.out)], len(c.out)
-	s := int(c.next - c.base) // where the next token that is not embedded begins
+	// Offsets from s0 in the chunk (s) and from the end of the output (o)
+	// are uint32: an index that is one needs no check that it and 16 do
+	// not overflow. s is below 1<<31, and o exceeds s by at most two bytes
+	// a record (U+FFFD for one byte, an embedded byte before the bytes of
+	// its sequence). The chunk's capacity is its length: one bounds check
+	// for both.
+	chunk := c.chunk[s0:len(c.chunk):len(c.chunk)]
+	buf := c.out[len(c.out):cap(c.out)]
+	var s, o uint32
 loop:
 	for ; ; i++ {
 		r := c.recs[i]
-		e := int(int64(r>>24) - c.base)
+		e := uint32(r>>24) - uint32(c.next)
 		kf := uint32(r) & kindFlags
 		if kf == uint32(decode.KindText) {
-			if c.crRun != 0 || uint(o+16) > uint(len(buf)) || uint(s+16) > uint(len(chunk)) {
+			if c.crRun != 0 || int(o)+16 > len(buf) || int(s)+16 > len(chunk) {
 				break
 			}
-			copy16(buf, o, chunk, s)
+			copy16(buf, int(o), chunk, int(s))
 			n := e - s
 			if n > 16 {
 				// The first word was written past the end of the output
 				// in any case.
-				if n > maxWide || o+n+15 > len(buf) || s+n+15 > len(chunk) {
+				if n > maxWide || int(o)+int(n)+15 > len(buf) || int(s)+int(n)+15 > len(chunk) {
 					break
 				}
-				for k := 16; k < n; k += 16 {
-					copy16(buf, o+k, chunk, s+k)
+				for k := 16; k < int(n); k += 16 {
+					copy16(buf, int(o)+k, chunk, int(s)+k)
 				}
 			}
 			o += n
 			s = e
-			c.fmt.prevEnd, c.fmt.prevRune = c.base+int64(e), -1
-			continue
+			c.fmt.prevEnd, c.fmt.prevRune = c.next+int64(e), -1
+			// The record after text is most often a sequence: it is
+			// taken in the same turn.
+			i++
+			r = c.recs[i]
+			e = uint32(r>>24) - uint32(c.next)
+			kf = uint32(r) & kindFlags
 		}
 		if k := kf &^ aborted; k == uint32(decode.KindCSI) || k < 32 && memoKinds>>k&1 != 0 {
 			// A token that begins in the chunk begins after the latest
 			// frame boundary (Writer.Frame marks one between Writes).
 			n := e - s
-			if n > maxMemo || uint(s+maxMemo) > uint(len(chunk)) {
+			if n > maxMemo || int(s)+maxMemo > len(chunk) {
 				break
 			}
-			w := wordAt(chunk, s, n)
+			w := wordAt(chunk, int(s), int(n))
 			if kf != k {
 				if n == maxMemo {
 					break
 				}
-				w = w.tagged(decode.FlagAborted, n)
+				w = w.tagged(decode.FlagAborted, int(n))
 			}
-			m := c.find(w)
-			if m == nil || m.loud && len(c.rep.Findings) < MaxFindings {
+			k, j := w.slots()
+			if q := &c.memo.quick; q[k].key == w {
+				q[k].hits++
+			} else if q[j].key == w {
+				q[j].hits++
+			} else {
 				break
 			}
-			m.hits++
 			s = e
 			continue
 		}
 		switch kf {
 		case uint32(decode.KindText) | embedded:
 			// An LF or TAB inside a sequence, the byte before its end.
-			if c.crRun != 0 || uint(o+16) > uint(len(buf)) || uint(e+15) > uint(len(chunk)) {
+			if c.crRun != 0 || int(o)+16 > len(buf) || int(e)+15 > len(chunk) {
 				break loop
 			}
-			copy16(buf, o, chunk, e-1)
+			copy16(buf, int(o), chunk, int(e)-1)
 			o++
-			c.fmt.prevEnd, c.fmt.prevRune = c.base+int64(e), -1
+			c.fmt.prevEnd, c.fmt.prevRune = c.next+int64(e), -1
 		case uint32(decode.KindInvalid):
-			if c.crRun != 0 || o+len(replacement) > len(buf) {
+			if c.crRun != 0 || int(o)+len(replacement) > len(buf) {
 				break loop
 			}
-			*(*[len(replacement)]byte)(buf[o : o+len(replacement)]) = replacement
-			o += len(replacement)
+			*(*[len(replacement)]byte)(buf[o : int(o)+len(replacement)]) = replacement
+			o += uint32(len(replacement))
 			c.rep.byKind[decode.KindInvalid]++
 			s = e
 		case uint32(decode.KindC0), uint32(decode.KindC0) | embedded:
-			if !c.quickC0(r.Final(), e) {
+			if !c.quickC0(r.Final(), int(c.next-c.base)+int(e)) {
 				break loop
 			}
 			if kf == uint32(decode.KindC0) {
@@ -327,8 +345,8 @@ loop:
 			break loop // stopRecord among them
 		}
 	}
-	c.next, c.out = c.base+int64(s), buf[:o]
-	return int(i)
+	c.next, c.out = c.next+int64(s), c.out[:len(c.out)+int(o)]
+	return i
 }
 
 // kindFlags masks a record's kind and flags (bits 0–7 and 16–23);

@@ -51,9 +51,9 @@ func (w memoWord) tagged(f decode.Flags, n int) memoWord {
 // nil.
 func (c *cleaner) find(w memoWord) *csiMemo {
 	i, j := w.slots()
-	m := &c.memo[i]
+	m := &c.memo.entries[i]
 	if m.word != w {
-		if m = &c.memo[j]; m.word != w {
+		if m = &c.memo.entries[j]; m.word != w {
 			return nil
 		}
 	}
@@ -96,7 +96,8 @@ func (r *report) apply(m *csiMemo, n int64) {
 // once, as most are in random bytes, do not push out those that recur.
 func (c *cleaner) slotFor(w memoWord) (uint8, bool) {
 	i, j := w.slots()
-	a, b := &c.memo[i], &c.memo[j]
+	t := &c.memo
+	a, b := &t.entries[i], &t.entries[j]
 	switch {
 	case a.word == w || a.word == memoWord{}:
 		return i, true
@@ -104,31 +105,47 @@ func (c *cleaner) slotFor(w memoWord) (uint8, bool) {
 		return j, true
 	}
 	switch {
-	case !a.recalled():
+	case !t.recalled(i):
 		return i, true
-	case !b.recalled():
+	case !t.recalled(j):
 		return j, true
 	}
 	a.used, b.used = false, false
 	return 0, false
 }
 
-// recalled reports whether m's token was recalled since slotFor last
-// passed over it: marked, or with hits not yet applied (applying them
+// recalled reports whether the token of slot i was recalled since slotFor
+// last passed over it: marked, or with hits not yet applied (applying them
 // marks it again, so a pass over a slot with hits clears nothing).
-func (m *csiMemo) recalled() bool { return m.used || m.hits != 0 }
+func (t *memoTable) recalled(i uint8) bool { return t.entries[i].used || t.quick[i].hits != 0 }
 
 // keep stores m in slot i of the memo (slotFor), applying first the hits
 // counted in bulk of the one it replaces.
 func (c *cleaner) keep(i uint8, m csiMemo) {
 	c.settleSlot(i)
 	m.loud = m.cl != 0 || m.anomalies != 0
-	c.memo[i] = m
+	t := &c.memo
+	t.entries[i] = m
+	t.quick[i].key = memoWord{}
+	if !m.loud || t.loudQuiet {
+		t.quick[i].key = m.word
+	}
 }
 
-// settleHits applies the hits that quickRecords counted in bulk (csiMemo.hits).
+// quietLoud makes the memo's loud tokens quiet (memoTable.quiet), once
+// findings are no longer listed: it is called when they are full, and
+// findings are never removed.
+func (t *memoTable) quietLoud() {
+	t.loudQuiet = true
+	for i := range t.entries {
+		t.quick[i].key = t.entries[i].word
+	}
+}
+
+// settleHits applies the hits that quickRecords counted in bulk
+// (memoTable.hits).
 func (c *cleaner) settleHits() {
-	for i := range c.memo {
+	for i := range c.memo.quick {
 		c.settleSlot(uint8(i))
 	}
 }
@@ -136,16 +153,17 @@ func (c *cleaner) settleHits() {
 // settleSlot applies the hits counted in bulk of memo slot i, and marks
 // its token recalled if it had any.
 func (c *cleaner) settleSlot(i uint8) {
-	if c.memo[i].hits != 0 {
+	if c.memo.quick[i].hits != 0 {
 		c.settle(i)
 	}
 }
 
 // settle is settleSlot for a slot with hits.
 func (c *cleaner) settle(i uint8) {
-	m := &c.memo[i]
-	c.rep.apply(m, m.hits)
-	m.hits, m.used = 0, true
+	t := &c.memo
+	m := &t.entries[i]
+	c.rep.apply(m, t.quick[i].hits)
+	t.quick[i].hits, m.used = 0, true
 }
 
 // remember keeps in the memo the effect of t, a token of at most maxMemo
@@ -230,21 +248,38 @@ func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
 // control, a byte of the parameters) unless it is aborted, so its bytes,
 // zero-padded, say its length too; an aborted token's key holds its
 // length (tagged).
-//
-// hits counts the recalls that quickRecords made and has not applied yet
-// (counting them in bulk spares each recall the increments of three
-// counters that every recall of the same kind shares); settleHits applies
-// them when the policy ends a piece of input and keep before a slot is
-// reused.
 type csiMemo struct {
 	word      memoWord
 	kind      decode.Kind
 	cl        ctlfunc.Class
 	anomalies decode.Flags
 	count     *int64
-	hits      int64
 	loud      bool
 	used      bool
+}
+
+// memoTable is the memo: 1<<memoBits slots of csiMemo (entries), and for
+// each what quickRecords reads (quick).
+type memoTable struct {
+	entries   [1 << memoBits]csiMemo
+	quick     [1 << memoBits]quickSlot
+	loudQuiet bool // findings are no longer listed: the loud tokens' keys are in quick too
+}
+
+// quickSlot is a memo slot as quickRecords reads it: the key of the
+// slot's token when a recall of it raises nothing that a finding would
+// name (not loud), or once findings are no longer listed
+// (memoTable.loudQuiet), else the zero word, which no token's key is (a
+// token's first byte is not NUL); and the recalls it counted and has not
+// applied yet (hits: counting them in bulk spares each recall the
+// increments of three counters that every recall of the same kind
+// shares; settleHits applies them when the policy ends a piece of input,
+// and keep before a slot is reused). A recall is then two compares and
+// one increment in one 32-byte slot, without the entry or its flags.
+type quickSlot struct {
+	key  memoWord
+	hits int64
+	_    int64 // 32 bytes: the index scales by a shift
 }
 
 // maxMemo is the longest sequence the memo takes, in bytes: SGRs of

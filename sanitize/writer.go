@@ -18,14 +18,27 @@ type Writer struct {
 	c      *cleaner
 	err    error
 	closed bool
-	// quick is set while a short Write (under minScanPiece bytes) is
-	// first tried whole: no error, not closed, the path chosen per piece
-	// (pathAuto), no screen, not scanning. text is set while it may also
-	// be taken as text (TakeWord, cleaner.quickText): nothing pending
-	// needs the policy (cleaner.plain). Write sets them after each Write that
-	// takes neither way; the quick ways change none of what they test.
-	quick, text bool
+	// way is the quick way a short Write (under minScanPiece bytes) is
+	// first tried by, chosen after each Write that feeds the cleaner
+	// (feed) from what the quick ways do not change: wayText when the
+	// decoder is in ground or utf8 and nothing pending needs the policy
+	// (cleaner.plain), wayExtend when a sequence or string is open and
+	// wayLong when it is also too long for the history (histLen, which
+	// is then empty and stays so while Extend takes its bytes), all only
+	// with no error, not closed, the path chosen per piece (pathAuto), no
+	// screen, not scanning.
+	way way
 }
+
+// way is a quick way of Writer.Write.
+type way uint8
+
+const (
+	wayFeed   way = iota // none: the cleaner feeds every Write
+	wayText              // decode.Decoder.TakeWord, cleaner.quickText
+	wayExtend            // decode.Decoder.Extend, cleaner.extended
+	wayLong              // decode.Decoder.Extend, the history empty
+)
 
 // NewWriter returns a Writer that writes the cleaned text of its input to
 // w under the policies of opts.
@@ -38,30 +51,39 @@ func NewWriter(w io.Writer, opts Options) *Writer {
 // The cleaned text of p is written to the underlying writer, in one Write
 // when there is any, before Write returns.
 //
-// A short p is first tried whole: 4 to 8 bytes of printable ASCII in
-// ground (decode.Decoder.TakeWord) and other text (cleaner.quickText)
+// A short p is first tried whole (way): 4 to 8 bytes of printable ASCII
+// in ground (decode.Decoder.TakeWord) and other text (cleaner.quickText)
 // are written as they stand, from p when they came whole in ground; bytes
 // that only extend the token open (decode.Decoder.Extend) write nothing.
 func (w *Writer) Write(p []byte) (int, error) {
 	c := w.c
 	var text []byte
-	if w.text && c.dec.TakeWord(p) {
-		c.tookWord(p)
-		text = p
-	} else if w.quick && len(p) < minScanPiece {
-		c.base = c.dec.Offset()
-		var ok bool
-		if !c.dec.InText() {
-			if ok = c.dec.Extend(p); ok {
-				c.extended(p)
-			}
-		} else if w.text {
-			text, ok = c.quickText(p)
+	switch w.way {
+	case wayText:
+		if c.dec.TakeWord(p) {
+			c.tookWord(p)
+			text = p
+			break
 		}
-		if !ok {
+		var ok bool
+		if len(p) >= minScanPiece {
 			return w.feed(p)
 		}
-	} else {
+		if text, ok = c.quickText(p); !ok {
+			return w.feed(p)
+		}
+	case wayExtend, wayLong:
+		if !c.dec.ExtendWord(p) && (len(p) >= minScanPiece || !c.dec.Extend(p)) {
+			return w.feed(p)
+		}
+		c.dec.TakeTextBlanks() // fed is len(p), and no blank
+		c.rep.BytesIn += int64(len(p))
+		c.base = c.dec.Offset() - int64(len(p))
+		if w.way == wayExtend {
+			w.way = c.extended(p)
+		}
+		return len(p), nil
+	default:
 		return w.feed(p)
 	}
 	// As drain, for text that may not be out.
@@ -76,7 +98,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 }
 
 // feed is Write for a p that the quick ways do not take: the cleaner
-// feeds it, and quick and text are set for the next Write.
+// feeds it, and way is chosen for the next Write.
 func (w *Writer) feed(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
@@ -89,8 +111,16 @@ func (w *Writer) feed(p []byte) (int, error) {
 	if err := w.drain(); err != nil {
 		return 0, err
 	}
-	w.quick = c.path == pathAuto && c.scr == nil && !c.scanning
-	w.text = w.quick && c.plain()
+	switch {
+	case c.path != pathAuto || c.scr != nil || c.scanning:
+		w.way = wayFeed
+	case !c.dec.InText():
+		w.way = c.extendWay()
+	case c.plain():
+		w.way = wayText
+	default:
+		w.way = wayFeed
+	}
 	return len(p), nil
 }
 
@@ -101,7 +131,7 @@ func (w *Writer) Close() error {
 	if w.closed {
 		return w.err
 	}
-	w.closed, w.quick, w.text = true, false, false
+	w.closed, w.way = true, wayFeed
 	w.c.end()
 	return w.drain()
 }
@@ -150,7 +180,7 @@ func (w *Writer) drain() error {
 // fail keeps err, the underlying writer's, and returns it: it sticks to
 // every later Write and Close, which take no quick way.
 func (w *Writer) fail(err error) error {
-	w.err, w.quick, w.text = err, false, false
+	w.err, w.way = err, wayFeed
 	return err
 }
 
