@@ -210,60 +210,54 @@ func (m *Model) newLine(y int) {
 // that land before the last column, one or two cells wide, on cells that
 // hold no wide character, with no pending wrap and no insert mode, and
 // returns how many bytes it drew (print takes the rest). With findings
-// the run is of ASCII only. Without findings a line of text in any
-// script is one run: the characters are measured, then the cells written.
+// the run is of ASCII only; without, a line of text in any script is one
+// run.
 func (m *Model) printRun(p []byte, off int64) int {
 	if m.cur.pending || m.insert || m.clip || slowPath {
 		return 0
 	}
-	x := m.cur.x
+	x, y := m.cur.x, m.cur.y
 	findings := m.opts.Findings
-	room := m.cols - 1 - x
-	n, cells := 0, 0 // bytes and cells of the run
-	for n < len(p) && cells < room {
-		b := p[n]
-		if b < utf8.RuneSelf {
-			if b < 0x20 || b == 0x7F {
-				break
-			}
-			n++
-			cells++
-			continue
-		}
-		if findings {
-			break
-		}
-		r, size := utf8.DecodeRune(p[n:])
-		w := runeWidth(r)
-		if r == utf8.RuneError && size == 1 || w == 0 || cells+w > room {
-			break
-		}
-		n += size
-		cells += w
-	}
-	if n == 0 {
-		return 0
-	}
-	pen, frame, hidden := m.cur.pen, m.frame, m.drawHidden
-	// The cells from fresh on are fill cells not yet written: nothing on
-	// them to check or destroy. With findings, destroy reads the row, so
-	// every cell is written first.
+	// The run takes at most a cell a byte. The cells from fresh on are
+	// fill cells not yet written: nothing on them to check or destroy;
+	// those the run does not reach are cut back to fill at the end. With
+	// findings, destroy reads the row, so every cell of the run, ASCII,
+	// is written first.
+	n := min(len(p), m.cols-1-x)
 	g := &m.grids[m.screen()]
 	var row []Cell
 	var fresh int
 	if findings {
-		row = m.lineTo(m.cur.y, x+cells)
+		for k, b := range p[:n] {
+			if b < 0x20 || b >= 0x7F {
+				n = k
+				break
+			}
+		}
+		row = m.lineTo(y, x+n)
 		fresh = len(row)
 	} else {
-		row, fresh = g.reserve(m.cur.y, x, x+cells, m.cols)
+		row, fresh = g.reserve(y, x, x+n, m.cols)
 	}
+	pen, frame, hidden, widths := m.cur.pen, m.frame, m.drawHidden, bmpWidths()
 	j, k := 0, 0 // cells and bytes drawn
 	r, w := rune(0), 0
-	for j < cells {
+	for k < len(p) && j < n {
 		cr, size, cw := rune(p[k]), 1, 1
-		if cr >= utf8.RuneSelf {
+		if cr < utf8.RuneSelf {
+			if cr < 0x20 || cr == 0x7F {
+				break
+			}
+		} else {
 			cr, size = utf8.DecodeRune(p[k:])
-			cw = runeWidth(cr)
+			if cr < 1<<16 {
+				cw = int(widths[cr>>2] >> (cr & 3 * 2) & 3)
+			} else {
+				cw = runeWidth(cr)
+			}
+			if cr == utf8.RuneError && size == 1 || cw == 0 || j+cw > n {
+				break
+			}
 		}
 		at := off + int64(k)
 		c := &row[x+j]
@@ -294,8 +288,8 @@ func (m *Model) printRun(p []byte, off int64) int {
 		j += cw
 		k += size
 	}
-	if j < cells { // a wide character stopped the run: the rest stays fill
-		g.setExt(m.cur.y, fresh)
+	if !findings {
+		g.setExt(y, max(fresh, x+j))
 	}
 	if j > 0 {
 		m.cur.x = x + j
