@@ -785,8 +785,8 @@ func unitLen(p []byte) int {
 // its classes and its anomalies (aborted, unterminated, FlagOverflow), and
 // reports whether it did. It declines (false, nothing counted) a CSI with
 // more than one intermediate or too long for a look (maxQuickCSI), one
-// with controls inside that do not fit its buffer, one whose parameters
-// select a variant other than SGR's conceal, or one that raises a class
+// whose parameters select a variant other than SGR's conceal, or one that
+// raises a class
 // or an anomaly while findings are still listed (a finding names the
 // token).
 func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) bool {
@@ -795,17 +795,9 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		return false
 	}
 	n := int64(len(b))
-	private, inter, params, over, ok := csiParts(b, final)
+	private, inter, params, over, mixed, ok := csiParts(b, final)
 	if !ok {
-		// Controls executed inside it stop csiParts: read it again
-		// without them.
-		var buf [48]byte
-		if s, fits := withoutExecuted(b, buf[:]); fits && len(s) < len(b) {
-			private, inter, params, over, ok = csiParts(s, final)
-		}
-		if !ok {
-			return false
-		}
+		return false
 	}
 	if over {
 		if len(r.Findings) < MaxFindings {
@@ -818,7 +810,14 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		var varies, conceal bool
 		cl, varies, conceal = ctlfunc.CSIClasses(private, inter, final)
 		if varies {
-			if !conceal || bytes.IndexByte(params, '8') >= 0 && ctlfunc.SGRConceals(params) {
+			if !conceal {
+				return false
+			}
+			if mixed { // read the parameters without the controls among them
+				var buf [maxQuickCSI]byte
+				params = withoutExecuted(buf[:0], params)
+			}
+			if bytes.IndexByte(params, '8') >= 0 && ctlfunc.SGRConceals(params) {
 				return false
 			}
 		}
@@ -857,26 +856,40 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 
 // csiParts returns the private marker, the intermediate (0: none) and
 // the parameter bytes of the CSI whose bytes are b, final its final byte
-// (0 when aborted), and whether its parameters overflow what a Token
-// stores (FlagOverflow: a value past MaxParamValue, or more than
-// MaxParams parameters), or false when b holds an executed control
-// (isExecuted), bytes out of order or more than one intermediate.
-func csiParts(b []byte, final byte) (private, inter byte, params []byte, over, ok bool) {
-	i := 2 // ESC [, C2 9B
-	if b[0] == 0x9B {
+// (0 when aborted), whether its parameters overflow what a Token stores
+// (FlagOverflow: a value past MaxParamValue, or more than MaxParams
+// parameters) and whether controls are executed among the parameter
+// bytes (mixed: params holds them too), or false when b holds bytes out
+// of order or more than one intermediate. The controls executed anywhere
+// after the introducer's first byte (isExecuted: C0 controls, DEL) are
+// passed over, as the CSI states execute them and go on.
+func csiParts(b []byte, final byte) (private, inter byte, params []byte, over, mixed, ok bool) {
+	i := 2 // C2 9B
+	switch b[0] {
+	case 0x9B:
 		i = 1
+	case 0x1B:
+		i = afterESC(b) + 1 // ESC, controls, [
 	}
 	body := b[i:]
 	if final != 0 {
 		body = body[:len(body)-1]
 	}
-	if len(body) > 0 && body[0] >= '<' && body[0] <= '?' {
-		private, body = body[0], body[1:]
+	s := 0
+	for s < len(body) && isExecuted(body[s]) {
+		s++
 	}
-	j, seps, v := 0, 0, uint32(0)
+	if s < len(body) && body[s] >= '<' && body[s] <= '?' {
+		private, s = body[s], s+1
+	}
+	j, seps, v := s, 0, uint32(0)
 	for ; j < len(body); j++ {
 		x := body[j]
 		if x < '0' || x > ';' {
+			if isExecuted(x) {
+				mixed = true
+				continue
+			}
 			break
 		}
 		if x >= ':' {
@@ -886,15 +899,16 @@ func csiParts(b []byte, final byte) (private, inter byte, params []byte, over, o
 		v = min(v*10+uint32(x-'0'), decode.MaxParamValue+1)
 		over = over || v > decode.MaxParamValue
 	}
-	if len(body)-j > 1 {
-		return 0, 0, nil, false, false
-	}
-	if j < len(body) {
-		if inter = body[j]; inter < 0x20 || inter > 0x2F {
-			return 0, 0, nil, false, false
+	for _, x := range body[j:] { // at most one intermediate, and controls
+		switch {
+		case isExecuted(x):
+		case inter == 0 && x >= 0x20 && x <= 0x2F:
+			inter = x
+		default:
+			return 0, 0, nil, false, false, false
 		}
 	}
-	return private, inter, body[:j], over || seps >= decode.MaxParams, true
+	return private, inter, body[s:j], over || seps >= decode.MaxParams, mixed, true
 }
 
 // holds reports whether one of the bytes of w is x: a byte of w^x is
@@ -926,30 +940,15 @@ func afterESC(b []byte) int {
 	return i
 }
 
-// withoutExecuted returns the bytes of the sequence b without those
-// executed inside it after its first byte (isExecuted): b itself when it
-// holds none, else a copy in buf; false when the copy does not fit in buf.
-func withoutExecuted(b, buf []byte) ([]byte, bool) {
-	for i := 1; i < len(b); i++ {
-		if !isExecuted(b[i]) {
-			continue
+// withoutExecuted appends to dst the bytes of b that are not executed
+// (isExecuted) and returns the result.
+func withoutExecuted(dst, b []byte) []byte {
+	for _, x := range b {
+		if !isExecuted(x) {
+			dst = append(dst, x)
 		}
-		if i > len(buf) {
-			return nil, false
-		}
-		out := append(buf[:0], b[:i]...)
-		for _, x := range b[i+1:] {
-			if isExecuted(x) {
-				continue
-			}
-			if len(out) == len(buf) {
-				return nil, false
-			}
-			out = append(out, x)
-		}
-		return out, true
 	}
-	return b, true
+	return dst
 }
 
 // span returns the input bytes [start, end) of a token: in the chunk, in
