@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 
+	"github.com/bytelens/bytelens/decode"
+
 	"golang.org/x/text/transform"
 )
 
@@ -66,7 +68,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 			break
 		}
 		var ok bool
-		if len(p) >= minScanPiece {
+		if len(p) >= minScanPiece || decode.HoldsESC(p) {
 			return w.feed(p)
 		}
 		if text, ok = c.quickText(p); !ok {
