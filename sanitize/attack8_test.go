@@ -56,3 +56,31 @@ func TestAttack8TransformerReader(t *testing.T) {
 		}
 	}
 }
+
+// TestAttack8LinkIntro: under LinksAppend the target written after a
+// label is the URI a terminal follows, also when controls are executed
+// between the ESC and the ']' of the OSC (the DEC parser's escape state
+// executes C0 controls and ignores DEL there, so "ESC NUL ] 8 ; ; URI ST"
+// opens the same link): the payload begins after the ']', not two bytes
+// after the ESC (which showed "<https://trusted.example/x;https://evil.example>"
+// for a link to https://evil.example/). Whole, a byte at a time and on
+// every path.
+func TestAttack8LinkIntro(t *testing.T) {
+	o := Options{Links: LinksAppend}
+	for _, c := range []struct{ in, want string }{
+		{"a\x1b]8;;https://evil.example/\x1b\\label\x1b]8;;\x1b\\b", "alabel <https://evil.example/>b"},
+		{"a\x1b\x00]8;;https://evil.example/\x1b\\label\x1b]8;;\x1b\\b", "alabel <https://evil.example/>b"},
+		{"a\x1b\x00]8;https://trusted.example/x;https://evil.example/\x1b\\label\x1b\x7f]8;;\x1b\\b", "alabel <https://evil.example/>b"},
+		{"a\x1b\x01\x7f\x05]8;id=1;https://evil.example/\x07label\x1b]8;;\x07b", "alabel <https://evil.example/>b"},
+		{"a\x9d8;;https://evil.example/\x9clabel\xc2\x9d8;;\xc2\x9cb", "alabel <https://evil.example/>b"},
+		{"a\xc2\x9d8;;https://evil.example/\xc2\x9clabel\x1b]8;;\x1b\\b", "alabel <https://evil.example/>b"},
+	} {
+		p := []byte(c.in)
+		if got, _ := Bytes(p, o); string(got) != c.want {
+			t.Errorf("%q: got %q, want %q", c.in, got, c.want)
+		}
+		for _, cuts := range [][]int{nil, cutsEvery(1, len(p))} {
+			assertPaths(t, "link intro", p, o, cuts, false)
+		}
+	}
+}
