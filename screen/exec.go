@@ -239,7 +239,7 @@ func (m *Model) printRun(p []byte, off int64) int {
 	} else {
 		row, fresh = g.reserve(y, x, x+n, m.cols)
 	}
-	pen, frame, hidden, widths := m.cur.pen, m.frame, m.drawHidden, bmpWidths()
+	pen, frame, hidden := m.cur.pen, m.frame, m.drawHidden
 	j, k := 0, 0 // cells and bytes drawn
 	r, w := rune(0), 0
 	for k < len(p) && j < n {
@@ -250,11 +250,7 @@ func (m *Model) printRun(p []byte, off int64) int {
 			}
 		} else {
 			cr, size = utf8.DecodeRune(p[k:])
-			if cr < 1<<16 {
-				cw = int(widths[cr>>2] >> (cr & 3 * 2) & 3)
-			} else {
-				cw = runeWidth(cr)
-			}
+			cw = runeWidth(cr)
 			if cr == utf8.RuneError && size == 1 || cw == 0 || j+cw > n {
 				break
 			}
