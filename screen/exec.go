@@ -243,6 +243,17 @@ func (m *Model) printRun(p []byte, off int64) int {
 	j, k := 0, 0 // cells and bytes drawn
 	r, w := rune(0), 0
 	for k < len(p) && j < n {
+		if x+j >= fresh {
+			// ASCII on fresh cells (findings off): nothing to check.
+			k0 := k
+			for ; k < len(p) && j < n && p[k] >= 0x20 && p[k] < 0x7F; j, k = j+1, k+1 {
+				row[x+j].set(off+int64(k), 1, frame, rune(p[k]), pen, 1, 0)
+			}
+			if k > k0 {
+				r, w = rune(p[k-1]), 1
+				continue
+			}
+		}
 		cr, size, cw := rune(p[k]), 1, 1
 		if cr < utf8.RuneSelf {
 			if cr < 0x20 || cr == 0x7F {
