@@ -320,6 +320,18 @@ func (d *Decoder) TakeWord(p []byte) bool {
 	return true
 }
 
+// HoldsESC reports whether p, 4 to 8 bytes, holds an ESC (0x1B), tested
+// as one word (shortWord); for a shorter or longer p it reports false.
+// Such a p is not text in any state: a caller that tries a short write
+// as text (TakeText) can tell at once that the try would fail.
+func HoldsESC(p []byte) bool {
+	if uint(len(p)-4) > 4 {
+		return false
+	}
+	x := shortWord(p) ^ ones*0x1B
+	return (x-ones)&^x&highs != 0 // a zero byte of x is an ESC of p
+}
+
 // shortWord returns the bytes of p, 4 to 8 of them, as one word of two
 // 4-byte loads (little endian), which overlap when len(p) < 8: p[n-4:]
 // fills bytes 4–7. A byte test over the word tests every byte of p.
