@@ -1,6 +1,10 @@
 package sanitize
 
-import "testing"
+import (
+	"os"
+	"runtime"
+	"testing"
+)
 
 // BenchmarkCleanScreen measures Bytes under CRScreen on the inputs of
 // BenchmarkClean: the screen model's share of a --cr screen run.
@@ -14,4 +18,25 @@ func BenchmarkCleanScreen(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestScreenCallgrind cleans one benchmark input under CRScreen once: a
+// harness for counting instructions under valgrind (BENCHMARKS.md,
+// "screen8 (session 8)"). Run with BYTELENS_CALLGRIND_SCREEN set to the
+// input's name.
+func TestScreenCallgrind(t *testing.T) {
+	name := os.Getenv("BYTELENS_CALLGRIND_SCREEN")
+	if name == "" {
+		t.Skip("set BYTELENS_CALLGRIND_SCREEN to an input name to run")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	for _, in := range benchInputs() {
+		if in.name == name {
+			out, _ := Bytes(in.data, Options{CR: CRScreen})
+			t.Logf("bytes %d, output %d", len(in.data), len(out))
+			return
+		}
+	}
+	t.Fatalf("no input %q (have %s)", name, inputNames())
 }

@@ -239,10 +239,21 @@ func (m *Model) printRun(p []byte, off int64) int {
 	} else {
 		row, fresh = g.reserve(y, x, x+n, m.cols)
 	}
-	pen, frame, hidden, widths := m.cur.pen, m.frame, m.drawHidden, bmpWidths()
+	pen, frame, hidden := m.cur.pen, m.frame, m.drawHidden
 	j, k := 0, 0 // cells and bytes drawn
 	r, w := rune(0), 0
 	for k < len(p) && j < n {
+		if x+j >= fresh {
+			// ASCII on fresh cells (findings off): nothing to check.
+			k0 := k
+			for ; k < len(p) && j < n && p[k] >= 0x20 && p[k] < 0x7F; j, k = j+1, k+1 {
+				row[x+j].set(off+int64(k), 1, frame, rune(p[k]), pen, 1, 0)
+			}
+			if k > k0 {
+				r, w = rune(p[k-1]), 1
+				continue
+			}
+		}
 		cr, size, cw := rune(p[k]), 1, 1
 		if cr < utf8.RuneSelf {
 			if cr < 0x20 || cr == 0x7F {
@@ -250,11 +261,7 @@ func (m *Model) printRun(p []byte, off int64) int {
 			}
 		} else {
 			cr, size = utf8.DecodeRune(p[k:])
-			if cr < 1<<16 {
-				cw = int(widths[cr>>2] >> (cr & 3 * 2) & 3)
-			} else {
-				cw = runeWidth(cr)
-			}
+			cw = runeWidth(cr)
 			if cr == utf8.RuneError && size == 1 || cw == 0 || j+cw > n {
 				break
 			}

@@ -644,13 +644,10 @@ func appendRun(dst []byte, row []Cell, i int, seen bool) ([]byte, int) {
 	next := row[i].Off + int64(row[i].Len)
 	for j := i + 1; j < len(row); j++ {
 		d := &row[j]
-		if d.flags&cellWideTail != 0 {
-			if row[j-1].Width != 2 {
-				return dst, j
+		if d.Off != next {
+			if d.flags&cellWideTail != 0 && row[j-1].Width == 2 {
+				continue
 			}
-			continue
-		}
-		if d.Off != next || d.Rune < ' ' || d.Rune >= 0x7F && d.Rune < 0xA0 || d.Rune == ' ' && d.Mark != 0 {
 			return dst, j
 		}
 		if seen && d.Rune != ' ' && (!shown || d.Pen != pen) {
@@ -659,13 +656,13 @@ func appendRun(dst []byte, row []Cell, i int, seen bool) ([]byte, int) {
 				return dst, j
 			}
 		}
-		if d.Rune < utf8.RuneSelf && d.Mark == 0 {
-			if d.Len != 1 {
-				return dst, j
-			}
+		if d.Len == 1 && d.Mark == 0 && uint32(d.Rune-' ') < 0x7F-' ' {
 			dst = append(dst, byte(d.Rune))
 			next++
 			continue
+		}
+		if d.Rune <= ' ' || d.Rune >= 0x7F && d.Rune < 0xA0 || d.flags&cellWideTail != 0 {
+			return dst, j // a blank, a control, a space with a mark, a wide tail drawn apart
 		}
 		n := utf8.RuneLen(d.Rune)
 		if d.Mark != 0 {
