@@ -21,11 +21,11 @@ import (
 //   - fast paths that need no Token: runs of the commonest records in one
 //     loop without calls (quickRecords: text copied, invalid UTF-8 written
 //     as U+FFFD, a CR or a C0 that is only removed counted, BS counted once
-//     findings are full, a short token seen before counted by its
-//     bytes and record flags: csiMemo, records_memo.go; where a run of
-//     CRs stops it, settleBefore settles the run and it goes on, and an
-//     OSC 8 close that stops it while no link is open is counted by
-//     closeCounted), and a CSI counted
+//     findings are full, a short token seen before counted in the memo's
+//     quick slot for its bytes and record flags: memoTable,
+//     records_memo.go; where a run of CRs stops it, settleBefore settles
+//     the run and it goes on, and an OSC 8 close that stops it while no
+//     link is open is counted by closeCounted), and a CSI counted
 //     by its key and classified by the catalogue (csi: ctlfunc.CSIClasses,
 //     its parameter bytes read only for SGR conceal);
 //   - VT and FF written as an LF by record itself (moveDown, as c0
@@ -237,16 +237,22 @@ func (c *cleaner) settleBefore(r decode.Record) bool {
 // Token and without writing anything but text, and returns the index of
 // the first it did not take (stopRecord ends the batch): text in the
 // chunk of at most maxWide bytes copied while no CR waits on it, invalid
-// UTF-8 written as U+FFFD, a CR or a C0 that is only removed counted (also
-// embedded in a sequence), and a token that the memo recalls, without
-// flags or aborted. A run of CRs
-// before text, an embedded LF or TAB or U+FFFD stops it (records settles
-// the run, settleBefore, and calls it again). The format policy holds nothing and text needs only
-// copying, as the caller checked; nothing here changes either. The loop
-// makes no call, and holds few values (offsets relative to the chunk, the
-// batch read through c), so that the output and the chunk stay in
-// registers: a record that would need a call (the output to grow, a run
-// of CRs to settle) is left to its caller.
+// UTF-8 written as U+FFFD, a CR or a C0 that is only removed counted
+// (also embedded in a sequence), and a token whose key is in the memo's
+// quick slots (memoTable.quick: remembered, without flags or aborted,
+// and raising nothing that a finding would name while findings are
+// listed), counted in its slot. A run of CRs before text, an embedded LF
+// or TAB or U+FFFD stops it (records settles the run, settleBefore, and
+// calls it again). The format policy holds nothing and text needs only
+// copying, as the caller checked; nothing here changes either.
+//
+// The loop makes no call and holds few values, so that the output and
+// the chunk stay in registers: the batch is read through c, offsets are
+// 32 bits from where the loop begins, and the record after a text, most
+// often an SGR, is taken in the same turn. A record that would need a
+// call (the output to grow, a run of CRs to settle) is left to its
+// caller. Measured (BENCHMARKS.md, sgrpol): about 40 instructions a
+// text and 45 a recall.
 func (c *cleaner) quickRecords(i uint8) uint8 {
 	s0 := c.next - c.base // where the next token that is not embedded begins in the chunk
 	if s0 < 0 || int64(len(c.chunk))-s0 > math.MaxInt32 {
@@ -284,7 +290,7 @@ loop:
 			}
 			o += n
 			s = e
-			c.fmt.prevEnd, c.fmt.prevRune = c.next+int64(e), -1
+			c.fmt.prevEnd = c.next + int64(e)
 			// The record after text is most often a sequence: it is
 			// taken in the same turn.
 			i++
@@ -325,7 +331,7 @@ loop:
 			}
 			copy16(buf, int(o), chunk, int(e)-1)
 			o++
-			c.fmt.prevEnd, c.fmt.prevRune = c.next+int64(e), -1
+			c.fmt.prevEnd = c.next + int64(e)
 		case uint32(decode.KindInvalid):
 			if c.crRun != 0 || int(o)+len(replacement) > len(buf) {
 				break loop
@@ -344,6 +350,11 @@ loop:
 		default:
 			break loop // stopRecord among them
 		}
+	}
+	if c.fmt.prevEnd > c.next {
+		// Text was copied: its last character is read back when needed
+		// (an earlier token's ended at c.next or before).
+		c.fmt.prevRune = -1
 	}
 	c.next, c.out = c.next+int64(s), c.out[:len(c.out)+int(o)]
 	return i
@@ -774,8 +785,8 @@ func unitLen(p []byte) int {
 // its classes and its anomalies (aborted, unterminated, FlagOverflow), and
 // reports whether it did. It declines (false, nothing counted) a CSI with
 // more than one intermediate or too long for a look (maxQuickCSI), one
-// with controls inside that do not fit its buffer, one whose parameters
-// select a variant other than SGR's conceal, or one that raises a class
+// whose parameters select a variant other than SGR's conceal, or one that
+// raises a class
 // or an anomaly while findings are still listed (a finding names the
 // token).
 func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) bool {
@@ -784,17 +795,9 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		return false
 	}
 	n := int64(len(b))
-	private, inter, params, over, ok := csiParts(b, final)
+	private, inter, params, over, mixed, ok := csiParts(b, final)
 	if !ok {
-		// Controls executed inside it stop csiParts: read it again
-		// without them.
-		var buf [48]byte
-		if s, fits := withoutExecuted(b, buf[:]); fits && len(s) < len(b) {
-			private, inter, params, over, ok = csiParts(s, final)
-		}
-		if !ok {
-			return false
-		}
+		return false
 	}
 	if over {
 		if len(r.Findings) < MaxFindings {
@@ -807,7 +810,14 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		var varies, conceal bool
 		cl, varies, conceal = ctlfunc.CSIClasses(private, inter, final)
 		if varies {
-			if !conceal || bytes.IndexByte(params, '8') >= 0 && ctlfunc.SGRConceals(params) {
+			if !conceal {
+				return false
+			}
+			if mixed { // read the parameters without the controls among them
+				var buf [maxQuickCSI]byte
+				params = withoutExecuted(buf[:0], params)
+			}
+			if bytes.IndexByte(params, '8') >= 0 && ctlfunc.SGRConceals(params) {
 				return false
 			}
 		}
@@ -846,26 +856,40 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 
 // csiParts returns the private marker, the intermediate (0: none) and
 // the parameter bytes of the CSI whose bytes are b, final its final byte
-// (0 when aborted), and whether its parameters overflow what a Token
-// stores (FlagOverflow: a value past MaxParamValue, or more than
-// MaxParams parameters), or false when b holds an executed control
-// (isExecuted), bytes out of order or more than one intermediate.
-func csiParts(b []byte, final byte) (private, inter byte, params []byte, over, ok bool) {
-	i := 2 // ESC [, C2 9B
-	if b[0] == 0x9B {
+// (0 when aborted), whether its parameters overflow what a Token stores
+// (FlagOverflow: a value past MaxParamValue, or more than MaxParams
+// parameters) and whether controls are executed among the parameter
+// bytes (mixed: params holds them too), or false when b holds bytes out
+// of order or more than one intermediate. The controls executed anywhere
+// after the introducer's first byte (isExecuted: C0 controls, DEL) are
+// passed over, as the CSI states execute them and go on.
+func csiParts(b []byte, final byte) (private, inter byte, params []byte, over, mixed, ok bool) {
+	i := 2 // C2 9B
+	switch b[0] {
+	case 0x9B:
 		i = 1
+	case 0x1B:
+		i = afterESC(b) + 1 // ESC, controls, [
 	}
 	body := b[i:]
 	if final != 0 {
 		body = body[:len(body)-1]
 	}
-	if len(body) > 0 && body[0] >= '<' && body[0] <= '?' {
-		private, body = body[0], body[1:]
+	s := 0
+	for s < len(body) && isExecuted(body[s]) {
+		s++
 	}
-	j, seps, v := 0, 0, uint32(0)
+	if s < len(body) && body[s] >= '<' && body[s] <= '?' {
+		private, s = body[s], s+1
+	}
+	j, seps, v := s, 0, uint32(0)
 	for ; j < len(body); j++ {
 		x := body[j]
 		if x < '0' || x > ';' {
+			if isExecuted(x) {
+				mixed = true
+				continue
+			}
 			break
 		}
 		if x >= ':' {
@@ -875,15 +899,16 @@ func csiParts(b []byte, final byte) (private, inter byte, params []byte, over, o
 		v = min(v*10+uint32(x-'0'), decode.MaxParamValue+1)
 		over = over || v > decode.MaxParamValue
 	}
-	if len(body)-j > 1 {
-		return 0, 0, nil, false, false
-	}
-	if j < len(body) {
-		if inter = body[j]; inter < 0x20 || inter > 0x2F {
-			return 0, 0, nil, false, false
+	for _, x := range body[j:] { // at most one intermediate, and controls
+		switch {
+		case isExecuted(x):
+		case inter == 0 && x >= 0x20 && x <= 0x2F:
+			inter = x
+		default:
+			return 0, 0, nil, false, false, false
 		}
 	}
-	return private, inter, body[:j], over || seps >= decode.MaxParams, true
+	return private, inter, body[s:j], over || seps >= decode.MaxParams, mixed, true
 }
 
 // holds reports whether one of the bytes of w is x: a byte of w^x is
@@ -915,30 +940,15 @@ func afterESC(b []byte) int {
 	return i
 }
 
-// withoutExecuted returns the bytes of the sequence b without those
-// executed inside it after its first byte (isExecuted): b itself when it
-// holds none, else a copy in buf; false when the copy does not fit in buf.
-func withoutExecuted(b, buf []byte) ([]byte, bool) {
-	for i := 1; i < len(b); i++ {
-		if !isExecuted(b[i]) {
-			continue
+// withoutExecuted appends to dst the bytes of b that are not executed
+// (isExecuted) and returns the result.
+func withoutExecuted(dst, b []byte) []byte {
+	for _, x := range b {
+		if !isExecuted(x) {
+			dst = append(dst, x)
 		}
-		if i > len(buf) {
-			return nil, false
-		}
-		out := append(buf[:0], b[:i]...)
-		for _, x := range b[i+1:] {
-			if isExecuted(x) {
-				continue
-			}
-			if len(out) == len(buf) {
-				return nil, false
-			}
-			out = append(out, x)
-		}
-		return out, true
 	}
-	return b, true
+	return dst
 }
 
 // span returns the input bytes [start, end) of a token: in the chunk, in

@@ -132,9 +132,9 @@ func (c *cleaner) keep(i uint8, m csiMemo) {
 	}
 }
 
-// quietLoud makes the memo's loud tokens quiet (memoTable.quiet), once
-// findings are no longer listed: it is called when they are full, and
-// findings are never removed.
+// quietLoud puts the keys of the memo's loud tokens in their quick
+// slots (quickSlot), once findings are no longer listed: records calls it
+// when they are full, and findings are never removed.
 func (t *memoTable) quietLoud() {
 	t.loudQuiet = true
 	for i := range t.entries {
@@ -143,7 +143,7 @@ func (t *memoTable) quietLoud() {
 }
 
 // settleHits applies the hits that quickRecords counted in bulk
-// (memoTable.hits).
+// (quickSlot.hits).
 func (c *cleaner) settleHits() {
 	for i := range c.memo.quick {
 		c.settleSlot(uint8(i))
@@ -244,10 +244,10 @@ func (c *cleaner) rememberCSI(t *decode.Token, b []byte) {
 // number counts; nil for none), and its classes cl and anomalies, which
 // are only counted once findings are no longer listed (a finding names
 // the token): loud is set when it raises either. used marks a token
-// recalled since slotFor last passed over it. Its last byte is not 0 (a final byte, a terminator, a
-// control, a byte of the parameters) unless it is aborted, so its bytes,
-// zero-padded, say its length too; an aborted token's key holds its
-// length (tagged).
+// recalled since slotFor last passed over it. Its last byte is not 0 (a
+// final byte, a terminator, a control, a byte of the parameters) unless
+// it is aborted, so its bytes, zero-padded, say its length too; an
+// aborted token's key holds its length (tagged).
 type csiMemo struct {
 	word      memoWord
 	kind      decode.Kind

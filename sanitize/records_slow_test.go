@@ -18,7 +18,10 @@ import (
 // one and two intermediates, parameters that overflow a Token (or just
 // fit) or select
 // a variant (SGR conceal, after 38;5 too), VT and FF (written as LF by
-// record itself), alone, after CRs and embedded in a CSI.
+// record itself), alone, after CRs and embedded in a CSI; controls
+// executed at each place of a CSI (csiParts passes over them), before and
+// after its private marker, among its parameters, around its
+// intermediate, in an SGR that conceals and one that does not.
 var slowRecords = []string{
 	"\x1b]0;title\a", "\x1b]2;a\x9cb\a", "\x1b]0;0123456\x9c\a", "\x1b]0;01234567\x9c\a", "\x1b]0;0123456789abc\x9c\a",
 	"\x1b]0;0123456789abcd\x9c\a", "\x1b]0;0123456789abcdef\x9c\a", "\x1b]0;0123456789abcdefg\x9c\a",
@@ -32,6 +35,9 @@ var slowRecords = []string{
 	"\x1b[8m", "\x1b[1;8m", "\x1b[38;5;8m", "\x1b[38;2;8;8;8m", "\x1b[38:5:8m", "\x1b[8\nm", "\x1b[6n", "\x1b[2J", "\x1b[K", "\x1b[2K",
 	"\u200b", "\u202e", "\u200d", "é", "\r", "\x1b]8;;http://x/\a", "\x1b]8;;\a",
 	"\v", "\f", "\r\v", "\r\r\f", "\x1b[1\v;2m", "\x1b]0;a\fb\a",
+	"\x1b[\n?25l", "\x1b[?\n25l", "\x1b[\x7f>0c", "\x1b[1 \nq", "\x1b[1\n \nq", "\x1b[1 \n!p", "\x1b[\n8m", "\x1b[3\n8m", "\x1b[8\tm",
+	"\x1b[1;\x7f8m", "\x1b[1;\x7f9m", "\x1b\t[\n1m", "\x1b\t\n[8m", "\x9b\n1m", "\xc2\x9b\a8m", "\x1b[?\a1049\bh", "\x1b[6\x00n",
+	"\x1b[" + strings.Repeat("1;\n", 40) + "8m", "\x1b[" + strings.Repeat("\n", 60) + "8m",
 	"\x1b[1;2\x18", "\x1b[?1\x1b\\", "\x9b1m", "\x9b", "\xc2\x9b8m", "\x1b[", "\x9b\a8m", "\x1b(B", "\x1b(\n0", "\x1b#8", "\x1b7",
 }
 
@@ -111,6 +117,54 @@ func TestWordHolds(t *testing.T) {
 					t.Errorf("%#x found in %d bytes without it", x, n)
 				}
 			}
+		}
+	}
+}
+
+// TestCSIParts: csiParts reads the parts of a CSI from its bytes, passing
+// over the controls executed at each place of it, and declines bytes out
+// of order; a decline is not seen in the output (the CSI is rebuilt), so
+// each case says what it gives.
+func TestCSIParts(t *testing.T) {
+	type parts struct {
+		private, inter byte
+		params         string
+		over, mixed    bool
+	}
+	tests := []struct {
+		in   string
+		want *parts // nil: declined
+	}{
+		{"\x1b[1;2m", &parts{params: "1;2"}},
+		{"\x9b1m", &parts{params: "1"}},
+		{"\xc2\x9b0m", &parts{params: "0"}},
+		{"\x1b[?25l", &parts{private: '?', params: "25"}},
+		{"\x1b[\n?25l", &parts{private: '?', params: "25"}},
+		{"\x1b[?\n25l", &parts{private: '?', params: "\n25", mixed: true}},
+		{"\x1b[\x7f>0c", &parts{private: '>', params: "0"}},
+		{"\x1b\t[3m", &parts{params: "3"}},
+		{"\x1b\t\n[8m", &parts{params: "8"}},
+		{"\x1b[1\n;2m", &parts{params: "1\n;2", mixed: true}},
+		{"\x1b[2 q", &parts{inter: ' ', params: "2"}},
+		{"\x1b[1 \nq", &parts{inter: ' ', params: "1"}},
+		{"\x1b[1\n q", &parts{inter: ' ', params: "1\n", mixed: true}},
+		{"\x1b[65535m", &parts{params: "65535"}},
+		{"\x1b[65536m", &parts{params: "65536", over: true}},
+		{"\x1b[6553\n6m", &parts{params: "6553\n6", over: true, mixed: true}},
+		{"\x1b[" + strings.Repeat(";", decode.MaxParams) + "m", &parts{params: strings.Repeat(";", decode.MaxParams), over: true}},
+		{"\x1b[1 !p", nil},
+		{"\x1b[1?m", nil},
+		{"\x1b[ 1m", nil},
+	}
+	for _, tc := range tests {
+		b := []byte(tc.in)
+		private, inter, params, over, mixed, ok := csiParts(b, b[len(b)-1])
+		got := &parts{private, inter, string(params), over, mixed}
+		switch {
+		case ok != (tc.want != nil):
+			t.Errorf("%q: ok %v, want %v", tc.in, ok, tc.want != nil)
+		case ok && *got != *tc.want:
+			t.Errorf("%q: %+v, want %+v", tc.in, *got, *tc.want)
 		}
 	}
 }

@@ -331,10 +331,13 @@ func (t *Transformer) Reset() {
 // Report returns the report of the current stream so far.
 func (t *Transformer) Report() Report { return t.c.rep.snapshot() }
 
-// Transform implements transform.Transformer. It consumes all of src,
+// Transform implements transform.Transformer. It writes first the output
+// held from the call before; once none is held it consumes all of src,
 // holding output that does not fit in dst for the next call
-// (transform.ErrShortDst).
+// (transform.ErrShortDst, src consumed or not). A nil error means all of
+// src was consumed, as the interface requires.
 func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	nDst = t.flush(dst)
 	if len(t.pending) == 0 && !t.ended {
 		c := t.c
 		c.feed(src)
@@ -346,11 +349,18 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		t.pending = append(t.pending, c.out...)
 		c.flushed += int64(len(c.out))
 		c.out = c.out[:0]
+		nDst += t.flush(dst[nDst:])
 	}
-	nDst = copy(dst, t.pending)
-	t.pending = t.pending[:copy(t.pending, t.pending[nDst:])]
 	if len(t.pending) > 0 {
 		return nDst, nSrc, transform.ErrShortDst
 	}
 	return nDst, nSrc, nil
+}
+
+// flush copies the held output that fits into dst and returns how many
+// bytes it copied.
+func (t *Transformer) flush(dst []byte) int {
+	n := copy(dst, t.pending)
+	t.pending = t.pending[:copy(t.pending, t.pending[n:])]
+	return n
 }

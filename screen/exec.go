@@ -5,7 +5,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/decode"
-	"github.com/bytelens/bytelens/internal/cellwidth"
 )
 
 // token executes one decode token.
@@ -55,13 +54,15 @@ func (m *Model) text(t *decode.Token) {
 	p := m.p[i : i+t.Len]
 	for j := 0; j < len(p); {
 		b := p[j]
+		if b >= 0x20 && b != 0x7F && m.cur.charset[m.cur.gl] == 'B' {
+			if k := m.printRun(p[j:], t.Off+int64(j)); k > 0 {
+				j += k
+				continue
+			}
+		}
 		switch {
 		case b >= 0x20 && b < 0x7F:
 			if m.cur.charset[m.cur.gl] == 'B' {
-				if k := m.printASCII(p[j:], t.Off+int64(j)); k > 0 {
-					j += k
-					continue
-				}
 				m.print(rune(b), 1, t.Off+int64(j), 1, 0)
 			} else {
 				m.char(rune(b), t.Off+int64(j), 1)
@@ -97,7 +98,7 @@ func (m *Model) char(r rune, off int64, n uint32) {
 		m.tab(1)
 		return
 	}
-	w := cellwidth.Rune(r)
+	w := runeWidth(r)
 	if w == 0 {
 		m.combine(r, off, n)
 		return
@@ -204,70 +205,109 @@ func (m *Model) newLine(y int) {
 	g.setBlank(y, m.blankCell())
 }
 
-// printASCII is print's fast path for a run of printable ASCII at the
-// start of p, drawn at off: it draws the characters that land on narrow
-// cells before the last column, with no pending wrap and no insert mode,
-// and returns how many it drew (print takes the rest).
-func (m *Model) printASCII(p []byte, off int64) int {
-	if m.cur.pending || m.insert || m.clip {
+// printRun is print's fast path for a run of graphic characters at the
+// start of p, drawn at off through an ASCII GL: it draws the characters
+// that land before the last column, one or two cells wide, on cells that
+// hold no wide character, with no pending wrap and no insert mode, and
+// returns how many bytes it drew (print takes the rest). With findings
+// the run is of ASCII only; without, a line of text in any script is one
+// run.
+func (m *Model) printRun(p []byte, off int64) int {
+	if m.cur.pending || m.insert || m.clip || slowPath {
 		return 0
 	}
-	x := m.cur.x
+	x, y := m.cur.x, m.cur.y
+	findings := m.opts.Findings
+	// The run takes at most a cell a byte. The cells from fresh on are
+	// fill cells not yet written: nothing on them to check or destroy;
+	// those the run does not reach are cut back to fill at the end. With
+	// findings, destroy reads the row, so every cell of the run, ASCII,
+	// is written first.
 	n := min(len(p), m.cols-1-x)
-	for k, b := range p[:n] {
-		if b < 0x20 || b >= 0x7F {
-			n = k
-			break
-		}
-	}
-	pen, frame, findings, hidden := m.cur.pen, m.frame, m.opts.Findings, m.drawHidden
-	// The cells from fresh on are fill cells not yet written: nothing on
-	// them to check or destroy. With findings, destroy reads the row, so
-	// every cell is written first.
 	g := &m.grids[m.screen()]
 	var row []Cell
 	var fresh int
 	if findings {
-		row = m.lineTo(m.cur.y, x+n)
+		for k, b := range p[:n] {
+			if b < 0x20 || b >= 0x7F {
+				n = k
+				break
+			}
+		}
+		row = m.lineTo(y, x+n)
 		fresh = len(row)
 	} else {
-		row, fresh = g.reserve(m.cur.y, x, x+n, m.cols)
+		row, fresh = g.reserve(y, x, x+n, m.cols)
 	}
-	k := 0
-	for ; k < n; k++ {
-		b := p[k]
-		c := &row[x+k]
-		if x+k >= fresh {
-			c.set(off+int64(k), 1, frame, rune(b), pen, 1, 0)
-			continue
+	pen, frame, hidden := m.cur.pen, m.frame, m.drawHidden
+	j, k := 0, 0 // cells and bytes drawn
+	r, w := rune(0), 0
+	for k < len(p) && j < n {
+		if x+j >= fresh {
+			// ASCII on fresh cells (findings off): nothing to check.
+			k0 := k
+			for ; k < len(p) && j < n && p[k] >= 0x20 && p[k] < 0x7F; j, k = j+1, k+1 {
+				row[x+j].set(off+int64(k), 1, frame, rune(p[k]), pen, 1, 0)
+			}
+			if k > k0 {
+				r, w = rune(p[k-1]), 1
+				continue
+			}
 		}
-		if c.Width != 1 || c.flags&cellWideTail != 0 {
-			break
+		cr, size, cw := rune(p[k]), 1, 1
+		if cr < utf8.RuneSelf {
+			if cr < 0x20 || cr == 0x7F {
+				break
+			}
+		} else {
+			cr, size = utf8.DecodeRune(p[k:])
+			cw = runeWidth(cr)
+			if cr == utf8.RuneError && size == 1 || cw == 0 || j+cw > n {
+				break
+			}
+		}
+		at := off + int64(k)
+		c := &row[x+j]
+		if x+j < fresh {
+			if !narrow(c) || cw == 2 && x+j+1 < fresh && !narrow(&row[x+j+1]) {
+				break
+			}
+			if findings {
+				if c.Rune != 0 {
+					m.destroy(c, causeOverwritten, cr)
+				}
+				if c.hole != 0 {
+					m.replaced(int(c.hole-1), cr)
+				}
+			}
+		}
+		c.set(at, uint32(size), frame, cr, pen, uint8(cw), 0)
+		if cw == 2 {
+			row[x+j+1].set(at, uint32(size), frame, 0, pen, 0, cellWideTail)
+		}
+		if hidden || findings && cr == ' ' { // a space may go on with a finding, as in print
+			m.drawn(c, at, uint32(size))
 		}
 		if findings {
-			if c.Rune != 0 {
-				m.destroy(c, causeOverwritten, rune(b))
-			}
-			if c.hole != 0 {
-				m.replaced(int(c.hole-1), rune(b))
-			}
-			m.via = moveNone
+			m.via = moveNone // after drawn, as print: a finding starts with the move before it
 		}
-		c.set(off+int64(k), 1, frame, rune(b), pen, 1, 0)
-		if hidden {
-			m.drawn(c, off+int64(k), 1)
-		}
+		r, w = cr, cw
+		j += cw
+		k += size
 	}
-
-	if k < n { // a wide character stopped the run: the rest stays fill
-		g.setExt(m.cur.y, fresh)
+	if !findings {
+		g.setExt(y, max(fresh, x+j))
 	}
-	if k > 0 {
-		m.cur.x = x + k
-		m.last, m.lastW, m.lastFlag = rune(p[k-1]), 1, 0
+	if j > 0 {
+		m.cur.x = x + j
+		m.last, m.lastW, m.lastFlag = r, uint8(w), 0
 	}
 	return k
 }
+
+// narrow reports whether c is a cell that printRun may draw over: one
+// cell wide, not half of a wide character.
+func narrow(c *Cell) bool { return c.Width == 1 && c.flags&cellWideTail == 0 }
 
 // set makes c the cell of character r, width w, drawn by the n bytes at
 // off with pen in frame, flags set and no combining mark. It stores field

@@ -39,6 +39,7 @@ import (
 	"fmt"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/decode"
 )
@@ -598,20 +599,21 @@ func appendCells(dst []byte, row []Cell, pad int, seen, trim bool, segs *[]Segme
 				addSegment(segs, at, len(dst)-at, -1, 0)
 			}
 		}
-		if drawn && len(dst) == at+1 && c.Len == 1 {
+		if drawn && len(dst)-at == int(c.Len) && !slowPath {
 			// The cells after c that the bytes after its own drew, each
-			// an ASCII character copied as it is, as addSegment merges
-			// them one by one: a run of text written in one go.
+			// a character copied as it is, as addSegment merges them one
+			// by one: a run of text written in one go.
 			var last *Segment
 			if segs != nil {
-				if last = &(*segs)[len(*segs)-1]; last.Off+last.Len != c.Off+1 || last.Out+int(last.Len) != len(dst) {
+				if last = &(*segs)[len(*segs)-1]; last.Off+last.Len != c.Off+int64(c.Len) || last.Out+int(last.Len) != len(dst) {
 					continue
 				}
 			}
 			var j int
-			dst, j = appendASCIIRun(dst, row[:end], i, seen)
+			n := len(dst)
+			dst, j = appendRun(dst, row[:end], i, seen)
 			if last != nil {
-				last.Len += int64(j - i - 1)
+				last.Len += int64(len(dst) - n)
 			}
 			i = j - 1
 		}
@@ -628,18 +630,24 @@ func appendCells(dst []byte, row []Cell, pad int, seen, trim bool, segs *[]Segme
 	return dst
 }
 
-// appendASCIIRun appends the run of cells after row[i] that appendCells
-// copies byte for byte, one Segment with row[i], and returns where the
-// run ends: each an ASCII character or a space, without combining mark,
-// drawn by the byte after the one that drew the cell before it; with
-// seen, none concealed or invisible but spaces.
-func appendASCIIRun(dst []byte, row []Cell, i int, seen bool) ([]byte, int) {
+// appendRun appends the run of cells after row[i] that appendCells
+// copies as the bytes that drew them, one Segment with row[i], and
+// returns where the run ends: each a graphic character, with its
+// combining mark (none on a space, which appends as a blank), that
+// appends as many bytes as drew it, drawn by the
+// bytes after those that drew the cell before it, or the right half of a
+// wide character that is in the run; with seen, none concealed or
+// invisible but spaces.
+func appendRun(dst []byte, row []Cell, i int, seen bool) ([]byte, int) {
 	var pen Pen
 	shown := false // whether text drawn with pen is shown
-	next := row[i].Off + 1
+	next := row[i].Off + int64(row[i].Len)
 	for j := i + 1; j < len(row); j++ {
 		d := &row[j]
-		if d.Off != next || d.Len != 1 || d.Rune < ' ' || d.Rune >= 0x7F || d.Mark != 0 {
+		if d.Off != next {
+			if d.flags&cellWideTail != 0 && row[j-1].Width == 2 {
+				continue
+			}
 			return dst, j
 		}
 		if seen && d.Rune != ' ' && (!shown || d.Pen != pen) {
@@ -648,8 +656,26 @@ func appendASCIIRun(dst []byte, row []Cell, i int, seen bool) ([]byte, int) {
 				return dst, j
 			}
 		}
-		dst = append(dst, byte(d.Rune))
-		next++
+		if d.Len == 1 && d.Mark == 0 && uint32(d.Rune-' ') < 0x7F-' ' {
+			dst = append(dst, byte(d.Rune))
+			next++
+			continue
+		}
+		if d.Rune <= ' ' || d.Rune >= 0x7F && d.Rune < 0xA0 || d.flags&cellWideTail != 0 {
+			return dst, j // a blank, a control, a space with a mark, a wide tail drawn apart
+		}
+		n := utf8.RuneLen(d.Rune)
+		if d.Mark != 0 {
+			n += utf8.RuneLen(d.Mark)
+		}
+		if n != int(d.Len) || utf8.RuneLen(d.Rune) < 0 || d.Mark != 0 && utf8.RuneLen(d.Mark) < 0 {
+			return dst, j
+		}
+		dst = appendRune(dst, d.Rune)
+		if d.Mark != 0 {
+			dst = appendRune(dst, d.Mark)
+		}
+		next += int64(n)
 	}
 	return dst, len(row)
 }

@@ -1,0 +1,136 @@
+package screen
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fastPathPieces are the pieces the random inputs of TestFastPaths are
+// made of: text in several scripts (wide, combining, invalid UTF-8),
+// controls, and the sequences that move the cursor, change the pen and
+// the modes the fast paths look at (IRM, DECAWM, the charsets), erase,
+// insert, delete and repeat.
+var fastPathPieces = []string{
+	"abc", "hello world ", " ", "x", "é", "naïve", "ошибка", "終了", "处理", "नमस्ते", "e\u0301", "\u0301", "😀", "Ａ",
+	"x \u0301y", "ab\u0301c", "a終b", "ab\u200bc",
+	"\u200b", "\u202e", "\xff", "\xed\xa0\x80", "\xe2\x82", "\r", "\n", "\t", "\b", "\r\n", "\x0b",
+	"\x1b[H", "\x1b[5G", "\x1b[2;3H", "\x1b[A", "\x1b[3C", "\x1b[2D", "\x1b[K", "\x1b[1K", "\x1b[2J", "\x1b[J",
+	"\x1b[2@", "\x1b[3P", "\x1b[2X", "\x1b[L", "\x1b[M", "\x1b[4h", "\x1b[4l", "\x1b[?7l", "\x1b[?7h",
+	"\x1b[3b", "\x1b[8m", "\x1b[0m", "\x1b[31;41m", "\x1b[38;5;1;48;5;1m", "\x1b[7m", "\x1b(0", "\x1b(B", "\x0e", "\x0f",
+	"\x1b[?1049h", "\x1b[?1049l", "\x1b[2;4r", "\x1b[r", "\x1b7", "\x1b8", "\x1bD", "\x1bM", "\x1b#8", "\x1b[S", "\x1b[T",
+	"\x1b]0;title\x07", "\x1b[20h", "\x1b[20l", "\x1bc",
+}
+
+// fastPathRun feeds in to a model of o in pieces of at most chunk bytes,
+// taking the scrolled lines after each, and describes everything the
+// model shows: the text and Segments taken and of the screen at the end,
+// the cursor and the findings; and every cell of both screens.
+func fastPathRun(t *testing.T, o Options, in []byte, chunk int, slow bool) (string, []Cell) {
+	t.Helper()
+	slowPath = slow
+	defer func() { slowPath = false }()
+	m, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text []byte
+	var segs []Segment
+	for p := in; len(p) > 0; {
+		n := min(len(p), chunk)
+		m.Feed(p[:n])
+		p = p[n:]
+		text, segs = m.TakeScrolled(text, segs)
+	}
+	m.End()
+	text, segs = m.AppendScreenText(text, segs)
+	var b strings.Builder
+	fmt.Fprintf(&b, "text %q\nsegments %v\n", text, segs)
+	x, y := m.Cursor()
+	fmt.Fprintf(&b, "cursor %d,%d last %q/%d/%d\n", x, y, m.last, m.lastW, m.lastFlag)
+	cells := make([]Cell, 0, 2*m.rows*m.cols)
+	for i := range m.grids {
+		for y := range m.rows {
+			cells = append(cells, m.grids[i].line(y, m.cols)...)
+		}
+	}
+	b.WriteString(describe(m))
+	return b.String(), cells
+}
+
+// checkFastPaths holds the fast paths to the cell-by-cell path on in,
+// under the options of the sanitizer's CRScreen and small screens with
+// and without findings.
+func checkFastPaths(t *testing.T, in []byte, cols, rows, chunk int) {
+	t.Helper()
+	for _, o := range []Options{
+		{Cols: cols, Rows: rows, NewlineCRLF: true, Scrollback: true, Segments: true, RepeatLimit: cols},
+		{Cols: cols, Rows: rows, Findings: true},
+		{Cols: 1000, Rows: 5, NewlineCRLF: true, Scrollback: true, Segments: true, RepeatLimit: 1000},
+	} {
+		want, wantCells := fastPathRun(t, o, in, chunk, true)
+		got, gotCells := fastPathRun(t, o, in, chunk, false)
+		for i := range wantCells {
+			if gotCells[i] != wantCells[i] {
+				t.Fatalf("input %q, options %+v, chunks of %d: cell %d of row %d: fast paths give %+v, cell by cell %+v", in, o, chunk, i%o.Cols, i/o.Cols, gotCells[i], wantCells[i])
+			}
+		}
+		if got != want {
+			g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+			i := 0
+			for i < min(len(g), len(w)) && g[i] == w[i] {
+				i++
+			}
+			g, w = append(g, ""), append(w, "")
+			t.Fatalf("input %q, options %+v, chunks of %d: line %d differs: fast paths give\n%s\ncell by cell:\n%s", in, o, chunk, i, g[i], w[i])
+		}
+	}
+}
+
+// TestFastPaths holds printRun and appendRun to the cell-by-cell path
+// on random inputs of fastPathPieces and random bytes, and on the
+// recordings and the deception corpus.
+func TestFastPaths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	rounds := 150
+	if testing.Short() {
+		rounds = 40
+	}
+	for range rounds {
+		var in []byte
+		for range 1 + rng.IntN(60) {
+			if rng.IntN(8) == 0 {
+				in = append(in, byte(rng.IntN(256)))
+				continue
+			}
+			in = append(in, fastPathPieces[rng.IntN(len(fastPathPieces))]...)
+		}
+		checkFastPaths(t, in, 1+rng.IntN(20), 1+rng.IntN(6), 1+rng.IntN(len(in)))
+	}
+	files, _ := filepath.Glob("testdata/deception/*.bin")
+	recs, _ := filepath.Glob("testdata/recordings/*.typescript")
+	for _, p := range append(files, recs...) {
+		in, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFastPaths(t, in, 80, 24, 4096)
+	}
+}
+
+// FuzzFastPaths is TestFastPaths on any input; seeds in
+// testdata/fuzz/FuzzFastPaths.
+func FuzzFastPaths(f *testing.F) {
+	for _, p := range fastPathPieces {
+		f.Add([]byte("ab"+p+"終é"+p+"cd\n"), uint8(6), uint8(3), uint8(5))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, cols, rows, chunk uint8) {
+		if len(in) > 4096 {
+			return
+		}
+		checkFastPaths(t, in, int(cols%40)+1, int(rows%12)+1, int(chunk)+1)
+	})
+}
