@@ -55,8 +55,10 @@ func NewWriter(w io.Writer, opts Options) *Writer {
 //
 // A short p is first tried whole (way): 4 to 8 bytes of printable ASCII
 // in ground (decode.Decoder.TakeWord) and other text (cleaner.quickText)
-// are written as they stand, from p when they came whole in ground; bytes
-// that only extend the token open (decode.Decoder.Extend) write nothing.
+// are written as they stand, from p when they came whole in ground, and
+// one that holds an ESC (decode.HoldsESC) goes to the cleaner at once;
+// bytes that only extend the token open (decode.Decoder.ExtendWord, then
+// Extend) write nothing.
 func (w *Writer) Write(p []byte) (int, error) {
 	c := w.c
 	var text []byte
