@@ -267,5 +267,34 @@ func (t *Token) PayloadPrefix() []byte { return t.Prefix[:t.NPrefix] }
 // End returns the offset just past the token.
 func (t *Token) End() int64 { return t.Off + t.Len }
 
+// PayloadStart returns the stream offset in bytes of a control string's
+// payload, which runs to PayloadStart()+Payload. After a C1 introducer
+// (9D, or C2 9D under UTF-8) it is the byte after it. After ESC, C0
+// controls may come before the introducer's final byte (ESC NUL ] opens
+// an OSC: the escape state executes C0 controls, in the DEC parser as in
+// xterm, and they are embedded tokens here), so it is read back from the
+// string's end: the payload ends at its terminator, ESC \ (2 bytes) or
+// BEL (1), or at the end of a string that is unterminated or aborted
+// (the byte that aborts it is not the string's). For a token that is not
+// a control string it returns End.
+func (t *Token) PayloadStart() int64 {
+	switch {
+	case !t.Kind.IsString():
+		return t.End()
+	case t.Intro == Intro8Bit:
+		return t.Off + 1
+	case t.Intro == IntroUTF8:
+		return t.Off + 2
+	}
+	start := t.End() - t.Payload
+	switch t.Term {
+	case TermST:
+		start -= 2
+	case TermBEL:
+		start--
+	}
+	return start
+}
+
 // Is reports whether every flag in f is set.
 func (t *Token) Is(f Flags) bool { return t.Flags&f == f }

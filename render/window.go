@@ -200,7 +200,7 @@ func introLen(t *decode.Token) int64 {
 // payloadSpan returns the stream offsets [start, end) of a control
 // string's payload: the bytes between introducer and terminator.
 func payloadSpan(t *decode.Token) (start, end int64) {
-	start = t.Off + introLen(t)
+	start = t.PayloadStart()
 	end = start + t.Payload
 	if limit := t.Off + t.Len; end > limit {
 		end = limit

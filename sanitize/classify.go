@@ -75,20 +75,7 @@ func (c *cleaner) link(t *decode.Token) {
 	if c.opts.Links != LinksAppend || t.Payload > MaxLinkURI+256 {
 		return
 	}
-	start := t.Off + 2 // after C2 9D
-	switch t.Intro {
-	case decode.Intro8Bit:
-		start = t.Off + 1 // after 9D
-	case decode.Intro7Bit:
-		// ESC ], with any controls executed between them (embedded
-		// tokens): the payload is what comes before the terminator, BEL
-		// or ESC \ (C1 ST ends no string that ESC opened).
-		start = t.End() - t.Payload - 1
-		if t.Term == decode.TermST {
-			start--
-		}
-	}
-	pl := c.bytesAt(start, t.Payload)
+	pl := c.bytesAt(t.PayloadStart(), t.Payload)
 	if len(pl) < 2 {
 		return
 	}

@@ -90,19 +90,11 @@ func csiFields(t *decode.Token) []detailField {
 	return out
 }
 
-// introLen returns the length in bytes of a control string's introducer.
-func introLen(t *decode.Token) int {
-	if t.Intro == decode.Intro8Bit {
-		return 1
-	}
-	return 2
-}
-
 // payloadFields shows a control string's payload: split into its fields
 // where the command defines them (OSC 8 parameters and target, OSC 52
 // selection and data, decoded), whole otherwise, each with its length.
 func payloadFields(t *decode.Token, data []byte, hide bool) []detailField {
-	start := min(len(data), introLen(t))
+	start := min(len(data), int(t.PayloadStart()-t.Off))
 	p := data[start:min(len(data), start+int(min(t.Payload, maxDetailPayload)))]
 	if hide {
 		return []detailField{{label: "payload", value: render.Line(fmt.Appendf(nil, "%s, hidden (--hide-payloads)", byteCount(t.Payload)))}}

@@ -26,6 +26,9 @@ func TestDetailPane(t *testing.T) {
 		not        []string
 	}{
 		{"link", link, "4", false, []string{"target (190 bytes):", "https://evil.example/aaaa", "/x?␁=1"}, nil},
+		// NULs executed between ESC and ]: the target is read from its
+		// own bytes, not two bytes after ESC.
+		{"link-nul", "a\x1b\x00\x00]8;;https://evil.example/path\x1b\\label\x1b]8;;\x1b\\\n", "1", false, []string{"target (25 bytes):", "https://evil.example/path"}, nil},
 		{"link-hidden", link, "4", true, []string{"payload: 193 bytes, hidden (--hide-payloads)"}, []string{"evil.example"}},
 		{"clipboard", clip, "0", false, []string{"selection (1 byte):", "data, base64 (20 bytes):", "cm0gLXJmIH4KG1szMW0=", "data, decoded (14 bytes):", "rm -rf ~␊␛[31m"}, nil},
 		{"title", "\x1b]0;my title\x07", "0", false, []string{"title (8 bytes):", "my title"}, nil},

@@ -104,7 +104,7 @@ func (m *model) detailRows(width int) []string {
 // tokenFields returns the detail fields of t, the token under sv's
 // cursor; an empty payload reads "(none)".
 func (m *model) tokenFields(sv *streamView, t *decode.Token) ([]detailField, error) {
-	at, n := t.Off, min(t.Len, int64(introLen(t))+maxDetailPayload)
+	at, n := t.Off, min(t.Len, t.PayloadStart()-t.Off+maxDetailPayload)
 	if t.Kind == decode.KindText {
 		at = max(t.Off, sv.cursor-detailContext)
 		n = min(t.End(), sv.cursor+detailContext) - at
