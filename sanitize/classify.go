@@ -63,7 +63,9 @@ func OSCRead(t *decode.Token, field int) bool { return ctlfunc.OSCRead(t, field)
 
 // link handles an OSC 8 hyperlink "8;params;URI": a non-empty URI opens a
 // link, an empty one closes it (LinkCloses). The label between is
-// ordinary text; under LinksAppend the URI follows the label.
+// ordinary text; under LinksAppend the URI follows the label, when the
+// string is at most histLen bytes long (so that it can be read back
+// however the Writes cut it) and the URI at most MaxLinkURI.
 func (c *cleaner) link(t *decode.Token) {
 	// A close, or an open that replaces the open link (terminals let the
 	// new target take over), ends the label before it.
@@ -72,7 +74,7 @@ func (c *cleaner) link(t *decode.Token) {
 		return
 	}
 	c.rep.Kept.LinkLabels++
-	if c.opts.Links != LinksAppend || t.Payload > MaxLinkURI+256 {
+	if c.opts.Links != LinksAppend || t.Payload > MaxLinkURI+256 || t.Len > histLen {
 		return
 	}
 	pl := c.bytesAt(t.PayloadStart(), t.Payload)

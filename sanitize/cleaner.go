@@ -16,9 +16,11 @@ const maxLine = 64 << 10
 
 // histLen is the most input bytes before the current chunk that are
 // kept: those of a sequence or string still open, so that the payload of
-// an OSC 8 split across writes can still be read (link reads payloads of
-// up to MaxLinkURI+256 bytes, after a 2-byte introducer).
-const histLen = MaxLinkURI + 256 + 2
+// an OSC 8 split across writes can still be read. link reads the payload
+// of a string of at most histLen bytes (a payload of MaxLinkURI+256
+// bytes between ESC ] and ESC \), of which all but the last byte may lie
+// before the chunk, whatever the Writes' lengths.
+const histLen = MaxLinkURI + 256 + 4
 
 // cleaner applies Options to decode tokens. It appends cleaned text to out
 // and counts into rep; the caller owns out and drains it.
