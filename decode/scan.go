@@ -23,14 +23,15 @@ type Record uint64
 const recordFlags = FlagMalformed | FlagAborted | FlagUnterminated | FlagEmbedded
 
 // End returns the low 40 bits of the stream offset in bytes just past the
-// token: a stream of 1 TiB or more wraps it (EndAfter).
+// token: a stream of 1 TiB or more wraps it (EndNear).
 func (r Record) End() int64 { return int64(r >> 24) }
 
-// EndAfter returns the stream offset in bytes just past the token, for a
-// token that ends after stream offset off and at most 1 TiB (1<<40 bytes)
-// past it: the records of a Scan call end after the offset where it
-// began, and a Scan call reads less.
-func (r Record) EndAfter(off int64) int64 { return off + (r.End()-off)&(1<<40-1) }
+// EndNear returns the stream offset in bytes just past the token, for a
+// token that ends less than 512 GiB (1<<39 bytes) before or after stream
+// offset off: the records of a Scan call end at most 3 bytes before the
+// offset where it began (a text run closed before a UTF-8 unit carried
+// from the call before) and at most len(p) after.
+func (r Record) EndNear(off int64) int64 { return off + (r.End()-off)<<24>>24 }
 
 // Kind returns the token's kind.
 func (r Record) Kind() Kind { return Kind(r) }

@@ -273,3 +273,18 @@ func TestScanText(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordEndNear: a record's end offset, kept in 40 bits, is read back
+// whole near any offset, past 1 TiB and just before where the Scan call
+// began (a text run closed before a carried UTF-8 unit).
+func TestRecordEndNear(t *testing.T) {
+	for _, tc := range []struct{ end, near int64 }{
+		{0, 0}, {5, 0}, {100, 103}, {1<<40 - 1, 1<<40 - 2}, {1 << 40, 1<<40 - 2}, {1<<40 + 3, 1<<40 - 5},
+		{1<<40 - 3, 1 << 40}, {5<<40 + 7, 5 << 40}, {5<<40 - 2, 5<<40 + 1}, {1 << 50, 1<<50 + 1<<38},
+	} {
+		r := Record(tc.end)<<24 | Record(KindText)
+		if got := r.EndNear(tc.near); got != tc.end {
+			t.Errorf("record ending at %d, near %d: EndNear = %d", tc.end, tc.near, got)
+		}
+	}
+}

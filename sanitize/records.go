@@ -191,7 +191,7 @@ func (c *cleaner) records(n int) {
 			}
 		}
 		r := c.recs[i]
-		end := r.EndAfter(c.base)
+		end := r.EndNear(c.base)
 		start := c.next
 		if r.Flags()&decode.FlagEmbedded != 0 {
 			start = end - 1
@@ -222,7 +222,7 @@ func (c *cleaner) settleBefore(r decode.Record) bool {
 		}
 		next = c.chunk[c.next-c.base]
 	case uint32(decode.KindText) | embedded:
-		next = c.chunk[r.EndAfter(c.base)-1-c.base]
+		next = c.chunk[r.EndNear(c.base)-1-c.base]
 	case uint32(decode.KindInvalid):
 		next = replacement[0]
 	default:
@@ -537,7 +537,7 @@ func (c *cleaner) linked(t *decode.Token) bool {
 func (c *cleaner) closeCounted(r decode.Record) bool {
 	rep := &c.rep
 	n := &rep.osc[oscIndex(8)]
-	end := r.EndAfter(c.base)
+	end := r.EndNear(c.base)
 	if uint32(r)&kindFlags != uint32(decode.KindOSC) || c.next < c.base || end-c.next > maxMemo ||
 		c.linkOpen || *n == 0 || linkClasses[0] != 0 || c.opts.maxPayload() < closePayload {
 		return false
