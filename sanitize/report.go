@@ -496,11 +496,17 @@ func (r *Report) SortedOSC() []NamedCount {
 	return out
 }
 
-// SortedCSI returns CSIFinals as "CSI ?h" names with counts, by name.
+// SortedCSI returns CSIFinals as "CSI ?h" names with counts, by name; the
+// empty key of a CSI left open before anything of its own is "CSI", as
+// Name calls it.
 func (r *Report) SortedCSI() []NamedCount {
 	out := make([]NamedCount, 0, len(r.CSIFinals))
 	for k, n := range r.CSIFinals {
-		out = append(out, NamedCount{"CSI " + k, n})
+		name := "CSI"
+		if k != "" {
+			name += " " + k
+		}
+		out = append(out, NamedCount{name, n})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	if r.CSIOther > 0 {
