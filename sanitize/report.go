@@ -42,6 +42,12 @@ type Report struct {
 	// BytesSwallowed counts bytes inside sequences and strings left open
 	// at the end of the input.
 	BytesSwallowed int64 `json:"bytes_swallowed"`
+	// SwallowedByC1 is set when a raw byte 0x80–0x9F read as an 8-bit C1
+	// introducer (ECMA-48 5.3, decode.Intro8Bit) opened what swallowed
+	// them: C1Lone would have read it as a single control. The UTF-8
+	// encoding of a C1 control (C2 80–C2 9F) opens strings under C1Lone
+	// too, and does not set it.
+	SwallowedByC1 bool `json:"swallowed_by_c1,omitempty"`
 
 	Removed   Counts    `json:"removed"`
 	Kept      Kept      `json:"kept"`
