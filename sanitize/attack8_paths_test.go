@@ -158,12 +158,29 @@ func transformCut(p []byte, o Options, cuts []int) ([]byte, Report) {
 // InGround after each Write), and so do Bytes and the Transformer; the
 // text holds no control.
 func TestAttack8Paths(t *testing.T) {
-	r := rand.New(rand.NewPCG(83, 84))
-	offsets := []int64{0, 1<<31 - 3, 1<<31 - 700, 1<<32 - 5, 3 << 31}
 	n := 400
 	if testing.Short() {
 		n = 90
 	}
+	offsets := []int64{0, 1<<31 - 3, 1<<31 - 700, 1<<32 - 5, 3 << 31}
+	attackPathsAt(t, rand.New(rand.NewPCG(83, 84)), n, offsets, []pathChoice{pathRecords, pathAuto}, func(p []byte, o Options, cuts []int, want written) {
+		checkInvariants(t, p, want.out)
+		if b, rep := Bytes(p, o); !bytes.Equal(b, want.out) || !reflect.DeepEqual(rep, want.rep) {
+			t.Fatalf("%q %v: Bytes gives %q %+v, want %q %+v", p, o, b, rep, want.out, want.rep)
+		}
+		if b, rep := transformCut(p, o, cuts); !bytes.Equal(b, want.out) || !reflect.DeepEqual(rep, want.rep) {
+			t.Fatalf("%q %v cuts %v: Transformer gives %q %+v, want %q %+v", p, o, cuts, b, rep, want.out, want.rep)
+		}
+	})
+}
+
+// attackPathsAt writes n of attack8's random inputs under random options
+// (CRScreen one time in ten) and Writes, each through the paths given at
+// a stream offset drawn from offsets, and fails unless each gives what
+// the token path gives at offset 0 (text, report, InGround after each
+// Write); also, when not nil, it calls check with that result.
+func attackPathsAt(t *testing.T, r *rand.Rand, n int, offsets []int64, paths []pathChoice, check func(p []byte, o Options, cuts []int, want written)) {
+	t.Helper()
 	for i := range n {
 		o := attackOptions(r)
 		if i%10 == 0 {
@@ -172,19 +189,15 @@ func TestAttack8Paths(t *testing.T) {
 		p := attack8Input(r)
 		cuts := attack8Cuts(r, len(p), i%3)
 		want := writeAt(p, o, cuts, pathTokens, 0)
-		checkInvariants(t, p, want.out)
-		for _, path := range []pathChoice{pathRecords, pathAuto} {
+		for _, path := range paths {
 			off := offsets[r.IntN(len(offsets))]
 			got := writeAt(p, o, cuts, path, off)
 			if !bytes.Equal(got.out, want.out) || !reflect.DeepEqual(got.rep, want.rep) || !reflect.DeepEqual(got.ground, want.ground) {
 				t.Fatalf("%q %v cuts %v, path %d at offset %d:\n got %q %+v %v\nwant %q %+v %v", p, o, cuts, path, off, got.out, got.rep, got.ground, want.out, want.rep, want.ground)
 			}
 		}
-		if b, rep := Bytes(p, o); !bytes.Equal(b, want.out) || !reflect.DeepEqual(rep, want.rep) {
-			t.Fatalf("%q %v: Bytes gives %q %+v, want %q %+v", p, o, b, rep, want.out, want.rep)
-		}
-		if b, rep := transformCut(p, o, cuts); !bytes.Equal(b, want.out) || !reflect.DeepEqual(rep, want.rep) {
-			t.Fatalf("%q %v cuts %v: Transformer gives %q %+v, want %q %+v", p, o, cuts, b, rep, want.out, want.rep)
+		if check != nil {
+			check(p, o, cuts, want)
 		}
 	}
 }
