@@ -409,6 +409,8 @@ func (d *Decoder) End(emit func(*Token)) {
 		return
 	case stateOSCCommandC2:
 		d.endCommand() // the C2 that might have begun U+009C is payload
+	case stateStringEsc:
+		d.tok.Final = 0x1B // the string's last byte, neither payload nor terminator
 	}
 	d.tok.Flags |= FlagUnterminated
 	d.finish(d.off, emit)

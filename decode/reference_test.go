@@ -137,6 +137,9 @@ func (r *refDecoder) end(n int64) {
 		r.abort(AbortNonASCII, n)
 		return
 	case r.st != refGround:
+		if r.st == refStringEsc {
+			r.tok.Final = 0x1B
+		}
 		if r.pendingC2 {
 			r.payload(0xC2)
 		}

@@ -220,7 +220,10 @@ type Token struct {
 	Term  Term  // how a control string ended
 
 	// Final is the final byte of an escape or CSI, or the code of a C0,
-	// DEL or C1 control (0x00–0x1F, 0x7F, 0x80–0x9F).
+	// DEL or C1 control (0x00–0x1F, 0x7F, 0x80–0x9F). A control string
+	// left open at the end of the stream by an ESC (perhaps the first byte
+	// of ST) has Final 0x1B: that ESC is its last byte, neither payload
+	// nor terminator.
 	Final byte
 	// Private is a CSI's private marker ('<', '=', '>', '?'), or 0.
 	Private byte
@@ -275,7 +278,8 @@ func (t *Token) End() int64 { return t.Off + t.Len }
 // xterm, and they are embedded tokens here), so it is read back from the
 // string's end: the payload ends at its terminator, ESC \ (2 bytes) or
 // BEL (1), or at the end of a string that is unterminated or aborted
-// (the byte that aborts it is not the string's). For a token that is not
+// (the byte that aborts it is not the string's), or before the ESC that
+// ends one left open (Final 0x1B). For a token that is not
 // a control string it returns End.
 func (t *Token) PayloadStart() int64 {
 	switch {
@@ -291,6 +295,9 @@ func (t *Token) PayloadStart() int64 {
 	case TermST:
 		start -= 2
 	case TermBEL:
+		start--
+	}
+	if t.Final == 0x1B {
 		start--
 	}
 	return start

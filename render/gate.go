@@ -1,8 +1,6 @@
 package render
 
 import (
-	"strings"
-
 	"github.com/bytelens/bytelens/sanitize"
 )
 
@@ -66,7 +64,9 @@ func WriteGate(w *Writer, stream string, r *sanitize.Report, loader []sanitize.L
 // stream swallowed bytes (r.BytesSwallowed): they were dropped from the
 // text, as a terminal would have hidden them, and the reader should know.
 // It names the unterminated sequence and its offset when the findings
-// hold it, and hints at --c1 lone unless the policy has it.
+// hold it, and hints at --c1 lone when a raw C1 byte opened it
+// (r.SwallowedByC1): not for ESC, nor for a C1 control encoded in UTF-8,
+// which opens strings under --c1 lone too.
 func WriteSwallowed(w *Writer, stream string, r *sanitize.Report) {
 	if r.BytesSwallowed == 0 {
 		return
@@ -86,7 +86,7 @@ func WriteSwallowed(w *Writer, stream string, r *sanitize.Report) {
 		amount = Sprintf("1 byte at the end was")
 	}
 	w.Printf("bytelens: warning: stream %s: %s swallowed%s, left open; a terminal would not have shown them\n", stream, amount, where)
-	if !strings.Contains(r.Policy, "c1=lone") {
+	if r.SwallowedByC1 {
 		w.Printf("hint: if a raw 0x80-0x9F byte opened it and the input is 8-bit text (Latin-1, CP1252), --c1 lone keeps such bytes from opening strings\n")
 	}
 }

@@ -57,7 +57,45 @@ func TestWriteSwallowed(t *testing.T) {
 	_, r = sanitize.String("ok\x1b]0;open title", sanitize.Options{})
 	WriteSwallowed(NewWriter(&b), "stdout", &r)
 	if got := b.String(); !strings.HasPrefix(got, "bytelens: warning: stream stdout: ") || !strings.Contains(got, " swallowed by the ") ||
-		!strings.Contains(got, "at offset 0x2, left open") || !strings.Contains(got, "--c1 lone") {
+		!strings.Contains(got, "at offset 0x2, left open") || strings.Contains(got, "--c1 lone") {
 		t.Errorf("WriteSwallowed = %q", got)
+	}
+}
+
+// TestWriteSwallowedNames checks the exact warning for each kind of
+// sequence or string left open at the end, with nothing of its own or
+// with a number or parameters, and opened by ESC, a raw C1 byte or a C1
+// control in UTF-8.
+func TestWriteSwallowedNames(t *testing.T) {
+	const (
+		end  = ", left open; a terminal would not have shown them\n"
+		hint = "hint: if a raw 0x80-0x9F byte opened it and the input is 8-bit text (Latin-1, CP1252), --c1 lone keeps such bytes from opening strings\n"
+	)
+	tests := []struct{ in, want string }{
+		{"ab\x1b", "1 byte at the end was swallowed by the ESC at offset 0x2" + end},
+		{"ab\x1b[", "2 bytes up to the end were swallowed by the CSI at offset 0x2" + end},
+		{"ab\x1b[?", "3 bytes up to the end were swallowed by the CSI ? at offset 0x2" + end},
+		{"ab\x1b[31;1", "6 bytes up to the end were swallowed by the CSI 31;1 at offset 0x2" + end},
+		{"ab\x1b]", "2 bytes up to the end were swallowed by the OSC at offset 0x2" + end},
+		{"ab\x1b]2;x", "5 bytes up to the end were swallowed by the OSC 2 title at offset 0x2" + end},
+		{"ab\x1bP", "2 bytes up to the end were swallowed by the DCS at offset 0x2" + end},
+		{"ab\x1b_", "2 bytes up to the end were swallowed by the APC at offset 0x2" + end},
+		{"ab\x1b^x", "3 bytes up to the end were swallowed by the PM at offset 0x2" + end},
+		{"ab\x1bXx", "3 bytes up to the end were swallowed by the SOS at offset 0x2" + end},
+		// Only a raw C1 byte, which --c1 lone reads as a single control,
+		// gets the hint; its UTF-8 encoding opens strings under lone too.
+		{"ab\x90x", "2 bytes up to the end were swallowed by the DCS at offset 0x2" + end + hint},
+		{"ab\x9b31", "3 bytes up to the end were swallowed by the CSI 31 at offset 0x2" + end + hint},
+		{"ab\x9d", "1 byte at the end was swallowed by the OSC at offset 0x2" + end + hint},
+		{"ab\xc2\x9dx", "3 bytes up to the end were swallowed by the OSC at offset 0x2" + end},
+		{"ab\xc2\x9f", "2 bytes up to the end were swallowed by the APC at offset 0x2" + end},
+	}
+	for _, tc := range tests {
+		_, r := sanitize.String(tc.in, sanitize.Options{})
+		var b bytes.Buffer
+		WriteSwallowed(NewWriter(&b), "stdout", &r)
+		if want := "bytelens: warning: stream stdout: " + tc.want; b.String() != want {
+			t.Errorf("%q:\n got %q\nwant %q", tc.in, b.String(), want)
+		}
 	}
 }

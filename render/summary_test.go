@@ -26,6 +26,13 @@ func TestWriteSummary(t *testing.T) {
 	if err != nil {
 		t.Error(err)
 	}
+	// A CSI left open after ESC [ is "CSI", without a space after it.
+	b.Reset()
+	_, r = sanitize.String("ab\x1b[", sanitize.Options{})
+	WriteSummary(NewWriter(&b), Sprintf("x"), &r, nil, nil)
+	if got := b.String(); !strings.Contains(got, "\nCSI final bytes:\n  CSI  1\n") || !strings.Contains(got, "  unterminated  CSI  2 bytes\n") {
+		t.Errorf("bare CSI:\n%s", got)
+	}
 	b.Reset()
 	_, r = sanitize.String("plain\n", sanitize.Options{})
 	if WriteSummary(NewWriter(&b), Sprintf("x"), &r, nil, nil); !strings.Contains(b.String(), "nothing removed: the input was plain text\n") {

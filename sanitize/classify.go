@@ -117,7 +117,9 @@ func printableHTTP(uri []byte) bool {
 
 // Name names a token without its payload, for findings and status lines:
 // "CSI ?1049h", "CSI 6n", "OSC 52 write", "DCS $q", "ESC 8", "CR", "C1 85",
-// "U+202E". CSI parameters are listed up to four.
+// "U+202E". CSI parameters are listed up to four; a CSI left open with
+// nothing after its introducer is "CSI", as an OSC without a number is
+// "OSC".
 func Name(t *decode.Token) string {
 	switch t.Kind {
 	case decode.KindC0, decode.KindC1:
@@ -151,6 +153,9 @@ func Name(t *decode.Token) string {
 		b = append(b, t.Intermediates()...)
 		if t.Final != 0 {
 			b = append(b, t.Final)
+		}
+		if len(b) == len("CSI ") { // cut after ESC [, before anything of its own
+			return "CSI"
 		}
 		return string(b)
 	case decode.KindOSC:

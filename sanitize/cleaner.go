@@ -656,6 +656,7 @@ func (c *cleaner) anomalies(t *decode.Token) {
 	}
 	if t.Is(decode.FlagUnterminated) {
 		c.rep.BytesSwallowed += t.Len
+		c.rep.SwallowedByC1 = c.rep.SwallowedByC1 || t.Intro == decode.Intro8Bit
 	}
 }
 

@@ -833,6 +833,7 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	}
 	if flags&decode.FlagUnterminated != 0 {
 		r.BytesSwallowed += n
+		r.SwallowedByC1 = r.SwallowedByC1 || b[0] == 0x9B // 8-bit CSI (csiParts)
 	}
 	nInter := uint8(0)
 	if inter != 0 {

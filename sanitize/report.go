@@ -42,6 +42,12 @@ type Report struct {
 	// BytesSwallowed counts bytes inside sequences and strings left open
 	// at the end of the input.
 	BytesSwallowed int64 `json:"bytes_swallowed"`
+	// SwallowedByC1 is set when a raw byte 0x80–0x9F read as an 8-bit C1
+	// introducer (ECMA-48 5.3, decode.Intro8Bit) opened what swallowed
+	// them: C1Lone would have read it as a single control. The UTF-8
+	// encoding of a C1 control (C2 80–C2 9F) opens strings under C1Lone
+	// too, and does not set it.
+	SwallowedByC1 bool `json:"swallowed_by_c1,omitempty"`
 
 	Removed   Counts    `json:"removed"`
 	Kept      Kept      `json:"kept"`
@@ -496,11 +502,17 @@ func (r *Report) SortedOSC() []NamedCount {
 	return out
 }
 
-// SortedCSI returns CSIFinals as "CSI ?h" names with counts, by name.
+// SortedCSI returns CSIFinals as "CSI ?h" names with counts, by name; the
+// empty key of a CSI left open before anything of its own is "CSI", as
+// Name calls it.
 func (r *Report) SortedCSI() []NamedCount {
 	out := make([]NamedCount, 0, len(r.CSIFinals))
 	for k, n := range r.CSIFinals {
-		out = append(out, NamedCount{"CSI " + k, n})
+		name := "CSI"
+		if k != "" {
+			name += " " + k
+		}
+		out = append(out, NamedCount{name, n})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	if r.CSIOther > 0 {

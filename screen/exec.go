@@ -54,7 +54,10 @@ func (m *Model) text(t *decode.Token) {
 	p := m.p[i : i+t.Len]
 	for j := 0; j < len(p); {
 		b := p[j]
-		if b >= 0x20 && b != 0x7F && m.cur.charset[m.cur.gl] == 'B' {
+		if b >= 0x20 && b < 0x7F && m.cur.charset[m.cur.gl] == 'B' {
+			// A run starts at ASCII (text in any script follows a space
+			// or a digit), so that bytes of random input that draw one
+			// character each do not set up a run each.
 			if k := m.printRun(p[j:], t.Off+int64(j)); k > 0 {
 				j += k
 				continue
@@ -98,7 +101,7 @@ func (m *Model) char(r rune, off int64, n uint32) {
 		m.tab(1)
 		return
 	}
-	w := runeWidth(r)
+	w := m.widths.width(r)
 	if w == 0 {
 		m.combine(r, off, n)
 		return
@@ -261,7 +264,7 @@ func (m *Model) printRun(p []byte, off int64) int {
 			}
 		} else {
 			cr, size = utf8.DecodeRune(p[k:])
-			cw = runeWidth(cr)
+			cw = m.widths.width(cr)
 			if cr == utf8.RuneError && size == 1 || cw == 0 || j+cw > n {
 				break
 			}
@@ -295,7 +298,7 @@ func (m *Model) printRun(p []byte, off int64) int {
 		j += cw
 		k += size
 	}
-	if !findings {
+	if !findings && j < n && fresh < x+n {
 		g.setExt(y, max(fresh, x+j))
 	}
 	if j > 0 {

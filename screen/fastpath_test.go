@@ -134,3 +134,23 @@ func FuzzFastPaths(f *testing.F) {
 		checkFastPaths(t, in, int(cols%40)+1, int(rows%12)+1, int(chunk)+1)
 	})
 }
+
+// TestRunAllocs: drawing lines of text in several scripts through the
+// fast paths and taking them as they scroll off allocates nothing in
+// steady state, under the sanitizer's options.
+func TestRunAllocs(t *testing.T) {
+	m, _ := New(Options{Cols: 1000, Rows: 50, NewlineCRLF: true, Scrollback: true, Segments: true, RepeatLimit: 1000})
+	p := []byte("2026-11-29T12:00:00.000Z INFO ошибка 終了 naïve नमस्ते café status=200\n")
+	var text []byte
+	var segs []Segment
+	feed := func() {
+		m.Feed(p)
+		text, segs = m.TakeScrolled(text[:0], segs[:0])
+	}
+	for range 100 {
+		feed()
+	}
+	if n := testing.AllocsPerRun(100, feed); n != 0 {
+		t.Errorf("Feed and TakeScrolled allocate %v times per line", n)
+	}
+}

@@ -311,6 +311,7 @@ type Model struct {
 	last     rune  // last graphic character, for REP
 	lastW    uint8 // its width
 	lastFlag uint8
+	widths   widthCache
 	clip     bool // the last character was written at the margin with autowrap off
 	// drawHidden: findings are on and the pen draws concealed or
 	// invisible text.

@@ -1,56 +1,30 @@
 package screen
 
-import (
-	"sync"
-	"sync/atomic"
-
-	"github.com/bytelens/bytelens/internal/cellwidth"
-)
+import "github.com/bytelens/bytelens/internal/cellwidth"
 
 // slowPath, set by tests only, turns the fast paths off: text is drawn
 // and read cell by cell (print, appendCells' loop), the reference the fast
 // paths are held to (TestFastPaths, FuzzFastPaths).
 var slowPath bool
 
-// widthBlocks hold cellwidth.Rune of the runes of the Basic Multilingual
-// Plane, 2 bits a rune, in blocks of 256 runes each built on first use:
-// the text path looks a width up per character, and cellwidth.Rune's
-// search of the Unicode tables was a sixth of the time of --cr screen on
-// multilingual text. Building the whole plane at once would cost every
-// process some 25 million instructions; a block costs 1/256 of it.
-var widthBlocks [256]struct {
-	ready atomic.Bool
-	w     [64]uint8
-}
+// widthCache holds the widths of the last non-Latin runes drawn, one
+// per value of a rune's low byte, each rune<<2 | its width: text in any
+// script draws few distinct characters, and cellwidth.Rune's search of
+// the Unicode tables was a sixth of the time of --cr screen on
+// multilingual text. A cache, not a table of the plane, so that random
+// input pays no more than cellwidth.Rune for each character.
+type widthCache [256]uint32
 
-// widthMu serializes the building of widthBlocks.
-var widthMu sync.Mutex
-
-// runeWidth is cellwidth.Rune: the cells r takes.
-func runeWidth(r rune) int {
-	switch {
-	case r < 0x300:
+// width returns cellwidth.Rune(r), the cells r takes.
+func (c *widthCache) width(r rune) int {
+	if r < 0x300 {
 		return 1
-	case r < 1<<16:
-		b := &widthBlocks[r>>8]
-		if !b.ready.Load() {
-			buildWidths(r >> 8)
-		}
-		return int(b.w[r&0xFF>>2] >> (r & 3 * 2) & 3)
 	}
-	return cellwidth.Rune(r)
-}
-
-// buildWidths fills block i of widthBlocks.
-func buildWidths(i rune) {
-	widthMu.Lock()
-	defer widthMu.Unlock()
-	b := &widthBlocks[i]
-	if b.ready.Load() {
-		return
+	e := &c[r&0xFF]
+	if *e>>2 == uint32(r) {
+		return int(*e & 3)
 	}
-	for r := range rune(256) {
-		b.w[r>>2] |= uint8(cellwidth.Rune(i<<8|r)) << (r & 3 * 2)
-	}
-	b.ready.Store(true)
+	w := cellwidth.Rune(r)
+	*e = uint32(r)<<2 | uint32(w)
+	return w
 }

@@ -2,17 +2,21 @@ package screen
 
 import (
 	"testing"
+	"unicode/utf8"
 
 	"github.com/bytelens/bytelens/internal/cellwidth"
 )
 
-// TestRuneWidth holds runeWidth's table to cellwidth.Rune for every rune
-// of the BMP and the first of the plane after it (past it runeWidth is
-// cellwidth.Rune).
-func TestRuneWidth(t *testing.T) {
-	for r := rune(0); r <= 1<<16+0x2000; r++ {
-		if got, want := runeWidth(r), cellwidth.Rune(r); got != want {
-			t.Fatalf("runeWidth(%U) = %d, want %d", r, got, want)
+// TestWidthCache holds widthCache to cellwidth.Rune for every rune, each
+// looked up twice (a miss, then a hit) after its neighbours.
+func TestWidthCache(t *testing.T) {
+	var c widthCache
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		want := cellwidth.Rune(r)
+		for range 2 {
+			if got := c.width(r); got != want {
+				t.Fatalf("width(%U) = %d, want %d", r, got, want)
+			}
 		}
 	}
 }

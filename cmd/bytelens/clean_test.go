@@ -167,3 +167,30 @@ func TestCleanFailsClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestTruncatedCastOnce checks that a sniffed cast cut in its last event
+// line is refused with its loader warning in the error line only, not
+// first as a warning too; a later warning is still printed.
+func TestTruncatedCastOnce(t *testing.T) {
+	dir := t.TempDir()
+	cast := "{\"version\": 2, \"width\": 80, \"height\": 24}\n[0.1, \"o\", \"all good\\r\\n\"]\n[0.2, \"o\", \"cut he"
+	tests := []struct {
+		name, body, want string
+	}{
+		{name: "cut", body: cast, want: ""},
+		{name: "cut twice", body: cast + "\n[0.3, \"o\", \"x\"]\n[0.4, \"r\", \"wide\"]\n", want: "bytelens: warning: capture line 5: malformed \"r\" event skipped (want \"COLSxROWS\")\n"},
+	}
+	for _, tc := range tests {
+		path := filepath.Join(dir, "rec.cast")
+		os.WriteFile(path, []byte(tc.body), 0o644)
+		want := "bytelens: note: asciicast-v2 capture is lossy: asciicast stores output as JSON strings: the recorder replaced invalid UTF-8 with U+FFFD, so the original bytes are lost\n" +
+			tc.want + "bytelens: error: " + path + " looks like asciicast-v2, but loading it skipped or changed input (capture line 3: malformed event line skipped (want a JSON array [time, code, data]))\n" +
+			"hint: --format raw cleans the file's bytes as they are; --format asciicast-v2 accepts the asciicast-v2 reading\n"
+		for _, cmd := range []string{"clean", "report"} {
+			code, out, errs := runCLI(t, "", cmd, path)
+			if code != 1 || out != "" || errs != want {
+				t.Errorf("%s %s: exit %d, stdout %q, stderr\n%s\nwant\n%s", tc.name, cmd, code, out, errs, want)
+			}
+		}
+	}
+}

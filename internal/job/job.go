@@ -28,10 +28,15 @@ type Env struct {
 // w. Warning texts are the loader's words, but they may quote a stream
 // name or other field of the capture: they are escaped.
 func WriteNotes(w *render.Writer, c *capture.Capture) {
+	writeNotes(w, c, c.Warnings)
+}
+
+// writeNotes is WriteNotes with the loader warnings to print.
+func writeNotes(w *render.Writer, c *capture.Capture, warnings []capture.Warning) {
 	if c.Lossy {
 		w.Printf("bytelens: note: %s capture is lossy: %s\n", c.Format, c.LossyReason)
 	}
-	for _, wa := range c.Warnings {
+	for _, wa := range warnings {
 		w.Printf("bytelens: warning: %s\n", wa)
 	}
 }
@@ -42,7 +47,8 @@ func WriteNotes(w *render.Writer, c *capture.Capture) {
 // in constant memory and flushed as iostreams.CopyChunks says. A capture
 // is cleaned stream by stream, those that stream picks (all for ""),
 // after its notes (WriteNotes) and its sniff check (a *capture.SniffError
-// refuses it); when there are several and w is not io.Discard, a note
+// refuses it, and names the first warning, which the notes then leave
+// out); when there are several and w is not io.Discard, a note
 // names each before its text. A stream name that the capture lacks is
 // capture.Select's error. Work of more than iostreams.ProgressDelay shows a progress
 // bar on e.TTY.
@@ -60,10 +66,12 @@ func (e Env) Clean(in *capture.Input, stream string, w io.Writer, opts sanitize.
 		}
 		return nil, []capture.StreamReport{{Stream: capture.StreamOutput, Report: sw.Report()}}, nil
 	}
-	WriteNotes(e.Notes, c)
 	if err := in.CheckSniff(); err != nil {
+		// The refusal names the first warning; it is not printed twice.
+		writeNotes(e.Notes, c, c.Warnings[1:])
 		return nil, nil, err
 	}
+	WriteNotes(e.Notes, c)
 	sts, err := c.Select(stream)
 	if err != nil {
 		return nil, nil, err
