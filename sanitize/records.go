@@ -52,9 +52,10 @@ import (
 
 // batchRecords is the length of the cleaner's batch of records
 // (cleaner.recs): Scan writes up to one record less, and the record after
-// the last one written is stopRecord, which ends quickRecords' loop. An
-// index into the batch is a uint8, which needs no bounds check.
-const batchRecords = 256
+// the last one written is stopRecord, which ends quickRecords' loop. It is
+// a power of two: an index into the batch masked by batchRecords-1 needs
+// no bounds check.
+const batchRecords = 1024
 
 // stopRecord is a record of no kind (0xFF) with every flag set, which
 // none of quickRecords' cases takes.
@@ -179,7 +180,7 @@ func (c *cleaner) records(n int) {
 	for i := 0; i < n; i++ {
 		quick := c.plainText && !c.fmt.pending()
 		if quick {
-			if i = int(c.quickRecords(uint8(i))); i == n {
+			if i = int(c.quickRecords(uint(i))); i == n {
 				break
 			}
 			if c.crRun != 0 && c.settleBefore(c.recs[i]) {
@@ -253,7 +254,7 @@ func (c *cleaner) settleBefore(r decode.Record) bool {
 // call (the output to grow, a run of CRs to settle) is left to its
 // caller. Measured (BENCHMARKS.md, sgrpol): about 40 instructions a
 // text and 45 a recall.
-func (c *cleaner) quickRecords(i uint8) uint8 {
+func (c *cleaner) quickRecords(i uint) uint {
 	s0 := c.next - c.base // where the next token that is not embedded begins in the chunk
 	if s0 < 0 || int64(len(c.chunk))-s0 > math.MaxInt32 {
 		return i // a token begun in the Write before, or offsets past 31 bits
@@ -269,7 +270,7 @@ func (c *cleaner) quickRecords(i uint8) uint8 {
 	var s, o uint32
 loop:
 	for ; ; i++ {
-		r := c.recs[i]
+		r := c.recs[i%batchRecords]
 		e := uint32(r>>24) - uint32(c.next)
 		kf := uint32(r) & kindFlags
 		if kf == uint32(decode.KindText) {
@@ -294,7 +295,7 @@ loop:
 			// The record after text is most often a sequence: it is
 			// taken in the same turn.
 			i++
-			r = c.recs[i]
+			r = c.recs[i%batchRecords]
 			e = uint32(r>>24) - uint32(c.next)
 			kf = uint32(r) & kindFlags
 		}
