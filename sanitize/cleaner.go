@@ -73,9 +73,11 @@ type cleaner struct {
 	// the paths; scanning is set while the decoder is driven by Scan.
 	path     pathChoice
 	scanning bool
-	// The record path (records.go): the batch Scan writes, and the end
-	// of the last record that is not embedded, where the next one begins.
-	recs [batchRecords]decode.Record
+	// The record path (records.go): the batch Scan writes, allocated
+	// when the path is first chosen (a cleaner of a short input, such as
+	// String on a file name, never needs its 8 KiB), and the end of the
+	// last record that is not embedded, where the next one begins.
+	recs *[batchRecords]decode.Record
 	next int64
 	one  decode.Token // a token single builds from a record
 	memo memoTable

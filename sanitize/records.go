@@ -107,6 +107,9 @@ func (c *cleaner) choosePath(p []byte) {
 	}
 	if scan {
 		c.next, c.shFrom = c.dec.Offset(), math.MaxInt64
+		if c.recs == nil {
+			c.recs = new([batchRecords]decode.Record)
+		}
 	}
 	c.scanning = scan
 }

@@ -61,7 +61,7 @@ func TestQuickSlots(t *testing.T) {
 			}
 			p := []byte("x" + tc.seq + strings.Repeat("y", 20))
 			c.base, c.next, c.chunk, c.out = c.dec.Offset(), c.dec.Offset(), p, make([]byte, 0, 64)
-			c.scanning = true
+			c.scanning, c.recs = true, new([batchRecords]decode.Record)
 			k, n := c.dec.Scan(p, c.recs[:batchRecords-1])
 			if k != len(p) || n != 2+nSeq {
 				t.Fatalf("Scan took %d bytes, %d records; want %d, %d", k, n, len(p), 2+nSeq)
