@@ -219,8 +219,17 @@ type report struct {
 }
 
 func newReport(o Options) report {
-	return report{Report: Report{Schema: Schema, Policy: o.String()}}
+	policy := defaultPolicy
+	if o != (Options{}) {
+		policy = o.String()
+	}
+	return report{Report: Report{Schema: Schema, Policy: policy}}
 }
+
+// defaultPolicy is the Policy of the default Options, built once: String
+// of a short input (capture.CleanField on each manifest field) would
+// spend most of its allocations building it again.
+var defaultPolicy = Options{}.String()
 
 // namedCounts counts 32-bit keys, at most MaxNamed of them, in an
 // open-addressed table of twice as many slots (a lookup is a hash and a
