@@ -191,16 +191,19 @@ func (w *Writer) fail(err error) error {
 // Bytes cleans p as a whole stream and returns the cleaned text and the
 // report.
 func Bytes(p []byte, opts Options) ([]byte, Report) {
-	c := newCleaner(opts)
-	c.out = make([]byte, 0, len(p))
-	c.feed(p)
-	c.end()
-	return c.out, c.rep.snapshot()
+	if asIs(p, opts) {
+		return append(make([]byte, 0, len(p)), p...), asIsReport(opts, len(p))
+	}
+	return cleanBytes(p, opts)
 }
 
-// String is Bytes for strings.
+// String is Bytes for strings. A string that comes out as it stands is
+// returned itself, not a copy.
 func String(s string, opts Options) (string, Report) {
-	b, r := Bytes([]byte(s), opts)
+	if stringAsIs(s, opts) {
+		return s, asIsReport(opts, len(s))
+	}
+	b, r := cleanBytes([]byte(s), opts)
 	return string(b), r
 }
 
