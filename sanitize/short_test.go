@@ -154,7 +154,7 @@ func TestReusedCleanerExact(t *testing.T) {
 	}
 }
 
-// TestParallelCallers: Bytes and String called from many goroutines at
+// TestParallelCallers: Bytes, String and Map called from many goroutines at
 // once, on inputs of every kind, each get what a fresh cleaner gives:
 // no pooled cleaner is shared, and none carries one caller's stream
 // into the next (go test -race ./sanitize -run TestParallelCallers).
@@ -176,11 +176,17 @@ func TestParallelCallers(t *testing.T) {
 			for range 150 {
 				i := r.IntN(len(targets))
 				tc := targets[i]
-				out, rep := Bytes(tc.in, tc.opts)
-				if g%2 == 1 {
+				var out []byte
+				var rep Report
+				switch g % 3 {
+				case 0:
+					out, rep = Bytes(tc.in, tc.opts)
+				case 1:
 					var s string
 					s, rep = String(string(tc.in), tc.opts)
 					out = []byte(s)
+				case 2:
+					out, rep, _ = Map(tc.in, tc.opts)
 				}
 				if !bytes.Equal(out, wants[i].out) || !reflect.DeepEqual(rep, wants[i].rep) {
 					errs <- tc.name

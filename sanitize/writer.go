@@ -210,7 +210,7 @@ func String(s string, opts Options) (string, Report) {
 // Map cleans p like Bytes and also returns the offset map between p and
 // the cleaned text.
 func Map(p []byte, opts Options) ([]byte, Report, *OffsetMap) {
-	c := newCleaner(opts)
+	c := getCleaner(opts)
 	c.m, c.mapEach = &OffsetMap{}, !c.lineMode
 	c.mapScreen()
 	c.m.add(0, 0)
@@ -218,7 +218,9 @@ func Map(p []byte, opts Options) ([]byte, Report, *OffsetMap) {
 	c.feed(p)
 	c.end()
 	c.m.add(int64(len(p)), int64(len(c.out)))
-	return c.out, c.rep.snapshot(), c.m
+	out, rep, m := c.out, c.rep.snapshot(), c.m
+	c.release()
+	return out, rep, m
 }
 
 // OffsetMap relates input byte offsets to cleaned-text byte offsets. It is
