@@ -225,12 +225,15 @@ func TestStringAsIs(t *testing.T) {
 
 // TestShortStringAllocs: String of a file name or an argv word that needs
 // no cleaning allocates only its report's two empty maps; Bytes adds the
-// copy it returns. Before the as-is test and the pool: 8 allocations and
+// copy it returns; Text allocates nothing. Before the as-is test and the pool: 8 allocations and
 // 21.9 KB.
 func TestShortStringAllocs(t *testing.T) {
 	for _, s := range []string{"main.go", "--color=always", "naïve 中文.txt"} {
 		if n := testing.AllocsPerRun(100, func() { String(s, Options{}) }); n > 2 {
 			t.Errorf("String(%q) makes %v allocations, want at most 2", s, n)
+		}
+		if n := testing.AllocsPerRun(100, func() { Text(s, Options{}) }); n > 0 {
+			t.Errorf("Text(%q) makes %v allocations, want none", s, n)
 		}
 		p := []byte(s)
 		if n := testing.AllocsPerRun(100, func() { Bytes(p, Options{}) }); n > 3 {
@@ -240,7 +243,7 @@ func TestShortStringAllocs(t *testing.T) {
 }
 
 // FuzzAsIs: Bytes and String give what a fresh cleaner gives on any input
-// under any options; where the as-is test passes, that is the input as it
+// under any options, and Text String's text; where the as-is test passes, that is the input as it
 // stands and asIsReport; stringAsIs decides as asIs does.
 func FuzzAsIs(f *testing.F) {
 	for _, s := range []string{
@@ -258,6 +261,9 @@ func FuzzAsIs(f *testing.F) {
 		sameClean(t, "Bytes", p, o, out, rep)
 		s, rep := String(string(p), o)
 		sameClean(t, "String", p, o, []byte(s), rep)
+		if text := Text(string(p), o); text != s {
+			t.Fatalf("Text(%q) = %q, String's text %q", p, text, s)
+		}
 		if asIs(p, o) {
 			if !bytes.Equal(out, p) || !reflect.DeepEqual(rep, asIsReport(o, len(p))) {
 				t.Fatalf("%q under %v passes the as-is test, but a cleaner makes %q, %+v", p, o, out, rep)

@@ -207,6 +207,17 @@ func String(s string, opts Options) (string, Report) {
 	return string(b), r
 }
 
+// Text is String without the report, for callers that keep only the
+// cleaned text (capture.CleanField on each manifest field): text that
+// comes out as it stands is returned without an allocation.
+func Text(s string, opts Options) string {
+	if stringAsIs(s, opts) {
+		return s
+	}
+	b, _ := cleanBytes([]byte(s), opts)
+	return string(b)
+}
+
 // Map cleans p like Bytes and also returns the offset map between p and
 // the cleaned text.
 func Map(p []byte, opts Options) ([]byte, Report, *OffsetMap) {
