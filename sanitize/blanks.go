@@ -41,14 +41,31 @@ func (c *cleaner) keptBlanks(held int, p []byte) int64 {
 // of cleaned random bytes, costs a few instructions a byte.
 func countBlanks(b []byte) int64 {
 	var n int64
-	for ; len(b) >= 32; b = b[32:] {
-		w0, w1 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
-		w2, w3 := binary.LittleEndian.Uint64(b[16:]), binary.LittleEndian.Uint64(b[24:])
+	for {
+		b = b[plainBlocks(b):]
+		if len(b) < 32 {
+			return n + countBlanksIn(b, len(b))
+		}
+		n += countBlanksIn(b, 32)
+		b = b[32:]
+	}
+}
+
+// plainBlocks returns the length of the longest prefix of b made of
+// 32-byte blocks that hold no byte a blank may begin with: ASCII, or no
+// byte C2 or E0–E3 in any of the four words (blankLeads). It calls
+// nothing, so that its loop keeps its words in registers.
+func plainBlocks(b []byte) int {
+	i := 0
+	for ; i+32 <= len(b); i += 32 {
+		q := b[i : i+32]
+		w0, w1 := binary.LittleEndian.Uint64(q), binary.LittleEndian.Uint64(q[8:])
+		w2, w3 := binary.LittleEndian.Uint64(q[16:]), binary.LittleEndian.Uint64(q[24:])
 		if (w0|w1|w2|w3)&highs != 0 && (blankLeads(w0)|blankLeads(w1)|blankLeads(w2)|blankLeads(w3))&highs != 0 {
-			n += countBlanksIn(b, 32)
+			break
 		}
 	}
-	return n + countBlanksIn(b, len(b))
+	return i
 }
 
 // ones and highs are a uint64's bytes 01 and 80.
