@@ -253,8 +253,9 @@ func (c *cleaner) settleBefore(r decode.Record) bool {
 // either.
 //
 // The loop makes no call and holds few values, so that the output and
-// the chunk stay in registers: the batch is read through c, offsets are
-// 32 bits from where the loop begins, and the record after a text, most
+// the chunk stay in registers: the batch is read through a pointer held
+// in the loop, nil-checked once, offsets are 32 bits from where the loop
+// begins, and the record after a text, most
 // often an SGR, is taken in the same turn. A record that would need a
 // call (the output to grow, a run of CRs to settle) is left to its
 // caller. Measured (BENCHMARKS.md, sgrpol): about 40 instructions a
@@ -272,10 +273,12 @@ func (c *cleaner) quickRecords(i uint) uint {
 	// for both.
 	chunk := c.chunk[s0:len(c.chunk):len(c.chunk)]
 	buf := c.out[len(c.out):cap(c.out)]
+	recs := c.recs
+	_ = recs[0] // its nil check, once
 	var s, o uint32
 loop:
 	for ; ; i++ {
-		r := c.recs[i%batchRecords]
+		r := recs[i%batchRecords]
 		e := uint32(r>>24) - uint32(c.next)
 		kf := uint32(r) & kindFlags
 		if kf == uint32(decode.KindText) {
@@ -313,7 +316,7 @@ loop:
 			// The record after text is most often a sequence: it is
 			// taken in the same turn.
 			i++
-			r = c.recs[i%batchRecords]
+			r = recs[i%batchRecords]
 			e = uint32(r>>24) - uint32(c.next)
 			kf = uint32(r) & kindFlags
 		}
