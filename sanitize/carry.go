@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"encoding/binary"
 	"math"
 
 	"github.com/bytelens/bytelens/decode"
@@ -108,16 +109,28 @@ func dropToken(*decode.Token) {}
 
 // carryBlanks is keptBlanks after carryFeed's Scan, which does not count
 // them: the cleaned text of a short Write most often holds no byte that
-// begins a blank (blankLeads), tested as one or two words before it is
-// counted.
+// begins a blank (blankLeads), which words of 8 bytes tell (the last one
+// masked to the text's end; out's capacity holds them) before the text
+// is counted.
 func (c *cleaner) carryBlanks(held int) int64 {
 	c.dec.TakeTextBlanks()
-	if n := len(c.out) - held; n <= maxMemo && cap(c.out)-held >= maxMemo {
-		if w := wordAt(c.out[:cap(c.out)], held, n); !blankLeads(w.lo) && !blankLeads(w.hi) {
+	b := c.out[held:]
+	if room := c.out[held:cap(c.out)]; len(room) >= len(b)+8 {
+		i := 0
+		for ; i < len(b); i += 8 {
+			x := binary.LittleEndian.Uint64(room[i:])
+			if k := len(b) - i; k < 8 {
+				x &= 1<<(8*k) - 1
+			}
+			if blankLeads(x) {
+				break
+			}
+		}
+		if i >= len(b) {
 			return 0
 		}
 	}
-	return countBlanks(c.out[held:])
+	return countBlanks(b)
 }
 
 // release feeds the carried bytes to the cleaner as the Write that
