@@ -259,18 +259,16 @@ func (c *cleaner) settleBefore(r decode.Record) bool {
 // text and 45 a recall.
 func (c *cleaner) quickRecords(i uint) uint {
 	s0 := c.next - c.base // where the next token that is not embedded begins in the chunk
-	if s0 < 0 || int64(cap(c.chunk))-s0 > math.MaxInt32 {
+	if s0 < 0 || int64(len(c.chunk))-s0 > math.MaxInt32 {
 		return i // a token begun in the Write before, or offsets past 31 bits
 	}
 	// Offsets from s0 in the chunk (s) and from the end of the output (o)
 	// are uint32: an index that is one needs no check that it and 16 do
 	// not overflow. s is below 1<<31, and o exceeds s by at most two bytes
 	// a record (U+FFFD for one byte, an embedded byte before the bytes of
-	// its sequence). The loads of 16 bytes may read past the chunk's
-	// length up to its capacity, which is its length (feed) or the end of
-	// the Writer's carry buffer (carry.go), never the caller's bytes: one
-	// bounds check for both.
-	chunk := c.chunk[s0:cap(c.chunk):cap(c.chunk)]
+	// its sequence). The chunk's capacity is its length: one bounds check
+	// for both.
+	chunk := c.chunk[s0:len(c.chunk):len(c.chunk)]
 	buf := c.out[len(c.out):cap(c.out)]
 	var s, o uint32
 loop:

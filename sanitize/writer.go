@@ -1,7 +1,6 @@
 package sanitize
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"sort"
@@ -31,13 +30,6 @@ type Writer struct {
 	// with no error, not closed, the path chosen per piece (pathAuto), no
 	// screen, not scanning.
 	way way
-	// The carry (carry.go): buf, allocated on the first short Write
-	// cleaned in it, holds the carryN bytes of the token still open at
-	// the front; hits is set while the memo holds hits counted in bulk
-	// that Report and Close apply.
-	buf    []byte
-	carryN int
-	hits   bool
 }
 
 // way is a quick way of Writer.Write.
@@ -119,32 +111,21 @@ func (w *Writer) feed(p []byte) (int, error) {
 		return 0, errors.New("sanitize: write after close")
 	}
 	c := w.c
-	if w.carries(p) && (w.carryN > 0 || bytes.IndexByte(p, 0x1B) >= 0) {
-		w.carryFeed(p)
-	} else {
-		w.release()
-		c.feed(p)
-	}
+	c.feed(p)
 	if err := w.drain(); err != nil {
 		return 0, err
 	}
-	w.way = w.feedWay()
-	return len(p), nil
-}
-
-// feedWay returns the quick way of the next Write after one that fed the
-// cleaner (Writer.way).
-func (w *Writer) feedWay() way {
-	c := w.c
 	switch {
-	case w.err != nil || w.closed || c.path != pathAuto || c.scr != nil || c.scanning || w.carryN > 0:
-		return wayFeed
+	case c.path != pathAuto || c.scr != nil || c.scanning:
+		w.way = wayFeed
 	case !c.dec.InText():
-		return c.extendWay()
+		w.way = c.extendWay()
 	case c.plain():
-		return wayText
+		w.way = wayText
+	default:
+		w.way = wayFeed
 	}
-	return wayFeed
+	return len(p), nil
 }
 
 // Close ends the stream: an open sequence or string is reported
@@ -155,8 +136,6 @@ func (w *Writer) Close() error {
 		return w.err
 	}
 	w.closed, w.way = true, wayFeed
-	w.release()
-	w.settle()
 	w.c.end()
 	return w.drain()
 }
@@ -164,21 +143,12 @@ func (w *Writer) Close() error {
 // Frame marks a frame or chunk boundary at the current offset: the next
 // byte written starts a new frame. A sequence or string that straddles a
 // boundary is decoded whole and counted in Anomalies.Split.
-//
-// Bytes carried from the last Write (carry.go) are fed first: a token
-// begun in them straddles the boundary.
-func (w *Writer) Frame() {
-	if w.carryN > 0 {
-		w.release()
-		w.way = w.feedWay()
-	}
-	w.c.frame = w.c.dec.Offset()
-}
+func (w *Writer) Frame() { w.c.frame = w.c.dec.Offset() }
 
 // InGround reports whether the bytes written so far end outside any
 // control sequence, control string or UTF-8 sequence: the next byte
 // written begins a new token.
-func (w *Writer) InGround() bool { return w.carryN == 0 && w.c.inGround() }
+func (w *Writer) InGround() bool { return w.c.inGround() }
 
 // Settled reports whether nothing written so far waits on the bytes that
 // follow: the Writer is in ground (InGround), no run of CRs waits to know
@@ -187,12 +157,11 @@ func (w *Writer) InGround() bool { return w.carryN == 0 && w.c.inGround() }
 // findings can stop at a settled point and know that the findings before
 // it are final.
 func (w *Writer) Settled() bool {
-	return w.InGround() && w.c.crRun == 0 && !w.c.fmt.pending()
+	return w.c.inGround() && w.c.crRun == 0 && !w.c.fmt.pending()
 }
 
 // Report returns the removal report so far; after Close it is complete.
 func (w *Writer) Report() Report {
-	w.settle()
 	r := w.c.rep.snapshot()
 	r.BytesOut = w.c.outPos()
 	return r
