@@ -30,10 +30,6 @@ type Writer struct {
 	// with no error, not closed, the path chosen per piece (pathAuto), no
 	// screen, not scanning.
 	way way
-	// The carry (carry.go): buf, allocated on the first Write fed from
-	// it, holds the carryN bytes of the token still open at its front.
-	buf    []byte
-	carryN int
 }
 
 // way is a quick way of Writer.Write.
@@ -115,17 +111,12 @@ func (w *Writer) feed(p []byte) (int, error) {
 		return 0, errors.New("sanitize: write after close")
 	}
 	c := w.c
-	if w.carries(p) {
-		w.carryFeed(p)
-	} else {
-		w.release()
-		c.feed(p)
-	}
+	c.feed(p)
 	if err := w.drain(); err != nil {
 		return 0, err
 	}
 	switch {
-	case c.path != pathAuto || c.scr != nil || c.scanning || w.carryN > 0:
+	case c.path != pathAuto || c.scr != nil || c.scanning:
 		w.way = wayFeed
 	case !c.dec.InText():
 		w.way = c.extendWay()
@@ -145,7 +136,6 @@ func (w *Writer) Close() error {
 		return w.err
 	}
 	w.closed, w.way = true, wayFeed
-	w.release()
 	w.c.end()
 	return w.drain()
 }
@@ -153,23 +143,12 @@ func (w *Writer) Close() error {
 // Frame marks a frame or chunk boundary at the current offset: the next
 // byte written starts a new frame. A sequence or string that straddles a
 // boundary is decoded whole and counted in Anomalies.Split.
-//
-// Bytes carried from the last Write (carry.go) are fed first: a token
-// begun in them straddles the boundary.
-func (w *Writer) Frame() {
-	if w.carryN > 0 {
-		w.release()
-		if w.way == wayFeed && w.err == nil && !w.closed && !w.c.dec.InText() {
-			w.way = w.c.extendWay()
-		}
-	}
-	w.c.frame = w.c.dec.Offset()
-}
+func (w *Writer) Frame() { w.c.frame = w.c.dec.Offset() }
 
 // InGround reports whether the bytes written so far end outside any
 // control sequence, control string or UTF-8 sequence: the next byte
 // written begins a new token.
-func (w *Writer) InGround() bool { return w.carryN == 0 && w.c.inGround() }
+func (w *Writer) InGround() bool { return w.c.inGround() }
 
 // Settled reports whether nothing written so far waits on the bytes that
 // follow: the Writer is in ground (InGround), no run of CRs waits to know
@@ -178,7 +157,7 @@ func (w *Writer) InGround() bool { return w.carryN == 0 && w.c.inGround() }
 // findings can stop at a settled point and know that the findings before
 // it are final.
 func (w *Writer) Settled() bool {
-	return w.InGround() && w.c.crRun == 0 && !w.c.fmt.pending()
+	return w.c.inGround() && w.c.crRun == 0 && !w.c.fmt.pending()
 }
 
 // Report returns the removal report so far; after Close it is complete.
