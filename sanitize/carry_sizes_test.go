@@ -2,8 +2,9 @@ package sanitize
 
 import (
 	"bytes"
-	"encoding/json"
 	"testing"
+
+	"github.com/bytelens/bytelens/safejson"
 )
 
 // writeSizeSeeds are inputs whose sequences short Writes cut: SGRs, an
@@ -42,7 +43,7 @@ func writeSizes(t *testing.T, p []byte, o Options, sizes []byte, path pathChoice
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := json.Marshal(w.Report())
+	rep, err := safejson.Marshal(w.Report())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,8 @@ func writeSizes(t *testing.T, p []byte, o Options, sizes []byte, path pathChoice
 
 // FuzzWriteSizes: any input written in Writes of 1 to 16 bytes (the
 // sizes drawn from sizes in turn), under the policies of quickPolicies,
-// gives the text and the JSON report, offsets of findings included, that
+// gives the text and the JSON report (safejson, as the command writes
+// it), offsets of findings included, that
 // Bytes gives for it whole, and InGround and Settled after each Write that
 // the token path (Feed for every byte, no quick way) gives. (carry9,
 // session 9: written for a carry of open tokens across Writes, measured
@@ -66,7 +68,7 @@ func FuzzWriteSizes(f *testing.F) {
 		}
 		o := quickPolicies[int(pol)%len(quickPolicies)]
 		whole, wrep := Bytes(p, o)
-		want, err := json.Marshal(wrep)
+		want, err := safejson.Marshal(wrep)
 		if err != nil {
 			t.Fatal(err)
 		}
