@@ -53,11 +53,11 @@ func writeSizes(t *testing.T, p []byte, o Options, sizes []byte, path pathChoice
 // FuzzWriteSizes: any input written in Writes of 1 to 16 bytes (the
 // sizes drawn from sizes in turn), under the policies of quickPolicies,
 // gives the text and the JSON report (safejson, as the command writes
-// it), offsets of findings included, that
-// Bytes gives for it whole, and InGround and Settled after each Write that
-// the token path (Feed for every byte, no quick way) gives. (carry9,
-// session 9: written for a carry of open tokens across Writes, measured
-// and reverted; BENCHMARKS.md.)
+// it), offsets of findings included, that Bytes gives for it whole, and
+// InGround and Settled after each Write that the token path (Feed for
+// every byte, no quick way) gives. (carry9, session 9: written for a
+// carry of open tokens across Writes, measured and reverted;
+// BENCHMARKS.md.)
 func FuzzWriteSizes(f *testing.F) {
 	for i, s := range writeSizeSeeds {
 		f.Add([]byte(s), []byte{byte(i), 6, 2, 0, 9}, uint8(i))
