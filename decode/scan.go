@@ -2,6 +2,7 @@ package decode
 
 import (
 	"encoding/binary"
+	"errors"
 	"math/bits"
 )
 
@@ -103,7 +104,10 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		// three records), stepped without counting the room left. The
 		// step consumes its byte: i does not wait for the table.
 		stop := min(len(p), i+(len(recs)-ScanRecords-n)/3+1)
-		i, s, n = t.steps(p[:stop], i, s, recs, n, Record(off+int64(i))<<24)
+		if n < 0 || 3*(stop-i) > len(recs)-n {
+			panic(errStepsRoom) // steps checks no bounds (steps_amd64.s)
+		}
+		i, s, n = steps(t, p[:stop], i, s, recs, n, Record(off+int64(i))<<24)
 		if i == stop {
 			continue
 		}
@@ -160,11 +164,13 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 	return i, n
 }
 
-// steps takes the table steps of q from byte i in state s, writing records
-// into recs from n on (at is the stream offset of q[i] as in a record),
-// up to the end of q or a step of infoSpecial, which it does not take;
-// recs has room for three records a byte of q[i:]. It returns where it
-// stopped, and the state and record count there.
+// stepsGo takes the table steps of q from byte i in state s, writing
+// records into recs from n on (at is the stream offset of q[i] as in a
+// record), up to the end of q or a step of infoSpecial, which it does not
+// take; recs has room for three records a byte of q[i:]. It returns where
+// it stopped, and the state and record count there. It is steps in Go:
+// the portable one (other GOARCH, the purego build tag), and on amd64 the
+// reference the assembly is tested against (steps_amd64_test.go).
 //
 // It is Scan's inner loop, a function of its own so that its few values
 // stay in registers (inside Scan the compiler reloaded four of them from
@@ -175,7 +181,7 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 // compiler's spills around and cost 5–10%: measure before and after.
 //
 //go:noinline
-func (t *scanTable) steps(q []byte, i int, s uint32, recs []Record, n int, at Record) (int, uint32, int) {
+func (t *scanTable) stepsGo(q []byte, i int, s uint32, recs []Record, n int, at Record) (int, uint32, int) {
 	class, info, next, ems := &t.class, &t.info, &t.next, &t.emits
 	q = q[i:]
 	j := 0
@@ -202,6 +208,10 @@ func (t *scanTable) steps(q []byte, i int, s uint32, recs []Record, n int, at Re
 	}
 	return i + j, s, n
 }
+
+// errStepsRoom is the panic of a Scan block that would leave steps, which
+// checks no bounds, too little room in recs.
+var errStepsRoom = errors.New("decode: Scan block without room for its records")
 
 // ScanEnd is End for a Decoder driven by Scan: it writes the records of
 // what is still open (at most ScanRecords) into recs, returns how many,

@@ -6,12 +6,15 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+
+	"github.com/bytelens/bytelens/internal/benchinput"
 )
 
-// TestScanGrind scans the recorded input BYTELENS_GRIND (a file name in
-// sanitize/testdata/bench) BYTELENS_GRIND_N times: a harness for counting
-// instructions and branch mispredictions per byte under valgrind's
-// cachegrind (BENCHMARKS.md, csiword).
+// TestScanGrind scans the input BYTELENS_GRIND (a file name in
+// sanitize/testdata/bench, or the name of a generated input of
+// internal/benchinput such as dense) BYTELENS_GRIND_N times: a harness
+// for counting instructions and branch mispredictions per byte under
+// valgrind's cachegrind (BENCHMARKS.md, csiword and asmsteps).
 func TestScanGrind(t *testing.T) {
 	name := os.Getenv("BYTELENS_GRIND")
 	if name == "" {
@@ -19,11 +22,20 @@ func TestScanGrind(t *testing.T) {
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	p, err := os.ReadFile(filepath.Join("..", "sanitize", "testdata", "bench", name))
+	dir := filepath.Join("..", "sanitize", "testdata", "bench")
+	p, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		for _, in := range benchinput.Inputs(dir) {
+			if in.Name == name {
+				p, err = in.Data, nil
+			}
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	times, _ := strconv.Atoi(os.Getenv("BYTELENS_GRIND_N"))
+	t.Logf("%s: %d bytes, %d times", name, len(p), times)
 	recs := make([]Record, 1024)
 	var d Decoder
 	for range times {

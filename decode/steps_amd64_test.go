@@ -1,0 +1,184 @@
+//go:build !purego
+
+package decode
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/bytelens/bytelens/internal/hostile"
+)
+
+// stepsOptions are the four option sets of the scan tables.
+var stepsOptions = []Decoder{{}, {LoneC1: true}, {APCBEL: true}, {LoneC1: true, APCBEL: true}}
+
+// reachableRows returns the state rows of tab that Scan can be in: those
+// that the table's steps reach from ground, from a text run (the state
+// unit leaves) and from the states a flush leaves, in order.
+func reachableRows(tab *scanTable) []uint32 {
+	classes := int(slices.Max(tab.class[:])) + 1
+	seen := map[uint32]bool{}
+	var rows []uint32
+	add := func(s uint32) {
+		if !seen[s] {
+			seen[s] = true
+			rows = append(rows, s)
+		}
+	}
+	add(scanGround)
+	add(scanWidth)
+	for k := 0; k < len(rows); k++ {
+		s := rows[k]
+		for c := range classes {
+			add(uint32(tab.next[s+uint32(c)]))
+		}
+		if e := tab.flush[s/scanWidth]; e != 0 {
+			add(e & entryNext)
+		}
+	}
+	slices.Sort(rows)
+	return rows
+}
+
+// stepsSentinel is what every slot of recs holds before a call, different
+// in each slot, so that a slot written by one loop and not the other shows.
+func stepsSentinel(k int) Record { return Record(k+1) * 0x9E3779B97F4A7C15 }
+
+// checkSteps holds steps (the assembly) to stepsGo, the Go loop, on table
+// tab from state s and record count n, over q[i:] cut at every length:
+// the same returns, and the same contents of recs, whose slots all start
+// as distinct sentinels. recs has the least room steps asks for, three
+// records a byte of the block, followed by a guard of 16 slots that
+// neither may write.
+func checkSteps(t *testing.T, tab *scanTable, q []byte, i int, s uint32, n int, at Record) {
+	t.Helper()
+	const guard = 16
+	size := n + 3*(len(q)-i) + guard
+	got, want := make([]Record, size), make([]Record, size)
+	for end := i; end <= len(q); end++ {
+		room := n + 3*(end-i)
+		for k := range room + guard {
+			got[k], want[k] = stepsSentinel(k), stepsSentinel(k)
+		}
+		gi, gs, gn := steps(tab, q[:end], i, s, got[:room], n, at)
+		wi, ws, wn := tab.stepsGo(q[:end], i, s, want[:room], n, at)
+		if gi != wi || gs != ws || gn != wn {
+			t.Fatalf("%q[%d:%d] from state %d, n %d: assembly returns (%d, %d, %d), Go (%d, %d, %d)", q, i, end, s, n, gi, gs, gn, wi, ws, wn)
+		}
+		for k := range room + guard {
+			if got[k] != want[k] {
+				t.Fatalf("%q[%d:%d] from state %d, n %d: recs[%d] is %#x in the assembly, %#x in Go (sentinel %#x)", q, i, end, s, n, k, got[k], want[k], stepsSentinel(k))
+			}
+		}
+	}
+}
+
+// stepsInputs returns the inputs TestSteps steps from every state: the
+// hostile corpus and the recorded coloured outputs, in windows of 48
+// bytes, and hostile and uniform random bytes.
+func stepsInputs(t *testing.T, r *rand.Rand, count int) [][]byte {
+	files, _ := filepath.Glob("../testdata/corpus/*.bin")
+	bench, _ := filepath.Glob("../sanitize/testdata/bench/*.ansi")
+	files = append(files, bench...)
+	if len(files) == 0 {
+		t.Fatal("no corpus")
+	}
+	var in [][]byte
+	for k := range count {
+		switch k % 3 {
+		case 0:
+			p, err := os.ReadFile(files[r.IntN(len(files))])
+			if err != nil {
+				t.Fatal(err)
+			}
+			at := r.IntN(max(1, len(p)-48))
+			in = append(in, p[at:min(len(p), at+48)])
+		case 1:
+			in = append(in, hostile.Bytes(r, 48))
+		default:
+			p := make([]byte, 48)
+			for i := range p {
+				p[i] = byte(r.IntN(256))
+			}
+			in = append(in, p)
+		}
+	}
+	return in
+}
+
+// TestSteps holds the assembly loop to the Go loop from every reachable
+// state of the four tables: one byte of every class and then a few more,
+// and windows of the corpus and random bytes, each cut at every length,
+// with a record count of 0 or 5 and a stream offset whose records wrap
+// past 1<<40 within the block.
+func TestSteps(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 9))
+	windows := 8
+	if testing.Short() {
+		windows = 2
+	}
+	for _, d := range stepsOptions {
+		tab := scanTableFor(d.LoneC1, d.APCBEL)
+		var reps []byte // a byte of each class
+		for b := range 256 {
+			if c := int(tab.class[b]); c == len(reps) {
+				reps = append(reps, byte(b))
+			}
+		}
+		rows := reachableRows(tab)
+		inputs := stepsInputs(t, r, windows*len(rows))
+		for k, s := range rows {
+			for _, b := range reps {
+				q := append([]byte{0, b}, hostile.Bytes(r, 5)...)
+				checkSteps(t, tab, q, 1, s, 0, Record(1000)<<24)
+			}
+			for w, q := range inputs[k*windows : (k+1)*windows] {
+				checkSteps(t, tab, q, w%2, s, 5*(w%2), Record(1<<40-20)<<24)
+			}
+		}
+	}
+}
+
+// TestStepsRows checks reachableRows against Scan: every state a Decoder
+// is in after a Scan call, on the corpus and random bytes fed one byte a
+// call, is among the rows TestSteps steps from.
+func TestStepsRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	recs := make([]Record, ScanRecords)
+	for _, d := range stepsOptions {
+		rows := reachableRows(scanTableFor(d.LoneC1, d.APCBEL))
+		for _, p := range stepsInputs(t, r, 300) {
+			for i := range p {
+				d.Scan(p[i:i+1], recs)
+				if _, ok := slices.BinarySearch(rows, uint32(d.scan)); !ok {
+					t.Fatalf("Scan of %q (lone %v, apc-bel %v) left state %d at byte %d, not among the %d rows", p, d.LoneC1, d.APCBEL, d.scan, i, len(rows))
+				}
+			}
+		}
+	}
+}
+
+// FuzzSteps holds the assembly loop to the Go loop on any input, from any
+// reachable state of any table, record count and start, cut at every
+// length.
+func FuzzSteps(f *testing.F) {
+	f.Add([]byte("\x1b[1;31mred\x1b[0m\r\n"), uint8(0), uint16(0), uint8(0))
+	f.Add([]byte("\x9b31m\xc2\x9b0m\x1b]0;a\x9cb\x07"), uint8(1), uint16(7), uint8(2))
+	f.Add([]byte("\r\b\x00\x1bP$qm\x1b\\\x1b_Ga=T\x1b\\"), uint8(6), uint16(40), uint8(1))
+	rows := make([][]uint32, len(stepsOptions))
+	for k, d := range stepsOptions {
+		rows[k] = reachableRows(scanTableFor(d.LoneC1, d.APCBEL))
+	}
+	f.Fuzz(func(t *testing.T, q []byte, opts uint8, state uint16, i uint8) {
+		if len(q) > 256 {
+			q = q[:256]
+		}
+		d := stepsOptions[opts%4]
+		tab := scanTableFor(d.LoneC1, d.APCBEL)
+		s := rows[opts%4][int(state)%len(rows[opts%4])]
+		checkSteps(t, tab, q, min(int(i), len(q)), s, int(opts/4%8), Record(int(state)<<20)<<24)
+	})
+}
