@@ -48,7 +48,7 @@ func TestAttack10AsIsEveryRune(t *testing.T) {
 			}
 			check(string(enc), o)
 			check("x"+string(enc)+"y", o)
-			check(pad+string(enc)+"z", o)      // cut at the buffer edge
+			check(pad+string(enc)+"z", o)     // cut at the buffer edge
 			check(pad+"b"+string(enc[:1]), o) // a lead byte at the end
 		}
 	}
