@@ -280,7 +280,7 @@ func (e *Envelope) WriteText(w io.Writer) error {
 
 // CleanField returns s made safe as a one-line metadata value for agents,
 // and whether that changed it. s goes through the sanitizer with the
-// default options (sanitize.String): no ESC, C0, DEL or C1 control (a
+// default options (sanitize.Text): no ESC, C0, DEL or C1 control (a
 // control sequence goes whole, payload included), none of the format
 // characters the default policy strips, and U+FFFD for each maximal
 // invalid UTF-8 subpart. The TAB and LF that cleaned text may keep (CR,
@@ -288,7 +288,7 @@ func (e *Envelope) WriteText(w io.Writer) error {
 // stays on one line. Valid UTF-8 without those characters comes back
 // unchanged.
 func CleanField(s string) (string, bool) {
-	c, _ := sanitize.String(s, sanitize.Options{})
+	c := sanitize.Text(s, sanitize.Options{})
 	if strings.ContainsAny(c, "\t\n") {
 		c = strings.Map(func(r rune) rune {
 			if r == '\t' || r == '\n' {

@@ -34,38 +34,42 @@ func (c *cleaner) keptBlanks(held int, p []byte) int64 {
 // countBlanks returns how many non-ASCII blanks (IsNonASCIIBlank) the
 // cleaned text b, valid UTF-8, holds. Their UTF-8 forms are C2 A0,
 // E1 9A 80, E2 80 80–8A, E2 80 AF, E2 81 9F and E3 80 80 (the table
-// TestBlankBytes checks against unicode.Zs): a block of 32 bytes of
-// ASCII, and a word of 8 bytes none of which is C2 or E1–E3
-// (blankLeads), are skipped at once, so that text of most scripts costs
-// little and ASCII less.
+// TestBlankBytes checks against unicode.Zs). b goes in blocks of 32
+// bytes, with one branch each: a block of ASCII, or one whose four words
+// hold no byte C2 or E0–E3 (blankLeads), is passed over, and only the
+// others are read a byte at a time. Text of most scripts, and the U+FFFD
+// of cleaned random bytes, costs a few instructions a byte.
 func countBlanks(b []byte) int64 {
 	var n int64
+	for {
+		b = b[plainBlocks(b):]
+		if len(b) < 32 {
+			return n + countBlanksIn(b, len(b))
+		}
+		n += countBlanksIn(b, 32)
+		b = b[32:]
+	}
+}
+
+// plainBlocks returns the length of the longest prefix of b made of
+// 32-byte blocks that hold no byte a blank may begin with: ASCII, or no
+// byte C2 or E0–E3 in any of the four words (blankLeads). It calls
+// nothing, so that its loop keeps its words in registers.
+func plainBlocks(b []byte) int {
 	i := 0
 	for ; i+32 <= len(b); i += 32 {
 		q := b[i : i+32]
-		if (binary.LittleEndian.Uint64(q)|binary.LittleEndian.Uint64(q[8:])|binary.LittleEndian.Uint64(q[16:])|binary.LittleEndian.Uint64(q[24:]))&highs != 0 {
-			n += countWords(b[i:], 4)
+		w0, w1 := binary.LittleEndian.Uint64(q), binary.LittleEndian.Uint64(q[8:])
+		w2, w3 := binary.LittleEndian.Uint64(q[16:]), binary.LittleEndian.Uint64(q[24:])
+		if (w0|w1|w2|w3)&highs != 0 && (blankLeads(w0)|blankLeads(w1)|blankLeads(w2)|blankLeads(w3))&highs != 0 {
+			break
 		}
 	}
-	n += countWords(b[i:], (len(b)-i)/8)
-	i += (len(b) - i) &^ 7
-	return n + countBlanksIn(b[i:], len(b)-i)
+	return i
 }
 
 // ones and highs are a uint64's bytes 01 and 80.
 const ones, highs = 0x0101010101010101, 0x8080808080808080
-
-// countWords counts the blanks whose first byte is in the first words
-// 8-byte words of b (a blank may end past them).
-func countWords(b []byte, words int) int64 {
-	var n int64
-	for i := 0; i < 8*words; i += 8 {
-		if blankLeads(binary.LittleEndian.Uint64(b[i:])) {
-			n += countBlanksIn(b[i:], 8)
-		}
-	}
-	return n
-}
 
 // countBlanksIn counts the blanks whose first byte is one of the first k
 // bytes of b.
@@ -79,13 +83,15 @@ func countBlanksIn(b []byte, k int) int64 {
 	return n
 }
 
-// blankLeads reports whether the 8 bytes of x may hold the first byte of a
-// non-ASCII blank: C2, E1, E2 or E3. The test for a zero byte in a word
-// is the usual one: it may also flag the byte above a true zero, never
-// miss one.
-func blankLeads(x uint64) bool {
+// blankLeads returns, for the 8 bytes of x, a word whose high bits
+// (highs) are set where a byte may be the first of a non-ASCII blank, C2
+// or E1–E3, and clear when none is: bytes E0–E3 are those whose top six bits are those of E0, so two
+// tests for a zero byte suffice (E0 passes too). The test for a zero
+// byte is the usual one: it may also flag the byte above a true zero,
+// never miss one.
+func blankLeads(x uint64) uint64 {
 	zeros := func(v uint64) uint64 { return (v - ones) &^ v }
-	return (zeros(x^(0xC2*ones))|zeros(x^(0xE1*ones))|zeros(x^(0xE2*ones))|zeros(x^(0xE3*ones)))&highs != 0
+	return zeros(x&(0xFC*ones)^(0xE0*ones)) | zeros(x^(0xC2*ones))
 }
 
 // isBlankAt reports whether the valid UTF-8 text b begins with a

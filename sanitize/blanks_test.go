@@ -80,12 +80,12 @@ func TestBlankBytes(t *testing.T) {
 			}
 		}
 	}
-	// Each blank at every place in an 8-byte word, amid text of scripts
-	// whose lead bytes the word test may flag (E0, E3) or not.
+	// Each blank at every place in a 32-byte block, amid text of scripts
+	// whose lead bytes the block test may flag (E0, E3) or not.
 	for _, r := range []rune{0xA0, 0x1680, 0x2000, 0x200A, 0x202F, 0x205F, 0x3000} {
 		for _, fill := range []string{"a", "ж", "न", "終", "あ"} {
-			for k := range 17 {
-				in := strings.Repeat("a", k) + string(r) + strings.Repeat(fill, 9)
+			for k := range 70 {
+				in := strings.Repeat("a", k) + string(r) + strings.Repeat(fill, 12)
 				if got := countBlanks([]byte(in)); got != 1 {
 					t.Fatalf("countBlanks(%q) = %d, want 1", in, got)
 				}

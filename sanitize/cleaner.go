@@ -101,17 +101,26 @@ type cleaner struct {
 }
 
 func newCleaner(o Options) *cleaner {
-	c := &cleaner{
-		opts:     o,
-		dec:      decode.Decoder{LoneC1: o.C1 == C1Lone, APCBEL: o.APCBEL, MaxPayload: o.maxPayload()},
-		rep:      newReport(o),
-		lineMode: o.BS == BSOverstrike,
-		scr:      newScreen(o),
+	c := new(cleaner)
+	c.init(o)
+	return c
+}
+
+// init readies c, zero or cleared by release, for a stream under o:
+// newCleaner's cleaner and a pooled one (getCleaner) are the same. The
+// method values each and shadow, which a zero cleaner lacks, are made
+// once per cleaner: they stay bound to it across release.
+func (c *cleaner) init(o Options) {
+	c.opts = o
+	c.dec = decode.Decoder{LoneC1: o.C1 == C1Lone, APCBEL: o.APCBEL, MaxPayload: o.maxPayload()}
+	c.rep.Schema, c.rep.Policy = Schema, policyOf(o)
+	c.lineMode = o.BS == BSOverstrike
+	c.scr = newScreen(o)
+	if c.tokenFn == nil {
+		c.tokenFn, c.shadowFn = c.each, c.shadow
 	}
-	c.tokenFn, c.shadowFn = c.each, c.shadow
 	c.sh, c.one.Command = c.dec, -1
 	c.plainText = !c.lineMode && o.FormatChars != FormatEscape
-	return c
 }
 
 // feed cleans p, the next chunk of the stream. (Writer.Write first tries

@@ -31,7 +31,8 @@ func SettleCR(toks []decode.Token, i int, data []byte, off int64, o Options) CRF
 	if i < 0 || i >= len(toks) || toks[i].Kind != decode.KindC0 || toks[i].Final != '\r' {
 		return CRUnsettled
 	}
-	c := newCleaner(o)
+	c := getCleaner(o)
+	defer c.release()
 	c.chunk, c.base = data[:len(data):len(data)], off // capped: no word loaded past data (feed)
 	for j := range toks {
 		c.each(&toks[j])

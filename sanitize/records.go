@@ -240,19 +240,22 @@ func (c *cleaner) settleBefore(r decode.Record) bool {
 // i-th for as long as each is one that record would handle without a
 // Token and without writing anything but text, and returns the index of
 // the first it did not take (stopRecord ends the batch): text in the
-// chunk of at most maxWide bytes copied while no CR waits on it, invalid
-// UTF-8 written as U+FFFD, a CR or a C0 that is only removed counted
-// (also embedded in a sequence), and a token whose key is in the memo's
-// quick slots (memoTable.quick: remembered, without flags or aborted,
-// and raising nothing that a finding would name while findings are
-// listed), counted in its slot. A run of CRs before text, an embedded LF
-// or TAB or U+FFFD stops it (records settles the run, settleBefore, and
-// calls it again). The format policy holds nothing and text needs only
-// copying, as the caller checked; nothing here changes either.
+// chunk of at most maxWide bytes copied, invalid UTF-8 written as U+FFFD,
+// a CR or a C0 that is only removed counted (also embedded in a
+// sequence), and a token whose key is in the memo's quick slots
+// (memoTable.quick: remembered, without flags or aborted, and raising
+// nothing that a finding would name while findings are listed), counted
+// in its slot. A run of CRs before text, an embedded LF or TAB or U+FFFD
+// is settled here when that only counts (quickCR: before an LF, or once
+// findings are full), and stops it otherwise (records settles the run,
+// settleBefore, and calls it again). The format policy holds nothing and
+// text needs only copying, as the caller checked; nothing here changes
+// either.
 //
 // The loop makes no call and holds few values, so that the output and
-// the chunk stay in registers: the batch is read through c, offsets are
-// 32 bits from where the loop begins, and the record after a text, most
+// the chunk stay in registers: the batch is read through a pointer held
+// in the loop, nil-checked once, offsets are 32 bits from where the loop
+// begins, and the record after a text, most
 // often an SGR, is taken in the same turn. A record that would need a
 // call (the output to grow, a run of CRs to settle) is left to its
 // caller. Measured (BENCHMARKS.md, sgrpol): about 40 instructions a
@@ -270,14 +273,29 @@ func (c *cleaner) quickRecords(i uint) uint {
 	// for both.
 	chunk := c.chunk[s0:len(c.chunk):len(c.chunk)]
 	buf := c.out[len(c.out):cap(c.out)]
+	recs := c.recs
+	_ = recs[0] // its nil check, once
 	var s, o uint32
 loop:
 	for ; ; i++ {
-		r := c.recs[i%batchRecords]
+		r := recs[i%batchRecords]
 		e := uint32(r>>24) - uint32(c.next)
 		kf := uint32(r) & kindFlags
 		if kf == uint32(decode.KindText) {
-			if c.crRun != 0 || int(o)+16 > len(buf) || int(s)+16 > len(chunk) {
+			if c.crRun != 0 {
+				// Settled, the run's LF (if any) is written whether or
+				// not the text is copied here.
+				if int(o) >= len(buf) || int(s) >= len(chunk) {
+					break
+				}
+				lf, ok := c.quickCR(chunk[s])
+				if !ok {
+					break
+				}
+				buf[o] = '\n'
+				o += lf
+			}
+			if int(o)+16 > len(buf) || int(s)+16 > len(chunk) {
 				break
 			}
 			copy16(buf, int(o), chunk, int(s))
@@ -298,7 +316,7 @@ loop:
 			// The record after text is most often a sequence: it is
 			// taken in the same turn.
 			i++
-			r = c.recs[i%batchRecords]
+			r = recs[i%batchRecords]
 			e = uint32(r>>24) - uint32(c.next)
 			kf = uint32(r) & kindFlags
 		}
@@ -330,14 +348,36 @@ loop:
 		switch kf {
 		case uint32(decode.KindText) | embedded:
 			// An LF or TAB inside a sequence, the byte before its end.
-			if c.crRun != 0 || int(o)+16 > len(buf) || int(e)+15 > len(chunk) {
+			if c.crRun != 0 {
+				if int(o) >= len(buf) || int(e) > len(chunk) || e == 0 {
+					break loop
+				}
+				lf, ok := c.quickCR(chunk[e-1])
+				if !ok {
+					break loop
+				}
+				buf[o] = '\n'
+				o += lf
+			}
+			if int(o)+16 > len(buf) || int(e)+15 > len(chunk) {
 				break loop
 			}
 			copy16(buf, int(o), chunk, int(e)-1)
 			o++
 			c.fmt.prevEnd = c.next + int64(e)
 		case uint32(decode.KindInvalid):
-			if c.crRun != 0 || int(o)+len(replacement) > len(buf) {
+			if c.crRun != 0 {
+				if int(o) >= len(buf) {
+					break loop
+				}
+				lf, ok := c.quickCR(replacement[0])
+				if !ok {
+					break loop
+				}
+				buf[o] = '\n'
+				o += lf
+			}
+			if int(o)+len(replacement) > len(buf) {
 				break loop
 			}
 			*(*[len(replacement)]byte)(buf[o : int(o)+len(replacement)]) = replacement
@@ -362,6 +402,30 @@ loop:
 	}
 	c.next, c.out = c.next+int64(s), c.out[:len(c.out)+int(o)]
 	return i
+}
+
+// quickCR settles the run of CRs waiting on next, the first byte of
+// output that a record in quickRecords writes, when settleCR would make no
+// call for it: next is an LF (CRBeforeLF), or findings are full (the
+// finding of CROverwrites is omitted). It reports whether it did, and the
+// bytes to write before next: 1 for the LF that CRLines writes after
+// CROverwrites, else 0. It leaves crFate, which only SettleCR reads (on
+// the token path), as it is.
+func (c *cleaner) quickCR(next byte) (uint32, bool) {
+	if next == '\n' {
+		c.crRun = 0
+		return 0, true
+	}
+	if len(c.rep.Findings) < MaxFindings {
+		return 0, false
+	}
+	c.crRun = 0
+	c.rep.Flags.Overwrite++
+	c.rep.FindingsOmitted++
+	if c.opts.CR == CRLines {
+		return 1, true
+	}
+	return 0, true
 }
 
 // kindFlags masks a record's kind and flags (bits 0–7 and 16–23);

@@ -1,9 +1,11 @@
 package sanitize
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -218,12 +220,13 @@ type report struct {
 	byKind [16]int64
 }
 
-func newReport(o Options) report {
-	policy := defaultPolicy
-	if o != (Options{}) {
-		policy = o.String()
+// policyOf returns Report.Policy under o: o.String(), built once for the
+// default Options.
+func policyOf(o Options) string {
+	if o == (Options{}) {
+		return defaultPolicy
 	}
-	return report{Report: Report{Schema: Schema, Policy: policy}}
+	return o.String()
 }
 
 // defaultPolicy is the Policy of the default Options, built once: String
@@ -408,15 +411,24 @@ func (r *report) find(off int64, kind, seq string, n int64) {
 	r.Findings = append(r.Findings, Finding{Offset: off, Kind: kind, Sequence: seq, Bytes: n})
 }
 
-// snapshot returns the public report.
+// snapshot returns the public report. The counters a report of a short
+// input leaves at zero are not read: the classes and anomalies (their
+// fields are the catalogue's, which nothing else writes), and the CSI
+// keys and OSC numbers when none was admitted (a key's counter leaves
+// zero only through admit, which counts it in namedCSI or namedOSC).
 func (r *report) snapshot() Report {
 	out := r.Report
-	flags, anomalies := reflect.ValueOf(&out.Flags).Elem(), reflect.ValueOf(&out.Anomalies).Elem()
-	for i, f := range flagCounters {
-		flags.Field(f).SetInt(r.classes[i])
+	if r.classes != [len(r.classes)]int64{} {
+		flags := reflect.ValueOf(&out.Flags).Elem()
+		for i, f := range flagCounters {
+			flags.Field(f).SetInt(r.classes[i])
+		}
 	}
-	for i, f := range anomalyCounters {
-		anomalies.Field(f).SetInt(r.anomalies[i])
+	if r.anomalies != [len(r.anomalies)]int64{} {
+		anomalies := reflect.ValueOf(&out.Anomalies).Elem()
+		for i, f := range anomalyCounters {
+			anomalies.Field(f).SetInt(r.anomalies[i])
+		}
 	}
 	k := &r.byKind
 	out.Removed.C1, out.Removed.DEL, out.Removed.Invalid = k[decode.KindC1], k[decode.KindDEL], k[decode.KindInvalid]
@@ -424,30 +436,34 @@ func (r *report) snapshot() Report {
 	out.Removed.DCS, out.Removed.APC, out.Removed.PM = k[decode.KindDCS], k[decode.KindAPC], k[decode.KindPM]
 	out.Removed.SOS, out.Removed.ESCk = k[decode.KindSOS], k[decode.KindScreenTitle]
 	out.CSIFinals = map[string]int64{}
-	r.csi.each(func(k uint32, n int64) {
-		var key csiKey
-		binary.LittleEndian.PutUint32(key[:], k)
-		out.CSIFinals[key.String()] += n
-	})
-	for i, row := range r.csiPlain {
-		for f, n := range row {
-			if n > 0 {
-				out.CSIFinals[csiKey{privateMarkers[i], 0, 0, byte(0x40 + f)}.String()] += n
+	if r.namedCSI > 0 {
+		r.csi.each(func(k uint32, n int64) {
+			var key csiKey
+			binary.LittleEndian.PutUint32(key[:], k)
+			out.CSIFinals[key.String()] += n
+		})
+		for i, row := range r.csiPlain {
+			for f, n := range row {
+				if n > 0 {
+					out.CSIFinals[csiKey{privateMarkers[i], 0, 0, byte(0x40 + f)}.String()] += n
+				}
 			}
 		}
 	}
 	out.OSCCommands = map[int32]int64{}
-	r.oscOther.each(func(k uint32, n int64) { out.OSCCommands[int32(k)] = n })
-	for k, n := range r.osc[:oscNone] {
-		if n > 0 {
-			out.OSCCommands[int32(k)] = n
+	if r.namedOSC > 0 {
+		r.oscOther.each(func(k uint32, n int64) { out.OSCCommands[int32(k)] = n })
+		for k, n := range r.osc[:oscNone] {
+			if n > 0 {
+				out.OSCCommands[int32(k)] = n
+			}
+		}
+		if n := r.osc[oscNone]; n > 0 {
+			out.OSCCommands[-1] = n
 		}
 	}
-	if n := r.osc[oscNone]; n > 0 {
-		out.OSCCommands[-1] = n
-	}
 	out.Findings = append([]Finding{}, r.Findings...)
-	sort.SliceStable(out.Findings, func(i, j int) bool { return out.Findings[i].Offset < out.Findings[j].Offset })
+	slices.SortStableFunc(out.Findings, func(a, b Finding) int { return cmp.Compare(a.Offset, b.Offset) })
 	return out
 }
 

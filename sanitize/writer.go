@@ -191,23 +191,37 @@ func (w *Writer) fail(err error) error {
 // Bytes cleans p as a whole stream and returns the cleaned text and the
 // report.
 func Bytes(p []byte, opts Options) ([]byte, Report) {
-	c := newCleaner(opts)
-	c.out = make([]byte, 0, len(p))
-	c.feed(p)
-	c.end()
-	return c.out, c.rep.snapshot()
+	if asIs(p, opts) {
+		return append(make([]byte, 0, len(p)), p...), asIsReport(opts, len(p))
+	}
+	return cleanBytes(p, opts)
 }
 
-// String is Bytes for strings.
+// String is Bytes for strings. A string that comes out as it stands is
+// returned itself, not a copy.
 func String(s string, opts Options) (string, Report) {
-	b, r := Bytes([]byte(s), opts)
+	if stringAsIs(s, opts) {
+		return s, asIsReport(opts, len(s))
+	}
+	b, r := cleanBytes([]byte(s), opts)
 	return string(b), r
+}
+
+// Text is String without the report, for callers that keep only the
+// cleaned text (capture.CleanField on each manifest field): text that
+// comes out as it stands is returned without an allocation.
+func Text(s string, opts Options) string {
+	if stringAsIs(s, opts) {
+		return s
+	}
+	b, _ := cleanBytes([]byte(s), opts)
+	return string(b)
 }
 
 // Map cleans p like Bytes and also returns the offset map between p and
 // the cleaned text.
 func Map(p []byte, opts Options) ([]byte, Report, *OffsetMap) {
-	c := newCleaner(opts)
+	c := getCleaner(opts)
 	c.m, c.mapEach = &OffsetMap{}, !c.lineMode
 	c.mapScreen()
 	c.m.add(0, 0)
@@ -215,7 +229,9 @@ func Map(p []byte, opts Options) ([]byte, Report, *OffsetMap) {
 	c.feed(p)
 	c.end()
 	c.m.add(int64(len(p)), int64(len(c.out)))
-	return c.out, c.rep.snapshot(), c.m
+	out, rep, m := c.out, c.rep.snapshot(), c.m
+	c.release()
+	return out, rep, m
 }
 
 // OffsetMap relates input byte offsets to cleaned-text byte offsets. It is
