@@ -280,7 +280,8 @@ loop:
 	for ; ; i++ {
 		r := recs[i%batchRecords]
 		e := uint32(r>>24) - uint32(c.next)
-		if uint32(r)&kindFlags == uint32(decode.KindText) {
+		kf := uint32(r) & kindFlags
+		if kf == uint32(decode.KindText) {
 			if c.crRun != 0 {
 				// Settled, the run's LF (if any) is written whether or
 				// not the text is copied here.
@@ -317,27 +318,35 @@ loop:
 			i++
 			r = recs[i%batchRecords]
 			e = uint32(r>>24) - uint32(c.next)
+			kf = uint32(r) & kindFlags
 		}
-		var w memoWord
-		switch quickClasses[quickIndex(r)] {
-		case quickText: // text after text: taken at the loop's head
-			i--
-			continue
-		case quickMemo:
+		if k := kf &^ aborted; k == uint32(decode.KindCSI) || k < 32 && memoKinds>>k&1 != 0 {
 			// A token that begins in the chunk begins after the latest
 			// frame boundary (Writer.Frame marks one between Writes).
 			n := e - s
 			if n > maxMemo || int(s)+maxMemo > len(chunk) {
-				break loop
+				break
 			}
-			w = wordAt(chunk, int(s), int(n))
-		case quickMemoAborted:
-			n := e - s
-			if n >= maxMemo || int(s)+maxMemo > len(chunk) {
-				break loop
+			w := wordAt(chunk, int(s), int(n))
+			if kf != k {
+				if n == maxMemo {
+					break
+				}
+				w = w.tagged(decode.FlagAborted, int(n))
 			}
-			w = wordAt(chunk, int(s), int(n)).tagged(decode.FlagAborted, int(n))
-		case quickEmbedded:
+			k, j := w.slots()
+			if q := &c.memo.quick; q[k].key == w {
+				q[k].hits++
+			} else if q[j].key == w {
+				q[j].hits++
+			} else {
+				break
+			}
+			s = e
+			continue
+		}
+		switch kf {
+		case uint32(decode.KindText) | embedded:
 			// An LF or TAB inside a sequence, the byte before its end.
 			if c.crRun != 0 {
 				if int(o) >= len(buf) || int(e) > len(chunk) || e == 0 {
@@ -356,8 +365,7 @@ loop:
 			copy16(buf, int(o), chunk, int(e)-1)
 			o++
 			c.fmt.prevEnd = c.next + int64(e)
-			continue
-		case quickInvalid:
+		case uint32(decode.KindInvalid):
 			if c.crRun != 0 {
 				if int(o) >= len(buf) {
 					break loop
@@ -376,32 +384,16 @@ loop:
 			o += uint32(len(replacement))
 			c.rep.byKind[decode.KindInvalid]++
 			s = e
-			continue
-		case quickC0:
+		case uint32(decode.KindC0), uint32(decode.KindC0) | embedded:
 			if !c.quickC0(r.Final(), int(c.next-c.base)+int(e)) {
 				break loop
 			}
-			s = e
-			continue
-		case quickC0Embedded:
-			if !c.quickC0(r.Final(), int(c.next-c.base)+int(e)) {
-				break loop
+			if kf == uint32(decode.KindC0) {
+				s = e
 			}
-			continue
-		case quickStop:
-			break loop // stopRecord among them
 		default:
-			break loop
+			break loop // stopRecord among them
 		}
-		k, j := w.slots()
-		if q := &c.memo.quick; q[k].key == w {
-			q[k].hits++
-		} else if q[j].key == w {
-			q[j].hits++
-		} else {
-			break
-		}
-		s = e
 	}
 	if c.fmt.prevEnd > c.next {
 		// Text was copied: its last character is read back when needed
@@ -435,55 +427,6 @@ func (c *cleaner) quickCR(next byte) (uint32, bool) {
 	}
 	return 0, true
 }
-
-// quickRecords' cases, by a record's kind and flags (quickClasses).
-const (
-	quickStop        = iota // anything it leaves to record, stopRecord among them
-	quickText               // text (not embedded)
-	quickMemo               // a kind the memo takes (memoKinds), without flags
-	quickMemoAborted        // the same, aborted
-	quickEmbedded           // text embedded in a sequence: an LF or TAB
-	quickInvalid            // invalid UTF-8
-	quickC0                 // a C0 control (not embedded)
-	quickC0Embedded         // a C0 control embedded in a sequence
-)
-
-// quickClassesLen is the length of quickClasses: every quickIndex.
-const quickClassesLen = 1 << 12
-
-// quickIndex returns the index in quickClasses of the record r: its kind
-// (five bits) and its flags (FlagMalformed, FlagAborted and
-// FlagUnterminated at bits 5-7, FlagEmbedded at bit 11).
-func quickIndex(r decode.Record) uint32 {
-	return (uint32(r)&0x1F | uint32(r)>>11&0x8E0) % quickClassesLen
-}
-
-// quickClasses are quickRecords' cases by quickIndex.
-var quickClasses = func() (t [quickClassesLen]uint8) {
-	for k := range decode.Kind(32) {
-		for _, f := range [...]decode.Flags{0, decode.FlagAborted, decode.FlagEmbedded} {
-			cl := uint8(quickStop)
-			switch {
-			case k == decode.KindText && f == 0:
-				cl = quickText
-			case k == decode.KindText && f == decode.FlagEmbedded:
-				cl = quickEmbedded
-			case k == decode.KindInvalid && f == 0:
-				cl = quickInvalid
-			case k == decode.KindC0 && f == 0:
-				cl = quickC0
-			case k == decode.KindC0 && f == decode.FlagEmbedded:
-				cl = quickC0Embedded
-			case memoKind(k) && f == 0:
-				cl = quickMemo
-			case memoKind(k) && f == decode.FlagAborted:
-				cl = quickMemoAborted
-			}
-			t[quickIndex(decode.Record(k)|decode.Record(f)<<16)] = cl
-		}
-	}
-	return t
-}()
 
 // kindFlags masks a record's kind and flags (bits 0–7 and 16–23);
 // embedded and aborted are its FlagEmbedded and FlagAborted there.
