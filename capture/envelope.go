@@ -325,7 +325,7 @@ func CheckDecision(js []byte) error {
 			return fmt.Errorf("decision: %w", err)
 		}
 		if s, ok := tok.(string); ok {
-			if c, _ := sanitize.String(s, sanitize.Options{}); c != s {
+			if sanitize.Text(s, sanitize.Options{}) != s {
 				return fmt.Errorf("decision: the string after byte %d holds control or format characters (allowed: TAB and LF)", off)
 			}
 		}

@@ -317,6 +317,7 @@ const (
 type scanTable struct {
 	class [256]uint8          // byte → column
 	next  [1<<16 + 256]uint16 // [state row + class]: the next state row
+	next2 [1<<16 + 256]uint16 // 2 × next, for steps in assembly (fillSteps)
 	info  [1<<16 + 256]uint16 // [state row + class]: the records (scanInfo bits)
 	end   []uint32            // [state]: the records End writes, as an entry
 	flush []uint32            // [state]: the text run a Scan call ends, as an entry

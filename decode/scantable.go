@@ -431,5 +431,6 @@ func buildScanTable(loneC1, apcBEL bool, classes *[256]uint8) *scanTable {
 	for k := range t.flush {
 		t.flush[k] = row(t.flush[k])
 	}
+	t.fillSteps()
 	return t
 }

@@ -27,6 +27,7 @@ TEXT ·steps(SB), NOSPLIT, $0-112
 	MOVQ i+32(FP), CX
 	SUBQ DX, CX
 	MOVWLZX s+40(FP), AX
+	SHLL $1, AX
 	MOVQ recs_base+48(FP), DI
 	MOVQ n+72(FP), DX
 	LEAQ (DI)(DX*8), DI
@@ -40,8 +41,8 @@ loop:
 	MOVBLZX (SI)(CX*1), BX
 	MOVQ (R14)(BX*8), R12
 	MOVBLZX (R8)(BX*1), BX
-	LEAQ (R8)(BX*2), DX
-	MOVWLZX scanTable_info(DX)(AX*2), R9
+	LEAQ scanTable_next2(R8)(BX*2), DX
+	MOVWLZX scanTable_info-scanTable_next2(DX)(AX*1), R9
 	MOVL R9, R10
 	SHRL $const_infoEmitShift, R10
 	LEAQ (R10)(R10*2), R10
@@ -53,7 +54,7 @@ loop:
 	JNZ rare
 
 step:
-	MOVWLZX scanTable_next(DX)(AX*2), AX
+	MOVWLZX (DX)(AX*1), AX
 	ANDL $const_infoCount, R9
 	LEAQ (DI)(R9*8), DI
 	ADDQ $(1<<24), R13
@@ -64,6 +65,7 @@ done:
 	MOVQ q_len+16(FP), DX
 	ADDQ CX, DX
 	MOVQ DX, stop+88(FP)
+	SHRL $1, AX
 	MOVL AX, state+96(FP)
 	SUBQ recs_base+48(FP), DI
 	SHRQ $3, DI

@@ -28,3 +28,13 @@ func ExampleNewWriter() {
 	// label! <https://example.com/>
 	// 1 link label kept
 }
+
+func ExampleText() {
+	// A file name, an argv word: a string that needs no cleaning comes back
+	// as it is; another is cleaned as String would clean it.
+	fmt.Printf("%q\n", sanitize.Text("main.go", sanitize.Options{}))
+	fmt.Printf("%q\n", sanitize.Text("evil\x1b]0;pwned\x07\u202e.go", sanitize.Options{}))
+	// Output:
+	// "main.go"
+	// "evil.go"
+}
