@@ -180,21 +180,23 @@ func (c *cleaner) records(n int) {
 	if !c.memo.loudQuiet && len(c.rep.Findings) >= MaxFindings {
 		c.memo.quietLoud()
 	}
+	recs := c.recs
 	for i := 0; i < n; i++ {
 		quick := c.plainText && !c.fmt.pending()
 		if quick {
 			if i = int(c.quickRecords(uint(i))); i == n {
 				break
 			}
-			if c.crRun != 0 && c.settleBefore(c.recs[i]) {
+			if c.crRun != 0 && c.settleBefore(recs[i]) {
 				i-- // quickRecords takes it now
 				continue
 			}
-			if c.closeCounted(c.recs[i]) {
+			// Only an OSC without flags of a close's length can be one.
+			if r := recs[i]; uint32(r)&kindFlags == uint32(decode.KindOSC) && uint64(r.EndNear(c.base)-c.next-closeLen) <= 1 && c.closeCounted(r) {
 				continue
 			}
 		}
-		r := c.recs[i]
+		r := recs[i]
 		end := r.EndNear(c.base)
 		start := c.next
 		if r.Flags()&decode.FlagEmbedded != 0 {
@@ -595,8 +597,9 @@ func (c *cleaner) linked(t *decode.Token) bool {
 	return true
 }
 
-// closeCounted counts r, the record that stopped quickRecords, when it
-// is an OSC 8 close (closeKeys) without flags in the chunk that linked
+// closeCounted counts r, the record that stopped quickRecords, an OSC
+// without flags of closeLen or closeLen+1 bytes (as records checked),
+// when it is an OSC 8 close (closeKeys) in the chunk that linked
 // would only count: no link is open (a close would write its URI), one
 // has been counted before (countOSC admits the first by name), a close
 // raises no class (linkClasses) and its payload is within the limit (else
@@ -606,8 +609,7 @@ func (c *cleaner) closeCounted(r decode.Record) bool {
 	rep := &c.rep
 	n := &rep.osc[oscIndex(8)]
 	end := r.EndNear(c.base)
-	if uint32(r)&kindFlags != uint32(decode.KindOSC) || c.next < c.base || end-c.next > maxMemo ||
-		c.linkOpen || *n == 0 || linkClasses[0] != 0 || c.opts.maxPayload() < closePayload {
+	if c.next < c.base || c.linkOpen || *n == 0 || linkClasses[0] != 0 || c.opts.maxPayload() < closePayload {
 		return false
 	}
 	if w := wordOf(c.chunk[c.next-c.base : end-c.base]); w != closeKeys[0] && w != closeKeys[1] {
@@ -625,6 +627,12 @@ var closeKeys = [2]memoWord{wordOf([]byte("\x1b]8;;\x1b\\")), wordOf([]byte("\x1
 
 // closePayload is the length in bytes of their payload, "8;;".
 const closePayload = 3
+
+// closeLen is the length in bytes of the shorter close, the one that
+// ends with BEL; the other is one byte longer. The last byte of an OSC
+// is its terminator, never the zero padding of a word, so a record whose
+// word (wordOf) is a close's has its length.
+const closeLen = 2 + closePayload + 1
 
 // linkClasses are the advisory classes of an OSC 8 without flags: a
 // close at 0, an open at 1, as Advisories gives them (the catalogue's
