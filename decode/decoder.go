@@ -118,7 +118,8 @@ type Decoder struct {
 	escOff   int64 // offset of an ESC seen inside a string
 	overlong int64 // MaxPayload, resolved when the string begins
 
-	scan uint16 // Scan's table state
+	scan    uint16 // Scan's table state
+	scanKey uint8  // the index in scanTables of the table whose row scan is (scanTableIn)
 
 	// TakeTextBlanks: the non-ASCII blanks in the text Feed has emitted,
 	// and the bytes Feed, AppendText, TakeText and Extend (not TakeWord)

@@ -75,9 +75,10 @@ const ScanRecords = 8
 // runs of printable payload and parameters in the states of bulkStates
 // (stays.skip). len(recs) must be at least ScanRecords. The table of each
 // choice of LoneC1 and APCBEL is built on first use (about 3 ms of CPU
-// time; BenchmarkScanTable).
+// time; BenchmarkScanTable). LoneC1 or APCBEL changed while a token is open
+// takes effect when the decoder is next in ground (scanTableIn).
 func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
-	t := scanTableFor(d.LoneC1, d.APCBEL)
+	t := d.scanTableIn()
 	off := d.off
 	s := uint32(d.scan) // a uint16: next needs no bounds check
 	i := 0
@@ -247,7 +248,7 @@ func (d *Decoder) ScanEnd(recs []Record) int {
 		d.u8n = 0
 		return 1
 	}
-	t := scanTableFor(d.LoneC1, d.APCBEL)
+	t := d.scanTableIn()
 	e := t.end[d.scan/scanWidth]
 	em := &t.emits[e>>entryEmitShift]
 	n := int(e>>entryCountShift) & 3

@@ -55,16 +55,40 @@ var scanTables [4]struct {
 // scanTableFor returns the scan table of the options, generated on first
 // use.
 func scanTableFor(loneC1, apcBEL bool) *scanTable {
-	k := 0
+	return scanTableOf(scanKey(loneC1, apcBEL))
+}
+
+// scanKey is the index in scanTables of the options.
+func scanKey(loneC1, apcBEL bool) uint8 {
+	k := uint8(0)
 	if loneC1 {
 		k |= 1
 	}
 	if apcBEL {
 		k |= 2
 	}
+	return k
+}
+
+// scanTableOf returns the scan table of index k in scanTables.
+func scanTableOf(k uint8) *scanTable {
 	e := &scanTables[k]
-	e.once.Do(func() { e.t = buildScanTable(loneC1, apcBEL, &scanClasses) })
+	e.once.Do(func() { e.t = buildScanTable(k&1 != 0, k&2 != 0, &scanClasses) })
 	return e.t
+}
+
+// scanTableIn returns the table Scan and ScanEnd step d's state in: the
+// table of d's options, but while a token is open (d.scan past the rows
+// of ground, scanText) the table of the options it began under, whose
+// rows d.scan indexes: the rows of the four tables are not the same
+// states, and a row read in another table was another state (ESC [ read
+// on as SOS, or its ESC given as text). An option changed with a token
+// open so takes effect when the decoder is next in ground.
+func (d *Decoder) scanTableIn() *scanTable {
+	if d.scan <= scanText {
+		d.scanKey = scanKey(d.LoneC1, d.APCBEL)
+	}
+	return scanTableOf(d.scanKey)
 }
 
 // probeBase is the stream offset at which buildScanTable feeds its probes.

@@ -85,10 +85,10 @@ func countBlanksIn(b []byte, k int) int64 {
 
 // blankLeads returns, for the 8 bytes of x, a word whose high bits
 // (highs) are set where a byte may be the first of a non-ASCII blank, C2
-// or E1–E3, and clear when none is: bytes E0–E3 are those whose top six bits are those of E0, so two
-// tests for a zero byte suffice (E0 passes too). The test for a zero
-// byte is the usual one: it may also flag the byte above a true zero,
-// never miss one.
+// or E1–E3, and clear when none is: bytes E0–E3 are those whose top six
+// bits are those of E0, so two tests for a zero byte suffice (E0 passes
+// too). The test for a zero byte is the usual one: it may also flag the
+// byte above a true zero, never miss one.
 func blankLeads(x uint64) uint64 {
 	zeros := func(v uint64) uint64 { return (v - ones) &^ v }
 	return zeros(x&(0xFC*ones)^(0xE0*ones)) | zeros(x^(0xC2*ones))
