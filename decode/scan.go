@@ -100,16 +100,16 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		i = size - have
 	}
 	next, info, ems := &t.next, &t.info, &t.emits
-	for i < len(p) && n <= len(recs)-ScanRecords {
-		// A block of bytes that cannot fill recs (a byte ends at most
-		// three records), stepped without counting the room left. The
-		// step consumes its byte: i does not wait for the table.
-		stop := min(len(p), i+(len(recs)-ScanRecords-n)/3+1)
-		if n < 0 || 3*(stop-i) > len(recs)-n {
+	// steps stops where fewer than ScanRecords slots are left (lim), so
+	// that what follows a stop has room for its records.
+	lim := len(recs) - ScanRecords
+	for i < len(p) && n <= lim {
+		if n < 0 || i < 0 || lim > len(recs)-3 {
 			panic(errStepsRoom) // steps checks no bounds (steps_amd64.s)
 		}
-		i, s, n = steps(t, p[:stop], i, s, recs, n, Record(off+int64(i))<<24)
-		if i == stop {
+		// The step consumes its byte: i does not wait for the table.
+		i, s, n = steps(t, p, i, s, recs, n, lim, Record(off+int64(i))<<24)
+		if i == len(p) || n > lim {
 			continue
 		}
 		if k := s + uint32(t.class[p[i]]); info[k]&infoSkip != 0 {
@@ -167,11 +167,36 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 
 // stepsGo takes the table steps of q from byte i in state s, writing
 // records into recs from n on (at is the stream offset of q[i] as in a
-// record), up to the end of q or a step of infoSpecial, which it does not
-// take; recs has room for three records a byte of q[i:]. It returns where
-// it stopped, and the state and record count there. It is steps in Go:
-// the portable one (other GOARCH, the purego build tag), and on amd64 the
-// reference the assembly is tested against (steps_amd64_test.go).
+// record), up to the end of q, a step of infoSpecial, which it does not
+// take, or a byte at which the record count n is past lim (recs is
+// nearly full), which it does not step. A step writes at most three
+// slots, and takes place only at n <= lim: recs must have lim+3 slots. It
+// returns where it stopped, and the state and record count there. It is
+// steps in Go: the portable one (other GOARCH, the purego build tag), and
+// on amd64 the reference the assembly is tested against
+// (steps_amd64_test.go).
+//
+// It steps blocks of bytes that cannot pass lim (stepsBlock), with no
+// count of the room inside the loop: a test of n <= lim at every byte of
+// the compiled loop, or a loop of blocks around it in one function, made
+// purego Scan 5–25% slower (BENCHMARKS.md, blocks9), where the test in
+// the assembly costs nothing.
+func (t *scanTable) stepsGo(q []byte, i int, s uint32, recs []Record, n, lim int, at Record) (int, uint32, int) {
+	for i < len(q) && n <= lim {
+		stop := min(len(q), i+(lim-n)/3+1)
+		i0 := i
+		i, s, n = t.stepsBlock(q[:stop], i, s, recs, n, at)
+		if i < stop {
+			break
+		}
+		at += Record(i-i0) << 24
+	}
+	return i, s, n
+}
+
+// stepsBlock is stepsGo without lim: it steps q[i:] up to its end or a
+// step of infoSpecial, and recs[n:] has room for three records a byte of
+// q[i:].
 //
 // It is Scan's inner loop, a function of its own so that its few values
 // stay in registers (inside Scan the compiler reloaded four of them from
@@ -182,7 +207,7 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 // compiler's spills around and cost 5–10%: measure before and after.
 //
 //go:noinline
-func (t *scanTable) stepsGo(q []byte, i int, s uint32, recs []Record, n int, at Record) (int, uint32, int) {
+func (t *scanTable) stepsBlock(q []byte, i int, s uint32, recs []Record, n int, at Record) (int, uint32, int) {
 	class, info, next, ems := &t.class, &t.info, &t.next, &t.emits
 	q = q[i:]
 	j := 0
@@ -210,9 +235,9 @@ func (t *scanTable) stepsGo(q []byte, i int, s uint32, recs []Record, n int, at 
 	return i + j, s, n
 }
 
-// errStepsRoom is the panic of a Scan block that would leave steps, which
-// checks no bounds, too little room in recs.
-var errStepsRoom = errors.New("decode: Scan block without room for its records")
+// errStepsRoom is the panic of a Scan call that would leave steps, which
+// checks no bounds, too little room in recs past its limit.
+var errStepsRoom = errors.New("decode: Scan without room in recs for the records of steps")
 
 // ScanEnd is End for a Decoder driven by Scan: it writes the records of
 // what is still open (at most ScanRecords) into recs, returns how many,

@@ -5,18 +5,19 @@ package decode
 // steps is Scan's inner loop in amd64 assembly (steps_amd64.s), with the
 // contract of stepsGo: it takes the table steps of q from byte i in state
 // s of t, writing records into recs from n on (at is the stream offset of
-// q[i] as in a record), up to the end of q or a step of infoSpecial, which
-// it does not take, and returns where it stopped, and the state and
-// record count there.
+// q[i] as in a record), up to the end of q, a step of infoSpecial, which
+// it does not take, or a byte at which n is past lim, which it does not
+// step, and returns where it stopped, and the state and record count
+// there. One call covers what Scan has of p, however full recs gets.
 //
 // It checks no bounds: the caller must pass 0 <= i <= len(q), 0 <= n and
-// room for three records a byte of q[i:] in recs[n:] (Scan checks this
-// once a block, outside the loop). It reads only the low 16 bits of s
-// (every state row is below 1<<16), so that every table index is in
-// range whatever s is.
+// lim <= len(recs)-3, the room of the three records of a step taken at
+// n == lim (Scan checks this once a call, outside the loop). It reads
+// only the low 16 bits of s (every state row is below 1<<16), so that
+// every table index is in range whatever s is.
 //
 //go:noescape
-func steps(t *scanTable, q []byte, i int, s uint32, recs []Record, n int, at Record) (stop int, state uint32, count int)
+func steps(t *scanTable, q []byte, i int, s uint32, recs []Record, n, lim int, at Record) (stop int, state uint32, count int)
 
 // stepsKeep is, for each byte b, the mask that keeps a record as it is but
 // for a final byte 0xFF, which becomes b (emission): the AND that stepsGo

@@ -48,31 +48,44 @@ func reachableRows(tab *scanTable) []uint32 {
 func stepsSentinel(k int) Record { return Record(k+1) * 0x9E3779B97F4A7C15 }
 
 // checkSteps holds steps (the assembly) to stepsGo, the Go loop, on table
-// tab from state s and record count n, over q[i:] cut at every length:
-// the same returns, and the same contents of recs, whose slots all start
-// as distinct sentinels. recs has the least room steps asks for, three
-// records a byte of the block, followed by a guard of 16 slots that
-// neither may write.
+// tab from state s and record count n, over q[i:] in two sweeps: cut at
+// every length, with the least room steps asks for (three records a byte
+// of the block, lim three slots short of it, never reached); and whole,
+// with recs of every length from 0 to that room and three more and lim
+// three slots short of it, so that the limit is hit before every byte
+// and a step is taken at n == lim with exactly its three slots. Every
+// slot starts as a distinct sentinel, and a guard of 16 slots past recs
+// must stay so: the same returns, and the same contents of recs.
 func checkSteps(t *testing.T, tab *scanTable, q []byte, i int, s uint32, n int, at Record) {
 	t.Helper()
+	if i > len(q) {
+		return
+	}
 	const guard = 16
-	size := n + 3*(len(q)-i) + guard
-	got, want := make([]Record, size), make([]Record, size)
-	for end := i; end <= len(q); end++ {
-		room := n + 3*(end-i)
+	most := n + 3*(len(q)-i) + 3
+	got, want := make([]Record, most+guard), make([]Record, most+guard)
+	check := func(end, room int) {
+		t.Helper()
 		for k := range room + guard {
 			got[k], want[k] = stepsSentinel(k), stepsSentinel(k)
 		}
-		gi, gs, gn := steps(tab, q[:end], i, s, got[:room], n, at)
-		wi, ws, wn := tab.stepsGo(q[:end], i, s, want[:room], n, at)
+		lim := room - 3
+		gi, gs, gn := steps(tab, q[:end], i, s, got[:room], n, lim, at)
+		wi, ws, wn := tab.stepsGo(q[:end], i, s, want[:room], n, lim, at)
 		if gi != wi || gs != ws || gn != wn {
-			t.Fatalf("%q[%d:%d] from state %d, n %d: assembly returns (%d, %d, %d), Go (%d, %d, %d)", q, i, end, s, n, gi, gs, gn, wi, ws, wn)
+			t.Fatalf("%q[%d:%d] from state %d, n %d, lim %d: assembly returns (%d, %d, %d), Go (%d, %d, %d)", q, i, end, s, n, lim, gi, gs, gn, wi, ws, wn)
 		}
 		for k := range room + guard {
 			if got[k] != want[k] {
-				t.Fatalf("%q[%d:%d] from state %d, n %d: recs[%d] is %#x in the assembly, %#x in Go (sentinel %#x)", q, i, end, s, n, k, got[k], want[k], stepsSentinel(k))
+				t.Fatalf("%q[%d:%d] from state %d, n %d, lim %d: recs[%d] is %#x in the assembly, %#x in Go (sentinel %#x)", q, i, end, s, n, lim, k, got[k], want[k], stepsSentinel(k))
 			}
 		}
+	}
+	for end := i; end <= len(q); end++ {
+		check(end, n+3*(end-i))
+	}
+	for room := range most + 1 {
+		check(len(q), room)
 	}
 }
 
@@ -113,7 +126,10 @@ func stepsInputs(t *testing.T, r *rand.Rand, count int) [][]byte {
 // state of the four tables: one byte of every class and then a few more,
 // and windows of the corpus and random bytes, each cut at every length,
 // with a record count of 0 or 5 and a stream offset whose records wrap
-// past 1<<40 within the block.
+// past 1<<40 within the block; each also with recs of every length
+// (checkSteps). A byte of every class from every row includes, in each
+// table, steps of infoMany, which the sweep of lengths takes at the limit
+// (n == lim, recs three slots long).
 func TestSteps(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 9))
 	windows := 8
@@ -130,14 +146,21 @@ func TestSteps(t *testing.T) {
 		}
 		rows := reachableRows(tab)
 		inputs := stepsInputs(t, r, windows*len(rows))
+		many := 0
 		for k, s := range rows {
 			for _, b := range reps {
+				if f := tab.info[s+uint32(tab.class[b])]; f&infoMany != 0 && f&infoSpecial == 0 {
+					many++
+				}
 				q := append([]byte{0, b}, hostile.Bytes(r, 5)...)
 				checkSteps(t, tab, q, 1, s, 0, Record(1000)<<24)
 			}
 			for w, q := range inputs[k*windows : (k+1)*windows] {
 				checkSteps(t, tab, q, w%2, s, 5*(w%2), Record(1<<40-20)<<24)
 			}
+		}
+		if many == 0 {
+			t.Fatalf("table (lone %v, apc-bel %v): no step of infoMany taken at the limit", d.LoneC1, d.APCBEL)
 		}
 	}
 }
