@@ -257,10 +257,9 @@ func (c *cleaner) settleBefore(r decode.Record) bool {
 // The loop makes no call and holds few values, so that the output and
 // the chunk stay in registers: the batch is read through a pointer held
 // in the loop, nil-checked once, offsets are 32 bits from where the loop
-// begins, and the record after a text, most
-// often an SGR, is taken in the same turn. A record that would need a
-// call (the output to grow, a run of CRs to settle) is left to its
-// caller. Measured (BENCHMARKS.md, sgrpol): about 40 instructions a
+// begins, and the record after a text, most often an SGR, is taken in
+// the same turn. A record that would need a call (the output to grow, a
+// run of CRs that quickCR cannot settle) is left to its caller. Measured (BENCHMARKS.md, sgrpol): about 40 instructions a
 // text and 45 a recall.
 func (c *cleaner) quickRecords(i uint) uint {
 	s0 := c.next - c.base // where the next token that is not embedded begins in the chunk
