@@ -914,18 +914,10 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		nInter = 1
 	}
 	key := csiKey{private, inter, 0, final}
-	count := r.csiCounter(key, nInter) // the key's counter, looked up once
-	if count != nil {
-		*count++ // as countCSIKey counts it
-	} else {
-		r.countNewCSI(key, nInter, start, n)
-	}
+	r.countCSIKey(key, nInter, start, n)
 	if flags&^decode.FlagAborted == 0 && n <= int64(memoLen(flags)) && offered(start) {
 		w := wordOf(b).tagged(flags, len(b))
-		if count == nil { // admitted just now, or counted as other from now on
-			count = r.csiCounter(key, nInter)
-		}
-		if count != nil {
+		if count := r.csiCounter(key, nInter); count != nil {
 			if i, ok := c.slotFor(w); ok {
 				c.keep(i, csiMemo{word: w, kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count})
 			}
@@ -977,12 +969,12 @@ func csiParts(b []byte, final byte) (private, inter byte, params []byte, over, m
 			break
 		}
 		if x >= ':' {
-			over, seps, v = over || v > decode.MaxParamValue, seps+1, 0
+			seps, v = seps+1, 0
 			continue
 		}
-		v = min(v*10+uint32(x-'0'), decode.MaxParamValue+1) // saturates: tested at the parameter's end
+		v = min(v*10+uint32(x-'0'), decode.MaxParamValue+1)
+		over = over || v > decode.MaxParamValue
 	}
-	over = over || v > decode.MaxParamValue
 	for _, x := range body[j:] { // at most one intermediate, and controls
 		switch {
 		case isExecuted(x):
