@@ -635,18 +635,36 @@ func (m *Model) nf(t *decode.Token) {
 		case '8': // DECALN: fill with E, margins reset, cursor home
 			m.top, m.bot = 0, m.rows-1
 			m.cur.x, m.cur.y, m.cur.pending = 0, 0, false
-			for y := range m.rows {
-				row := m.line(y)
-				for x := range row {
-					m.destroy(&row[x], causeOverwritten, 'E')
-					row[x] = Cell{Off: t.Off, Len: uint32(t.Len), Frame: m.frame, Rune: 'E', Width: 1, flags: cellFill}
-				}
-			}
+			m.alignFill(t)
 		default: // double-height and double-width lines: not modelled
 			m.stats.Unknown++
 		}
 	default:
 		m.stats.Unknown++
+	}
+}
+
+// alignFill is DECALN's fill of the screen shown with E, drawn by t.
+// Each row becomes fill cells (grid.setBlank), written when something
+// reads or draws on it, so that a DECALN costs O(rows), not O(rows ×
+// cols): three bytes filled a row of 1000 cells 50 times. Only the
+// row's kept cells can hold text a finding takes: its fill cells are
+// blank or another DECALN's, which destroy passes over.
+func (m *Model) alignFill(t *decode.Token) {
+	e := Cell{Off: t.Off, Len: uint32(t.Len), Frame: m.frame, Rune: 'E', Width: 1, flags: cellFill}
+	g := &m.grids[m.screen()]
+	for y := range m.rows {
+		row := g.kept(y, m.cols)
+		if slowPath {
+			row = g.line(y, m.cols)
+		}
+		for x := range row {
+			m.destroy(&row[x], causeOverwritten, 'E')
+			row[x] = e
+		}
+		if !slowPath {
+			g.setBlank(y, e)
+		}
 	}
 }
 

@@ -189,10 +189,11 @@ type grid struct {
 	// cells holds the rows of cells, physical row i at i*cols; nil until
 	// a cell is first written. Only the first ext[i] cells of row i are
 	// kept: every cell after them is fill[i], whatever cells holds there.
-	// A row with ext 0 (a blank row: new, or erased whole) is all
-	// fill[i], so that erasing a blank row again (a program clearing the
-	// screen over and over) costs nothing per cell, and a line of text on
-	// a wide screen writes, erases and reads only the cells it reaches.
+	// A row with ext 0 (a blank row: new, or erased whole; or filled by
+	// DECALN) is all fill[i], so that erasing a blank row again (a
+	// program clearing the screen over and over) or a DECALN costs
+	// nothing per cell, and a line of text on a wide screen writes,
+	// erases and reads only the cells it reaches.
 	cells []Cell
 	ext   []int32
 	fill  []Cell
@@ -250,10 +251,19 @@ func (g *grid) reserve(y, x, n, cols int) (row []Cell, fresh int) {
 // setExt keeps the first n cells of row y of g: the rest are fill.
 func (g *grid) setExt(y, n int) { g.ext[g.rows[y]] = int32(n) }
 
-// drawn returns the cells of row y of g, cols wide, that differ from its
-// fill: at most the whole row; the cells after them are its fill, blank
-// cells.
+// drawn returns the cells of row y of g, cols wide, that show anything:
+// the cells it keeps, the cells after them being blank fill cells, or
+// the whole row when its fill is not blank (DECALN's E).
 func (g *grid) drawn(y, cols int) []Cell {
+	if g.fill[g.rows[y]].Rune != 0 {
+		return g.line(y, cols)
+	}
+	return g.kept(y, cols)
+}
+
+// kept returns the cells of row y of g, cols wide, that differ from its
+// fill: at most the whole row; the cells after them are its fill.
+func (g *grid) kept(y, cols int) []Cell {
 	i := g.rows[y]
 	if g.ext[i] == 0 {
 		return nil
@@ -264,8 +274,8 @@ func (g *grid) drawn(y, cols int) []Cell {
 // isBlank reports whether every cell of physical row i is its fill.
 func (g *grid) isBlank(i int32) bool { return g.ext[i] == 0 }
 
-// setBlank makes row y of g blank with every cell b, without writing its
-// cells.
+// setBlank makes every cell of row y of g the fill cell b (a blank, or
+// DECALN's E), without writing its cells.
 func (g *grid) setBlank(y int, b Cell) {
 	i := g.rows[y]
 	g.ext[i], g.fill[i] = 0, b
