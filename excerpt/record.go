@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strconv"
+	"strings"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
@@ -151,9 +152,38 @@ func (ix *index) entries(k, n int64) ([][2]int64, error) {
 	for i := range out {
 		e := buf[i*entrySize:]
 		out[i] = [2]int64{int64(binary.BigEndian.Uint64(e)), int64(binary.BigEndian.Uint64(e[8:]))}
+		if !ix.inText(out[i][0]) || out[i][1] < 0 || out[i][1] > ix.meta.BytesRaw ||
+			i > 0 && (out[i][0] < out[i-1][0] || out[i][1] < out[i-1][1]) {
+			return nil, errIndex
+		}
 	}
 	return out, nil
 }
+
+// errIndex reports a line index whose offsets go back or past the end of
+// the cleaned text or the raw stream: the store's files were changed.
+var errIndex = fmt.Errorf("%w: line index out of order", store.ErrFormat)
+
+// inText reports whether off is an offset of the cleaned text, its end
+// included.
+func (ix *index) inText(off int64) bool { return off >= 0 && off <= ix.meta.BytesClean }
+
+// checkText fails, wrapping store.ErrFormat, when the text of line n is
+// not what the cleaner writes: it holds an LF (a line ends at its first)
+// or a character that cleaning, with every format character kept,
+// changes: a control, invalid UTF-8. The cleaned text is a
+// file in the store that a command run without --isolate can rewrite;
+// what reaches the agent is cleaned text or nothing.
+func checkText(n int64, text []byte) error {
+	if s := string(text); strings.IndexByte(s, '\n') >= 0 || sanitize.Text(s, keepFormat) != s {
+		return fmt.Errorf("%w: line %d of the cleaned text holds what cleaning removes", store.ErrFormat, n)
+	}
+	return nil
+}
+
+// keepFormat is the policy under which cleaned text of any policy comes
+// back unchanged.
+var keepFormat = sanitize.Options{FormatChars: sanitize.FormatKeep}
 
 // budget is what is left of one call's byte limit.
 type budget struct{ bytes int }
@@ -175,7 +205,10 @@ func (ix *index) lines(out []Line, from, to int64, b *budget) ([]Line, int64, er
 		size := end - start
 		show := min(size, int64(b.bytes))
 		buf := make([]byte, show)
-		if _, err := ix.text.ReadAt(buf, start); err != nil && err != io.EOF {
+		if k, err := ix.text.ReadAt(buf, start); k < len(buf) {
+			if err == io.EOF {
+				err = errIndex
+			}
 			return out, 0, err
 		}
 		if show == size && show > 0 && buf[show-1] == '\n' {
@@ -183,6 +216,9 @@ func (ix *index) lines(out []Line, from, to int64, b *budget) ([]Line, int64, er
 		} else if show < size {
 			buf = capture.TrimPartialRune(buf)
 			ln.Cut, ln.CutBytes = true, size-int64(len(buf))
+		}
+		if err := checkText(n, buf); err != nil {
+			return out, 0, err
 		}
 		b.bytes -= len(buf)
 		ln.Text = string(buf)
@@ -325,6 +361,9 @@ func (ix *index) scan(re *regexp.Regexp, from, total int64) ([]int64, int64, err
 		return nil, 0, fmt.Errorf("%w: short line index", store.ErrFormat)
 	}
 	start := int64(binary.BigEndian.Uint64(e[:]))
+	if !ix.inText(start) {
+		return nil, 0, errIndex
+	}
 	text := bufio.NewReaderSize(io.NewSectionReader(ix.text, start, ix.meta.BytesClean-start), 64<<10)
 	var out []int64
 	lr := &lineReader{r: text}
@@ -333,11 +372,17 @@ func (ix *index) scan(re *regexp.Regexp, from, total int64) ([]int64, int64, err
 			return nil, 0, fmt.Errorf("%w: short line index", store.ErrFormat)
 		}
 		end := int64(binary.BigEndian.Uint64(e[:]))
+		if end < start || !ix.inText(end) {
+			return nil, 0, errIndex
+		}
 		lr.left = end - start
 		if re.MatchReader(lr) {
 			out = append(out, n)
 		}
 		if _, err := text.Discard(int(lr.left)); err != nil {
+			if err == io.EOF {
+				err = errIndex
+			}
 			return nil, 0, err
 		}
 		start = end
@@ -414,6 +459,9 @@ func (r *Record) Report(stream string, from, to int64) (*RangeReport, error) {
 	ee, err := ix.entries(to, 1) // where the line after the last begins
 	if err != nil {
 		return nil, err
+	}
+	if ee[0][0] < es[0][0] || ee[0][1] < es[0][1] {
+		return nil, errIndex
 	}
 	rr := &RangeReport{Ref: r.ref.String(), Stream: stream, From: from, To: to,
 		RawStart: es[0][1], RawEnd: ee[0][1], BytesOut: ee[0][0] - es[0][0],
