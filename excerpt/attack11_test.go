@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/bytelens/bytelens/capture/store"
@@ -77,5 +78,36 @@ func TestAttack11CorruptSidecar(t *testing.T) {
 				t.Errorf("Report: got %+v, error %v, want a span or an error wrapping store.ErrFormat", rr, err)
 			}
 		})
+	}
+}
+
+// TestAttack11CorruptMeta: meta.json is a store file too, and its strings
+// (the command, the policy, the stream report's findings) reach the MCP
+// server's report tool and excerpt --report --json as they are. Open
+// refuses a meta.json with a string, key or value, that cleaning changes.
+func TestAttack11CorruptMeta(t *testing.T) {
+	for _, tc := range []struct{ from, to string }{
+		{`"command":"`, `"command":"\u001b]0;X\u0007`},
+		{`"policy":"`, `"policy":"\u009b2J`},
+		{`"findings":[`, `"findings":[{"offset":0,"kind":"title","sequence":"OSC \u001b]0;X\u0007","bytes":3},`},
+		{`"csi_finals":{`, `"csi_finals":{"\u001b[":1,`},
+	} {
+		st := newStore(t)
+		ref := put(t, st, "", "line1\x1b]0;t\x07\x1b[31m\nline2\n")
+		path := filepath.Join(st.Dir(), "clean", ref.Hex(), "meta.json")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := strings.Replace(string(b), tc.from, tc.to, 1)
+		if changed == string(b) {
+			t.Fatalf("meta.json holds no %s: %s", tc.from, b)
+		}
+		if err := os.WriteFile(path, []byte(changed), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := Open(st, ref); !errors.Is(err, store.ErrFormat) {
+			t.Errorf("meta.json with %s: got %+v, error %v, want an error wrapping store.ErrFormat", tc.to, r, err)
+		}
 	}
 }

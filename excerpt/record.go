@@ -61,11 +61,48 @@ func Open(st *store.Store, ref store.Ref) (*Record, error) {
 	}
 	defer f.Close()
 	r := &Record{st: st, ref: ref}
-	if err := json.NewDecoder(io.LimitReader(f, store.MaxManifest)).Decode(&r.Meta); err != nil || r.Meta.Schema != MetaSchema {
+	b, err := io.ReadAll(io.LimitReader(f, store.MaxManifest))
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	if json.Unmarshal(b, &r.Meta) != nil || r.Meta.Schema != MetaSchema || json.Unmarshal(b, &v) != nil {
 		return nil, fmt.Errorf("%w: meta.json of %s is not %s", store.ErrFormat, ref, MetaSchema)
+	}
+	if !cleanValue(v) {
+		return nil, fmt.Errorf("%w: meta.json of %s holds a string that cleaning changes", store.ErrFormat, ref)
 	}
 	return r, nil
 }
+
+// cleanValue reports whether every string of the JSON value v, object
+// keys included, is clean (cleaned). bytelens writes meta.json from
+// cleaned text; its strings (the command, the policy, the report's
+// findings) reach the MCP server's results as they are.
+func cleanValue(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return clean(v)
+	case []any:
+		for _, e := range v {
+			if !cleanValue(e) {
+				return false
+			}
+		}
+	case map[string]any:
+		for k, e := range v {
+			if !clean(k) || !cleanValue(e) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// clean reports whether s is what cleaning writes under any policy: text
+// that cleaning with every format character kept leaves unchanged (no
+// control, valid UTF-8).
+func clean(s string) bool { return sanitize.Text(s, keepFormat) == s }
 
 // Stream returns the meta of stream name, or an error wrapping ErrStream.
 func (r *Record) Stream(name string) (*StreamMeta, error) {
@@ -175,7 +212,7 @@ func (ix *index) inText(off int64) bool { return off >= 0 && off <= ix.meta.Byte
 // file in the store that a command run without --isolate can rewrite;
 // what reaches the agent is cleaned text or nothing.
 func checkText(n int64, text []byte) error {
-	if s := string(text); strings.IndexByte(s, '\n') >= 0 || sanitize.Text(s, keepFormat) != s {
+	if s := string(text); strings.IndexByte(s, '\n') >= 0 || !clean(s) {
 		return fmt.Errorf("%w: line %d of the cleaned text holds what cleaning removes", store.ErrFormat, n)
 	}
 	return nil
