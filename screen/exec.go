@@ -406,12 +406,21 @@ func (m *Model) erase(cells []Cell, cause cause) (holes bool) {
 // eraseRows erases rows from..to-1 of screen i whole (erase). A row that
 // is blank already, or any row when findings are off, is only marked
 // blank: its cells are written when something reads or draws on it.
+// Only the cells a row keeps can hold text a finding takes (its fill
+// cells are blank or DECALN's), so only they are erased.
 func (m *Model) eraseRows(i, from, to int, cause Cause) {
 	g := &m.grids[i]
 	b := m.blankCell()
 	for y := from; y < to; y++ {
-		if m.opts.Findings && !g.isBlank(g.rows[y]) && m.erase(g.line(y, m.cols), cause) {
-			continue // the cells keep their holes
+		if m.opts.Findings && !g.isBlank(g.rows[y]) {
+			row := g.kept(y, m.cols)
+			if slowPath {
+				row = g.line(y, m.cols)
+			}
+			if m.erase(row, cause) {
+				g.setFill(y, len(row), m.cols, b) // the cells keep their holes
+				continue
+			}
 		}
 		g.setBlank(y, b)
 	}

@@ -328,14 +328,18 @@ func (m *Model) drawn(c *Cell, off int64, n uint32) {
 	m.pendDrw = m.newRecord(c, cause, text)
 }
 
-// leaveAlt records the text of the alternate screen as it is left.
+// leaveAlt records the text of the alternate screen as it is left: the
+// cells each row keeps (its fill cells hold no text a finding takes).
 func (m *Model) leaveAlt() {
 	g := &m.grids[1]
 	for y := range m.rows {
 		if g.isBlank(g.rows[y]) {
 			continue
 		}
-		row := g.line(y, m.cols)
+		row := g.kept(y, m.cols)
+		if slowPath {
+			row = g.line(y, m.cols)
+		}
 		for i := range row {
 			if row[i].Rune != 0 && m.destroy(&row[i], CauseAltScreen, 0) {
 				row[i].flags |= cellReported
