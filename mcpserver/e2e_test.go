@@ -46,7 +46,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// wire keeps every byte the server wrote to its stdout.
+// wire keeps every byte the server wrote to its stdout (or stderr),
+// safe to read while the server writes.
 type wire struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
@@ -64,12 +65,14 @@ func (w *wire) bytes() []byte {
 	return bytes.Clone(w.buf.Bytes())
 }
 
+func (w *wire) String() string { return string(w.bytes()) }
+
 type server struct {
 	cs    *mcp.ClientSession
 	cmd   *exec.Cmd
 	stdin io.Writer
 	wire  *wire
-	err   *bytes.Buffer
+	err   *wire // its stderr
 }
 
 // start runs bytelens mcp with the store at storeDir and connects the
@@ -92,7 +95,7 @@ func startWith(t *testing.T, flags []string, storeDir string, env ...string) *se
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &server{cmd: cmd, stdin: stdin, wire: &wire{}, err: &bytes.Buffer{}}
+	s := &server{cmd: cmd, stdin: stdin, wire: &wire{}, err: &wire{}}
 	cmd.Stderr = s.err
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -511,7 +514,7 @@ func TestQuietStderr(t *testing.T) {
 	s.cs.Close()
 	s.stdin.(io.Closer).Close()
 	s.cmd.Wait()
-	if s.err.Len() != 0 {
+	if s.err.String() != "" {
 		t.Errorf("stderr of a healthy session: %q", s.err.String())
 	}
 }

@@ -3,9 +3,11 @@ package mcpserver
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/bytelens/bytelens/safejson"
 
@@ -25,15 +27,24 @@ const MaxRequest = 1 << 20
 // JSON-RPC 2.0 would answer it with a null id, but the SDK, and so every
 // client built on it, cannot decode such a response and closes the
 // session, and no caller waits for it.
+//
+// At the end of the input it waits until every call it passed on or
+// answered has its answer written (or ctx ends, or the output fails)
+// before it returns the end: the SDK writes nothing once its reader has
+// seen the end (go-sdk issue 1061), and a client that writes its
+// requests and closes its end, as a script's pipe does, would otherwise
+// get no answer at all.
 type guardReader struct {
+	ctx     context.Context
 	r       *bufio.Reader
 	out     io.Writer // the JSON-RPC output
 	log     io.Writer // where dropped lines are logged
-	pending []byte    // an accepted line not yet read, with its LF
+	calls   *openCalls
+	pending []byte // an accepted line not yet read, with its LF
 }
 
-func newGuardReader(r io.Reader, out, log io.Writer) *guardReader {
-	return &guardReader{r: bufio.NewReaderSize(r, 64<<10), out: out, log: log}
+func newGuardReader(ctx context.Context, r io.Reader, out, log io.Writer, calls *openCalls) *guardReader {
+	return &guardReader{ctx: ctx, r: bufio.NewReaderSize(r, 64<<10), out: out, log: log, calls: calls}
 }
 
 func (g *guardReader) Read(p []byte) (int, error) {
@@ -44,6 +55,7 @@ func (g *guardReader) Read(p []byte) (int, error) {
 			g.answer(nil, jsonrpc.CodeInvalidRequest, "request too large")
 		case len(bytes.TrimSpace(line)) == 0:
 		case acceptable(line):
+			g.calls.add(countMessages(line, isCall))
 			g.pending = append(line, '\n')
 		case json.Valid(line):
 			g.answer(line, jsonrpc.CodeInvalidRequest, "invalid JSON-RPC message")
@@ -51,6 +63,7 @@ func (g *guardReader) Read(p []byte) (int, error) {
 			g.answer(nil, jsonrpc.CodeParseError, "parse error: not JSON")
 		}
 		if err != nil && len(g.pending) == 0 {
+			g.calls.wait(g.ctx)
 			return 0, err
 		}
 		if err != nil {
@@ -78,6 +91,88 @@ func (g *guardReader) readLine() (line []byte, tooLong bool, err error) {
 			continue
 		}
 		return bytes.TrimSuffix(buf, []byte("\n")), tooLong, err
+	}
+}
+
+// countMessages returns how many of the messages in line, one or a batch,
+// are of the kind is says; 0 when line is neither.
+func countMessages(line []byte, is func(jsonrpc.Message) bool) int {
+	var batch []json.RawMessage
+	if json.Unmarshal(line, &batch) != nil {
+		batch = []json.RawMessage{line}
+	}
+	n := 0
+	for _, m := range batch {
+		if msg, err := jsonrpc.DecodeMessage(m); err == nil && is(msg) {
+			n++
+		}
+	}
+	return n
+}
+
+// isCall reports whether msg is a request that expects an answer.
+func isCall(msg jsonrpc.Message) bool {
+	r, ok := msg.(*jsonrpc.Request)
+	return ok && r.IsCall()
+}
+
+// isAnswer reports whether msg is a response.
+func isAnswer(msg jsonrpc.Message) bool {
+	_, ok := msg.(*jsonrpc.Response)
+	return ok
+}
+
+// openCalls counts the calls read whose answers are not written yet.
+// Its zero value is ready to use.
+type openCalls struct {
+	mu     sync.Mutex
+	n      int
+	done   chan struct{} // closed when n falls to 0 or the output fails
+	broken bool          // the output failed: no answer will come
+}
+
+// add adds d calls (an answer is -1).
+func (c *openCalls) add(d int) {
+	if d == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	was := c.n
+	c.n = max(0, c.n+d)
+	switch {
+	case c.broken:
+	case was == 0 && c.n > 0:
+		c.done = make(chan struct{})
+	case was > 0 && c.n == 0:
+		close(c.done)
+	}
+}
+
+// fail says the output failed, so that wait does not wait for answers
+// that cannot be written.
+func (c *openCalls) fail() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.broken && c.n > 0 {
+		close(c.done)
+	}
+	c.broken = true
+}
+
+// wait returns when every call counted has its answer, the output
+// failed, or ctx ended.
+func (c *openCalls) wait(ctx context.Context) {
+	c.mu.Lock()
+	done := c.done
+	idle := c.n == 0 || c.broken
+	c.mu.Unlock()
+	if idle {
+		return
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
 	}
 }
 
@@ -114,6 +209,7 @@ func (g *guardReader) answer(line []byte, code int64, msg string) {
 		Error   *jsonrpc.Error  `json:"error"`
 	}{"2.0", probe.ID, &jsonrpc.Error{Code: code, Message: msg}})
 	if err == nil {
+		g.calls.add(1) // the answer written is counted off by the output
 		g.out.Write(append(js, '\n'))
 	}
 }

@@ -2,10 +2,12 @@ package mcpserver
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 // closeRecorder is a pipe end that notes whether it was closed.
@@ -40,5 +42,28 @@ func TestServeStdio(t *testing.T) {
 	<-done
 	if in.closed || out.closed {
 		t.Errorf("Serve closed in (%v) or out (%v)", in.closed, out.closed)
+	}
+}
+
+// TestServeAnswersBeforeEnd checks that a client that writes its requests
+// and closes its end at once, as a script's pipe does, gets every answer
+// before Serve returns: the SDK alone writes none once its reader has
+// seen the end of the input (go-sdk issue 1061).
+func TestServeAnswersBeforeEnd(t *testing.T) {
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+{"jsonrpc":"2.0","id":3,"method":5}
+`)
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := Serve(ctx, in, &out, Options{}); ctx.Err() != nil {
+		t.Fatalf("Serve waited until the test's deadline (%v)", err)
+	}
+	for _, id := range []string{`"id":1,"result"`, `"id":2,"result"`, `"id":3,"error"`} {
+		if !strings.Contains(out.String(), id) {
+			t.Errorf("no answer %s in:\n%s", id, out.String())
+		}
 	}
 }

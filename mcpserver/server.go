@@ -158,21 +158,24 @@ func unrequire(s *jsonschema.Schema) {
 // answered with a JSON-RPC error instead of ending the session. Serve
 // never closes in or out (the process's standard streams).
 func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
-	ew := &escapeWriter{w: out}
+	calls := new(openCalls)
+	ew := &escapeWriter{w: out, calls: calls}
 	log := io.Discard
 	if o.Log != nil {
 		log = &safeLines{w: o.Log}
 	}
-	gr := io.NopCloser(newGuardReader(in, ew, log))
+	gr := io.NopCloser(newGuardReader(ctx, in, ew, log, calls))
 	return New(o).Run(ctx, &mcp.IOTransport{Reader: gr, Writer: ew, MaxLineLength: MaxRequest + 1})
 }
 
 // escapeWriter passes each newline-ended JSON text written to it through
-// safejson.Escape. A text not yet ended is held until its newline.
+// safejson.Escape. A text not yet ended is held until its newline. Each
+// answer written, or a failed write, is counted off calls.
 type escapeWriter struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf []byte
+	mu    sync.Mutex
+	w     io.Writer
+	calls *openCalls
+	buf   []byte
 }
 
 func (e *escapeWriter) Write(p []byte) (int, error) {
@@ -190,8 +193,10 @@ func (e *escapeWriter) Write(p []byte) (int, error) {
 			line = append(e.buf, line...)
 		}
 		if _, err := e.w.Write(safejson.Escape(line)); err != nil {
+			e.calls.fail()
 			return 0, err
 		}
+		e.calls.add(-countMessages(line, isAnswer))
 		e.buf, p = e.buf[:0], p[i+1:]
 	}
 	return n, nil

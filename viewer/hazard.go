@@ -143,11 +143,17 @@ func hazardMessage(t *decode.Token, frames string) string {
 }
 
 // splitFrames says which frames of the recording t spans when a frame
-// boundary cuts it ("frames 1/2", "frames 1 to 3"), else "".
+// boundary cuts it ("frames 1/2", "frames 1 to 3", and from bytes no
+// frame holds, such as a typescript's header, "the bytes before frame 1
+// and frame 1"), else "".
 func (sv *streamView) splitFrames(t *decode.Token) string {
 	switch a, b := sv.frameAt(t.Off), sv.frameAt(t.End()-1); {
 	case a == b:
 		return ""
+	case a < 0 && b == 0:
+		return "the bytes before frame 1 and frame 1"
+	case a < 0:
+		return fmt.Sprintf("the bytes before frame 1 to frame %d", b+1)
 	case b == a+1:
 		return fmt.Sprintf("frames %d/%d", a+1, b+1)
 	default:

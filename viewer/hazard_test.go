@@ -11,6 +11,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/decode"
 	"github.com/bytelens/bytelens/sanitize"
 )
 
@@ -178,6 +179,30 @@ func TestFormatWhyBidi(t *testing.T) {
 	} {
 		if got := formatWhy(tc.r); !strings.Contains(got, tc.want) {
 			t.Errorf("formatWhy(%U) = %q, want it to say %q", tc.r, got, tc.want)
+		}
+	}
+}
+
+// TestSplitFrames checks how the status line names the frames a token
+// spans, numbered from 1 as the title bar numbers them: bytes before
+// the first frame (a typescript's header) are not "frame 0".
+func TestSplitFrames(t *testing.T) {
+	t.Parallel()
+	sv := &streamView{frames: []capture.Event{{Kind: capture.EventFrame, Off: 10}, {Kind: capture.EventFrame, Off: 20}, {Kind: capture.EventFrame, Off: 30}}}
+	for _, c := range []struct {
+		off, n int64
+		want   string
+	}{
+		{0, 5, ""},
+		{12, 5, ""},
+		{15, 10, "frames 1/2"},
+		{15, 20, "frames 1 to 3"},
+		{5, 10, "the bytes before frame 1 and frame 1"},
+		{5, 20, "the bytes before frame 1 to frame 2"},
+	} {
+		tok := decode.Token{Off: c.off, Len: c.n}
+		if got := sv.splitFrames(&tok); got != c.want {
+			t.Errorf("token at %d+%d: %q, want %q", c.off, c.n, got, c.want)
 		}
 	}
 }

@@ -104,6 +104,11 @@ func (m *model) jobDone(msg jobMsg) tea.Cmd {
 			m.err = m.hazardFound(sk, false, 0)
 			return nil
 		}
+		if sk, ok := j.(*seek); ok && sk.it == &reportItems[m.sel] && m.focus != paneReport {
+			// ] and [ from another pane: say which class they sought.
+			m.setMsg(true, "no %s found (%s/%s, selected in the report pane: ] and [ seek that class; tab to it, then j/k, to choose another)", j.name(), sk.it.group, sk.it.name)
+			return nil
+		}
 		m.setMsg(true, "no %s found", j.name())
 	}
 	return nil

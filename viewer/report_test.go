@@ -174,3 +174,23 @@ func TestFormatItemsAtBlockEdges(t *testing.T) {
 		t.Errorf("kept/format visits %v, the sanitizer kept %v", got, kept)
 	}
 }
+
+// TestClassSeekSaysWhichClass checks that ] from a pane other than the
+// report pane, finding nothing after the cursor, names the class it
+// sought and where to choose another, and that from the report pane it
+// says no more.
+func TestClassSeekSaysWhichClass(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, load(t, []byte("a\x01b plain text\n")), Options{}, testStyles(termenv.Ascii, false), 120, 30, nil)
+	d.press("<end>")
+	d.press("]")
+	if msg := d.m.msg.String(); !strings.HasPrefix(msg, "no next c0 found (removed/c0, selected in the report pane") {
+		t.Errorf("] from the hex pane: %q, want the class and the report pane named", msg)
+	}
+	d.selectItem("removed", "c0")
+	d.press("<end>")
+	d.press("]")
+	if msg := d.m.msg.String(); msg != "no next c0 found" {
+		t.Errorf("] from the report pane: %q, want %q", msg, "no next c0 found")
+	}
+}

@@ -23,7 +23,7 @@ func newMCPCmd(s *streams) *cobra.Command {
 	cmd.Flags().Var(&maxRaw, "max-raw", "raw `bytes` stored per stream (suffixes K, M, G; -1 no limit)")
 	cmd.Flags().BoolVar(&isolate, "isolate", false, "run each command as bytelens run --isolate does (Linux namespaces); run calls fail where they are unavailable")
 	cmd.RunE = func(*cobra.Command, []string) error {
-		o := mcpserver.Options{Sanitize: *policy, MaxOutput: int64(maxOutput), MaxRaw: int64(maxRaw), Log: s.stderr, Isolate: isolate}
+		o := mcpserver.Options{Sanitize: *policy, MaxOutput: int64(maxOutput), MaxRaw: int64(maxRaw), Log: s.stderr, Isolate: isolate, Version: currentVersion().Version}
 		// Without a usable store the server still runs, and says why.
 		if o.Store, o.StoreErr = store.OpenDefault(); o.Store != nil {
 			if err := keys.Use(o.Store); err != nil {
