@@ -172,8 +172,10 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 // stepsGo takes the table steps of q from byte i in state s, writing
 // records into recs from n on (at is the stream offset of q[i] as in a
 // record), up to the end of q, a step of infoSpecial, which it does not
-// take, or a byte at which the record count n is past lim (recs is
-// nearly full), which it does not step. A step writes at most three
+// take (but for a skip in scanText: it passes over the run with
+// skipASCII, and stops at the run's end if that is the lead byte of a
+// plain character, for Scan's skipText), or a byte at which the record
+// count n is past lim (recs is nearly full), which it does not step. A step writes at most three
 // slots, and takes place only at n <= lim: recs must have lim+3 slots. It
 // returns where it stopped, and the state and record count there. It is
 // steps in Go: the portable one (other GOARCH, the purego build tag), and
