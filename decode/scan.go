@@ -112,18 +112,22 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 		if i == len(p) || n > lim {
 			continue
 		}
-		if k := s + uint32(t.class[p[i]]); info[k]&infoSkip != 0 {
-			if s == scanText {
-				// Text: TAB, LF and plain UTF-8 go on the run as well,
-				// looked for only where the printable bytes end, so
-				// that a run that ends at a control costs what a run of
-				// a string payload does.
-				if i = skipPrintable(p, i+1); i < len(p) && textLen[p[i]] != 0 {
-					i = skipText(p, i)
-				}
-			} else {
-				i = t.skips[t.skip[s/scanWidth]].skip(p, i+1)
+		if s == scanText {
+			// A long text run: steps stops at the lead byte of a
+			// plain character, whose characters go on the run as
+			// well (skipText), and at a special step.
+			if j := skipText(p, i); j > i {
+				i = j
+				continue
 			}
+			if info[s+uint32(t.class[p[i]])]&infoSpecial == 0 {
+				continue // a lead byte that skipText left: stepped
+			}
+		}
+		if k := s + uint32(t.class[p[i]]); info[k]&infoSkip != 0 {
+			// A run of payload or parameters (steps itself passes over
+			// the printable ASCII, TAB and LF of a text run).
+			i = t.skips[t.skip[s/scanWidth]].skip(p, i+1)
 			continue
 		} else if info[k]&infoLead == 0 {
 			// An abort that leaves a lead byte to be read again in ground.
@@ -168,8 +172,10 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 // stepsGo takes the table steps of q from byte i in state s, writing
 // records into recs from n on (at is the stream offset of q[i] as in a
 // record), up to the end of q, a step of infoSpecial, which it does not
-// take, or a byte at which the record count n is past lim (recs is
-// nearly full), which it does not step. A step writes at most three
+// take (but for a skip in scanText: it passes over the run with
+// skipASCII, and stops at the run's end if that is the lead byte of a
+// plain character, for Scan's skipText), or a byte at which the record
+// count n is past lim (recs is nearly full), which it does not step. A step writes at most three
 // slots, and takes place only at n <= lim: recs must have lim+3 slots. It
 // returns where it stopped, and the state and record count there. It is
 // steps in Go: the portable one (other GOARCH, the purego build tag), and
@@ -187,11 +193,33 @@ func (t *scanTable) stepsGo(q []byte, i int, s uint32, recs []Record, n, lim int
 		i0 := i
 		i, s, n = t.stepsBlock(q[:stop], i, s, recs, n, at)
 		if i < stop {
-			break
+			// A special step: taken here only if it skips a text run.
+			if s != scanText || t.info[s+uint32(t.class[q[i]])]&infoSkip == 0 {
+				break
+			}
+			if i = skipASCII(q, i); i < len(q) && textLen[q[i]] > 1 {
+				break
+			}
 		}
 		at += Record(i-i0) << 24
 	}
 	return i, s, n
+}
+
+// skipASCII returns the index of the first byte of q at or after i that
+// is not printable ASCII, TAB or LF: where a text run in scanText stops
+// going on without a record. Every skip step in scanText (infoSkip) is a
+// printable byte that leaves the state as it was and writes no record,
+// and TAB and LF in a long text run do the same for Scan (a text run's
+// record is written where the run ends, whichever of its rows the run is
+// in), so steps takes the run without a return to Scan: about 100
+// instructions a run in Scan's loop and steps' own entry and exit, once
+// every 30 bytes on git log --stat and 17 on grep (BENCHMARKS.md, scan10).
+func skipASCII(q []byte, i int) int {
+	for i < len(q) && textLen[q[i]] == 1 {
+		i = skipPrintable(q, i+1)
+	}
+	return i
 }
 
 // stepsBlock is stepsGo without lim: it steps q[i:] up to its end or a

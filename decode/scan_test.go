@@ -288,3 +288,34 @@ func TestRecordEndNear(t *testing.T) {
 		}
 	}
 }
+
+// TestScanTextRun checks what steps' text skip (skipASCII) rests on, in
+// every table: in scanText the skip steps are the printable bytes, each
+// staying in scanText with no record, and TAB and LF write no record and
+// stay in a text run; and holds Scan to Feed on runs of printable ASCII,
+// TAB and LF of every length up to 40 (the word loop and the bytes after
+// it) ended by every byte, then more text.
+func TestScanTextRun(t *testing.T) {
+	for _, d := range []Decoder{{}, {LoneC1: true}, {APCBEL: true}, {LoneC1: true, APCBEL: true}} {
+		tab := scanTableFor(d.LoneC1, d.APCBEL)
+		for b := range 256 {
+			k := scanText + uint32(tab.class[b])
+			f, next := tab.info[k], tab.next[k]
+			printable := b >= 0x20 && b < 0x7F
+			if skip := f&infoSkip != 0; skip != printable || printable && (next != scanText || f&infoCount != 0) {
+				t.Fatalf("lone %v, apc-bel %v: byte %#x in scanText: info %#x, next %d", d.LoneC1, d.APCBEL, b, f, next)
+			}
+			if (b == '\t' || b == '\n') && (f&(infoCount|infoSpecial) != 0 || !tab.inRun(next)) {
+				t.Fatalf("lone %v, apc-bel %v: byte %#x in scanText: info %#x, next %d", d.LoneC1, d.APCBEL, b, f, next)
+			}
+		}
+	}
+	run := "words \tand\nmore text, twenty-six letters; ~!{}|\t\n"
+	lengths := []int{0, 1, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 23, 24, 25, 31, 40}
+	for _, n := range lengths {
+		for b := range 256 {
+			p := append([]byte(run[:n]), byte(b), 0xA9, 'x', 'y', 'z', '\x1b', '[', 'm')
+			checkScan(t, p, Decoder{LoneC1: b%2 == 1, APCBEL: b%4 < 2}, n)
+		}
+	}
+}

@@ -6,7 +6,8 @@ package decode
 // contract of stepsGo: it takes the table steps of q from byte i in state
 // s of t, writing records into recs from n on (at is the stream offset of
 // q[i] as in a record), up to the end of q, a step of infoSpecial, which
-// it does not take, or a byte at which n is past lim, which it does not
+// it does not take (a text run's skip excepted, as in stepsGo), or a
+// byte at which n is past lim, which it does not
 // step, and returns where it stopped, and the state and record count
 // there. One call covers what Scan has of p, however full recs gets.
 //

@@ -15,7 +15,11 @@
 //	R11 = (emits[R10/3][0] + at) & stepsKeep[b], stored at recs[n] (DI)
 //
 // then n += info&infoCount, or, on the rare path, the two more records of
-// an infoMany step, or, for infoSpecial, a return before the step. Before
+// an infoMany step, or, for infoSpecial, a return before the step but for
+// a skip in scanText, where the run of printable ASCII, TAB and LF is
+// passed over eight bytes at a time and the byte that ends it is stepped
+// from scanText, or returned at if it is the lead byte of a plain
+// character (textLen 2 or 3: skipASCII in stepsGo). Before
 // each byte, a return if n is past lim: one compare of DI with R15, not on
 // the chain, taken once a call.
 //
@@ -81,9 +85,10 @@ done:
 
 rare:
 	// infoSpecial: stop before the step (the slot written above is room
-	// past the records). infoMany: em[1] and em[2], then the step.
+	// past the records), but for a skip in a text run. infoMany: em[1]
+	// and em[2], then the step.
 	TESTL $const_infoSpecial, R9
-	JNZ done
+	JNZ special
 	MOVQ scanTable_emits+8(R8)(R10*8), R11
 	ADDQ R13, R11
 	ANDQ R12, R11
@@ -93,3 +98,75 @@ rare:
 	ANDQ R12, R11
 	MOVQ R11, 16(DI)
 	JMP step
+
+special:
+	// A skip step in scanText (a printable byte, no record, the state
+	// stays) goes on over the run of printable ASCII, TAB and LF, as
+	// stepsGo does with skipASCII: eight bytes at a time while eight are
+	// left, then one at a time. R9–R12, BX and DX are free here.
+	TESTL $const_infoSkip, R9
+	JZ done
+	CMPL AX, $(2*const_scanText)
+	JNE done
+
+text:
+	// The byte at CX is on the run: past it.
+	ADDQ $(1<<24), R13
+	INCQ CX
+	JZ done
+
+words:
+	CMPQ CX, $-8
+	JGT tail
+	// R10 = the high bit of each byte of the word that is not printable
+	// ASCII: with t = w & 0x7F.., t + 0x60.. carries into a byte's top
+	// bit from 0x20 up and t + 0x01.. at 0x7F only, no carry crossing a
+	// byte, and w's own top bit is a byte of 0x80 or more.
+	MOVQ (SI)(CX*1), R9
+	MOVQ $0x7f7f7f7f7f7f7f7f, R10
+	ANDQ R9, R10
+	MOVQ $0x6060606060606060, R11
+	ADDQ R10, R11
+	NOTQ R11
+	MOVQ $0x0101010101010101, R12
+	ADDQ R12, R10
+	ORQ R9, R10
+	ORQ R11, R10
+	MOVQ $0x8080808080808080, R11
+	ANDQ R11, R10
+	JNZ found
+	ADDQ $8, CX
+	ADDQ $(8<<24), R13
+	TESTQ CX, CX
+	JNZ words
+	JMP done
+
+found:
+	BSFQ R10, R10
+	SHRQ $3, R10
+	ADDQ R10, CX
+	SHLQ $24, R10
+	ADDQ R10, R13
+
+stop:
+	// The byte at CX ends the printable run: TAB and LF go on with it
+	// (textLen 1), the lead byte of a plain character is left to Scan
+	// (skipText), any other byte is stepped from scanText.
+	MOVBLZX (SI)(CX*1), BX
+	LEAQ ·textLen(SB), R9
+	MOVBLZX (R9)(BX*1), R9
+	CMPL R9, $1
+	JEQ text
+	JHI done
+	JMP loop
+
+tail:
+	// Fewer than eight bytes left.
+	MOVBLZX (SI)(CX*1), BX
+	SUBL $0x20, BX
+	CMPL BX, $(0x7E-0x20)
+	JHI stop
+	ADDQ $(1<<24), R13
+	INCQ CX
+	JNZ tail
+	JMP done

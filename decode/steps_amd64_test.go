@@ -205,3 +205,25 @@ func FuzzSteps(f *testing.F) {
 		checkSteps(t, tab, q, min(int(i), len(q)), s, int(opts/4%8), Record(int(state)<<20)<<24)
 	})
 }
+
+// TestStepsText holds the assembly's text skip to stepsGo's (skipASCII):
+// runs of printable ASCII, TAB and LF of every length up to 40, ended by
+// every byte and then more text, from ground and from scanText, in every
+// table (checkSteps cuts each at every length).
+func TestStepsText(t *testing.T) {
+	run := []byte("words \tand\nmore text, twenty-six letters; ~!{}|\t\nx")
+	lengths := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 23, 24, 25, 31, 32, 33, 40}
+	if testing.Short() {
+		lengths = []int{0, 1, 5, 7, 8, 9, 16, 17, 40}
+	}
+	for _, d := range stepsOptions {
+		tab := scanTableFor(d.LoneC1, d.APCBEL)
+		for _, n := range lengths {
+			for b := range 256 {
+				q := append(append([]byte{}, run[:n]...), byte(b), 0xA9, 'a', 'b', 'c', 'd', 'e', '\t', 'f')
+				checkSteps(t, tab, q, 0, scanText, 0, Record(1<<40-30)<<24)
+				checkSteps(t, tab, q, 0, scanGround, 2, Record(77)<<24)
+			}
+		}
+	}
+}
