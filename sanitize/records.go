@@ -277,6 +277,7 @@ func (c *cleaner) quickRecords(i uint) uint {
 	recs := c.recs
 	_ = recs[0] // its nil check, once
 	var s, o uint32
+	var tEnd uint32 // where the last text copied ends, 0 for none
 loop:
 	for ; ; i++ {
 		r := recs[i%batchRecords]
@@ -313,7 +314,7 @@ loop:
 			}
 			o += n
 			s = e
-			c.fmt.prevEnd = c.next + int64(e)
+			tEnd = e
 			// The record after text is most often a sequence: it is
 			// taken in the same turn.
 			i++
@@ -346,6 +347,16 @@ loop:
 			s = e
 			continue
 		}
+		if c.crRun == 0 {
+			// A run of simple records, one well-predicted test each.
+			if j, s1, o1, t, counts := simpleRun(recs, i, uint32(c.next), chunk, buf, s, o); j != i {
+				i, s, o = j-1, s1, o1
+				tEnd = max(tEnd, t)
+				c.rep.byKind[decode.KindInvalid] += int64(counts[countInvalid])
+				c.rep.Removed.C0 += int64(counts[countC0])
+				continue
+			}
+		}
 		switch kf {
 		case uint32(decode.KindText) | embedded:
 			// An LF or TAB inside a sequence, the byte before its end.
@@ -365,7 +376,7 @@ loop:
 			}
 			copy16(buf, int(o), chunk, int(e)-1)
 			o++
-			c.fmt.prevEnd = c.next + int64(e)
+			tEnd = e
 		case uint32(decode.KindInvalid):
 			if c.crRun != 0 {
 				if int(o) >= len(buf) {
@@ -396,10 +407,9 @@ loop:
 			break loop // stopRecord among them
 		}
 	}
-	if c.fmt.prevEnd > c.next {
-		// Text was copied: its last character is read back when needed
-		// (an earlier token's ended at c.next or before).
-		c.fmt.prevRune = -1
+	if tEnd != 0 {
+		// Text was copied: its last character is read back when needed.
+		c.fmt.prevEnd, c.fmt.prevRune = c.next+int64(tEnd), -1
 	}
 	c.next, c.out = c.next+int64(s), c.out[:len(c.out)+int(o)]
 	return i
@@ -466,6 +476,89 @@ func (c *cleaner) quickC0(code byte, e int) bool {
 	}
 	return true
 }
+
+// simpleRun is quickRecords' step for simple records, taken from the
+// i-th record of recs for as long as each is one: text of at most 16
+// bytes, copied; invalid UTF-8, written as U+FFFD; a C0 control that is
+// only removed (not one of c0Kept), counted; each without flags, with no
+// run of CRs waiting (the caller checked), and with 16 bytes of room at s
+// in chunk and at o in buf. A record is told simple by one test, from the
+// table of its kind (simpleSteps) and of its code; the first word of the
+// 16 bytes at s is then masked and or-ed with U+FFFD or nothing, the 16
+// bytes written at o, the output advanced by the text's length or the
+// kind's, and the kind's counter bumped by index, with no branch on the
+// kind. next is the stream offset (its low 32 bits) where the offsets s
+// and o, the record ends less next, count from. It returns the index of
+// the first record it did not take, s and o after the last it did, where
+// the last text ended (0 for none) and the records it counted by
+// simpleStep.count. Measured (BENCHMARKS.md, rand10): on uniform random
+// bytes, where these records come in random order with C1 controls, the
+// mispredicted branches of quickRecords' dispatch were most of its time.
+func simpleRun(recs *[batchRecords]decode.Record, i uint, next uint32, chunk, buf []byte, s, o uint32) (uint, uint32, uint32, uint32, [4]uint32) {
+	var counts [4]uint32
+	var ends [4]uint32
+	oLim, sLim := len(buf)-15, len(chunk)-15
+	for ; int(o) < oLim && int(s) < sLim; i++ {
+		r := recs[i%batchRecords]
+		x := uint32(r)
+		e := uint32(r>>24) - next
+		n := e - s
+		st := &simpleSteps[x%uint32(len(simpleSteps))]
+		if n-1|(x&simpleBad|uint32(c0Kept[(x>>8)%32]))<<8 >= uint32(st.lim) {
+			break
+		}
+		src, dst := (*[16]byte)(chunk[int(s):int(s)+16]), (*[16]byte)(buf[int(o):int(o)+16])
+		binary.LittleEndian.PutUint64(dst[:8], binary.LittleEndian.Uint64(src[:8])&st.keep|st.add)
+		binary.LittleEndian.PutUint64(dst[8:], binary.LittleEndian.Uint64(src[8:]))
+		o += n&st.text | uint32(st.out)
+		k := st.count % uint8(len(counts))
+		counts[k]++
+		ends[k] = e
+		s = e
+	}
+	return i, s, o, ends[countNone], counts
+}
+
+// simpleStep is how simpleRun writes a record of one kind (simpleSteps):
+// the first word of the 16 bytes at the record's start masked by keep
+// and or-ed with add, the output advanced by the record's length masked
+// by text, plus out bytes, and the counter count bumped. lim is one past
+// the longest record taken less one (16: at most 16 bytes), 0 for a kind
+// not taken.
+type simpleStep struct {
+	keep, add uint64
+	text      uint32
+	lim, out  uint8
+	count     uint8
+	_         [9]byte // 32 bytes: the index scales by a shift
+}
+
+// The counters of simpleRun: none (text), invalid UTF-8 (Report's count
+// of the kind) and C0 controls removed (Removed.C0).
+const (
+	countNone = iota
+	countInvalid
+	countC0
+)
+
+// simpleSteps are simpleRun's steps by kind: text copied, invalid UTF-8
+// written as U+FFFD, a C0 control counted; no other kind is taken.
+var simpleSteps = func() (t [16]simpleStep) {
+	t[decode.KindText] = simpleStep{keep: ^uint64(0), text: ^uint32(0), lim: 16}
+	t[decode.KindInvalid] = simpleStep{add: uint64(replacement[0]) | uint64(replacement[1])<<8 | uint64(replacement[2])<<16,
+		lim: 16, out: uint8(len(replacement)), count: countInvalid}
+	t[decode.KindC0] = simpleStep{keep: ^uint64(0), lim: 16, count: countC0}
+	return t
+}()
+
+// simpleBad masks the bits of a record (its low 32) that keep it from
+// simpleRun: a kind past simpleSteps (stopRecord's), and any flag.
+const simpleBad = 0xFF00F0
+
+// c0Kept marks the C0 controls that simpleRun does not take: CR, BS, VT
+// and FF, which the record path does more with than remove (quickC0,
+// record).
+var c0Kept = [32]uint8{'\r': 1, '\b': 1, 0x0B: 1, 0x0C: 1}
 
 // maxWide is the longest text quickRecords copies, in 16-byte words
 // (copy16): the bytes of the last word past the text are written past the
