@@ -277,7 +277,6 @@ func (c *cleaner) quickRecords(i uint) uint {
 	recs := c.recs
 	_ = recs[0] // its nil check, once
 	var s, o uint32
-	var tEnd uint32 // where the last text copied ends, 0 for none
 loop:
 	for ; ; i++ {
 		r := recs[i%batchRecords]
@@ -314,7 +313,7 @@ loop:
 			}
 			o += n
 			s = e
-			tEnd = e
+			c.fmt.prevEnd = c.next + int64(e)
 			// The record after text is most often a sequence: it is
 			// taken in the same turn.
 			i++
@@ -347,11 +346,13 @@ loop:
 			s = e
 			continue
 		}
-		if c.crRun == 0 {
+		if c.crRun == 0 && kf == uint32(decode.KindInvalid) {
 			// A run of simple records, one well-predicted test each.
 			if j, s1, o1, t, counts := simpleRun(recs, i, uint32(c.next), chunk, buf, s, o); j != i {
 				i, s, o = j-1, s1, o1
-				tEnd = max(tEnd, t)
+				if t != 0 {
+					c.fmt.prevEnd = c.next + int64(t)
+				}
 				c.rep.byKind[decode.KindInvalid] += int64(counts[countInvalid])
 				c.rep.Removed.C0 += int64(counts[countC0])
 				continue
@@ -376,7 +377,7 @@ loop:
 			}
 			copy16(buf, int(o), chunk, int(e)-1)
 			o++
-			tEnd = e
+			c.fmt.prevEnd = c.next + int64(e)
 		case uint32(decode.KindInvalid):
 			if c.crRun != 0 {
 				if int(o) >= len(buf) {
@@ -407,9 +408,10 @@ loop:
 			break loop // stopRecord among them
 		}
 	}
-	if tEnd != 0 {
-		// Text was copied: its last character is read back when needed.
-		c.fmt.prevEnd, c.fmt.prevRune = c.next+int64(tEnd), -1
+	if c.fmt.prevEnd > c.next {
+		// Text was copied: its last character is read back when needed
+		// (an earlier token's ended at c.next or before).
+		c.fmt.prevRune = -1
 	}
 	c.next, c.out = c.next+int64(s), c.out[:len(c.out)+int(o)]
 	return i
@@ -498,13 +500,14 @@ func simpleRun(recs *[batchRecords]decode.Record, i uint, next uint32, chunk, bu
 	var counts [4]uint32
 	var ends [4]uint32
 	oLim, sLim := len(buf)-15, len(chunk)-15
+	_ = recs[0] // its nil check, once
 	for ; int(o) < oLim && int(s) < sLim; i++ {
 		r := recs[i%batchRecords]
 		x := uint32(r)
 		e := uint32(r>>24) - next
 		n := e - s
-		st := &simpleSteps[x%uint32(len(simpleSteps))]
-		if n-1|(x&simpleBad|uint32(c0Kept[(x>>8)%32]))<<8 >= uint32(st.lim) {
+		st := &simpleSteps[simpleClass[(x%16|x>>4&0x1F0)%uint32(len(simpleClass))]%uint8(len(simpleSteps))]
+		if n-1|(x&simpleBad)<<8 >= uint32(st.lim) {
 			break
 		}
 		src, dst := (*[16]byte)(chunk[int(s):int(s)+16]), (*[16]byte)(buf[int(o):int(o)+16])
@@ -541,24 +544,36 @@ const (
 	countC0
 )
 
-// simpleSteps are simpleRun's steps by kind: text copied, invalid UTF-8
-// written as U+FFFD, a C0 control counted; no other kind is taken.
-var simpleSteps = func() (t [16]simpleStep) {
-	t[decode.KindText] = simpleStep{keep: ^uint64(0), text: ^uint32(0), lim: 16}
-	t[decode.KindInvalid] = simpleStep{add: uint64(replacement[0]) | uint64(replacement[1])<<8 | uint64(replacement[2])<<16,
-		lim: 16, out: uint8(len(replacement)), count: countInvalid}
-	t[decode.KindC0] = simpleStep{keep: ^uint64(0), lim: 16, count: countC0}
+// simpleSteps are simpleRun's steps by class (simpleClass): none taken,
+// text copied, invalid UTF-8 written as U+FFFD, a C0 control counted.
+var simpleSteps = [4]simpleStep{
+	{},
+	{keep: ^uint64(0), text: ^uint32(0), lim: 16},
+	{add: uint64(replacement[0]) | uint64(replacement[1])<<8 | uint64(replacement[2])<<16, lim: 16, out: uint8(len(replacement)), count: countInvalid},
+	{keep: ^uint64(0), lim: 16, count: countC0},
+}
+
+// simpleClass is the class of simpleSteps of a record by its kind (bits
+// 0–3) and its code's low five bits (4–8): text, invalid UTF-8 and the C0
+// controls that are only removed (all but CR, BS, VT and FF, which the
+// record path does more with: quickC0, record); 0 for the rest, and for a
+// kind past 15 or with flags (simpleBad), which simpleRun also declines.
+var simpleClass = func() (t [16 * 32]uint8) {
+	for code := range 32 {
+		t[int(decode.KindText)|code<<4] = 1
+		t[int(decode.KindInvalid)|code<<4] = 2
+		switch code {
+		case '\r', '\b', 0x0B, 0x0C:
+		default:
+			t[int(decode.KindC0)|code<<4] = 3
+		}
+	}
 	return t
 }()
 
 // simpleBad masks the bits of a record (its low 32) that keep it from
-// simpleRun: a kind past simpleSteps (stopRecord's), and any flag.
+// simpleRun: a kind past 15 (stopRecord's), and any flag.
 const simpleBad = 0xFF00F0
-
-// c0Kept marks the C0 controls that simpleRun does not take: CR, BS, VT
-// and FF, which the record path does more with than remove (quickC0,
-// record).
-var c0Kept = [32]uint8{'\r': 1, '\b': 1, 0x0B: 1, 0x0C: 1}
 
 // maxWide is the longest text quickRecords copies, in 16-byte words
 // (copy16): the bytes of the last word past the text are written past the
