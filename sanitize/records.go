@@ -354,6 +354,8 @@ loop:
 					c.fmt.prevEnd = c.next + int64(t)
 				}
 				c.rep.byKind[decode.KindInvalid] += int64(counts[countInvalid])
+				c.rep.byKind[decode.KindC1] += int64(counts[countC1])
+				c.rep.byKind[decode.KindDEL] += int64(counts[countDEL])
 				c.rep.Removed.C0 += int64(counts[countC0])
 				continue
 			}
@@ -496,9 +498,9 @@ func (c *cleaner) quickC0(code byte, e int) bool {
 // simpleStep.count. Measured (BENCHMARKS.md, rand10): on uniform random
 // bytes, where these records come in random order with C1 controls, the
 // mispredicted branches of quickRecords' dispatch were most of its time.
-func simpleRun(recs *[batchRecords]decode.Record, i uint, next uint32, chunk, buf []byte, s, o uint32) (uint, uint32, uint32, uint32, [4]uint32) {
-	var counts [4]uint32
-	var ends [4]uint32
+func simpleRun(recs *[batchRecords]decode.Record, i uint, next uint32, chunk, buf []byte, s, o uint32) (uint, uint32, uint32, uint32, [8]uint32) {
+	var counts [8]uint32
+	var ends [8]uint32
 	oLim, sLim := len(buf)-15, len(chunk)-15
 	_ = recs[0] // its nil check, once
 	for ; int(o) < oLim && int(s) < sLim; i++ {
@@ -542,23 +544,40 @@ const (
 	countNone = iota
 	countInvalid
 	countC0
+	countC1
+	countDEL
 )
 
 // simpleSteps are simpleRun's steps by class (simpleClass): none taken,
-// text copied, invalid UTF-8 written as U+FFFD, a C0 control counted.
-var simpleSteps = [4]simpleStep{
+// text copied, invalid UTF-8 written as U+FFFD, a C0 control, a C1
+// control and DEL counted.
+var simpleSteps = [8]simpleStep{
 	{},
 	{keep: ^uint64(0), text: ^uint32(0), lim: 16},
 	{add: uint64(replacement[0]) | uint64(replacement[1])<<8 | uint64(replacement[2])<<16, lim: 16, out: uint8(len(replacement)), count: countInvalid},
-	{keep: ^uint64(0), lim: 16, count: countC0},
+	{lim: 16, count: countC0},
+	{lim: 16, count: countC1},
+	{lim: 16, count: countDEL},
 }
 
 // simpleClass is the class of simpleSteps of a record by its kind (bits
-// 0–3) and its code's low five bits (4–8): text, invalid UTF-8 and the C0
+// 0–3) and its code's low five bits (4–8): text; invalid UTF-8; the C0
 // controls that are only removed (all but CR, BS, VT and FF, which the
-// record path does more with: quickC0, record); 0 for the rest, and for a
-// kind past 15 or with flags (simpleBad), which simpleRun also declines.
+// record path does more with: quickC0, record); the C1 controls and DEL
+// that raise no advisory class (token counts them by kind, and advise
+// raises nothing), in either spelling; 0 for the rest, and for a kind
+// past 15 or with flags (simpleBad), which simpleRun also declines.
 var simpleClass = func() (t [16 * 32]uint8) {
+	quiet := func(b []byte, k decode.Kind) bool {
+		n, cl := 0, Advisory(0)
+		for tok := range decode.Tokens(b) {
+			if tok.Kind != k || tok.Flags != 0 {
+				return false
+			}
+			n, cl = n+1, cl|Advisories(&tok)
+		}
+		return n == 1 && cl == 0
+	}
 	for code := range 32 {
 		t[int(decode.KindText)|code<<4] = 1
 		t[int(decode.KindInvalid)|code<<4] = 2
@@ -567,6 +586,12 @@ var simpleClass = func() (t [16 * 32]uint8) {
 		default:
 			t[int(decode.KindC0)|code<<4] = 3
 		}
+		if c1 := byte(0x80 + code); quiet([]byte{c1}, decode.KindC1) && quiet([]byte{0xC2, c1}, decode.KindC1) {
+			t[int(decode.KindC1)|code<<4] = 4
+		}
+	}
+	if quiet([]byte{0x7F}, decode.KindDEL) {
+		t[int(decode.KindDEL)|0x7F%32<<4] = 5
 	}
 	return t
 }()
