@@ -20,7 +20,9 @@ import (
 //
 //   - fast paths that need no Token: runs of the commonest records in one
 //     loop without calls (quickRecords: text copied, invalid UTF-8 written
-//     as U+FFFD, a CR or a C0 that is only removed counted, BS counted once
+//     as U+FFFD, and from there runs of such records, of C0, C1 and DEL
+//     that are only counted, without a branch on the kind: simpleRun;
+//     a CR or a C0 that is only removed counted, BS counted once
 //     findings are full, a short token seen before counted in the memo's
 //     quick slot for its bytes and record flags: memoTable,
 //     records_memo.go; where a run of CRs stops it, settleBefore settles
@@ -482,22 +484,24 @@ func (c *cleaner) quickC0(code byte, e int) bool {
 }
 
 // simpleRun is quickRecords' step for simple records, taken from the
-// i-th record of recs for as long as each is one: text of at most 16
-// bytes, copied; invalid UTF-8, written as U+FFFD; a C0 control that is
-// only removed (not one of c0Kept), counted; each without flags, with no
-// run of CRs waiting (the caller checked), and with 16 bytes of room at s
-// in chunk and at o in buf. A record is told simple by one test, from the
-// table of its kind (simpleSteps) and of its code; the first word of the
-// 16 bytes at s is then masked and or-ed with U+FFFD or nothing, the 16
-// bytes written at o, the output advanced by the text's length or the
-// kind's, and the kind's counter bumped by index, with no branch on the
-// kind. next is the stream offset (its low 32 bits) where the offsets s
-// and o, the record ends less next, count from. It returns the index of
-// the first record it did not take, s and o after the last it did, where
-// the last text ended (0 for none) and the records it counted by
+// i-th record of recs (quickRecords calls it at invalid UTF-8, where no
+// run of CRs waits) for as long as each is one: text of at most 16 bytes,
+// copied; invalid UTF-8, written as U+FFFD; a C0 control that is only
+// removed, a C1 control or DEL that raises no class, counted
+// (simpleClass); each without flags, and with 16 bytes of room at s in
+// chunk and at o in buf. A record is told simple by one test, from the
+// table of its kind and code; the first word of the 16 bytes at s is then
+// masked and or-ed with U+FFFD or nothing, the 16 bytes written at o, the
+// output advanced by the text's length or the kind's, and the kind's
+// counter bumped by index, with no branch on the kind. The offsets s and
+// o, and a record's end less next (the low 32 bits of the stream offset
+// of chunk[0]), count from where quickRecords began. It returns the index
+// of the first record it did not take, s and o after the last it did,
+// where the last text ended (0 for none) and the records it counted, by
 // simpleStep.count. Measured (BENCHMARKS.md, rand10): on uniform random
-// bytes, where these records come in random order with C1 controls, the
-// mispredicted branches of quickRecords' dispatch were most of its time.
+// bytes, whose records are these in random order, the mispredicted
+// branches of quickRecords' dispatch cost more than the instructions this
+// adds.
 func simpleRun(recs *[batchRecords]decode.Record, i uint, next uint32, chunk, buf []byte, s, o uint32) (uint, uint32, uint32, uint32, [8]uint32) {
 	var counts [8]uint32
 	var ends [8]uint32
