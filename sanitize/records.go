@@ -20,7 +20,9 @@ import (
 //
 //   - fast paths that need no Token: runs of the commonest records in one
 //     loop without calls (quickRecords: text copied, invalid UTF-8 written
-//     as U+FFFD, a CR or a C0 that is only removed counted, BS counted once
+//     as U+FFFD, and from there runs of such records, of C0, C1 and DEL
+//     that are only counted, without a branch on the kind: simpleRun;
+//     a CR or a C0 that is only removed counted, BS counted once
 //     findings are full, a short token seen before counted in the memo's
 //     quick slot for its bytes and record flags: memoTable,
 //     records_memo.go; where a run of CRs stops it, settleBefore settles
@@ -346,6 +348,20 @@ loop:
 			s = e
 			continue
 		}
+		if c.crRun == 0 && kf == uint32(decode.KindInvalid) {
+			// A run of simple records, one well-predicted test each.
+			if j, s1, o1, t, counts := simpleRun(recs, i, uint32(c.next), chunk, buf, s, o); j != i {
+				i, s, o = j-1, s1, o1
+				if t != 0 {
+					c.fmt.prevEnd = c.next + int64(t)
+				}
+				c.rep.byKind[decode.KindInvalid] += int64(counts[countInvalid])
+				c.rep.byKind[decode.KindC1] += int64(counts[countC1])
+				c.rep.byKind[decode.KindDEL] += int64(counts[countDEL])
+				c.rep.Removed.C0 += int64(counts[countC0])
+				continue
+			}
+		}
 		switch kf {
 		case uint32(decode.KindText) | embedded:
 			// An LF or TAB inside a sequence, the byte before its end.
@@ -466,6 +482,127 @@ func (c *cleaner) quickC0(code byte, e int) bool {
 	}
 	return true
 }
+
+// simpleRun is quickRecords' step for simple records, taken from the
+// i-th record of recs (quickRecords calls it at invalid UTF-8, where no
+// run of CRs waits) for as long as each is one: text of at most 16 bytes,
+// copied; invalid UTF-8, written as U+FFFD; a C0 control that is only
+// removed, a C1 control or DEL that raises no class, counted
+// (simpleClass); each without flags, and with 16 bytes of room at s in
+// chunk and at o in buf. A record is told simple by one test, from the
+// table of its kind and code; the first word of the 16 bytes at s is then
+// masked and or-ed with U+FFFD or nothing, the 16 bytes written at o, the
+// output advanced by the text's length or the kind's, and the kind's
+// counter bumped by index, with no branch on the kind. The offsets s and
+// o, and a record's end less next (the low 32 bits of the stream offset
+// of chunk[0]), count from where quickRecords began. It returns the index
+// of the first record it did not take, s and o after the last it did,
+// where the last text ended (0 for none) and the records it counted, by
+// simpleStep.count. Measured (BENCHMARKS.md, rand10): on uniform random
+// bytes, whose records are these in random order, the mispredicted
+// branches of quickRecords' dispatch cost more than the instructions this
+// adds.
+func simpleRun(recs *[batchRecords]decode.Record, i uint, next uint32, chunk, buf []byte, s, o uint32) (uint, uint32, uint32, uint32, [8]uint32) {
+	var counts [8]uint32
+	var ends [8]uint32
+	oLim, sLim := len(buf)-15, len(chunk)-15
+	_ = recs[0] // its nil check, once
+	for ; int(o) < oLim && int(s) < sLim; i++ {
+		r := recs[i%batchRecords]
+		x := uint32(r)
+		e := uint32(r>>24) - next
+		n := e - s
+		st := &simpleSteps[simpleClass[(x%16|x>>4&0x1F0)%uint32(len(simpleClass))]%uint8(len(simpleSteps))]
+		if n-1|(x&simpleBad)<<8 >= uint32(st.lim) {
+			break
+		}
+		src, dst := (*[16]byte)(chunk[int(s):int(s)+16]), (*[16]byte)(buf[int(o):int(o)+16])
+		binary.LittleEndian.PutUint64(dst[:8], binary.LittleEndian.Uint64(src[:8])&st.keep|st.add)
+		binary.LittleEndian.PutUint64(dst[8:], binary.LittleEndian.Uint64(src[8:]))
+		o += n&st.text | uint32(st.out)
+		k := st.count % uint8(len(counts))
+		counts[k]++
+		ends[k] = e
+		s = e
+	}
+	return i, s, o, ends[countNone], counts
+}
+
+// simpleStep is how simpleRun writes a record of one kind (simpleSteps):
+// the first word of the 16 bytes at the record's start masked by keep
+// and or-ed with add, the output advanced by the record's length masked
+// by text, plus out bytes, and the counter count bumped. lim is one past
+// the longest record taken less one (16: at most 16 bytes), 0 for a kind
+// not taken.
+type simpleStep struct {
+	keep, add uint64
+	text      uint32
+	lim, out  uint8
+	count     uint8
+	_         [9]byte // 32 bytes: the index scales by a shift
+}
+
+// The counters of simpleRun: none (text), invalid UTF-8 (Report's count
+// of the kind) and C0 controls removed (Removed.C0).
+const (
+	countNone = iota
+	countInvalid
+	countC0
+	countC1
+	countDEL
+)
+
+// simpleSteps are simpleRun's steps by class (simpleClass): none taken,
+// text copied, invalid UTF-8 written as U+FFFD, a C0 control, a C1
+// control and DEL counted.
+var simpleSteps = [8]simpleStep{
+	{},
+	{keep: ^uint64(0), text: ^uint32(0), lim: 16},
+	{add: uint64(replacement[0]) | uint64(replacement[1])<<8 | uint64(replacement[2])<<16, lim: 16, out: uint8(len(replacement)), count: countInvalid},
+	{lim: 16, count: countC0},
+	{lim: 16, count: countC1},
+	{lim: 16, count: countDEL},
+}
+
+// simpleClass is the class of simpleSteps of a record by its kind (bits
+// 0–3) and its code's low five bits (4–8): text; invalid UTF-8; the C0
+// controls that are only removed (all but CR, BS, VT and FF, which the
+// record path does more with: quickC0, record); the C1 controls and DEL
+// that raise no advisory class (token counts them by kind, and advise
+// raises nothing), in either spelling; 0 for the rest, and for a kind
+// past 15 or with flags (simpleBad), which simpleRun also declines.
+var simpleClass = func() (t [16 * 32]uint8) {
+	quiet := func(b []byte, k decode.Kind) bool {
+		n, cl := 0, Advisory(0)
+		for tok := range decode.Tokens(b) {
+			if tok.Kind != k || tok.Flags != 0 {
+				return false
+			}
+			n, cl = n+1, cl|Advisories(&tok)
+		}
+		return n == 1 && cl == 0
+	}
+	for code := range 32 {
+		t[int(decode.KindText)|code<<4] = 1
+		t[int(decode.KindInvalid)|code<<4] = 2
+		switch code {
+		case '\r', '\b', 0x0B, 0x0C:
+		default:
+			t[int(decode.KindC0)|code<<4] = 3
+		}
+		if c1 := byte(0x80 + code); quiet([]byte{c1}, decode.KindC1) && quiet([]byte{0xC2, c1}, decode.KindC1) {
+			t[int(decode.KindC1)|code<<4] = 4
+		}
+	}
+	if quiet([]byte{0x7F}, decode.KindDEL) {
+		t[int(decode.KindDEL)|0x7F%32<<4] = 5
+	}
+	return t
+}()
+
+// simpleBad masks the bits of a record (its low 32) that keep it from
+// simpleRun: a kind past 15 (stopRecord's), and any flag.
+const simpleBad = 0xFF00F0
 
 // maxWide is the longest text quickRecords copies, in 16-byte words
 // (copy16): the bytes of the last word past the text are written past the

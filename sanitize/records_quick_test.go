@@ -66,6 +66,15 @@ func quickInputs() map[string]string {
 		"\x1b]8;;ftp://f.example/\x1b\\f\x1b]8;;\x1b\\\x1b]8;;https://e.example/" + strings.Repeat("long/", 60) + "\x1b\\L\x1b]8;;\x1b\\" +
 		"\xc2\x9d8;;http://u.example/\xc2\x9cu\xc2\x9d8;;\xc2\x9c\x9d8;;http://v.example/\x9cv\x9d8;;\x9c" +
 		"\x1b]8;;http://w.example/\x9c\x1b\\w\x1b]8;;\x1b\\\x1b]8\x1b\\\x1b]8;\x1b\\\r\x1b]8;;http://r.example/\x1b\\r\x1b]8;;\x1b\\\x1b]8;;http://o.example/\x1b\\open"
+	// Runs that begin at invalid UTF-8 (simpleRun): every C0, C1 in both
+	// spellings and DEL after one, text of 15 to 17 bytes, a C0 embedded
+	// in a CSI, a CR run.
+	var runs strings.Builder
+	for b := range 0x20 {
+		fmt.Fprintf(&runs, "\xff%c\xc0x\xc2%c\xe2\x82%cy", b, 0x80+b, 0x80+b)
+	}
+	fmt.Fprintf(&runs, "\xff\x7f%s\xff%s\xfe%s\xff\x1b[1\x01m\xff\r\r\xffz", strings.Repeat("a", 15), strings.Repeat("b", 16), strings.Repeat("c", 17))
+	in["simple runs"] = runs.String()
 	return in
 }
 
