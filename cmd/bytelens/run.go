@@ -54,6 +54,14 @@ func newRunCmd(s *streams) *cobra.Command {
 // (job.Env.Collect) and prints its envelope in the form asked; with
 // --exit-code it exits with the command's own status.
 func runRun(ctx context.Context, s *streams, f *runFlags, args []string) error {
+	for _, d := range []struct {
+		flag, zero string // zero: what 0 means
+		d          time.Duration
+	}{{"--timeout", "no limit", f.timeout}, {"--kill-grace", "SIGKILL at once", f.killGrace}, {"--wait-delay", "the default, 1s", f.waitDelay}} {
+		if d.d < 0 {
+			return usagef("%s %v: a duration must not be negative (0: %s)", d.flag, d.d, d.zero)
+		}
+	}
 	form := job.FormJSON
 	switch {
 	case f.noStore && f.saveEnvelope:

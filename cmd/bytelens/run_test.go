@@ -67,6 +67,8 @@ func TestRunExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	badJSON := filepath.Join(dir, "bad.json")
 	os.WriteFile(badJSON, []byte("{nope"), 0o600)
+	escDir := filepath.Join(dir, "d\x1b[31mx")
+	os.Mkdir(escDir, 0o700)
 	tests := []struct {
 		name   string
 		args   []string
@@ -81,6 +83,12 @@ func TestRunExitCodes(t *testing.T) {
 		{"missing decision", []string{"run", "--decision", filepath.Join(dir, "none"), "--", "true"}, 1, "no such file"},
 		{"missing stdin", []string{"run", "--stdin", filepath.Join(dir, "none"), "--", "true"}, 1, "no such file"},
 		{"save without store", []string{"run", "--no-store", "--save-envelope", "--", "true"}, 2, "needs the store"},
+		{"negative timeout", []string{"run", "--timeout", "-1s", "--", "true"}, 2, "--timeout -1s: a duration must not be negative (0: no limit)"},
+		{"negative kill-grace", []string{"run", "--kill-grace", "-5ms", "--", "true"}, 2, "--kill-grace -5ms: a duration must not be negative"},
+		{"negative wait-delay", []string{"run", "--wait-delay", "-1m", "--", "true"}, 2, "--wait-delay -1m0s: a duration must not be negative"},
+		// Refused before the command runs: it is not looked up.
+		{"stdin directory", []string{"run", "--stdin", dir, "--", "bytelens-no-such-command"}, 1, "--stdin: " + dir + " is a directory, not a file"},
+		{"stdin directory escaped", []string{"run", "--stdin", escDir, "--", "true"}, 1, "d\u241b[31mx is a directory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

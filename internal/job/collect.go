@@ -68,9 +68,9 @@ func (e Env) Collect(ctx context.Context, args []string, o capture.RunOptions, c
 	defer stop()
 	cmd := exec.Command(args[0], args[1:]...)
 	if c.Stdin != "" {
-		in, err := os.Open(c.Stdin)
+		in, err := openStdin(c.Stdin)
 		if err != nil {
-			return capture.Envelope{}, fmt.Errorf("--stdin: %w", err)
+			return capture.Envelope{}, err
 		}
 		defer in.Close()
 		cmd.Stdin, o.StdinName = in, c.Stdin
@@ -89,6 +89,27 @@ func (e Env) Collect(ctx context.Context, args []string, o capture.RunOptions, c
 		env.SaveTo(o.Store)
 	}
 	return env, nil
+}
+
+// openStdin opens path for the command's stdin. A directory, which the
+// command would fail to read, is refused with an error wrapping
+// capture.ErrIsDir.
+func openStdin(path string) (*os.File, error) {
+	in, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--stdin: %w", err)
+	}
+	fi, err := in.Stat()
+	switch {
+	case err != nil:
+		err = fmt.Errorf("--stdin: %w", err)
+	case fi.IsDir():
+		err = render.Errorf("--stdin: %s %w, not a file", path, capture.ErrIsDir)
+	default:
+		return in, nil
+	}
+	in.Close()
+	return nil, err
 }
 
 // readDecision reads the approval record in the file path
