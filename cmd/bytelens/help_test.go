@@ -4,6 +4,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/bytelens/bytelens/render"
@@ -58,6 +59,23 @@ func TestHelpFiles(t *testing.T) {
 	for _, f := range files {
 		if name, ok := strings.CutSuffix(f.Name(), ".txt"); !ok || !names[name] {
 			t.Errorf("help/%s belongs to no command", f.Name())
+		}
+	}
+}
+
+// fullWriter fails every write, as /dev/full does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestHelpWriteFails: help, usage and version written to a full stdout
+// exit 1 with the error on stderr, as the other commands' output does.
+func TestHelpWriteFails(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"help"}, {"help", "clean"}, {"clean", "--help"}, {"--version"}, {"version"}} {
+		var errb strings.Builder
+		code := run(args, strings.NewReader(""), fullWriter{}, &errb)
+		if want := "bytelens: error: "; code != 1 || !strings.HasPrefix(errb.String(), want) || !strings.Contains(errb.String(), "no space left on device") {
+			t.Errorf("%q to a full stdout: exit %d, stderr %q; want 1 and %q…no space left on device", args, code, errb.String(), want)
 		}
 	}
 }

@@ -103,15 +103,34 @@ func newRoot(s *streams) *cobra.Command {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := &streams{stdin: stdin, stdout: stdout, out: render.NewWriter(stdout), stderr: render.NewWriter(stderr), tty: iostreams.Terminal(stderr)}
 	root := newRoot(s)
-	// cobra writes help and usage itself, quoting arguments in them.
-	root.SetOut(render.InertWriter(stdout))
+	// cobra writes help and usage itself, quoting arguments in them, and
+	// drops the error of a failed write of help: helpOut keeps it.
+	helpOut := &stickyWriter{w: render.InertWriter(stdout)}
+	root.SetOut(helpOut)
 	root.SetErr(render.InertWriter(stderr))
 	root.SetArgs(args)
 	restore := command.CompletionStderr(args, stderr)
 	err := root.Execute()
 	restore()
+	if err == nil && helpOut.err != nil {
+		err = render.Errorf("writing help: %w", helpOut.err)
+	}
 	if err != nil {
 		return command.ExitCode(s.stderr, err, errorKinds)
 	}
 	return command.ExitOK
+}
+
+// stickyWriter writes to w and keeps the first error a write gave.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (sw *stickyWriter) Write(p []byte) (int, error) {
+	n, err := sw.w.Write(p)
+	if err != nil && sw.err == nil {
+		sw.err = err
+	}
+	return n, err
 }
