@@ -115,7 +115,7 @@ func writeFindings(w *Writer, f *sanitize.FindingsDiff) {
 	aligned := f.Aligned()
 	for i, p := range aligned {
 		if i == maxFindingRows {
-			tw.Printf("  ... %d more differing findings (--json lists all)\n", len(aligned)-i)
+			tw.Printf("  ... %s (--json lists all)\n", plural(len(aligned)-i, "more differing finding"))
 			break
 		}
 		switch {
@@ -148,11 +148,11 @@ func writeTextDiff(w *Writer, t *sanitize.TextDiff) {
 		w.Printf("  B:%s  %s\n", lineNo(l.LineB), quoteLine(l.LineB, l.B, l.From, l.TruncB))
 	}
 	if n := t.Differing - len(t.Lines); n > 0 {
-		w.Printf("  ... %d more differing lines (--lines shows more)\n", n)
+		w.Printf("  ... %s (--lines shows more)\n", plural(n, "more differing line"))
 	}
 }
 
-// plural returns "1 line", "2 lines".
+// plural returns "1 line", "2 lines": n and noun, plural unless n is 1.
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun

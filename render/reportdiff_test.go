@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/bytelens/bytelens/sanitize"
@@ -38,5 +39,36 @@ func TestWriteCorpusDiff(t *testing.T) {
 	}
 	if want := "cr␛[31m  removed.cr +1\n3 cases, 1 changed, 1 failed\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+// TestDiffMoreCounts: the count of differing lines and findings left
+// out agrees with its noun.
+func TestDiffMoreCounts(t *testing.T) {
+	for _, tc := range []struct {
+		more int
+		want string
+	}{
+		{1, "  ... 1 more differing line (--lines shows more)\n"},
+		{2, "  ... 2 more differing lines (--lines shows more)\n"},
+	} {
+		var b bytes.Buffer
+		writeTextDiff(NewWriter(&b), &sanitize.TextDiff{LinesA: 9, LinesB: 9, Differing: 1 + tc.more, Lines: make([]sanitize.LineDiff, 1)})
+		if got := b.String(); !strings.HasSuffix(got, tc.want) {
+			t.Errorf("%d more lines: %q, want it to end with %q", tc.more, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		more int
+		want string
+	}{
+		{1, "  ... 1 more differing finding (--json lists all)\n"},
+		{3, "  ... 3 more differing findings (--json lists all)\n"},
+	} {
+		var b bytes.Buffer
+		writeFindings(NewWriter(&b), &sanitize.FindingsDiff{OnlyA: make([]sanitize.Finding, maxFindingRows+tc.more)})
+		if got := b.String(); !strings.HasSuffix(got, tc.want) {
+			t.Errorf("%d more findings: %q, want it to end with %q", tc.more, got, tc.want)
+		}
 	}
 }
