@@ -114,7 +114,7 @@ func OpenArg(arg string, o ArgOptions) (*Input, error) {
 			return nil, err
 		}
 		return in, nil
-	case strings.HasPrefix(arg, store.RefPrefix):
+	case IsRefArg(arg):
 		ref, err := store.ParseRef(arg)
 		if err != nil {
 			return nil, err
@@ -151,6 +151,10 @@ func OpenArg(arg string, o ArgOptions) (*Input, error) {
 	}
 	return in, nil
 }
+
+// IsRefArg reports whether [OpenArg] takes arg as a reference to a raw
+// artifact in the store: it starts with store.RefPrefix.
+func IsRefArg(arg string) bool { return strings.HasPrefix(arg, store.RefPrefix) }
 
 // open sets in from r read as stdin: unread for raw bytes (loaded whole
 // with o.Whole) once o's other options are checked against them, else

@@ -36,18 +36,20 @@ type Input struct {
 	Reports []sanitize.StreamReport
 }
 
-// Load loads name ("-" is stdin, read whole from stdin with
+// Load loads name ("-" is stdin, read whole from o.Stdin with
 // capture.ReadInput) as report JSON when o.Format is empty and the input
 // is a bytelens report (its first non-space byte opens a JSON object or
 // array, it is at most MaxReportFile bytes, and sanitize.ReadReports takes
-// it), else as a capture (capture.Open, capture.Load) under o. Errors:
-// ErrDirectory (wrapped, naming the directory), capture.ErrInputTooLarge
-// for stdin, a malformed or unsupported report (naming the input), and
-// the errors of os.Stat and capture.Open unwrapped, for the caller to word.
-func Load(name string, stdin io.Reader, o capture.OpenOptions) (*Input, error) {
+// it), else as a capture under o: stdin with capture.Load, a file or a
+// restricted reference (read from o.Store) with capture.OpenArg, as the
+// other commands open their FILE. Errors: ErrDirectory (wrapped, naming
+// the directory), capture.ErrInputTooLarge for stdin, a malformed or
+// unsupported report (naming the input), and the errors of os.Stat and
+// capture.OpenArg unwrapped, for the caller to word.
+func Load(name string, o capture.ArgOptions) (*Input, error) {
 	in := &Input{Name: name}
 	if name == "-" {
-		b, err := capture.ReadInput(stdin, 0)
+		b, err := capture.ReadInput(o.Stdin, 0)
 		if err != nil {
 			return nil, render.Errorf("stdin: %w", err)
 		}
@@ -56,31 +58,42 @@ func Load(name string, stdin io.Reader, o capture.OpenOptions) (*Input, error) {
 				return in, err
 			}
 		}
-		if in.Capture, err = capture.Load(bytes.NewReader(b), int64(len(b)), o); err != nil {
+		if in.Capture, err = capture.Load(bytes.NewReader(b), int64(len(b)), o.OpenOptions); err != nil {
 			return nil, err
 		}
 		return in, nil
 	}
-	st, err := os.Stat(name)
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return nil, render.Errorf("%s %w", name, ErrDirectory)
-	}
-	if o.Format == "" && st.Size() <= MaxReportFile && looksLikeJSON(name) {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		if ok, err := in.readReport(b); ok || err != nil {
+	if !capture.IsRefArg(name) {
+		if ok, err := in.readFile(name, o.Format); ok || err != nil {
 			return in, err
 		}
 	}
-	if in.Capture, err = capture.Open(name, o); err != nil {
+	a, err := capture.OpenArg(name, o)
+	if err != nil {
 		return nil, err
 	}
+	in.Capture = a.Capture
 	return in, nil
+}
+
+// readFile refuses the directory name, and takes the file as report JSON
+// when format is empty and it is one (Load): false for a capture.
+func (in *Input) readFile(name, format string) (bool, error) {
+	st, err := os.Stat(name)
+	if err != nil {
+		return false, err
+	}
+	if st.IsDir() {
+		return false, render.Errorf("%s %w", name, ErrDirectory)
+	}
+	if format != "" || st.Size() > MaxReportFile || !looksLikeJSON(name) {
+		return false, nil
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return false, err
+	}
+	return in.readReport(b)
 }
 
 // Close closes the capture, if the input is one.

@@ -44,7 +44,7 @@ func TestLoad(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			in, err := Load(tc.path, strings.NewReader(tc.stdin), capture.OpenOptions{Format: tc.format})
+			in, err := Load(tc.path, capture.ArgOptions{OpenOptions: capture.OpenOptions{Format: tc.format}, Stdin: strings.NewReader(tc.stdin)})
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err %v, want %q", err, tc.err)
@@ -60,7 +60,7 @@ func TestLoad(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Load(dir, nil, capture.OpenOptions{}); !errors.Is(err, ErrDirectory) {
+	if _, err := Load(dir, capture.ArgOptions{}); !errors.Is(err, ErrDirectory) {
 		t.Errorf("directory: %v, want ErrDirectory", err)
 	}
 }
@@ -68,7 +68,7 @@ func TestLoad(t *testing.T) {
 // TestCompare compares one capture under two policies and with its own
 // report, and checks the sides, the verdict and the text lines kept.
 func TestCompare(t *testing.T) {
-	in, err := Load(corpus+"cr-progress.bin", nil, capture.OpenOptions{})
+	in, err := Load(corpus+"cr-progress.bin", capture.ArgOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestCompare(t *testing.T) {
 	}
 
 	// A report side compares counts, not text.
-	rep, err := Load("-", strings.NewReader(`{"schema": "bytelens.report/v1"}`), capture.OpenOptions{})
+	rep, err := Load("-", capture.ArgOptions{Stdin: strings.NewReader(`{"schema": "bytelens.report/v1"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestCompare(t *testing.T) {
 	if r := Compare(a, rs, 3); r.Text != nil || r.Equal {
 		t.Errorf("capture vs empty report: %+v", r)
 	}
-	arr, err := Load("-", strings.NewReader(`[{"stream": "stdout", "schema": "bytelens.report/v1"}]`), capture.OpenOptions{})
+	arr, err := Load("-", capture.ArgOptions{Stdin: strings.NewReader(`[{"stream": "stdout", "schema": "bytelens.report/v1"}]`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestCompare(t *testing.T) {
 func TestStreamNote(t *testing.T) {
 	cast := filepath.Join(t.TempDir(), "two.cast")
 	os.WriteFile(cast, []byte(`{"version": 2, "width": 80, "height": 24}`+"\n"+`[0.1, "o", "out\r\n"]`+"\n"+`[0.2, "i", "ls\r"]`+"\n"), 0o644)
-	in, err := Load(cast, nil, capture.OpenOptions{})
+	in, err := Load(cast, capture.ArgOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

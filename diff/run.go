@@ -22,9 +22,10 @@ type Request struct {
 	// settings (sanitize.Options.Apply) on top of it for side A and B.
 	Base             sanitize.Options
 	APolicy, BPolicy string
-	// Open says how captures are loaded; Stream names the stream compared
-	// ("" for the first).
-	Open   capture.OpenOptions
+	// Open says how captures are loaded, and where stdin ("-") and
+	// restricted references are read from; Stream names the stream
+	// compared ("" for the first).
+	Open   capture.ArgOptions
 	Stream string
 	// Corpus, when set, is the directory whose captures are compared
 	// (capture.CompareCorpus), All listing equal cases too.
@@ -32,8 +33,6 @@ type Request struct {
 	All    bool
 	// Lines is how many differing lines of cleaned text to keep.
 	Lines int
-	// Stdin is read for the input "-".
-	Stdin io.Reader
 	// Notes (not nil) takes notes for people: which stream was taken,
 	// the capture's own notes (Warn), a corpus case that failed.
 	Notes *render.Writer
@@ -136,7 +135,7 @@ func (r Request) each(args []string, opts [2]sanitize.Options, sides *[2]*Side) 
 
 // load loads name with Load, its file errors worded for a person.
 func (r Request) load(name string) (*Input, error) {
-	in, err := Load(name, r.Stdin, r.Open)
+	in, err := Load(name, r.Open)
 	if err != nil {
 		return nil, render.FileError(name, err)
 	}

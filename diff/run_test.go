@@ -49,11 +49,11 @@ func TestRunRefuses(t *testing.T) {
 		{"bad B policy", []string{file}, Request{BPolicy: "nope"}, "--b-policy: policy setting \"nope\" is not key=value"},
 		{"negative lines", []string{file}, Request{BPolicy: "cr=drop", Lines: -1}, "--lines must not be negative"},
 		{"corpus with files", []string{file}, Request{Corpus: "x"}, "--corpus takes no FILE arguments"},
-		{"corpus with timing", nil, Request{Corpus: "x", Open: capture.OpenOptions{Timing: "t"}}, "--timing cannot be used with --corpus"},
+		{"corpus with timing", nil, Request{Corpus: "x", Open: capture.ArgOptions{OpenOptions: capture.OpenOptions{Timing: "t"}}}, "--timing cannot be used with --corpus"},
 		{"nothing", nil, Request{}, "diff needs A and B"},
 		{"one file, one policy", []string{file}, Request{}, "one FILE is compared under two policies, and none was given"},
 		{"stdin twice", []string{"-", "-"}, Request{}, "stdin can be only one of A and B"},
-		{"timing with two", []string{file, file}, Request{Open: capture.OpenOptions{Timing: "t"}}, "--timing applies to one capture"},
+		{"timing with two", []string{file, file}, Request{Open: capture.ArgOptions{OpenOptions: capture.OpenOptions{Timing: "t"}}}, "--timing applies to one capture"},
 		{"missing file", []string{file, "/nonexistent/x.bin"}, Request{}, "/nonexistent/x.bin: no such file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -116,7 +116,7 @@ func TestRunReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Request{Stdin: bytes.NewReader(rep), Notes: render.NewWriter(io.Discard)}
+	r := Request{Open: capture.ArgOptions{Stdin: bytes.NewReader(rep)}, Notes: render.NewWriter(io.Discard)}
 	out, err := Run([]string{file, "-"}, r)
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +124,7 @@ func TestRunReport(t *testing.T) {
 	if res := out.(*Result); !res.Equal || out.ExitCode() != 0 || res.B.Kind != "report" {
 		t.Errorf("capture against its own report: %+v", res)
 	}
-	r.Stdin, r.BPolicy = bytes.NewReader(rep), "cr=drop"
+	r.Open.Stdin, r.BPolicy = bytes.NewReader(rep), "cr=drop"
 	if _, err := Run([]string{file, "-"}, r); err == nil || !strings.Contains(err.Error(), "--b-policy applies to captures, and - is a report") {
 		t.Errorf("policy on a report side: %v", err)
 	}

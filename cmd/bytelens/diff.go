@@ -26,7 +26,7 @@ func newDiffCmd(s *streams) *cobra.Command {
 	policy := addPolicyFlags(fs)
 	cf := command.CaptureFlags(fs, s.stdin, keys.OpenStore)
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
-		r.Base, r.Open, r.Stream, r.Stdin, r.Notes, r.Warn = *policy, cf.Options(), cf.Stream, s.stdin, s.stderr, warnCapture
+		r.Base, r.Open, r.Stream, r.Notes, r.Warn = *policy, cf.ArgOptions(), cf.Stream, s.stderr, warnCapture
 		r.Progress = func(label render.Safe, total int64) diff.Meter { return iostreams.NewProgress(s.tty, label, total) }
 		out, err := diff.Run(args, r)
 		switch {

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/internal/golden"
 	"github.com/bytelens/bytelens/iostreams"
 	"github.com/bytelens/bytelens/sanitize"
@@ -190,6 +191,12 @@ func TestDiffInputs(t *testing.T) {
 	other := filepath.Join(dir, "other.json")
 	os.WriteFile(other, []byte(`{"schema": "something/else", "x": 1}`), 0o644)
 
+	// A restricted reference, as run prints it, names a capture as a
+	// file does.
+	withStore(t)
+	ref := runEnvelope(t, "--stdin", in, "--", "cat").RawArtifact
+	missing := store.RefPrefix + strings.Repeat("0", 64)
+
 	tests := []struct {
 		name     string
 		stdin    string
@@ -198,6 +205,11 @@ func TestDiffInputs(t *testing.T) {
 		contains []string
 		stderr   string
 	}{
+		{name: "restricted reference vs its file", args: []string{"diff", ref, in}, contains: []string{"A: " + ref + " (capture bytelens-artifact, stream stdout)", "A and B are equal"}},
+		{name: "restricted reference, two policies", args: []string{"diff", ref, "--b-policy", "cr=drop"}, code: 1, contains: []string{"B: " + ref + " (capture bytelens-artifact, stream stdout)", "policy cr=drop"}},
+		{name: "restricted reference, other stream", args: []string{"diff", "--stream", "stderr", ref, ref}, contains: []string{"stream stderr", "A and B are equal"}},
+		{name: "malformed reference", args: []string{"diff", store.RefPrefix + "abc", in}, code: 2, stderr: "invalid reference"},
+		{name: "reference not in store", args: []string{"diff", in, missing}, code: 2, stderr: "not in store: " + missing},
 		{name: "capture vs its report", args: []string{"diff", in, rep}, contains: []string{"(report)", "A and B are equal", "cleaned text not compared: B is a report"}},
 		{name: "report vs changed capture", args: []string{"diff", rep, odd}, code: 1, contains: []string{"flags.clipboard", "odd␛[31m<U+202E>.bin (capture"}},
 		{name: "stdin side", stdin: hostile, args: []string{"diff", "-", in}, contains: []string{"A: - (capture raw", "A and B are equal"}},

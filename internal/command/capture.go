@@ -35,16 +35,23 @@ func (c *Capture) Options() capture.OpenOptions {
 	return capture.OpenOptions{Format: c.Format, Timing: c.Timing}
 }
 
+// ArgOptions returns the capture.ArgOptions the flags set: their
+// OpenOptions and stream, stdin and the store.
+func (c *Capture) ArgOptions() capture.ArgOptions {
+	return capture.ArgOptions{OpenOptions: c.Options(), Stdin: c.stdin, Store: c.store, Stream: c.Stream}
+}
+
 // OpenArg opens the FILE argument of args ("-" or none is stdin) with
-// capture.OpenArg, o and the flags, and words its file errors for a
+// capture.OpenArg, the flags (ArgOptions) and o's Specials and Whole, and words its file errors for a
 // person (render.FileError; a hint for a permission error).
 func (c *Capture) OpenArg(args []string, o capture.ArgOptions) (*capture.Input, error) {
 	arg := ""
 	if len(args) > 0 {
 		arg = args[0]
 	}
-	o.OpenOptions, o.Stdin, o.Store, o.Stream = c.Options(), c.stdin, c.store, c.Stream
-	in, err := capture.OpenArg(arg, o)
+	a := c.ArgOptions()
+	a.Specials, a.Whole = o.Specials, o.Whole
+	in, err := capture.OpenArg(arg, a)
 	var pe *fs.PathError
 	switch {
 	case errors.As(err, &pe):
