@@ -66,3 +66,66 @@ func TestAttack11ErasedRowsKept(t *testing.T) {
 		}
 	}
 }
+
+// TestAttack11REPCost: CSI Ps b (REP) draws the rows it covers to the
+// last column as fill cells, the REP's, so that a REP costs O(rows +
+// the cells the rows keep + one row), not O(Ps): drawn cell by cell, 100
+// KB of CSI 65535 b after an asciicast header of a 1000×1000 terminal
+// drew 800 million cells, 25 s for bytelens report --screen. A row
+// filled keeps at most the 3 cells print wrote (the first of the REP's
+// characters and the cell after it, which clearCell reads); the REP's
+// last row, which it does not fill to the end, is drawn cell by cell, as
+// is a row whose cells hold text. TestFastPaths holds the fill to the
+// cell-by-cell REP.
+func TestAttack11REPCost(t *testing.T) {
+	const rows = 50
+	sanitizer := Options{Cols: MaxSize, Rows: rows, NewlineCRLF: true, Scrollback: true, Segments: true}
+	findings := Options{Cols: MaxSize, Rows: rows, Findings: true}
+	row := func(s string, n int) string { return s + strings.Repeat(s[len(s)-1:], n-len(s)) }
+	for _, tc := range []struct {
+		name    string
+		o       Options
+		in      string
+		text    []string // the rows of the screen
+		slow    int      // a row drawn cell by cell over its text, or -1
+		repeats int      // the cells of the REP's finding (Findings)
+	}{
+		{"sanitizer", sanitizer, "ab\x1b[2999b", []string{row("ab", 1000), row("b", 1000), row("b", 1000), "b"}, -1, 0},
+		{"findings", findings, "ab\x1b[2999b", []string{row("ab", 1000), row("b", 1000), row("b", 1000), "b"}, -1, 2999},
+		{"findings, two REPs", findings, "x\x1b[999bab\x1b[1500b", []string{row("x", 1000), row("ab", 1000), row("b", 502)}, -1, 1500},
+		{"no autowrap", findings, "\x1b[?7lab\x1b[65535b", []string{row("ab", 1000)}, -1, rows * MaxSize},
+		{"spaces", findings, "a \x1b[1999b", []string{"a", "", ""}, -1, 0},
+		{"over a row of text", findings, strings.Repeat("t", 1000) + "\x1b[Hab\x1b[2000b", []string{row("ab", 1000), row("b", 1000), "bb"}, 0, 2000},
+	} {
+		m, err := New(tc.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Feed([]byte(tc.in))
+		g := &m.grids[m.screen()]
+		for y := range m.rows {
+			want, keep := "", int32(3)
+			if y < len(tc.text) {
+				want = tc.text[y]
+			}
+			if y == len(tc.text)-1 {
+				keep = max(keep, int32(len(want))+1)
+			}
+			if e := g.ext[g.rows[y]]; e > keep && y != tc.slow {
+				t.Errorf("%s: row %d keeps %d written cells, want at most %d (the rest fill)", tc.name, y, e, keep)
+			}
+			if got := string(m.AppendLine(nil, y)); strings.TrimRight(got, " ") != want {
+				t.Errorf("%s: row %d is %q, want %q", tc.name, y, got, want)
+			}
+		}
+		var cells int
+		for _, f := range m.Findings() {
+			if f.Cause == CauseRepeated && f.Off == int64(strings.LastIndex(tc.in, "\x1b[")) {
+				cells = f.Cells
+			}
+		}
+		if cells != tc.repeats {
+			t.Errorf("%s: the REP's finding has %d cells, want %d", tc.name, cells, tc.repeats)
+		}
+	}
+}

@@ -908,9 +908,61 @@ func (m *Model) repeat(n int) {
 		n = min(n, m.opts.RepeatLimit)
 	}
 	t := m.tok
-	for range n {
-		m.print(m.last, int(m.lastW), t.Off, uint32(t.Len), m.lastFlag|cellRepeated)
+	c := Cell{Off: t.Off, Len: uint32(t.Len), Frame: m.frame, Rune: m.last, Pen: m.cur.pen, Width: m.lastW, flags: m.lastFlag | cellRepeated}
+	for n > 0 {
+		if k := m.repeatFill(n, c); k > 0 {
+			n -= k
+			continue
+		}
+		m.print(c.Rune, int(c.Width), c.Off, c.Len, c.flags)
+		n--
 	}
+}
+
+// repeatFill is REP's fast path: of the n characters c left to draw, it
+// draws those from the cursor to the end of its row as the row's fill
+// cells (grid.setFill), without writing them, and returns how many it
+// drew; 0 when print must draw the next one. Without autowrap the
+// characters past the last column draw over it, so it draws all n. It
+// applies where print would change nothing but the cells and the REP
+// finding's count: c is one cell wide and not hidden, the cursor's row
+// has room for n, no wrap is pending, no insert mode, the cells the row
+// keeps from the cursor on hold no text, hole or wide character
+// (holdsText), and the REP's finding is the newest draw-time record (a
+// space extends none). So a REP on a 1000×1000 screen costs O(rows + the
+// cells the rows keep), not a million cells.
+func (m *Model) repeatFill(n int, c Cell) int {
+	x, y := m.cur.x, m.cur.y
+	k := m.cols - x
+	if slowPath || k > n || m.cur.pending || m.insert || c.Width != 1 || m.drawHidden {
+		return 0
+	}
+	rec := -1
+	if m.opts.Findings && c.Rune != ' ' {
+		rec = m.pendDrw
+		if rec < 0 || m.finds[rec].cause != CauseRepeated || m.finds[rec].off != c.Off || m.finds[rec].alt != m.alt {
+			return 0
+		}
+	}
+	g := &m.grids[m.screen()]
+	if kept := g.kept(y, m.cols); x < len(kept) {
+		for i := range kept[x:] {
+			if d := &kept[x+i]; d.holdsText() || d.hole != 0 || !narrow(d) {
+				return 0
+			}
+		}
+	}
+	g.setFill(y, x, m.cols, c)
+	if !m.autowrap {
+		k = n
+	}
+	if rec >= 0 {
+		m.finds[rec].cells += int32(k)
+		m.finds[rec].based = false
+	}
+	m.cur.x, m.cur.pending, m.clip, m.via = m.cols-1, m.autowrap, !m.autowrap, moveNone
+	m.lastFlag = c.flags
+	return k
 }
 
 func (m *Model) clearTabs(n int) {

@@ -180,11 +180,17 @@ func (r *record) addRepl(c rune) {
 	r.nrepl = uint8(len(utf8.AppendRune(r.repl[:r.nrepl], c)))
 }
 
+// holdsText reports whether c holds text a finding can take: a
+// character of the stream, not yet reported, not drawn by REP or DECALN.
+func (c *Cell) holdsText() bool {
+	return c.Rune != 0 && c.Off >= 0 && c.flags&(cellReported|cellRepeated|cellFill) == 0
+}
+
 // destroy records that the text of c is about to be lost by cause, with r
 // drawn in its place (0 when nothing is). It reports whether a finding
 // took it.
 func (m *Model) destroy(c *Cell, cause Cause, r rune) bool {
-	if !m.opts.Findings || c.Rune == 0 || c.Off < 0 || c.flags&(cellReported|cellRepeated|cellFill) != 0 {
+	if !m.opts.Findings || !c.holdsText() {
 		return false
 	}
 	// A space, or a character drawn over by itself, is not hidden text; it
