@@ -407,7 +407,7 @@ func (m *Model) erase(cells []Cell, cause cause) (holes bool) {
 // is blank already, or any row when findings are off, is only marked
 // blank: its cells are written when something reads or draws on it.
 // Only the cells a row keeps can hold text a finding takes (its fill
-// cells are blank or DECALN's), so only they are erased.
+// cells are blank, DECALN's or a REP's), so only they are erased.
 func (m *Model) eraseRows(i, from, to int, cause Cause) {
 	g := &m.grids[i]
 	b := m.blankCell()
@@ -658,7 +658,7 @@ func (m *Model) nf(t *decode.Token) {
 // reads or draws on it, so that a DECALN costs O(rows), not O(rows ×
 // cols): three bytes filled a row of 1000 cells 50 times. Only the
 // row's kept cells can hold text a finding takes: its fill cells are
-// blank or another DECALN's, which destroy passes over.
+// blank, another DECALN's or a REP's, which destroy passes over.
 func (m *Model) alignFill(t *decode.Token) {
 	e := Cell{Off: t.Off, Len: uint32(t.Len), Frame: m.frame, Rune: 'E', Width: 1, flags: cellFill}
 	g := &m.grids[m.screen()]

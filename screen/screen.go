@@ -193,7 +193,9 @@ type grid struct {
 	// DECALN) is all fill[i], so that erasing a blank row again (a
 	// program clearing the screen over and over) or a DECALN costs
 	// nothing per cell, and a line of text on a wide screen writes,
-	// erases and reads only the cells it reaches.
+	// erases and reads only the cells it reaches. A REP drawing to the
+	// last column makes its character the fill of the cells it covers
+	// (Model.repeatFill).
 	cells []Cell
 	ext   []int32
 	fill  []Cell
@@ -253,7 +255,8 @@ func (g *grid) setExt(y, n int) { g.ext[g.rows[y]] = int32(n) }
 
 // drawn returns the cells of row y of g, cols wide, that show anything:
 // the cells it keeps, the cells after them being blank fill cells, or
-// the whole row when its fill is not blank (DECALN's E).
+// the whole row when its fill is not blank (DECALN's E, a REP's
+// character).
 func (g *grid) drawn(y, cols int) []Cell {
 	if g.fill[g.rows[y]].Rune != 0 {
 		return g.line(y, cols)
@@ -282,7 +285,8 @@ func (g *grid) setBlank(y int, b Cell) {
 }
 
 // setFill makes the cells of row y of g, cols wide, from x on fill cells
-// b, without writing them; the cells before x are kept.
+// b (a blank, or a REP's character), without writing them; the cells
+// before x are kept.
 func (g *grid) setFill(y, x, cols int, b Cell) {
 	g.lineTo(y, x, cols)
 	i := g.rows[y]
