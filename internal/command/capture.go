@@ -42,8 +42,9 @@ func (c *Capture) ArgOptions() capture.ArgOptions {
 }
 
 // OpenArg opens the FILE argument of args ("-" or none is stdin) with
-// capture.OpenArg, the flags (ArgOptions) and o's Specials and Whole, and words its file errors for a
-// person (render.FileError; a hint for a permission error).
+// capture.OpenArg, the flags (ArgOptions) and o's Specials and Whole,
+// and words its file errors for a person (render.FileError; a hint for
+// a permission error).
 func (c *Capture) OpenArg(args []string, o capture.ArgOptions) (*capture.Input, error) {
 	arg := ""
 	if len(args) > 0 {
