@@ -375,16 +375,15 @@ func otherCounter(named int, other *int64) *int64 {
 	return nil
 }
 
-// countOSC counts the OSC t by command number.
-func (r *report) countOSC(t *decode.Token) {
-	cmd := t.Command
+// countOSC counts an OSC of n bytes at off by its command number cmd.
+func (r *report) countOSC(cmd int32, off, n int64) {
 	if i := oscIndex(cmd); i >= 0 {
-		if n := &r.osc[i]; *n > 0 || r.admit(&r.namedOSC, &r.OSCOther, t.Off, t.Len, "OSC numbers") {
-			*n++
+		if c := &r.osc[i]; *c > 0 || r.admit(&r.namedOSC, &r.OSCOther, off, n, "OSC numbers") {
+			*c++
 		}
 		return
 	}
-	r.oscOther.count(uint32(cmd), func() bool { return r.admit(&r.namedOSC, &r.OSCOther, t.Off, t.Len, "OSC numbers") })
+	r.oscOther.count(uint32(cmd), func() bool { return r.admit(&r.namedOSC, &r.OSCOther, off, n, "OSC numbers") })
 }
 
 // admit says whether a key not seen before is counted by name: while
