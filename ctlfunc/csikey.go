@@ -20,19 +20,6 @@ func CSIClasses(private, inter, final byte) (cl Class, varies, conceal bool) {
 	return in.classes, in.variants, in.conceal
 }
 
-// OSCClasses is CSIClasses for an OSC of command number cmd (-1: none):
-// the classes of its function, and whether the function has variants that
-// its payload selects (varies), in which case cl holds only when none is
-// selected.
-func OSCClasses(cmd int32) (cl Class, varies bool) {
-	n := uint16(0)
-	if uint32(cmd) < oscNumbers {
-		n = byKey[keyOSC+int(cmd)]
-	}
-	in := &info[n]
-	return in.classes, in.variants
-}
-
 // SGRConceals reports whether an SGR whose parameter bytes (digits, ';'
 // and ':', ECMA-48 5.4.2 and ITU T.416) are params sets attribute 8,
 // conceal, as ClassesOf decides it from a Token: the arguments of extended

@@ -425,7 +425,7 @@ func (c *cleaner) sequence(t *decode.Token) {
 	case decode.KindCSI:
 		r.countCSI(t)
 	case decode.KindOSC:
-		r.countOSC(t.Command, t.Off, t.Len)
+		r.countOSC(t)
 		if t.Command == 8 && t.Flags&(decode.FlagAborted|decode.FlagUnterminated) == 0 {
 			c.link(t)
 		}

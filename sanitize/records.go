@@ -722,17 +722,10 @@ func (c *cleaner) missed(r decode.Record) bool {
 	}
 	c.next = end
 	b := c.chunk[start-c.base : end-c.base]
-	switch k {
-	case uint32(decode.KindCSI):
-		if !c.csi(b, r.Final(), r.Flags(), start) {
-			c.rebuild(start, end)
-		}
-	case uint32(decode.KindOSC):
-		if !c.oscRecord(r, b, start) {
-			c.tokenRecord(r, b, start, end)
-		}
-	default:
+	if k != uint32(decode.KindCSI) {
 		c.tokenRecord(r, b, start, end)
+	} else if !c.csi(b, r.Final(), r.Flags(), start) {
+		c.rebuild(start, end)
 	}
 	return true
 }
@@ -754,60 +747,14 @@ func (c *cleaner) counted(t *decode.Token) bool {
 		t.Kind == decode.KindOSC && t.Command == 8 || c.frame > t.Off || c.fmt.pending() {
 		return false
 	}
-	return c.countAs(t.Kind, Advisories(t), t.Flags, t.Command, t.Off, t.Len)
-}
-
-// countAs is counted for a token of kind k, classes cl, flags f (its
-// anomalies), OSC number cmd (for an OSC), of n bytes at stream offset
-// off: unless it raises a class or an anomaly while findings are still
-// listed, one more of its kind, classes and anomalies (report.apply) and
-// of its OSC number; it reports whether it counted.
-func (c *cleaner) countAs(k decode.Kind, cl Advisory, f decode.Flags, cmd int32, off, n int64) bool {
-	m := csiMemo{kind: k, cl: cl, anomalies: f}
+	m := csiMemo{kind: t.Kind, cl: Advisories(t), anomalies: t.Flags}
 	if (m.cl != 0 || m.anomalies != 0) && len(c.rep.Findings) < MaxFindings {
 		return false
 	}
-	c.at = off + n
+	c.at = t.End()
 	c.rep.apply(&m, 1)
-	if k == decode.KindOSC {
-		c.rep.countOSC(cmd, off, n)
-	}
-	return true
-}
-
-// oscRecord runs the policy over r, the record of an OSC without flags or
-// aborted whose bytes b at stream offset start lie in the chunk, as
-// tokenRecord would but without a Token, when counted would count it
-// (countAs: not OSC 8, a link, which linked takes; neither ambiguous nor
-// overlong) and its classes are those of its number whatever its payload
-// (ctlfunc.OSCClasses); it reports whether it did (else nothing was
-// counted). It is then offered to the memo as remember takes it.
-func (c *cleaner) oscRecord(r decode.Record, b []byte, start int64) bool {
-	f := r.Flags()
-	_, intro, _, term, ok := c.stringEnds(b, decode.KindOSC, f)
-	if !ok {
-		return false
-	}
-	pl := b[intro : len(b)-term]
-	cmd := oscNumber(pl)
-	var cl Advisory
-	if f == 0 { // an aborted one raises none (Advisories)
-		var varies bool
-		if cl, varies = ctlfunc.OSCClasses(cmd); varies {
-			return false
-		}
-	}
-	// counted takes none that is FlagAmbiguous or FlagOverlong.
-	if cmd == 8 || int64(len(pl)) > c.opts.maxPayload() || bytes.IndexByte(pl, 0x9C) >= 0 && c.payloadST(pl) {
-		return false
-	}
-	if !c.countAs(decode.KindOSC, cl, f, cmd, start, int64(len(b))) {
-		return false
-	}
-	if offered(start) {
-		if count := c.rep.oscCounter(cmd); count != nil {
-			c.offer(b, f, csiMemo{kind: decode.KindOSC, cl: cl, anomalies: f & ctlfunc.AnomalyFlags, count: count})
-		}
+	if t.Kind == decode.KindOSC {
+		c.rep.countOSC(t)
 	}
 	return true
 }
@@ -964,29 +911,69 @@ func (c *cleaner) single(r decode.Record, b []byte, start int64) *decode.Token {
 
 // controlString fills in t, a control string without flags or aborted,
 // whose bytes are b, and returns it; nil for one left open at the end of
-// the stream, or whose ends stringEnds does not read. The prefix is the
-// payload's first bytes and the OSC number its leading digits
-// (oscNumber), as decode's osc_command and controlString keep them.
+// the stream. The terminator
+// is then the last byte or two (BEL where the kind ends with it, ESC \,
+// C1 ST spelled 9C or C2 9C after a C1 introducer; none when aborted), the
+// OSC number the leading digits before ';' or the terminator, and the
+// prefix the payload's first bytes, as decode's osc_command and
+// controlString keep them.
 func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
-	var intro, term int
-	var ok bool
-	if t.Intro, intro, t.Term, term, ok = c.stringEnds(b, t.Kind, t.Flags); !ok {
+	intro := 2 // C2 X
+	switch {
+	case b[0] >= 0x80 && b[0] <= 0x9F:
+		t.Intro, intro = decode.Intro8Bit, 1
+	case b[0] == 0xC2:
+		t.Intro = decode.IntroUTF8
+	default: // ESC X, ESC k, with controls executed between
+		t.Intro, intro = decode.Intro7Bit, afterESC(b)+1
+	}
+	n := len(b)
+	term := 1
+	switch last := b[n-1]; {
+	case t.Flags != 0: // aborted: no terminator
+		term = 0
+	case last == 0x07:
+		if !(t.Kind == decode.KindOSC || t.Kind == decode.KindScreenTitle || t.Kind == decode.KindAPC && c.opts.APCBEL) {
+			return nil
+		}
+		t.Term = decode.TermBEL
+	case last == '\\' && b[n-2] == 0x1B:
+		t.Term, term = decode.TermST, 2
+	case last == 0x9C && t.Intro != decode.Intro7Bit:
+		if b[n-2] == 0xC2 {
+			term = 2
+		} else if c.opts.C1 == C1Lone {
+			return nil
+		}
+		t.Term = decode.TermC1
+	default:
 		return nil
 	}
-	pl := b[intro : len(b)-term]
+	if n < intro+term {
+		return nil
+	}
+	// The string states end a string at CAN, SUB, ESC and, where its kind
+	// ends with it, BEL, and none of these is then the string's: a
+	// terminated or aborted string's payload holds none of them (one left
+	// open at the end of the stream may end in ESC). What is left to
+	// decide on is 9C (payloadST).
+	pl := b[intro : n-term]
+	if t.Flags&decode.FlagUnterminated != 0 {
+		return nil
+	}
 	if decode.PrefixLen == maxMemo && len(pl) <= maxMemo && cap(pl) >= maxMemo {
 		// A short payload is one word, read with the bytes after it
 		// masked off: tested for 9C and stored whole as the prefix.
 		w := wideWord(pl)
-		if w.holds(0x9C) && c.payloadST(pl) {
-			t.Flags |= decode.FlagAmbiguous
+		if w.holds(0x9C) {
+			c.payloadST(t, pl)
 		}
 		binary.LittleEndian.PutUint64(t.Prefix[:8], w.lo)
 		binary.LittleEndian.PutUint64(t.Prefix[8:], w.hi)
 		t.NPrefix = uint8(len(pl))
 	} else {
-		if bytes.IndexByte(pl, 0x9C) >= 0 && c.payloadST(pl) {
-			t.Flags |= decode.FlagAmbiguous
+		if bytes.IndexByte(pl, 0x9C) >= 0 {
+			c.payloadST(t, pl)
 		}
 		t.NPrefix = uint8(copy(t.Prefix[:], pl))
 	}
@@ -995,88 +982,32 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 		t.Flags |= decode.FlagOverlong
 	}
 	if t.Kind == decode.KindOSC {
-		t.Command = oscNumber(pl)
+		num := int64(-1)
+		for _, x := range pl {
+			if x == ';' {
+				break
+			}
+			if x < '0' || x > '9' {
+				num = -1
+				break
+			}
+			num = min(max(num, 0)*10+int64(x-'0'), 1<<30)
+		}
+		t.Command = int32(num)
 	}
 	return t
 }
 
-// stringEnds reads the ends of the control string of kind k whose bytes
-// are b and whose record flags are f (none, aborted or unterminated): it
-// returns its introducer's spelling and length in bytes (ESC X or ESC k
-// with the controls executed between, C1, or C2 and C1) and its
-// terminator's spelling and length (BEL where the kind ends with it, ESC
-// \, C1 ST spelled 9C or C2 9C after a C1 introducer; none when aborted).
-// ok is false for a string left open at the end of the stream, or one
-// whose last bytes are none of these. The string states end a string at
-// CAN, SUB, ESC and, where its kind ends with it, BEL, and none of these
-// is then the string's: a terminated or aborted string's payload, between
-// the two, holds none of them (one left open at the end of the stream may
-// end in ESC). What is left to decide on there is 9C (payloadST).
-func (c *cleaner) stringEnds(b []byte, k decode.Kind, f decode.Flags) (in decode.Intro, intro int, tm decode.Term, term int, ok bool) {
-	if f&decode.FlagUnterminated != 0 {
-		return
-	}
-	switch {
-	case b[0] >= 0x80 && b[0] <= 0x9F:
-		in, intro = decode.Intro8Bit, 1
-	case b[0] == 0xC2:
-		in, intro = decode.IntroUTF8, 2
-	default: // ESC X, ESC k, with controls executed between
-		in, intro = decode.Intro7Bit, afterESC(b)+1
-	}
-	n := len(b)
-	term = 1
-	switch last := b[n-1]; {
-	case f != 0: // aborted: no terminator
-		term = 0
-	case last == 0x07:
-		if !(k == decode.KindOSC || k == decode.KindScreenTitle || k == decode.KindAPC && c.opts.APCBEL) {
-			return
-		}
-		tm = decode.TermBEL
-	case last == '\\' && b[n-2] == 0x1B:
-		tm, term = decode.TermST, 2
-	case last == 0x9C && in != decode.Intro7Bit:
-		if b[n-2] == 0xC2 {
-			term = 2
-		} else if c.opts.C1 == C1Lone {
-			return
-		}
-		tm = decode.TermC1
-	default:
-		return
-	}
-	return in, intro, tm, term, n >= intro+term
-}
-
-// oscNumber returns the command number of an OSC whose payload is pl, as
-// decode's osc_command reads it: the leading digits before ';' or the
-// end, saturating at 1<<30; -1 for none, or for a non-digit before them.
-func oscNumber(pl []byte) int32 {
-	num := int32(-1)
-	for _, x := range pl {
-		if x == ';' {
-			break
-		}
-		if x < '0' || x > '9' {
-			return -1
-		}
-		num = int32(min(int64(max(num, 0))*10+int64(x-'0'), 1<<30))
-	}
-	return num
-}
-
-// payloadST reports whether the 9C bytes of pl, the payload of a control
-// string, make it FlagAmbiguous, as the string states read them: each is
-// a continuation byte of a UTF-8 character, or C1 ST, alone (unless
-// C1Lone, where a lone one is payload like any C1 control) or spelled C2
-// 9C, which ends a string that a C1 introducer opened (so none is in its
-// payload) and is kept as payload, ambiguous (terminals disagree whether
-// it ends the string), in one that ESC opened. A lead byte (C2–F4) always
-// begins a unit, so a 9C continues one when a lead one to three bytes
-// before it, with only continuation bytes between, begins a unit that
-// takes it.
-func (c *cleaner) payloadST(pl []byte) bool {
+// payloadST settles the 9C bytes of pl, the payload of the control
+// string t, as the string states read them: each is a continuation byte
+// of a UTF-8 character, or C1 ST, alone (unless C1Lone, where a lone one
+// is payload like any C1 control) or spelled C2 9C, which ends a string
+// that a C1 introducer opened (so none is in its payload) and is kept as
+// payload, flagged FlagAmbiguous (terminals disagree whether it ends the
+// string), in one that ESC opened. A lead byte (C2–F4) always begins a
+// unit, so a 9C continues one when a lead one to three bytes before it,
+// with only continuation bytes between, begins a unit that takes it.
+func (c *cleaner) payloadST(t *decode.Token, pl []byte) {
 	lone := c.opts.C1 != C1Lone
 	for k := bytes.IndexByte(pl, 0x9C); k >= 0; {
 		st := lone
@@ -1089,15 +1020,15 @@ func (c *cleaner) payloadST(pl []byte) bool {
 			}
 		}
 		if st {
-			return true
+			t.Flags |= decode.FlagAmbiguous
+			return
 		}
 		next := bytes.IndexByte(pl[k+1:], 0x9C)
 		if next < 0 {
-			return false
+			return
 		}
 		k += 1 + next
 	}
-	return false
 }
 
 // unitLen returns the length in bytes of the UTF-8 unit that p begins
@@ -1179,9 +1110,12 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	}
 	key := csiKey{private, inter, 0, final}
 	r.countCSIKey(key, nInter, start, n)
-	if flags&^decode.FlagAborted == 0 && offered(start) {
+	if flags&^decode.FlagAborted == 0 && n <= int64(memoLen(flags)) && offered(start) {
+		w := wordOf(b).tagged(flags, len(b))
 		if count := r.csiCounter(key, nInter); count != nil {
-			c.offer(b, flags, csiMemo{kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count})
+			if i, ok := c.slotFor(w); ok {
+				c.keep(i, csiMemo{word: w, kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count})
+			}
 		}
 	}
 	for ; cl != 0; cl &= cl - 1 {

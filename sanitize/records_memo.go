@@ -195,20 +195,12 @@ func (c *cleaner) remember(t *decode.Token, b []byte) {
 	default:
 		return
 	}
-	c.offer(b, f, csiMemo{kind: t.Kind, cl: Advisories(t), anomalies: t.Flags & ctlfunc.AnomalyFlags, count: count})
-}
-
-// offer keeps m, the effect of the token whose bytes are b and whose
-// record flags are f (none, or FlagAborted), in the memo under its key
-// (tagged) when it is at most memoLen(f) bytes long and slotFor finds it
-// a slot.
-func (c *cleaner) offer(b []byte, f decode.Flags, m csiMemo) {
 	if len(b) > memoLen(f) {
 		return
 	}
-	m.word = wordOf(b).tagged(f, len(b))
-	if i, ok := c.slotFor(m.word); ok {
-		c.keep(i, m)
+	w := wordOf(b).tagged(f, len(b))
+	if i, ok := c.slotFor(w); ok {
+		c.keep(i, csiMemo{word: w, kind: t.Kind, cl: Advisories(t), anomalies: t.Flags & ctlfunc.AnomalyFlags, count: count})
 	}
 }
 

@@ -375,15 +375,16 @@ func otherCounter(named int, other *int64) *int64 {
 	return nil
 }
 
-// countOSC counts an OSC of n bytes at off by its command number cmd.
-func (r *report) countOSC(cmd int32, off, n int64) {
+// countOSC counts the OSC t by command number.
+func (r *report) countOSC(t *decode.Token) {
+	cmd := t.Command
 	if i := oscIndex(cmd); i >= 0 {
-		if c := &r.osc[i]; *c > 0 || r.admit(&r.namedOSC, &r.OSCOther, off, n, "OSC numbers") {
-			*c++
+		if n := &r.osc[i]; *n > 0 || r.admit(&r.namedOSC, &r.OSCOther, t.Off, t.Len, "OSC numbers") {
+			*n++
 		}
 		return
 	}
-	r.oscOther.count(uint32(cmd), func() bool { return r.admit(&r.namedOSC, &r.OSCOther, off, n, "OSC numbers") })
+	r.oscOther.count(uint32(cmd), func() bool { return r.admit(&r.namedOSC, &r.OSCOther, t.Off, t.Len, "OSC numbers") })
 }
 
 // admit says whether a key not seen before is counted by name: while
