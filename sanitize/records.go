@@ -44,11 +44,13 @@ import (
 //     restarted where the token begins (rebuild), whose tokens go through
 //     token.
 //
-// A record that stops quickRecords and is one the memo would take (a CSI,
-// escape or control string, C1 or DEL) is run by missed at once, as record
-// would run it, and quickRecords goes on after it (quickMisses), without
-// a turn of records' loop. A token the memo missed is offered to it one
-// time in eight (offered).
+// A token of at most maxMemo bytes that the memo misses is counted in
+// quickRecords' loop when that is all record would do (countMiss); one
+// that stops quickRecords and is one the memo would take (a CSI, escape
+// or control string, C1 or DEL) is run by missed at once, as record would
+// run it, and quickRecords goes on after it (quickMisses), without a turn
+// of records' loop. A token the memo missed is offered to it one time in
+// eight (offered).
 //
 // A token begun in an earlier Write is read from the history (keepHistory)
 // joined with the chunk (span); one too long for the history has its
@@ -266,7 +268,8 @@ func (c *cleaner) quickMisses(i uint) uint {
 // sequence), and a token whose key is in the memo's quick slots
 // (memoTable.quick: remembered, without flags or aborted, and raising
 // nothing that a finding would name while findings are listed), counted
-// in its slot. A run of CRs before text, an embedded LF or TAB or U+FFFD
+// in its slot, or, of those it misses, one that is only counted
+// (countMiss). A run of CRs before text, an embedded LF or TAB or U+FFFD
 // is settled here when that only counts (quickCR: before an LF, or once
 // findings are full), and stops it otherwise (records settles the run,
 // settleBefore, and calls it again). The format policy holds nothing and
@@ -360,14 +363,20 @@ loop:
 			} else if q[j].key == w {
 				q[j].hits++
 			} else {
-				break
+				var ok bool
+				if i, s, o, e, ok = c.countMiss(r, chunk, i, s, o, e); !ok {
+					break
+				}
 			}
 			s = e
 			continue
 		}
 		if c.crRun == 0 && kf == uint32(decode.KindInvalid) {
 			// A run of simple records, one well-predicted test each.
-			if j, s1, o1, t, counts := simpleRun(recs, i, uint32(c.next), chunk, buf, s, o); j != i {
+			// The record is read again after the call, so that no value
+			// of the loop lives across it (countMiss).
+			j, s1, o1, t, counts := simpleRun(recs, i, uint32(c.next), chunk, buf, s, o)
+			if j != i {
 				i, s, o = j-1, s1, o1
 				if t != 0 {
 					c.fmt.prevEnd = c.next + int64(t)
@@ -378,6 +387,10 @@ loop:
 				c.rep.Removed.C0 += int64(counts[countC0])
 				continue
 			}
+			i, s, o = j, s1, o1
+			r = recs[i%batchRecords]
+			e = uint32(r>>24) - uint32(c.next)
+			kf = uint32(r) & kindFlags
 		}
 		switch kf {
 		case uint32(decode.KindText) | embedded:
@@ -728,6 +741,39 @@ func (c *cleaner) missed(r decode.Record) bool {
 		c.rebuild(start, end)
 	}
 	return true
+}
+
+// countMiss runs the policy over r, a record of a kind the memo takes,
+// without flags or aborted, from s to e in chunk (stream offset c.next+s),
+// that quickRecords did not find in the memo, when that is only counting
+// it, and reports whether it did (else nothing was counted): a CSI that
+// csi counts, or a token of missKinds that single gives and counted
+// counts, offered to the memo as record offers it. It writes nothing and
+// leaves c.next as it is: quickRecords calls it in its loop, which holds
+// both. It takes the loop's index i and offsets s, o and e and returns
+// them as they are, and is not inlined, so that none of the loop's values
+// lives across a call there: Go keeps no register across a call, and the
+// spills of a value that did would be placed on the path of every memo
+// hit (measured, BENCHMARKS.md wrand11: dense +1.5%).
+//
+//go:noinline
+func (c *cleaner) countMiss(r decode.Record, chunk []byte, i uint, s, o, e uint32) (uint, uint32, uint32, uint32, bool) {
+	b, start := chunk[s:e], c.next+int64(s) // the bytes past e in its capacity, as record's (controlString reads a word)
+	k := r.Kind()
+	if k == decode.KindCSI {
+		return i, s, o, e, c.csi(b, r.Final(), r.Flags(), start)
+	}
+	if missKinds>>k&1 == 0 {
+		return i, s, o, e, false
+	}
+	t := c.single(r, b, start)
+	if t == nil || !c.counted(t) {
+		return i, s, o, e, false
+	}
+	if offered(start) {
+		c.remember(t, b)
+	}
+	return i, s, o, e, true
 }
 
 // missKinds has bit k set for each kind k that missed takes: those the
