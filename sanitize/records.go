@@ -44,7 +44,13 @@ import (
 //     restarted where the token begins (rebuild), whose tokens go through
 //     token.
 //
-// A token the memo missed is offered to it one time in eight (offered).
+// A token of at most maxMemo bytes that the memo misses is counted in
+// quickRecords' loop when that is all record would do (countMiss); one
+// that stops quickRecords and is one the memo would take (a CSI, escape
+// or control string, C1 or DEL) is run by missed at once, as record would
+// run it, and quickRecords goes on after it (quickMisses), without a turn
+// of records' loop. A token the memo missed is offered to it one time in
+// eight (offered).
 //
 // A token begun in an earlier Write is read from the history (keepHistory)
 // joined with the chunk (span); one too long for the history has its
@@ -174,9 +180,11 @@ func (c *cleaner) scanEnd() {
 }
 
 // records runs the policy over the batch of the first n records of
-// c.recs: runs of the commonest records go through quickRecords while the
-// format policy holds nothing and text needs only copying (which only
-// record can change); the rest goes through record, one at a time.
+// c.recs: runs of the commonest records go through quickRecords, and the
+// tokens among them that the memo missed through missed (quickMisses),
+// while the format policy holds nothing and text needs only copying
+// (which only record can change); the rest goes through record, one at a
+// time.
 func (c *cleaner) records(n int) {
 	c.recs[n] = stopRecord
 	if !c.memo.loudQuiet && len(c.rep.Findings) >= MaxFindings {
@@ -186,15 +194,11 @@ func (c *cleaner) records(n int) {
 	for i := 0; i < n; i++ {
 		quick := c.plainText && !c.fmt.pending()
 		if quick {
-			if i = int(c.quickRecords(uint(i))); i == n {
+			if i = int(c.quickMisses(uint(i))); i == n {
 				break
 			}
 			if c.crRun != 0 && c.settleBefore(recs[i]) {
 				i-- // quickRecords takes it now
-				continue
-			}
-			// Only an OSC without flags of a close's length can be one.
-			if r := recs[i]; uint32(r)&kindFlags == uint32(decode.KindOSC) && uint64(r.EndNear(c.base)-c.next-closeLen) <= 1 && c.closeCounted(r) {
 				continue
 			}
 		}
@@ -240,6 +244,21 @@ func (c *cleaner) settleBefore(r decode.Record) bool {
 	return true
 }
 
+// quickMisses is quickRecords, and missed at each record that stops it,
+// for as long as missed takes them; it returns the index of the first
+// record that neither took. missed leaves the conditions of quickRecords
+// holding: of the tokens it takes, none changes what the format policy
+// holds or whether text needs only copying (missKinds).
+func (c *cleaner) quickMisses(i uint) uint {
+	for {
+		i = c.quickRecords(i)
+		if !c.missed(c.recs[i%batchRecords]) {
+			return i
+		}
+		i++
+	}
+}
+
 // quickRecords runs the policy over the records of the batch from the
 // i-th for as long as each is one that record would handle without a
 // Token and without writing anything but text, and returns the index of
@@ -249,7 +268,8 @@ func (c *cleaner) settleBefore(r decode.Record) bool {
 // sequence), and a token whose key is in the memo's quick slots
 // (memoTable.quick: remembered, without flags or aborted, and raising
 // nothing that a finding would name while findings are listed), counted
-// in its slot. A run of CRs before text, an embedded LF or TAB or U+FFFD
+// in its slot, or, of those it misses, one that is only counted
+// (countMiss). A run of CRs before text, an embedded LF or TAB or U+FFFD
 // is settled here when that only counts (quickCR: before an LF, or once
 // findings are full), and stops it otherwise (records settles the run,
 // settleBefore, and calls it again). The format policy holds nothing and
@@ -343,14 +363,20 @@ loop:
 			} else if q[j].key == w {
 				q[j].hits++
 			} else {
-				break
+				var ok bool
+				if i, s, o, e, ok = c.countMiss(r, chunk, i, s, o, e); !ok {
+					break
+				}
 			}
 			s = e
 			continue
 		}
 		if c.crRun == 0 && kf == uint32(decode.KindInvalid) {
 			// A run of simple records, one well-predicted test each.
-			if j, s1, o1, t, counts := simpleRun(recs, i, uint32(c.next), chunk, buf, s, o); j != i {
+			// The record is read again after the call, so that no value
+			// of the loop lives across it (countMiss).
+			j, s1, o1, t, counts := simpleRun(recs, i, uint32(c.next), chunk, buf, s, o)
+			if j != i {
 				i, s, o = j-1, s1, o1
 				if t != 0 {
 					c.fmt.prevEnd = c.next + int64(t)
@@ -361,6 +387,10 @@ loop:
 				c.rep.Removed.C0 += int64(counts[countC0])
 				continue
 			}
+			i, s, o = j, s1, o1
+			r = recs[i%batchRecords]
+			e = uint32(r>>24) - uint32(c.next)
+			kf = uint32(r) & kindFlags
 		}
 		switch kf {
 		case uint32(decode.KindText) | embedded:
@@ -664,6 +694,16 @@ func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
 			return
 		}
 	}
+	c.tokenRecord(r, b, start, end)
+}
+
+// tokenRecord runs the policy over the record r of the token [start, end),
+// whose bytes are b, when it is not text, invalid UTF-8 or a VT or FF
+// that record writes, nor a CSI that csi counts, and the memo does not
+// hold it: the token that single gives is counted (counted, linked) or
+// goes through token, and is offered to the memo; one that single does
+// not give is decoded again (rebuild).
+func (c *cleaner) tokenRecord(r decode.Record, b []byte, start, end int64) {
 	t := c.single(r, b, start)
 	if t == nil {
 		c.rebuild(start, end)
@@ -676,6 +716,70 @@ func (c *cleaner) record(r decode.Record, start, end int64, looked bool) {
 		c.remember(t, b)
 	}
 }
+
+// missed runs the policy over r, the record that stopped quickRecords,
+// when it is of a kind in missKinds, without flags or aborted, and begins
+// in the chunk (so after the latest frame), as record would with the memo
+// looked up: an OSC 8 close that closeCounted counts, a CSI that csi
+// counts or rebuild decodes again, another token through tokenRecord. It
+// reports whether it took r (c.next is then past it).
+func (c *cleaner) missed(r decode.Record) bool {
+	k := uint32(r) & kindFlags &^ aborted
+	if k >= 32 || missKinds>>k&1 == 0 || c.next < c.base {
+		return false
+	}
+	start, end := c.next, r.EndNear(c.base)
+	// Only an OSC without flags of a close's length can be one.
+	if uint32(r)&kindFlags == uint32(decode.KindOSC) && uint64(end-start-closeLen) <= 1 && c.closeCounted(r) {
+		return true
+	}
+	c.next = end
+	b := c.chunk[start-c.base : end-c.base]
+	if k != uint32(decode.KindCSI) {
+		c.tokenRecord(r, b, start, end)
+	} else if !c.csi(b, r.Final(), r.Flags(), start) {
+		c.rebuild(start, end)
+	}
+	return true
+}
+
+// countMiss runs the policy over r, a record of a kind the memo takes,
+// without flags or aborted, from s to e in chunk (stream offset c.next+s),
+// that quickRecords did not find in the memo, when that is only counting
+// it, and reports whether it did (else nothing was counted): a CSI that
+// csi counts, or a token of missKinds that single gives and counted
+// counts, offered to the memo as record offers it. It writes nothing and
+// leaves c.next as it is: quickRecords calls it in its loop, which holds
+// both. It takes the loop's index i and offsets s, o and e and returns
+// them as they are, and is not inlined, so that none of the loop's values
+// lives across a call there: Go keeps no register across a call, and the
+// spills of a value that did would be placed on the path of every memo
+// hit (measured, BENCHMARKS.md wrand11: dense +1.5%).
+//
+//go:noinline
+func (c *cleaner) countMiss(r decode.Record, chunk []byte, i uint, s, o, e uint32) (uint, uint32, uint32, uint32, bool) {
+	b, start := chunk[s:e], c.next+int64(s) // the bytes past e in its capacity, as record's (controlString reads a word)
+	k := r.Kind()
+	if k == decode.KindCSI {
+		return i, s, o, e, c.csi(b, r.Final(), r.Flags(), start)
+	}
+	if missKinds>>k&1 == 0 {
+		return i, s, o, e, false
+	}
+	t := c.single(r, b, start)
+	if t == nil || !c.counted(t) {
+		return i, s, o, e, false
+	}
+	if offered(start) {
+		c.remember(t, b)
+	}
+	return i, s, o, e, true
+}
+
+// missKinds has bit k set for each kind k that missed takes: those the
+// memo takes (memoKinds) but format characters, which the format policy
+// may hold (format).
+const missKinds = memoKinds &^ (1 << decode.KindFormat)
 
 // counted runs the policy over t, a token from single, when for it that
 // is only counting, as token would count it, and reports whether it did:
