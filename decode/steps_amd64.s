@@ -19,18 +19,19 @@
 // a skip in scanText, where the run of printable ASCII, TAB and LF is
 // passed over eight bytes at a time and the byte that ends it is stepped
 // from scanText, or returned at if it is the lead byte of a plain
-// character (textLen 2 or 3: skipASCII in stepsGo). The return if n is
-// past lim before a byte is not tested at each byte: chunk takes the next
-// room/4+1 bytes (room = lim-n records, at most three a step), which all
-// pass it, so that the loop's only test is the end of the chunk.
+// character (textLen 2 or 3: skipASCII in stepsGo). Before
+// each byte, a return if n is past lim: one compare of DI with R15, not on
+// the chain, taken once a call.
 //
-// Registers: R8 t, SI the end of the chunk (of q in a text run), CX the
-// index from there (negative), AX the state, DI &recs[n], R15 &recs[lim],
-// R13 at, R14 &stepsKeep.
+// Registers: R8 t, SI the end of q, CX the index from the end (negative),
+// AX the state, DI &recs[n], R15 &recs[lim], R13 at, R14 &stepsKeep.
 TEXT ·steps(SB), NOSPLIT, $0-120
 	MOVQ t+0(FP), R8
 	MOVQ q_base+8(FP), SI
+	MOVQ q_len+16(FP), DX
+	ADDQ DX, SI
 	MOVQ i+32(FP), CX
+	SUBQ DX, CX
 	MOVWLZX s+40(FP), AX
 	SHLL $1, AX
 	MOVQ recs_base+48(FP), DI
@@ -41,32 +42,13 @@ TEXT ·steps(SB), NOSPLIT, $0-120
 	MOVQ lim+80(FP), R15
 	SHLQ $3, R15
 	ADDQ recs_base+48(FP), R15
-	ADDQ CX, SI
-	XORL CX, CX
-
-chunk:
-	// SI+CX is the next byte. A step writes at most three records, so
-	// with room = lim-n records the next room/4+1 bytes all pass the
-	// test n <= lim: SI becomes the end of those (or of q) and CX minus
-	// their count, and the loop tests nothing else.
-	ADDQ CX, SI
-	MOVQ R15, DX
-	SUBQ DI, DX
-	JLT done
-	SHRQ $5, DX
-	INCQ DX
-	MOVQ q_base+8(FP), BX
-	ADDQ q_len+16(FP), BX
-	SUBQ SI, BX
+	TESTQ CX, CX
 	JZ done
-	CMPQ DX, BX
-	CMOVQGT BX, DX
-	ADDQ DX, SI
-	MOVQ DX, CX
-	NEGQ CX
 
 	PCALIGN $32
 loop:
+	CMPQ DI, R15
+	JGT done
 	MOVBLZX (SI)(CX*1), BX
 	MOVQ (R14)(BX*8), R12
 	MOVBLZX (R8)(BX*1), BX
@@ -89,12 +71,11 @@ step:
 	ADDQ $(1<<24), R13
 	INCQ CX
 	JNZ loop
-	JMP chunk
 
 done:
-	ADDQ CX, SI
-	SUBQ q_base+8(FP), SI
-	MOVQ SI, stop+96(FP)
+	MOVQ q_len+16(FP), DX
+	ADDQ CX, DX
+	MOVQ DX, stop+96(FP)
 	SHRL $1, AX
 	MOVL AX, state+104(FP)
 	SUBQ recs_base+48(FP), DI
@@ -127,19 +108,12 @@ special:
 	JZ done
 	CMPL AX, $(2*const_scanText)
 	JNE done
-	// The run may go past the chunk, not past q: SI becomes the end of q
-	// and CX the index from there; the run's end goes back to chunk.
-	ADDQ CX, SI
-	MOVQ q_base+8(FP), CX
-	ADDQ q_len+16(FP), CX
-	SUBQ CX, SI
-	XCHGQ SI, CX
 
 text:
 	// The byte at CX is on the run: past it.
 	ADDQ $(1<<24), R13
 	INCQ CX
-	JZ chunk
+	JZ done
 
 words:
 	CMPQ CX, $-8
@@ -165,7 +139,7 @@ words:
 	ADDQ $(8<<24), R13
 	TESTQ CX, CX
 	JNZ words
-	JMP chunk
+	JMP done
 
 found:
 	BSFQ R10, R10
@@ -184,7 +158,7 @@ stop:
 	CMPL R9, $1
 	JEQ text
 	JHI done
-	JMP chunk
+	JMP loop
 
 tail:
 	// Fewer than eight bytes left.
@@ -195,4 +169,4 @@ tail:
 	ADDQ $(1<<24), R13
 	INCQ CX
 	JNZ tail
-	JMP chunk
+	JMP done
