@@ -116,14 +116,9 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 			// A long text run: steps stops at the lead byte of a
 			// plain character, whose characters go on the run as
 			// well (skipText), and at a special step.
-			// skipText only where a continuation byte follows: on
-			// random bytes most lead bytes have none, and skipText
-			// would return at once after its character loop's entry.
-			if i+1 < len(p) && p[i+1]&0xC0 == 0x80 {
-				if j := skipText(p, i); j > i {
-					i = j
-					continue
-				}
+			if j := skipText(p, i); j > i {
+				i = j
+				continue
 			}
 			if info[s+uint32(t.class[p[i]])]&infoSpecial == 0 {
 				continue // a lead byte that skipText left: stepped
@@ -214,9 +209,8 @@ func (t *scanTable) stepsGo(q []byte, i int, s uint32, recs []Record, n, lim int
 // skipASCII returns the index of the first byte of q at or after i that
 // is not printable ASCII, TAB or LF: where a text run in scanText stops
 // going on without a record. Every skip step in scanText (infoSkip) is a
-// printable byte (at scanRun 1 also TAB and LF) that leaves the state as
-// it was and writes no record, and TAB and LF in a long text run do the
-// same for Scan (a text run's
+// printable byte that leaves the state as it was and writes no record,
+// and TAB and LF in a long text run do the same for Scan (a text run's
 // record is written where the run ends, whichever of its rows the run is
 // in), so steps takes the run without a return to Scan: about 100
 // instructions a run in Scan's loop and steps' own entry and exit, once
@@ -325,8 +319,7 @@ func (t *scanTable) unit(s uint16, size int, cls utfClass, off int64, recs []Rec
 const scanGround = 0
 
 // scanText is the row of ground in a text run of scanRun printable bytes
-// or more (at scanRun 1, also after a TAB, LF or UTF-8 character in a
-// run), whose skip entries skip the rest of the run with skipText: the
+// or more, whose skip entries skip the rest of the run with skipText: the
 // run goes on through TAB, LF and plain UTF-8 characters, which write no
 // record either.
 const scanText = scanRun * scanWidth
@@ -393,14 +386,9 @@ type scanTable struct {
 type emission [3]Record
 
 // scanRun is the length of a run of printable ASCII in ground after which
-// steps skips the rest of the run eight bytes at a time (skipASCII), as
-// ground does. At 1 every text run of two bytes or more takes the skip:
-// inside steps a skip costs about 37 instructions, under two table steps
-// (about 22 each), where a return to Scan cost about 125 (BENCHMARKS.md,
-// scan10 and build11: the build log -7.6% instructions against scanRun
-// 4). TAB and LF restart the count, which at 1 is full again, so they
-// are skip steps in scanText too.
-const scanRun = 1
+// Scan skips the rest of the run eight bytes at a time (stays.skip), as
+// ground does: shorter runs are cheaper stepped.
+const scanRun = 4
 
 // stays is the set of bytes that leave a state as it was and write no
 // record, for Scan to skip in bulk: the bytes lo to hi (at most 0x7F)

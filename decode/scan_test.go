@@ -290,8 +290,7 @@ func TestRecordEndNear(t *testing.T) {
 }
 
 // TestScanTextRun checks what steps' text skip (skipASCII) rests on, in
-// every table: in scanText the skip steps are the printable bytes (and TAB
-// and LF at scanRun 1), each
+// every table: in scanText the skip steps are the printable bytes, each
 // staying in scanText with no record, and TAB and LF write no record and
 // stay in a text run; and holds Scan to Feed on runs of printable ASCII,
 // TAB and LF of every length up to 40 (the word loop and the bytes after
@@ -303,13 +302,10 @@ func TestScanTextRun(t *testing.T) {
 			k := scanText + uint32(tab.class[b])
 			f, next := tab.info[k], tab.next[k]
 			printable := b >= 0x20 && b < 0x7F
-			// TAB and LF restart a run's count of printable bytes, which
-			// at scanRun 1 is full again: skip steps too.
-			text := printable || scanRun == 1 && (b == '\t' || b == '\n')
-			if skip := f&infoSkip != 0; skip != text || skip && (next != scanText || f&infoCount != 0) {
+			if skip := f&infoSkip != 0; skip != printable || printable && (next != scanText || f&infoCount != 0) {
 				t.Fatalf("lone %v, apc-bel %v: byte %#x in scanText: info %#x, next %d", d.LoneC1, d.APCBEL, b, f, next)
 			}
-			if (b == '\t' || b == '\n') && (f&infoCount != 0 || f&(infoSpecial|infoSkip) == infoSpecial || !tab.inRun(next)) {
+			if (b == '\t' || b == '\n') && (f&(infoCount|infoSpecial) != 0 || !tab.inRun(next)) {
 				t.Fatalf("lone %v, apc-bel %v: byte %#x in scanText: info %#x, next %d", d.LoneC1, d.APCBEL, b, f, next)
 			}
 		}

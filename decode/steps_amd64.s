@@ -100,8 +100,8 @@ rare:
 	JMP step
 
 special:
-	// A skip step in scanText (a printable byte, or TAB or LF at scanRun
-	// 1; no record, the state stays) goes on over the run of printable ASCII, TAB and LF, as
+	// A skip step in scanText (a printable byte, no record, the state
+	// stays) goes on over the run of printable ASCII, TAB and LF, as
 	// stepsGo does with skipASCII: eight bytes at a time while eight are
 	// left, then one at a time. R9–R12, BX and DX are free here.
 	TESTL $const_infoSkip, R9
