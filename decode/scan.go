@@ -244,19 +244,17 @@ func (t *scanTable) stepsBlock(q []byte, i int, s uint32, recs []Record, n int, 
 		k := s + uint32(class[b]) // < len(next): no extension on the chain
 		f := uint32(info[k])
 		em := &ems[f>>infoEmitShift]
-		// A final byte 0xFF in em stands for b. All three slots are
-		// written before the test below, whatever the step's count:
-		// those past it, and all three at a special step, are room
-		// past the records, so that no branch depends on whether a
-		// step writes one record or three (on random bytes one step
-		// in eight does, in no order a predictor learns).
+		// A final byte 0xFF in em stands for b. The slot is written
+		// before the test below; a special step leaves it unused, as
+		// room past the records.
 		keep := Record(b)<<8 | ^Record(0xFF00)
-		r := recs[n : n+3 : n+3]
-		r[0] = (em[0] + at) & keep
-		r[1] = (em[1] + at) & keep
-		r[2] = (em[2] + at) & keep
-		if f&infoSpecial != 0 {
-			break
+		recs[n] = (em[0] + at) & keep
+		if f&(infoSpecial|infoMany) != 0 {
+			if f&infoSpecial != 0 {
+				break
+			}
+			recs[n+1] = (em[1] + at) & keep
+			recs[n+2] = (em[2] + at) & keep
 		}
 		n += int(f & infoCount)
 		s = uint32(next[k])

@@ -61,16 +61,8 @@ loop:
 	ADDQ R13, R11
 	ANDQ R12, R11
 	MOVQ R11, (DI)
-	MOVQ scanTable_emits+8(R8)(R10*8), R11
-	ADDQ R13, R11
-	ANDQ R12, R11
-	MOVQ R11, 8(DI)
-	MOVQ scanTable_emits+16(R8)(R10*8), R11
-	ADDQ R13, R11
-	ANDQ R12, R11
-	MOVQ R11, 16(DI)
-	TESTL $const_infoSpecial, R9
-	JNZ special
+	TESTL $(const_infoSpecial|const_infoMany), R9
+	JNZ rare
 
 step:
 	MOVWLZX (DX)(AX*1), AX
@@ -90,6 +82,22 @@ done:
 	SHRQ $3, DI
 	MOVQ DI, count+112(FP)
 	RET
+
+rare:
+	// infoSpecial: stop before the step (the slot written above is room
+	// past the records), but for a skip in a text run. infoMany: em[1]
+	// and em[2], then the step.
+	TESTL $const_infoSpecial, R9
+	JNZ special
+	MOVQ scanTable_emits+8(R8)(R10*8), R11
+	ADDQ R13, R11
+	ANDQ R12, R11
+	MOVQ R11, 8(DI)
+	MOVQ scanTable_emits+16(R8)(R10*8), R11
+	ADDQ R13, R11
+	ANDQ R12, R11
+	MOVQ R11, 16(DI)
+	JMP step
 
 special:
 	// A skip step in scanText (a printable byte, no record, the state
