@@ -924,23 +924,25 @@ func (m *Model) repeat(n int) {
 // cells (grid.setFill), without writing them, and returns how many it
 // drew; 0 when print must draw the next one. Without autowrap the
 // characters past the last column draw over it, so it draws all n. It
-// applies where print would change nothing but the cells and the REP
-// finding's count: c is one cell wide and not hidden, the cursor's row
-// has room for n, no wrap is pending, no insert mode, the cells the row
-// keeps from the cursor on hold no text, hole or wide character
-// (holdsText), and the REP's finding is the newest draw-time record (a
-// space extends none). So a REP on a 1000×1000 screen costs O(rows + the
-// cells the rows keep), not a million cells.
+// applies where print would change nothing but the cells and the
+// draw-time finding of the REP (repeated, or concealed or invisible when
+// the pen hides it): c is one cell wide, the cursor's row has room for
+// n, no wrap is pending, no insert mode, the cells the row keeps from
+// the cursor on hold no text, hole or wide character (holdsText), and
+// the newest draw-time record is of c's cause and ends with the REP, as
+// print leaves it (a space extends none). So a REP on a 1000×1000
+// screen costs O(rows + the cells the rows keep), not a million cells.
 func (m *Model) repeatFill(n int, c Cell) int {
 	x, y := m.cur.x, m.cur.y
 	k := m.cols - x
-	if slowPath || k > n || m.cur.pending || m.insert || c.Width != 1 || m.drawHidden {
+	if slowPath || k > n || m.cur.pending || m.insert || c.Width != 1 {
 		return 0
 	}
-	rec := -1
+	rec, cause := -1, causeNone
 	if m.opts.Findings && c.Rune != ' ' {
 		rec = m.pendDrw
-		if rec < 0 || m.finds[rec].cause != CauseRepeated || m.finds[rec].off != c.Off || m.finds[rec].alt != m.alt {
+		cause, _ = drawCause(&c)
+		if rec < 0 || m.finds[rec].cause != cause || m.finds[rec].end != c.Off+int64(c.Len) || m.finds[rec].alt != m.alt {
 			return 0
 		}
 	}
@@ -957,8 +959,14 @@ func (m *Model) repeatFill(n int, c Cell) int {
 		k = n
 	}
 	if rec >= 0 {
-		m.finds[rec].cells += int32(k)
-		m.finds[rec].based = false
+		r := &m.finds[rec]
+		r.cells += int64(k)
+		r.based = false
+		// Hidden text holds each character, as drawn adds them, until
+		// it is cut at MaxText bytes.
+		for i := 0; i < k && cause != CauseRepeated && !r.cut; i++ {
+			m.addText(r, c.Rune)
+		}
 	}
 	m.cur.x, m.cur.pending, m.clip, m.via = m.cols-1, m.autowrap, !m.autowrap, moveNone
 	m.lastFlag = c.flags

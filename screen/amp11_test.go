@@ -1,0 +1,49 @@
+package screen
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAmp11HiddenREPCost: a REP of a character drawn concealed (SGR 8) or
+// in an invisible colour draws the rows it covers to the last column as
+// fill cells, as a visible REP does, and its cells join one finding with
+// the text before it: each of its cells was a finding of its own, so 10
+// REPs of 65535 on a 1000×1000 screen took 0.65 s and gave 4,096
+// one-character findings, and 100 KB of them would take 10 minutes. A
+// row filled keeps at most the 3 cells print wrote (TestAttack11REPCost).
+func TestAmp11HiddenREPCost(t *testing.T) {
+	const rows = 50
+	for _, tc := range []struct {
+		pen   string
+		cause Cause
+	}{
+		{"\x1b[8m", CauseConcealed},
+		{"\x1b[31;41m", CauseInvisible},
+	} {
+		in := tc.pen + "ab\x1b[2999b\x1b[2000b"
+		m, err := New(Options{Cols: MaxSize, Rows: rows, Findings: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Feed([]byte(in))
+		g := &m.grids[m.screen()]
+		for y := range m.rows {
+			if e := g.ext[g.rows[y]]; e > 3 {
+				t.Errorf("%s: row %d keeps %d written cells, want at most 3 (the rest fill)", tc.cause, y, e)
+			}
+		}
+		if got, want := strings.TrimRight(string(m.AppendLine(nil, 4)), " "), strings.Repeat("b", 1000); got != want {
+			t.Errorf("%s: row 4 is %q, want %q", tc.cause, got, want)
+		}
+		f := m.Findings()
+		if len(f) != 1 {
+			t.Fatalf("%s: %d findings, want 1: %+v", tc.cause, len(f), f)
+		}
+		want := Finding{Off: int64(len(tc.pen)), Len: int64(len(in) - len(tc.pen)), Cause: tc.cause, Cells: 2 + 2999 + 2000,
+			Text: "ab" + strings.Repeat("b", MaxText-2), TextCut: true}
+		if got := f[0]; got.Off != want.Off || got.Len != want.Len || got.Cause != want.Cause || got.Cells != want.Cells || got.Text != want.Text || got.TextCut != want.TextCut {
+			t.Errorf("%s: finding %+v, want %+v", tc.cause, got, want)
+		}
+	}
+}
