@@ -47,3 +47,40 @@ func TestAmp11HiddenREPCost(t *testing.T) {
 		}
 	}
 }
+
+// TestAmp11InsertREPCost: in insert mode (IRM) a REP reaching the last
+// column fills the rows it covers, as without IRM, since the cells it
+// pushes past the margin hold nothing a finding takes; and a character
+// inserted shifts only the cells the row keeps (insertRoom), not the
+// row. Each of a REP's characters shifted the whole row: 100 KB of CSI
+// 65535 b after CSI 4 h on a 1000×1000 cast shifted rows of 1000 cells
+// 700 million times (report --screen killed after 20 s; clean --cr
+// screen, REP capped at 1000, 11 s). A row filled keeps at most the 3
+// cells print wrote; the REP's last row keeps its characters and one
+// more.
+func TestAmp11InsertREPCost(t *testing.T) {
+	const rows = 50
+	for _, o := range []Options{
+		{Cols: MaxSize, Rows: rows, NewlineCRLF: true, Scrollback: true, Segments: true},
+		{Cols: MaxSize, Rows: rows, Findings: true},
+	} {
+		m, err := New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Feed([]byte("\x1b[4hab\x1b[2999b\x1b[3;500Hxy"))
+		g := &m.grids[m.screen()]
+		for y, want := range []string{"a" + strings.Repeat("b", 999), strings.Repeat("b", 1000), strings.Repeat("b", 499) + "xy" + strings.Repeat("b", 499), "b", ""} {
+			keep := int32(3)
+			if y == 2 {
+				keep = 503
+			}
+			if e := g.ext[g.rows[y]]; e > keep {
+				t.Errorf("options %+v: row %d keeps %d written cells, want at most %d", o, y, e, keep)
+			}
+			if got := strings.TrimRight(string(m.AppendLine(nil, y)), " "); got != want {
+				t.Errorf("options %+v: row %d is %q, want %q", o, y, got, want)
+			}
+		}
+	}
+}
