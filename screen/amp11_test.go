@@ -84,3 +84,40 @@ func TestAmp11InsertREPCost(t *testing.T) {
 		}
 	}
 }
+
+// TestAmp11ResizeCost: a resize (an asciicast "r" event) copies the
+// cells each row keeps and writes them back into the same buffer, so
+// that it costs O(rows + the cells the rows keep) and allocates no grid
+// when the screen has had the size before: each resize to 1000×1000
+// allocated and cleared a grid of a million cells and copied every cell
+// of both screens, so 5,000 "r" events alternating 1x1 and 1000x1000
+// with a character between them took more than 20 s in report --screen.
+func TestAmp11ResizeCost(t *testing.T) {
+	m, err := New(Options{Cols: MaxSize, Rows: 50, Findings: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Feed([]byte("ab\x1b[2;3Hcd"))
+	buf := &m.grids[0].cells[0]
+	for i := range 100 {
+		cols, rows := 1, 1
+		if i%2 == 1 {
+			cols, rows = MaxSize, 50
+		}
+		if err := m.Resize(cols, rows); err != nil {
+			t.Fatal(err)
+		}
+		if &m.grids[0].cells[0] != buf {
+			t.Fatalf("resize %d to %dx%d allocated a new grid", i, cols, rows)
+		}
+		g := &m.grids[0]
+		for y := range m.rows {
+			if e := g.ext[g.rows[y]]; e > 3 {
+				t.Fatalf("resize %d to %dx%d: row %d keeps %d written cells, want at most 3", i, cols, rows, y, e)
+			}
+		}
+	}
+	if got := strings.TrimRight(string(m.AppendLine(nil, 0)), " "); got != "a" {
+		t.Errorf("row 0 is %q after the resizes, want %q", got, "a")
+	}
+}
