@@ -155,7 +155,7 @@ func (m *Model) print(r rune, w int, off int64, n uint32, flags uint8) {
 	x := m.cur.x
 	row := m.lineTo(m.cur.y, min(x+w+1, m.cols)) // clearCell reads the cell after
 	if m.insert {
-		row = m.line(m.cur.y)
+		row = m.insertRoom(x, w)
 		m.shiftRight(row, x, w)
 	}
 	cause := causeOverwritten
@@ -190,6 +190,20 @@ func (m *Model) print(r rune, w int, off int64, n uint32, flags uint8) {
 	}
 	m.cur.x = x + w
 	m.clip = false
+}
+
+// insertRoom returns the cells of the cursor's row that inserting w
+// cells at x (IRM) shifts: the cells the row keeps, or up to x+1, and w
+// fill cells after them (the row's end when that is nearer), the fill
+// cells written; the shift pushes w fill cells past them, which leaves
+// the cells after them fill. So a character inserted in a row of a few
+// cells on a wide screen moves those cells, not the row.
+func (m *Model) insertRoom(x, w int) []Cell {
+	if slowPath {
+		return m.line(m.cur.y)
+	}
+	g := &m.grids[m.screen()]
+	return m.lineTo(m.cur.y, min(max(int(g.ext[g.rows[m.cur.y]]), x+1)+w, m.cols))
 }
 
 // wrap goes on to the start of the next line (autowrap), noting that the
@@ -345,13 +359,19 @@ func (m *Model) shiftRight(row []Cell, x, n int) {
 	}
 	copy(row[x+n:], row[x:len(row)-n])
 	m.blank(row[x : x+n])
-	m.fixWide(row)
+	// The shift parts no pair before x-1: a character inserted in a long
+	// row does not read the row again.
+	from := max(x-1, 0)
+	if slowPath {
+		from = 0
+	}
+	m.fixWide(row, from)
 }
 
-// fixWide blanks wide-character halves left without their partner by a
-// shift.
-func (m *Model) fixWide(row []Cell) {
-	for i := range row {
+// fixWide blanks wide-character halves of row[from:] left without their
+// partner by a shift.
+func (m *Model) fixWide(row []Cell, from int) {
+	for i := from; i < len(row); i++ {
 		c := &row[i]
 		switch {
 		case c.WideTail() && (i == 0 || row[i-1].Width != 2):
@@ -924,23 +944,28 @@ func (m *Model) repeat(n int) {
 // cells (grid.setFill), without writing them, and returns how many it
 // drew; 0 when print must draw the next one. Without autowrap the
 // characters past the last column draw over it, so it draws all n. It
-// applies where print would change nothing but the cells and the REP
-// finding's count: c is one cell wide and not hidden, the cursor's row
-// has room for n, no wrap is pending, no insert mode, the cells the row
-// keeps from the cursor on hold no text, hole or wide character
-// (holdsText), and the REP's finding is the newest draw-time record (a
-// space extends none). So a REP on a 1000×1000 screen costs O(rows + the
-// cells the rows keep), not a million cells.
+// applies where print would change nothing but the cells and the
+// draw-time finding of the REP (repeated, or concealed or invisible when
+// the pen hides it): c is one cell wide, the cursor's row has room for
+// n, no wrap is pending, the cells the row keeps from the cursor on hold
+// no text, hole or wide character (holdsText), and the newest draw-time
+// record is of c's cause and ends with the REP, as print leaves it (a
+// space extends none). In insert mode (IRM) the characters push the
+// cells from the cursor on past the margin, cells that hold nothing a
+// finding takes, and take their place: the same row. So a REP on a
+// 1000×1000 screen costs O(rows + the cells the rows keep), not a
+// million cells, or in insert mode a million shifts of a row.
 func (m *Model) repeatFill(n int, c Cell) int {
 	x, y := m.cur.x, m.cur.y
 	k := m.cols - x
-	if slowPath || k > n || m.cur.pending || m.insert || c.Width != 1 || m.drawHidden {
+	if slowPath || k > n || m.cur.pending || c.Width != 1 {
 		return 0
 	}
-	rec := -1
+	rec, cause := -1, causeNone
 	if m.opts.Findings && c.Rune != ' ' {
 		rec = m.pendDrw
-		if rec < 0 || m.finds[rec].cause != CauseRepeated || m.finds[rec].off != c.Off || m.finds[rec].alt != m.alt {
+		cause, _ = drawCause(&c)
+		if rec < 0 || m.finds[rec].cause != cause || m.finds[rec].end != c.Off+int64(c.Len) || m.finds[rec].alt != m.alt {
 			return 0
 		}
 	}
@@ -957,8 +982,14 @@ func (m *Model) repeatFill(n int, c Cell) int {
 		k = n
 	}
 	if rec >= 0 {
-		m.finds[rec].cells += int32(k)
-		m.finds[rec].based = false
+		r := &m.finds[rec]
+		r.cells += int64(k)
+		r.based = false
+		// Hidden text holds each character, as drawn adds them, until
+		// it is cut at MaxText bytes.
+		for i := 0; i < k && cause != CauseRepeated && !r.cut; i++ {
+			m.addText(r, c.Rune)
+		}
 	}
 	m.cur.x, m.cur.pending, m.clip, m.via = m.cols-1, m.autowrap, !m.autowrap, moveNone
 	m.lastFlag = c.flags

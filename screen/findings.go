@@ -127,7 +127,7 @@ type record struct {
 	alt         bool
 	replCut     bool // repl is cut short at MaxReplaced
 	row, col    int32
-	cells       int32
+	cells       int64 // a REP's cells are not bounded by the input's bytes
 	drawFrame   int32
 	frame       int32
 	byOff       int64
@@ -292,9 +292,12 @@ func (m *Model) replaced(i int, r rune) {
 }
 
 // drawn records text drawn in a misleading way: concealed, invisible,
-// DEC graphics letters, REP.
+// DEC graphics letters, REP. A character continues the newest draw-time
+// record of its cause when it is drawn by the bytes after the record's,
+// or by the REP the record ends with: a REP's cells share its span, so
+// a run hidden one way by one REP, or by text and the REPs after it, is
+// one finding of as many cells.
 func (m *Model) drawn(c *Cell, off int64, n uint32) {
-	text := c.Rune
 	if c.Rune == ' ' {
 		if i := m.pendDrw; i >= 0 && m.finds[i].end == off {
 			m.finds[i].end += int64(n)
@@ -303,26 +306,13 @@ func (m *Model) drawn(c *Cell, off int64, n uint32) {
 		}
 		return
 	}
-	var cause Cause
-	switch {
-	case c.Pen.Attr&AttrConceal != 0:
-		cause = CauseConcealed
-	case invisible(c.Pen):
-		cause = CauseInvisible
-	case c.flags&cellRepeated != 0:
-		cause = CauseRepeated
-	case c.flags&cellRemapped != 0:
-		src := rune(0x5F + slices.Index(decGraphics[:], c.Rune))
-		if src < 'a' || src > 'z' {
-			return
-		}
-		cause, text = CauseRemapped, src
-	default:
+	cause, text := drawCause(c)
+	if cause == causeNone {
 		return
 	}
 	if i := m.pendDrw; i >= 0 {
 		p := &m.finds[i]
-		if p.cause == cause && p.alt == m.alt && (p.end == off || cause == CauseRepeated && p.off == off) {
+		if p.cause == cause && p.alt == m.alt && (p.end == off || c.flags&cellRepeated != 0 && p.end == off+int64(n)) {
 			p.end, p.based = off+int64(n), false
 			p.cells++
 			if cause != CauseRepeated {
@@ -332,6 +322,25 @@ func (m *Model) drawn(c *Cell, off int64, n uint32) {
 		}
 	}
 	m.pendDrw = m.newRecord(c, cause, text)
+}
+
+// drawCause returns how the character of c, not a space, misleads and
+// the text a finding of it holds (the letter, for remapped); causeNone
+// when it does not.
+func drawCause(c *Cell) (Cause, rune) {
+	switch {
+	case c.Pen.Attr&AttrConceal != 0:
+		return CauseConcealed, c.Rune
+	case invisible(c.Pen):
+		return CauseInvisible, c.Rune
+	case c.flags&cellRepeated != 0:
+		return CauseRepeated, c.Rune
+	case c.flags&cellRemapped != 0:
+		if src := rune(0x5F + slices.Index(decGraphics[:], c.Rune)); src >= 'a' && src <= 'z' {
+			return CauseRemapped, src
+		}
+	}
+	return causeNone, 0
 }
 
 // leaveAlt records the text of the alternate screen as it is left: the
@@ -470,7 +479,9 @@ type Ref struct {
 }
 
 // Finding is a run of hidden text: consecutive bytes of the stream whose
-// characters were hidden the same way. Text, ReplacedBy and the bytes at
+// characters were hidden the same way. The characters of a REP share its
+// bytes: a run drawn hidden by a REP, or by text and the REPs right after
+// it, is one finding whose Cells count them all. Text, ReplacedBy and the bytes at
 // Off come from the capture: escape them before display.
 type Finding struct {
 	// Off and Len are the byte span of the hidden text. Spans of

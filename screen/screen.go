@@ -402,6 +402,9 @@ func ParseSize(s string) (cols, rows int, err error) {
 	return cols, rows, checkSize(cols, rows)
 }
 
+// untouched is the cell of a new screen, which nothing has touched.
+var untouched = Cell{Off: -1, Width: 1}
+
 // setSize allocates blank grids of cols×rows.
 func (m *Model) setSize(cols, rows int) {
 	m.cols, m.rows = cols, rows
@@ -414,7 +417,7 @@ func (m *Model) setSize(cols, rows int) {
 		g.fill = make([]Cell, rows)
 		for y := range g.rows {
 			g.rows[y] = int32(y)
-			g.setBlank(y, Cell{Off: -1, Width: 1})
+			g.setBlank(y, untouched)
 		}
 	}
 }
@@ -514,18 +517,60 @@ func (m *Model) Resize(cols, rows int) error {
 		return nil
 	}
 	old, oc, or := m.grids, m.cols, m.rows
+	// What each row keeps is taken out first, so that the cells can be
+	// written back into the same buffer: a resize allocates and clears
+	// cells only when the screen grows past every size it had.
+	var keep [2]keptRows
+	for i := range old {
+		for y := range min(rows, or) {
+			keep[i].add(&old[i], y, oc, cols)
+		}
+	}
 	m.setSize(cols, rows)
 	for i := range m.grids {
-		for y := range min(rows, or) {
-			copy(m.grids[i].line(y, cols), old[i].line(y, oc))
+		g := &m.grids[i]
+		if cap(old[i].cells) >= cols*rows {
+			g.cells = old[i].cells[:cols*rows]
 		}
-		m.grids[i].saved = old[i].saved
+		at := 0
+		for y, n := range keep[i].n {
+			if n > 0 {
+				copy(g.row(int32(y), int(n), cols), keep[i].cells[at:at+int(n)])
+				at += int(n)
+			}
+			g.ext[y], g.fill[y] = n, keep[i].fill[y]
+		}
+		g.saved = old[i].saved
 		m.clampCursor(&m.grids[i].saved)
 	}
 	m.clampCursor(&m.cur)
 	m.top, m.bot = 0, rows-1
 	m.resetTabs()
 	return nil
+}
+
+// keptRows holds the rows of a screen a resize keeps, row after row: the
+// first n[y] cells of row y, one after the other in cells, and its fill.
+type keptRows struct {
+	cells []Cell
+	n     []int32
+	fill  []Cell
+}
+
+// add takes row y of g, oc wide, cut or padded with blank cells to cols
+// as a resize does: the cells g keeps of it and its fill. Only when the
+// row widens and its fill is not the blank of a new row are its fill
+// cells up to oc written out, so that a resize costs O(rows + the cells
+// the rows keep), not O(rows × cols).
+func (k *keptRows) add(g *grid, y, oc, cols int) {
+	src, fill := g.kept(y, oc), g.fill[g.rows[y]]
+	if cols > oc && fill != untouched {
+		src, fill = g.line(y, oc), untouched
+	}
+	n := min(len(src), cols)
+	k.cells = append(k.cells, src[:n]...)
+	k.n = append(k.n, int32(n))
+	k.fill = append(k.fill, fill)
 }
 
 func (m *Model) clampCursor(c *cursor) {
