@@ -127,9 +127,29 @@ func TestRunHostile(t *testing.T) {
 	}
 }
 
+// TestRunInterleaved checks that the chunks of both streams are numbered
+// in read order. The command writes each line only after the collector
+// has read the one before (the Progress call for read N creates the file
+// rN the command waits for), so the order does not depend on timing.
 func TestRunInterleaved(t *testing.T) {
 	s := runTestStore(t)
-	env := runShell(t, `for i in 1 2 3 4; do echo out$i; sleep 0.02; echo err$i >&2; sleep 0.02; done`, RunOptions{Store: s})
+	dir := t.TempDir()
+	reads := 0
+	progress := func(_, _ int64) {
+		reads++
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprint("r", reads)), nil, 0o600); err != nil {
+			t.Error(err)
+		}
+	}
+	script := `n=0
+await() { n=$((n+1)); while [ ! -e "$D/r$n" ]; do sleep 0.001; done; }
+for i in 1 2 3 4; do echo out$i; await; echo err$i >&2; await; done`
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Env = append(os.Environ(), "D="+dir)
+	env, err := Run(context.Background(), cmd, RunOptions{Store: s, Progress: progress, Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
 	if env.Stdout != "out1\nout2\nout3\nout4\n" || env.Stderr != "err1\nerr2\nerr3\nerr4\n" {
 		t.Fatalf("text: %q %q", env.Stdout, env.Stderr)
 	}
@@ -153,7 +173,7 @@ func TestRunInterleaved(t *testing.T) {
 	if next["stdout"] != 20 || next["stderr"] != 20 {
 		t.Errorf("chunk lengths sum to %v", next)
 	}
-	// With 20 ms between writes each line is its own read, in write order.
+	// Each line is its own read, in write order.
 	want := strings.Repeat("stdout stderr ", 4)
 	if got := strings.Join(order, " ") + " "; got != want {
 		t.Errorf("read order: got %q, want %q", got, want)
