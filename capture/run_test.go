@@ -129,7 +129,7 @@ func TestRunHostile(t *testing.T) {
 
 func TestRunInterleaved(t *testing.T) {
 	s := runTestStore(t)
-	env := runShell(t, `for i in 1 2 3 4; do echo out$i; sleep 0.02; echo err$i >&2; sleep 0.02; done`, RunOptions{Store: s})
+	env := runShell(t, `for i in 1 2 3 4; do echo out$i; sleep 0.1; echo err$i >&2; sleep 0.1; done`, RunOptions{Store: s})
 	if env.Stdout != "out1\nout2\nout3\nout4\n" || env.Stderr != "err1\nerr2\nerr3\nerr4\n" {
 		t.Fatalf("text: %q %q", env.Stdout, env.Stderr)
 	}
@@ -153,7 +153,9 @@ func TestRunInterleaved(t *testing.T) {
 	if next["stdout"] != 20 || next["stderr"] != 20 {
 		t.Errorf("chunk lengths sum to %v", next)
 	}
-	// With 20 ms between writes each line is its own read, in write order.
+	// With 100 ms between writes each line is its own read, in write
+	// order (20 ms was too short at load 9: a reader woke after the other
+	// stream's next write).
 	want := strings.Repeat("stdout stderr ", 4)
 	if got := strings.Join(order, " ") + " "; got != want {
 		t.Errorf("read order: got %q, want %q", got, want)
