@@ -152,6 +152,9 @@ type Excerpt struct {
 	Next int64 `json:"next,omitempty"`
 	// grep is set on a Grep answer, whose Next is a cursor.
 	grep bool
+	// to is the last line a Lines call asked for (cut to TotalLines), so
+	// that the next call WriteText suggests ends there too.
+	to int64
 }
 
 // index reads a stream's index and text files.
@@ -288,7 +291,7 @@ func (r *Record) Lines(stream string, from, to int64) (*Excerpt, error) {
 	}
 	to = min(to, total)
 	last := min(to, from+MaxCallLines-1)
-	ex := &Excerpt{Ref: r.ref.String(), Stream: stream, TotalLines: total, Lines: []Line{}}
+	ex := &Excerpt{Ref: r.ref.String(), Stream: stream, TotalLines: total, Lines: []Line{}, to: to}
 	b := &budget{MaxCallBytes}
 	ex.Lines, ex.Next, err = ix.lines(nil, from, last, b)
 	if err != nil {

@@ -36,7 +36,8 @@ func ParseLines(s string) (from, to int64, err error) {
 // WriteText prints the excerpt for a person: a line per cleaned line with
 // its number and raw span [start:end), escaped by w (a match marked '>'),
 // then how to go on: the --cursor of the next search (an answer of Grep)
-// or the --lines of the next range, or "no match". It returns w.Err().
+// or the --lines of the next range (ending where the asked range ends),
+// or "no match". It returns w.Err().
 func (ex *Excerpt) WriteText(w *render.Writer) error {
 	grep := ex.grep
 	for _, l := range ex.Lines {
@@ -49,6 +50,8 @@ func (ex *Excerpt) WriteText(w *render.Writer) error {
 	switch {
 	case ex.Next != 0 && grep:
 		w.Printf("next: --cursor %d (%d matches shown)\n", ex.Next, ex.Matches)
+	case ex.Next != 0 && ex.to != 0 && ex.to < ex.TotalLines:
+		w.Printf("next: --lines %d:%d (%d lines in %s)\n", ex.Next, ex.to, ex.TotalLines, ex.Stream)
 	case ex.Next != 0:
 		w.Printf("next: --lines %d: (%d lines in %s)\n", ex.Next, ex.TotalLines, ex.Stream)
 	case grep && ex.Matches == 0:

@@ -40,6 +40,8 @@ func TestWriteText(t *testing.T) {
 	}{
 		{"lines, more", Excerpt{Stream: "stdout", TotalLines: 9, Lines: lines, Next: 3},
 			"      1  [0:4]  a␛[31m\n>     2  [4:9]  hit\nnext: --lines 3: (9 lines in stdout)\n"},
+		{"lines, more of a range", Excerpt{Stream: "stdout", TotalLines: 9, Lines: lines, Next: 3, to: 5},
+			"      1  [0:4]  a␛[31m\n>     2  [4:9]  hit\nnext: --lines 3:5 (9 lines in stdout)\n"},
 		{"grep, more", Excerpt{Lines: lines[1:], Matches: 1, Next: 7, grep: true}, ">     2  [4:9]  hit\nnext: --cursor 7 (1 matches shown)\n"},
 		{"grep, none", Excerpt{grep: true}, "no match\n"},
 		{"lines, end", Excerpt{Lines: lines[:1]}, "      1  [0:4]  a␛[31m\n"},

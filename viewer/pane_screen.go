@@ -57,6 +57,12 @@ type screenCache struct {
 	finds []screen.Finding
 	rank  []int
 	union []span64
+	// stepped is the place by rank of the finding the last f, F, r or R
+	// landed on, -1 for none or when the findings were replaced since:
+	// several findings can start at one offset (text concealed, then
+	// erased), and the cursor alone does not say which of them a step
+	// is at.
+	stepped int
 
 	cur *screen.Model // the model at the cursor (UI goroutine only)
 	// The screen's first column and row the pane last drew (UI goroutine
@@ -83,7 +89,7 @@ func newScreenCache(c *capture.Capture, st *capture.Stream) (*screenCache, error
 	}
 	pass, _ := screen.New(screen.Options{Cols: set.Cols, Rows: set.Rows, NewlineCRLF: set.NewlineCRLF, Findings: true, Timed: c != nil && c.Timed})
 	cp := first.Snapshot()
-	return &screenCache{set: set, st: st, step: screenStep, cps: []*screen.Snapshot{cp}, cpBytes: cp.Bytes(), pass: pass}, nil
+	return &screenCache{set: set, st: st, step: screenStep, cps: []*screen.Snapshot{cp}, cpBytes: cp.Bytes(), pass: pass, stepped: -1}, nil
 }
 
 // passStep feeds the pass the next screenChunk bytes, taking checkpoints
@@ -130,7 +136,7 @@ func (c *screenCache) publish(fs []screen.Finding, done bool) {
 		rank[i] = pos[i]
 	}
 	c.mu.Lock()
-	c.finds, c.rank, c.union, c.done = sorted, rank, unionOf(sorted), done
+	c.finds, c.rank, c.union, c.done, c.stepped = sorted, rank, unionOf(sorted), done, -1
 	if done {
 		c.pass = nil
 	}
@@ -228,6 +234,18 @@ func (c *screenCache) findingAt(off int64) int {
 		}
 	}
 	return best
+}
+
+// current returns the index (by offset) of the finding under the cursor
+// at cur: the one the last step landed on while the cursor is still at
+// its start, else findingAt's. The caller holds c.mu.
+func (c *screenCache) current(cur int64) int {
+	if c.stepped >= 0 {
+		if i := c.rank[c.stepped]; c.finds[i].Off == cur {
+			return i
+		}
+	}
+	return c.findingAt(cur)
 }
 
 // screenCache returns the current stream's screen cache, made the first
@@ -333,7 +351,7 @@ func (c *screenCache) stepTarget(cur int64, d int, byRank bool) (int64, string) 
 	var i int
 	if byRank {
 		// From the finding under the cursor, else from the top (or bottom).
-		j := slices.Index(c.rank, c.findingAt(cur))
+		j := slices.Index(c.rank, c.current(cur))
 		switch {
 		case j < 0 && d > 0:
 			j = 0
@@ -342,7 +360,7 @@ func (c *screenCache) stepTarget(cur int64, d int, byRank bool) (int64, string) 
 		default:
 			j = (j + d + len(c.rank)) % len(c.rank)
 		}
-		i = c.rank[j]
+		i, c.stepped = c.rank[j], j
 	} else {
 		i = sort.Search(len(c.finds), func(i int) bool { return c.finds[i].Off > cur })
 		if d < 0 {
@@ -351,6 +369,7 @@ func (c *screenCache) stepTarget(cur int64, d int, byRank bool) (int64, string) 
 		if i < 0 || i >= len(c.finds) {
 			return 0, "no finding " + map[bool]string{true: "after the cursor", false: "before the cursor"}[d > 0]
 		}
+		c.stepped = slices.Index(c.rank, i)
 	}
 	return c.finds[i].Off, ""
 }
@@ -364,7 +383,7 @@ func (m *model) findingNote() (render.Safe, bool) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	i := c.findingAt(m.sv().cursor)
+	i := c.current(m.sv().cursor)
 	if i < 0 {
 		return render.Safe{}, false
 	}

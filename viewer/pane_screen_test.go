@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -124,6 +125,45 @@ func TestScreenFindings(t *testing.T) {
 		d.press("R")
 		if got := d.m.sv().cursor; got != top {
 			t.Errorf("R: cursor %d, want %d", got, top)
+		}
+	}
+}
+
+// TestScreenRankStepsSharedOffset: r and R visit every finding in rank
+// order, and the status line names the one stepped to, when two findings
+// start at one offset (the demo's hunter2, concealed and then erased).
+func TestScreenRankStepsSharedOffset(t *testing.T) {
+	demo, err := Demo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(t, demo, Options{}, testStyles(termenv.Ascii, false), 160, 40, nil)
+	d.press("S")
+	c := d.m.sv().scr
+	if c == nil || !c.done {
+		t.Fatalf("screen pass not done")
+	}
+	shared := false
+	for i := 1; i < len(c.finds); i++ {
+		shared = shared || c.finds[i].Off == c.finds[i-1].Off
+	}
+	if !shared {
+		t.Fatalf("no two demo findings start at one offset")
+	}
+	for _, dir := range []struct {
+		key  string
+		step int
+	}{{"r", 1}, {"R", -1}} {
+		d.press("<home>")
+		j := map[bool]int{true: 0, false: len(c.rank) - 1}[dir.step > 0]
+		for range len(c.rank) + 1 {
+			d.press(dir.key)
+			f := &c.finds[c.rank[j]]
+			note, _ := d.m.findingNote()
+			if got := d.m.sv().cursor; got != f.Off || !strings.HasPrefix(note.String(), fmt.Sprintf("finding %d of ", j+1)) {
+				t.Fatalf("%s to place %d by rank: cursor %d, note %q; want offset %d", dir.key, j+1, got, note.String(), f.Off)
+			}
+			j = (j + dir.step + len(c.rank)) % len(c.rank)
 		}
 	}
 }

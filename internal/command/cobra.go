@@ -11,7 +11,9 @@ import (
 )
 
 // TypedArgs makes cobra's argument errors in the tree under c usage
-// errors (exit 2): each command's Args check is wrapped, and a command
+// errors (exit 2) with the command's usage line as their hint ("accepts
+// 1 arg(s), received 0" does not say which): each command's Args check
+// is wrapped, and a command
 // with subcommands and no action of its own (the root, store) rejects an
 // unknown one itself, suggesting the nearest names (cobra reports that as
 // a plain error), and shows its help when called alone.
@@ -24,7 +26,7 @@ func TypedArgs(c *cobra.Command) {
 		check := c.Args
 		c.Args = func(cmd *cobra.Command, args []string) error {
 			if err := check(cmd, args); err != nil {
-				return UsageError{err}
+				return render.HintError{Err: UsageError{err}, Tip: "usage: " + cmd.UseLine()}
 			}
 			return nil
 		}

@@ -34,7 +34,7 @@ func TestTypedArgs(t *testing.T) {
 	}{
 		{"group alone shows help", []string{"store"}, false, "", ""},
 		{"subcommand runs", []string{"store", "ls"}, false, "", ""},
-		{"too many arguments", []string{"clean", "a", "b"}, true, "accepts at most 1 arg(s), received 2", ""},
+		{"too many arguments", []string{"clean", "a", "b"}, true, "accepts at most 1 arg(s), received 2", "usage: bytelens clean"},
 		{"unknown with a near name", []string{"claen"}, true, `unknown command "claen" for "bytelens"`, "did you mean clean?"},
 		{"unknown subcommand", []string{"store", "xyzzy"}, true, `unknown command "xyzzy" for "bytelens store"`, ""},
 	} {
