@@ -188,22 +188,58 @@ type cursor struct {
 type grid struct {
 	// cells holds the rows of cells, physical row i at i*cols; nil until
 	// a cell is first written. Only the first ext[i] cells of row i are
-	// kept: every cell after them is fill[i], whatever cells holds there.
-	// A row with ext 0 (a blank row: new, or erased whole; or filled by
-	// DECALN) is all fill[i], so that erasing a blank row again (a
-	// program clearing the screen over and over) or a DECALN costs
+	// kept: every cell after them is fill[i]'s, whatever cells holds
+	// there. A row with ext 0 (a blank row: new, or erased whole; or
+	// filled by DECALN) is all fill[i], so that erasing a blank row again
+	// (a program clearing the screen over and over) or a DECALN costs
 	// nothing per cell, and a line of text on a wide screen writes,
 	// erases and reads only the cells it reaches. A REP drawing to the
 	// last column makes its character the fill of the cells it covers
 	// (Model.repeatFill).
 	cells []Cell
 	ext   []int32
-	fill  []Cell
+	fill  []rowFill
 	rows  []int32
 	// wrapped[i] is set when autowrap went on from physical row i to the
 	// row below it, so that the two are one line of text.
 	wrapped []bool
 	saved   cursor // DECSC of this screen
+}
+
+// rowFill is what the cells of a row after those it keeps show: the
+// cell c. A wide fill (c two cells wide: a REP of a wide character)
+// alternates c, at the columns of the parity odd gives, and its right
+// half (wideTail); the column edge, where c has no room (the last
+// column, for a REP), shows last instead, what the REP left there.
+type rowFill struct {
+	c, last Cell
+	edge    int32 // the column that shows last, or -1
+	odd     bool  // a wide fill's c is at the odd columns, not the even
+}
+
+// uniformFill is the fill of b in every cell (a blank, DECALN's E, a
+// REP's character one cell wide).
+func uniformFill(b Cell) rowFill { return rowFill{c: b, edge: -1} }
+
+// uniform reports whether each of the fill's cells is c.
+func (f *rowFill) uniform() bool { return f.c.Width != 2 }
+
+// at returns the fill's cell at column j.
+func (f *rowFill) at(j int) Cell {
+	switch {
+	case f.c.Width != 2:
+		return f.c
+	case j == int(f.edge):
+		return f.last
+	case (j&1 == 1) == f.odd:
+		return f.c
+	}
+	return wideTail(&f.c)
+}
+
+// wideTail is the right half of the wide character c, as print draws it.
+func wideTail(c *Cell) Cell {
+	return Cell{Off: c.Off, Len: c.Len, Frame: c.Frame, Pen: c.Pen, flags: c.flags | cellWideTail}
 }
 
 // row returns the first n cells of physical row i of g, cols wide.
@@ -229,18 +265,39 @@ func (g *grid) lineTo(y, n, cols int) []Cell {
 		return g.row(i, e, cols)
 	}
 	row := g.row(i, n, cols)
-	for j := e; j < n; j++ {
-		row[j] = g.fill[i]
+	if f := &g.fill[i]; f.uniform() {
+		for j := e; j < n; j++ {
+			row[j] = f.c
+		}
+	} else {
+		for j := e; j < n; j++ {
+			row[j] = f.at(j)
+		}
 	}
 	g.ext[i] = int32(n)
 	return row
 }
 
+// at returns the cell at column j of row y of g, cols wide, without
+// writing the row's fill cells.
+func (g *grid) at(y, j, cols int) Cell {
+	i := g.rows[y]
+	if j < int(g.ext[i]) {
+		return g.row(i, int(g.ext[i]), cols)[j]
+	}
+	return g.fill[i].at(j)
+}
+
 // reserve returns the cells of row y of g, cols wide, for a caller that
 // writes cells x to n-1: at least n cells, the fill cells written up to x
-// only. The cells from fresh on are not written: the caller writes them
-// all, or cuts the row back to fresh (setExt).
+// only, or up to n for a wide fill (the caller's characters may part its
+// pairs). The cells from fresh on are not written, narrow blank cells
+// holding no text: the caller writes them all, or cuts the row back to
+// fresh (setExt).
 func (g *grid) reserve(y, x, n, cols int) (row []Cell, fresh int) {
+	if g.fill[g.rows[y]].c.Width == 2 {
+		x = n
+	}
 	row = g.lineTo(y, x, cols)
 	fresh = len(row)
 	if fresh < n {
@@ -258,7 +315,7 @@ func (g *grid) setExt(y, n int) { g.ext[g.rows[y]] = int32(n) }
 // the whole row when its fill is not blank (DECALN's E, a REP's
 // character).
 func (g *grid) drawn(y, cols int) []Cell {
-	if g.fill[g.rows[y]].Rune != 0 {
+	if g.fill[g.rows[y]].c.Rune != 0 {
 		return g.line(y, cols)
 	}
 	return g.kept(y, cols)
@@ -281,16 +338,16 @@ func (g *grid) isBlank(i int32) bool { return g.ext[i] == 0 }
 // DECALN's E), without writing its cells.
 func (g *grid) setBlank(y int, b Cell) {
 	i := g.rows[y]
-	g.ext[i], g.fill[i] = 0, b
+	g.ext[i], g.fill[i] = 0, uniformFill(b)
 }
 
-// setFill makes the cells of row y of g, cols wide, from x on fill cells
-// b (a blank, or a REP's character), without writing them; the cells
+// setFill makes the cells of row y of g, cols wide, from x on the cells
+// of f (a blank, or a REP's character), without writing them; the cells
 // before x are kept.
-func (g *grid) setFill(y, x, cols int, b Cell) {
+func (g *grid) setFill(y, x, cols int, f rowFill) {
 	g.lineTo(y, x, cols)
 	i := g.rows[y]
-	g.ext[i], g.fill[i] = int32(x), b
+	g.ext[i], g.fill[i] = int32(x), f
 }
 
 // Stats counts what the model did not act on.
@@ -414,7 +471,7 @@ func (m *Model) setSize(cols, rows int) {
 		g.ext = make([]int32, rows)
 		g.rows = make([]int32, rows)
 		g.wrapped = make([]bool, rows)
-		g.fill = make([]Cell, rows)
+		g.fill = make([]rowFill, rows)
 		for y := range g.rows {
 			g.rows[y] = int32(y)
 			g.setBlank(y, untouched)
@@ -449,7 +506,7 @@ func (m *Model) Clone() *Model {
 		c.grids[i].ext = slices.Clone(m.grids[i].ext)
 		c.grids[i].rows = append([]int32(nil), m.grids[i].rows...)
 		c.grids[i].wrapped = append([]bool(nil), m.grids[i].wrapped...)
-		c.grids[i].fill = append([]Cell(nil), m.grids[i].fill...)
+		c.grids[i].fill = append([]rowFill(nil), m.grids[i].fill...)
 	}
 	c.times = append([]time.Duration(nil), m.times...)
 	c.finds = append([]record(nil), m.finds...)
@@ -554,7 +611,7 @@ func (m *Model) Resize(cols, rows int) error {
 type keptRows struct {
 	cells []Cell
 	n     []int32
-	fill  []Cell
+	fill  []rowFill
 }
 
 // add takes row y of g, oc wide, cut or padded with blank cells to cols
@@ -564,8 +621,8 @@ type keptRows struct {
 // the rows keep), not O(rows × cols).
 func (k *keptRows) add(g *grid, y, oc, cols int) {
 	src, fill := g.kept(y, oc), g.fill[g.rows[y]]
-	if cols > oc && fill != untouched {
-		src, fill = g.line(y, oc), untouched
+	if cols > oc && fill != uniformFill(untouched) {
+		src, fill = g.line(y, oc), uniformFill(untouched)
 	}
 	n := min(len(src), cols)
 	k.cells = append(k.cells, src[:n]...)

@@ -179,7 +179,7 @@ func (s *Snapshot) Bytes() int64 {
 	n := int64(unsafe.Sizeof(*s)) + int64(cap(s.cells)) + int64(cap(s.m.scrolled)) + int64(cap(s.m.scrolledSegs))*int64(unsafe.Sizeof(Segment{}))
 	for i := range s.m.grids {
 		g := &s.m.grids[i]
-		n += int64(cap(g.rows)+cap(g.ext))*4 + int64(cap(g.wrapped)) + int64(cap(g.fill))*int64(unsafe.Sizeof(Cell{}))
+		n += int64(cap(g.rows)+cap(g.ext))*4 + int64(cap(g.wrapped)) + int64(cap(g.fill))*int64(unsafe.Sizeof(rowFill{}))
 	}
 	return n
 }
