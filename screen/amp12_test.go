@@ -72,3 +72,44 @@ func TestAmp12WideREPCost(t *testing.T) {
 		}
 	}
 }
+
+// TestAmp12ResizeFillCost: a resize that widens rows whose fill is not a
+// new row's blank (an erase, DECALN, a REP) keeps them fill: the fill
+// ends at the old width and the cells after it are a new row's blank
+// (rowFill.end). Each such resize wrote the fill cells out, so 5,000
+// asciicast "r" events alternating 999 and 1000 columns after ED 2 or
+// DECALN on a 1000×1000 cast took more than 20 s in report --screen.
+// TestFastPaths holds the fill to the resize that writes the cells out.
+func TestAmp12ResizeFillCost(t *testing.T) {
+	const rows = 50
+	for _, o := range []Options{
+		{Cols: MaxSize, Rows: rows, NewlineCRLF: true, Scrollback: true, Segments: true},
+		{Cols: MaxSize, Rows: rows, Findings: true},
+	} {
+		for _, tc := range []struct{ in, row1 string }{
+			{"\x1b[2J", ""},
+			{"\x1b#8", strings.Repeat("E", MaxSize-1)},
+			{"a\x1b[2999b", strings.Repeat("a", MaxSize-1)},
+			{"終\x1b[2999b", strings.Repeat("終", MaxSize/2)}, // the last cut in two
+		} {
+			m, err := New(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.Feed([]byte(tc.in))
+			for i := range 100 {
+				cols := MaxSize - 1 + i%2
+				if err := m.Resize(cols, rows); err != nil {
+					t.Fatal(err)
+				}
+				keptAtMost(t, m, 4, -1, tc.in)
+			}
+			if got := strings.TrimRight(string(m.AppendLine(nil, 1)), " "); got != tc.row1 {
+				t.Errorf("%q, options %+v: row 1 is %q after the resizes, want %q", tc.in, o, got, tc.row1)
+			}
+			if c := m.Cell(MaxSize-1, 1); c != untouched {
+				t.Errorf("%q, options %+v: the last column of row 1 is %+v after the resizes, want a new row's blank", tc.in, o, c)
+			}
+		}
+	}
+}

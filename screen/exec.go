@@ -202,7 +202,7 @@ func (m *Model) print(r rune, w int, off int64, n uint32, flags uint8) {
 func (m *Model) insertRoom(x, w int) []Cell {
 	g := &m.grids[m.screen()]
 	i := g.rows[m.cur.y]
-	if slowPath || !g.fill[i].uniform() {
+	if slowPath || !g.fill[i].uniform(m.cols) {
 		return m.line(m.cur.y)
 	}
 	return m.lineTo(m.cur.y, min(max(int(g.ext[i]), x+1)+w, m.cols))

@@ -207,26 +207,31 @@ type grid struct {
 }
 
 // rowFill is what the cells of a row after those it keeps show: the
-// cell c. A wide fill (c two cells wide: a REP of a wide character)
-// alternates c, at the columns of the parity odd gives, and its right
-// half (wideTail); the column edge, where c has no room (the last
-// column, for a REP), shows last instead, what the REP left there.
+// cell c at the columns before end, and from end on the blank of a new
+// row (untouched), which a resize widening the row adds. A wide fill (c
+// two cells wide: a REP of a wide character) alternates c, at the
+// columns of the parity odd gives, and its right half (wideTail); the
+// column edge, where c has no room (the last column, for a REP), shows
+// last instead, what the REP left there.
 type rowFill struct {
 	c, last Cell
+	end     int32 // the first column untouched; MaxSize when none is
 	edge    int32 // the column that shows last, or -1
 	odd     bool  // a wide fill's c is at the odd columns, not the even
 }
 
 // uniformFill is the fill of b in every cell (a blank, DECALN's E, a
 // REP's character one cell wide).
-func uniformFill(b Cell) rowFill { return rowFill{c: b, edge: -1} }
+func uniformFill(b Cell) rowFill { return rowFill{c: b, end: MaxSize, edge: -1} }
 
-// uniform reports whether each of the fill's cells is c.
-func (f *rowFill) uniform() bool { return f.c.Width != 2 }
+// uniform reports whether each of the fill's cells before column n is c.
+func (f *rowFill) uniform(n int) bool { return f.c.Width != 2 && n <= int(f.end) }
 
 // at returns the fill's cell at column j.
 func (f *rowFill) at(j int) Cell {
 	switch {
+	case j >= int(f.end):
+		return untouched
 	case f.c.Width != 2:
 		return f.c
 	case j == int(f.edge):
@@ -265,7 +270,7 @@ func (g *grid) lineTo(y, n, cols int) []Cell {
 		return g.row(i, e, cols)
 	}
 	row := g.row(i, n, cols)
-	if f := &g.fill[i]; f.uniform() {
+	if f := &g.fill[i]; f.uniform(n) {
 		for j := e; j < n; j++ {
 			row[j] = f.c
 		}
@@ -615,14 +620,17 @@ type keptRows struct {
 }
 
 // add takes row y of g, oc wide, cut or padded with blank cells to cols
-// as a resize does: the cells g keeps of it and its fill. Only when the
-// row widens and its fill is not the blank of a new row are its fill
-// cells up to oc written out, so that a resize costs O(rows + the cells
-// the rows keep), not O(rows × cols).
+// as a resize does: the cells g keeps of it and its fill, which ends at
+// oc when the row widens (the cells after it are a new row's blank), so
+// that a resize costs O(rows + the cells the rows keep), not O(rows ×
+// cols), whatever fills the rows (an erase, DECALN, a REP).
 func (k *keptRows) add(g *grid, y, oc, cols int) {
 	src, fill := g.kept(y, oc), g.fill[g.rows[y]]
-	if cols > oc && fill != uniformFill(untouched) {
-		src, fill = g.line(y, oc), uniformFill(untouched)
+	if cols > oc {
+		if slowPath {
+			src, fill = g.line(y, oc), uniformFill(untouched)
+		}
+		fill.end = min(fill.end, int32(oc))
 	}
 	n := min(len(src), cols)
 	k.cells = append(k.cells, src[:n]...)
