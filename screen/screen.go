@@ -407,6 +407,9 @@ type Model struct {
 	pendDel           int // index of the destruction finding that may still grow, or -1
 	pendDrw           int // same for draw-time findings
 	spare             spare
+	// keep is Resize's scratch: the counts and fills of the rows it
+	// keeps (their cells are not held between resizes).
+	keep [2]keptRows
 
 	lineBuf  []byte // scratch for a row's text
 	scrolled []byte // text of lines scrolled off, with Options.Scrollback
@@ -467,21 +470,30 @@ func ParseSize(s string) (cols, rows int, err error) {
 // untouched is the cell of a new screen, which nothing has touched.
 var untouched = Cell{Off: -1, Width: 1}
 
-// setSize allocates blank grids of cols×rows.
+// setSize makes the grids blank grids of cols×rows without cells, in
+// the row arrays they have when those are large enough.
 func (m *Model) setSize(cols, rows int) {
 	m.cols, m.rows = cols, rows
 	for i := range m.grids {
 		g := &m.grids[i]
 		g.cells = nil
-		g.ext = make([]int32, rows)
-		g.rows = make([]int32, rows)
-		g.wrapped = make([]bool, rows)
-		g.fill = make([]rowFill, rows)
+		g.ext, g.rows, g.fill = sized(g.ext, rows), sized(g.rows, rows), sized(g.fill, rows)
+		g.wrapped = sized(g.wrapped, rows)
+		clear(g.wrapped)
 		for y := range g.rows {
 			g.rows[y] = int32(y)
 			g.setBlank(y, untouched)
 		}
 	}
+}
+
+// sized returns s with length n, in a new array when s has not the
+// capacity; its elements are not cleared.
+func sized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // reset puts modes, cursor, margins, charsets and tab stops in their
@@ -518,7 +530,7 @@ func (m *Model) Clone() *Model {
 	c.delText = append([]byte(nil), m.delText...)
 	c.drawText = append([]byte(nil), m.drawText...)
 	c.names = slices.Clip(m.names)
-	c.spare = spare{}
+	c.spare, c.keep = spare{}, [2]keptRows{}
 	c.p, c.tok, c.lineBuf = nil, nil, nil
 	c.scrolled = append([]byte(nil), m.scrolled...)
 	c.scrolledSegs = slices.Clone(m.scrolledSegs)
@@ -582,8 +594,9 @@ func (m *Model) Resize(cols, rows int) error {
 	// What each row keeps is taken out first, so that the cells can be
 	// written back into the same buffer: a resize allocates and clears
 	// cells only when the screen grows past every size it had.
-	var keep [2]keptRows
+	keep := &m.keep
 	for i := range old {
+		keep[i] = keptRows{n: keep[i].n[:0], fill: keep[i].fill[:0]}
 		for y := range min(rows, or) {
 			keep[i].add(&old[i], y, oc, cols)
 		}
@@ -602,6 +615,7 @@ func (m *Model) Resize(cols, rows int) error {
 			}
 			g.ext[y], g.fill[y] = n, keep[i].fill[y]
 		}
+		keep[i].cells = nil
 		g.saved = old[i].saved
 		m.clampCursor(&m.grids[i].saved)
 	}

@@ -32,7 +32,7 @@ const (
 func (m *Model) Snapshot() *Snapshot {
 	s := &Snapshot{m: *m}
 	c := &s.m
-	c.finds, c.delText, c.drawText, c.names, c.times, c.spare = nil, nil, nil, nil, nil, spare{}
+	c.finds, c.delText, c.drawText, c.names, c.times, c.spare, c.keep = nil, nil, nil, nil, nil, spare{}, [2]keptRows{}
 	c.p, c.tok, c.lineBuf, c.emit = nil, nil, nil, nil
 	c.scrolled, c.scrolledSegs = slices.Clone(m.scrolled), slices.Clone(m.scrolledSegs)
 	c.nameTok, c.opts.Findings, c.drawHidden = -1, false, false
