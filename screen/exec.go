@@ -175,7 +175,7 @@ func (m *Model) print(r rune, w int, off int64, n uint32, flags uint8) {
 		if row[x+1].hole != 0 {
 			m.replaced(int(row[x+1].hole-1), 0)
 		}
-		row[x+1] = Cell{Off: off, Len: n, Frame: m.frame, Pen: m.cur.pen, flags: flags | cellWideTail}
+		row[x+1] = wideTail(c)
 	}
 	m.last, m.lastW, m.lastFlag = r, uint8(w), flags
 	if m.drawHidden || m.opts.Findings && (flags != 0 || r == ' ') {
@@ -196,14 +196,16 @@ func (m *Model) print(r rune, w int, off int64, n uint32, flags uint8) {
 // cells at x (IRM) shifts: the cells the row keeps, or up to x+1, and w
 // fill cells after them (the row's end when that is nearer), the fill
 // cells written; the shift pushes w fill cells past them, which leaves
-// the cells after them fill. So a character inserted in a row of a few
+// the cells after them fill, when the fill is one cell to the last
+// column (else the whole row). So a character inserted in a row of a few
 // cells on a wide screen moves those cells, not the row.
 func (m *Model) insertRoom(x, w int) []Cell {
-	if slowPath {
+	g := &m.grids[m.screen()]
+	i := g.rows[m.cur.y]
+	if slowPath || !g.fill[i].uniform(m.cols) {
 		return m.line(m.cur.y)
 	}
-	g := &m.grids[m.screen()]
-	return m.lineTo(m.cur.y, min(max(int(g.ext[g.rows[m.cur.y]]), x+1)+w, m.cols))
+	return m.lineTo(m.cur.y, min(max(int(g.ext[i]), x+1)+w, m.cols))
 }
 
 // wrap goes on to the start of the next line (autowrap), noting that the
@@ -343,12 +345,16 @@ func (m *Model) clearCell(row []Cell, x int, cause cause, r rune) {
 	c := &row[x]
 	if c.WideTail() && x > 0 {
 		m.destroy(&row[x-1], cause, r)
-		row[x-1] = Cell{Off: row[x-1].Off, Len: row[x-1].Len, Width: 1, Pen: row[x-1].Pen, Frame: row[x-1].Frame}
+		row[x-1] = parted(&row[x-1])
 	} else if c.Width == 2 && x+1 < len(row) {
-		row[x+1] = Cell{Off: c.Off, Len: c.Len, Width: 1, Pen: c.Pen, Frame: c.Frame}
+		row[x+1] = parted(c)
 	}
 	m.destroy(c, cause, r)
 }
+
+// parted is the half c of a wide character when its pair is parted: a
+// blank cell with c's span, pen and frame.
+func parted(c *Cell) Cell { return Cell{Off: c.Off, Len: c.Len, Width: 1, Pen: c.Pen, Frame: c.Frame} }
 
 // shiftRight moves row[x:] right by n cells (IRM, ICH), losing what passes
 // the right margin, and blanks the n cells at x.
@@ -375,10 +381,10 @@ func (m *Model) fixWide(row []Cell, from int) {
 		c := &row[i]
 		switch {
 		case c.WideTail() && (i == 0 || row[i-1].Width != 2):
-			*c = Cell{Off: c.Off, Len: c.Len, Width: 1, Pen: c.Pen, Frame: c.Frame}
+			*c = parted(c)
 		case c.Width == 2 && (i+1 == len(row) || !row[i+1].WideTail()):
 			m.destroy(c, causeClipped, 0)
-			*c = Cell{Off: c.Off, Len: c.Len, Width: 1, Pen: c.Pen, Frame: c.Frame}
+			*c = parted(c)
 		}
 	}
 }
@@ -438,7 +444,7 @@ func (m *Model) eraseRows(i, from, to int, cause Cause) {
 				row = g.line(y, m.cols)
 			}
 			if m.erase(row, cause) {
-				g.setFill(y, len(row), m.cols, b) // the cells keep their holes
+				g.setFill(y, len(row), m.cols, uniformFill(b)) // the cells keep their holes
 				continue
 			}
 		}
@@ -864,7 +870,7 @@ func (m *Model) eraseLine(n int) {
 	}
 	if to == m.cols && !m.opts.Findings { // the cells from the cursor on become fill cells
 		m.fixWideAt(m.lineTo(m.cur.y, from+1), from)
-		m.grids[m.screen()].setFill(m.cur.y, from, m.cols, m.blankCell())
+		m.grids[m.screen()].setFill(m.cur.y, from, m.cols, uniformFill(m.blankCell()))
 		return
 	}
 	row := m.lineTo(m.cur.y, min(to+1, m.cols)) // fixWideAt reads the cells at from and to
@@ -930,56 +936,85 @@ func (m *Model) repeat(n int) {
 	t := m.tok
 	c := Cell{Off: t.Off, Len: uint32(t.Len), Frame: m.frame, Rune: m.last, Pen: m.cur.pen, Width: m.lastW, flags: m.lastFlag | cellRepeated}
 	for n > 0 {
-		if k := m.repeatFill(n, c); k > 0 {
-			n -= k
-			continue
+		k, slow := m.repeatFill(n, c)
+		n -= k
+		for ; slow > 0 && n > 0; slow-- {
+			m.print(c.Rune, int(c.Width), c.Off, c.Len, c.flags)
+			n--
 		}
-		m.print(c.Rune, int(c.Width), c.Off, c.Len, c.flags)
-		n--
 	}
 }
 
 // repeatFill is REP's fast path: of the n characters c left to draw, it
 // draws those from the cursor to the end of its row as the row's fill
 // cells (grid.setFill), without writing them, and returns how many it
-// drew; 0 when print must draw the next one. Without autowrap the
-// characters past the last column draw over it, so it draws all n. It
-// applies where print would change nothing but the cells and the
-// draw-time finding of the REP (repeated, or concealed or invisible when
-// the pen hides it): c is one cell wide, the cursor's row has room for
-// n, no wrap is pending, the cells the row keeps from the cursor on hold
-// no text, hole or wide character (holdsText), and the newest draw-time
-// record is of c's cause and ends with the REP, as print leaves it (a
-// space extends none). In insert mode (IRM) the characters push the
-// cells from the cursor on past the margin, cells that hold nothing a
-// finding takes, and take their place: the same row. So a REP on a
-// 1000×1000 screen costs O(rows + the cells the rows keep), not a
-// million cells, or in insert mode a million shifts of a row.
-func (m *Model) repeatFill(n int, c Cell) int {
+// drew; else 0 and how many print must draw before it may apply (1, or
+// up to the last cell the row keeps that stops it, so that a row is read
+// once, not once a character). Without autowrap the characters past the
+// last column draw over it, or a wide one nothing (nor at the last
+// column, where it has no room), so it draws all n. It
+// applies where print would change nothing but the cells from the
+// cursor on and the draw-time finding of the REP (repeated, or
+// concealed or invisible when the pen hides it): the cursor's row has
+// room for n, no wrap is pending, the cells the row keeps from the
+// cursor on hold no text or hole (holdsText), the cursor's cell is not
+// the right half of a wide character (print would part the pair), and
+// the newest draw-time record is of c's cause and ends with the REP, as
+// print leaves it (a space extends none). In insert mode (IRM) the
+// characters push the cells from the cursor on past the margin, cells
+// that hold nothing a finding takes, and take their place: the same
+// row. A wide c fills the row with its halves in turn; when the last
+// column has no room for it, that column keeps what print leaves there
+// (edgeCell). So a REP on a 1000×1000 screen costs O(rows + the cells
+// the rows keep), not a million cells, or in insert mode a million
+// shifts of a row.
+func (m *Model) repeatFill(n int, c Cell) (drawn, slow int) {
 	x, y := m.cur.x, m.cur.y
-	k := m.cols - x
-	if slowPath || k > n || m.cur.pending || c.Width != 1 {
-		return 0
+	w := int(c.Width)
+	k := (m.cols - x) / w // the characters the row has room for
+	if slowPath || m.cur.pending {
+		return 0, 1
+	}
+	if w == 2 && x == m.cols-1 && (!m.autowrap || m.cols < 2) {
+		return n, 0 // no room, and no wrap: print draws nothing
+	}
+	if k == 0 || k > n {
+		return 0, 1
 	}
 	rec, cause := -1, causeNone
 	if m.opts.Findings && c.Rune != ' ' {
 		rec = m.pendDrw
 		cause, _ = drawCause(&c)
 		if rec < 0 || m.finds[rec].cause != cause || m.finds[rec].end != c.Off+int64(c.Len) || m.finds[rec].alt != m.alt {
-			return 0
+			return 0, 1
 		}
 	}
 	g := &m.grids[m.screen()]
 	if kept := g.kept(y, m.cols); x < len(kept) {
-		for i := range kept[x:] {
-			if d := &kept[x+i]; d.holdsText() || d.hole != 0 || !narrow(d) {
-				return 0
+		for i := len(kept) - 1; i >= x; i-- {
+			if d := &kept[i]; d.holdsText() || d.hole != 0 {
+				return 0, (i-x)/w + 1
 			}
 		}
 	}
-	g.setFill(y, x, m.cols, c)
+	if at := g.at(y, x, m.cols); at.WideTail() {
+		return 0, 1
+	}
+	f := uniformFill(c)
+	if w == 2 {
+		f.odd = x&1 == 1
+		if x+k*w < m.cols {
+			f.edge, f.last = int32(m.cols-1), m.edgeCell(x)
+		}
+	}
+	g.setFill(y, x, m.cols, f)
+	full := x+k*w == m.cols // the last character reaches the last column
+	drawn = k
 	if !m.autowrap {
-		k = n
+		if w == 1 {
+			k = n
+		}
+		drawn = n
 	}
 	if rec >= 0 {
 		r := &m.finds[rec]
@@ -991,9 +1026,29 @@ func (m *Model) repeatFill(n int, c Cell) int {
 			m.addText(r, c.Rune)
 		}
 	}
-	m.cur.x, m.cur.pending, m.clip, m.via = m.cols-1, m.autowrap, !m.autowrap, moveNone
+	m.cur.x, m.cur.pending, m.clip, m.via = m.cols-1, m.autowrap && full, !m.autowrap && full, moveNone
 	m.lastFlag = c.flags
-	return k
+	return drawn, 0
+}
+
+// edgeCell is what a REP of a wide character from column x of the
+// cursor's row to the end leaves at the last column, where it has no
+// room (cols-x odd): in insert mode the cell at x, pushed there, or
+// else the cell there; a half of a wide character whose other half the
+// REP draws over or pushes past the margin becomes blank (parted).
+func (m *Model) edgeCell(x int) Cell {
+	g := &m.grids[m.screen()]
+	if m.insert {
+		e := g.at(m.cur.y, x, m.cols)
+		if e.Width == 2 {
+			e = parted(&e)
+		}
+		return e
+	}
+	if e := g.at(m.cur.y, m.cols-2, m.cols); e.Width == 2 {
+		return parted(&e)
+	}
+	return g.at(m.cur.y, m.cols-1, m.cols)
 }
 
 func (m *Model) clearTabs(n int) {

@@ -23,12 +23,19 @@ var fastPathPieces = []string{
 	"\x1b[3b", "\x1b[40b", "\x1b[999b", "\x1b[8m", "\x1b[0m", "\x1b[31;41m", "\x1b[38;5;1;48;5;1m", "\x1b[7m", "\x1b(0", "\x1b(B", "\x0e", "\x0f",
 	"\x1b[?1049h", "\x1b[?1049l", "\x1b[2;4r", "\x1b[r", "\x1b7", "\x1b8", "\x1bD", "\x1bM", "\x1b#8", "\x1b[S", "\x1b[T",
 	"\x1b]0;title\x07", "\x1b[20h", "\x1b[20l", "\x1bc",
+	"終\x1b[40b", "😀\x1b[999b", resizeMark, resizeMark,
 }
 
+// resizeMark in an input of fastPathRun resizes the model after it
+// (xterm's CSI 8 t, which the model ignores): a column wider or
+// narrower, in turn, and a row more or less.
+const resizeMark = "\x1b[8t"
+
 // fastPathRun feeds in to a model of o in pieces of at most chunk bytes,
-// taking the scrolled lines after each, and describes everything the
-// model shows: the text and Segments taken and of the screen at the end,
-// the cursor and the findings; and every cell of both screens.
+// taking the scrolled lines after each and resizing it at each
+// resizeMark, and describes everything the model shows: the text and
+// Segments taken and of the screen at the end, the cursor and the
+// findings; and every cell of both screens.
 func fastPathRun(t *testing.T, o Options, in []byte, chunk int, slow bool) (string, []Cell) {
 	t.Helper()
 	slowPath = slow
@@ -39,11 +46,19 @@ func fastPathRun(t *testing.T, o Options, in []byte, chunk int, slow bool) (stri
 	}
 	var text []byte
 	var segs []Segment
-	for p := in; len(p) > 0; {
-		n := min(len(p), chunk)
-		m.Feed(p[:n])
-		p = p[n:]
-		text, segs = m.TakeScrolled(text, segs)
+	for i, piece := range strings.Split(string(in), resizeMark) {
+		if i > 0 {
+			m.Feed([]byte(resizeMark))
+			if err := m.Resize(min(MaxSize, max(1, o.Cols+[4]int{1, 0, -1, 2}[i%4])), max(1, o.Rows+i%2)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for p := []byte(piece); len(p) > 0; {
+			n := min(len(p), chunk)
+			m.Feed(p[:n])
+			p = p[n:]
+			text, segs = m.TakeScrolled(text, segs)
+		}
 	}
 	m.End()
 	text, segs = m.AppendScreenText(text, segs)
@@ -90,10 +105,32 @@ func checkFastPaths(t *testing.T, in []byte, cols, rows, chunk int) {
 	}
 }
 
+// fillCases are inputs on the edges of the fills of wide characters
+// and of resized rows, which TestFastPaths gives screens 5 to 9 columns
+// wide: a wide REP in insert mode pushing DECALN's E to the last
+// column; a REP from the right half of a wide character (print parts
+// the pair); a wide REP without autowrap from the last column; a
+// character inserted into a row of wide fill cells, or into a row
+// widened by a resize after DECALN or a REP.
+var fillCases = []string{
+	"\x1b#8\x1b[1;7H\x1b[K\x1b[H\x1b[4h終\x1b[9b",
+	"\x1b#8\x1b[1;6H\x1b[K\x1b[H終\x1b[9b",
+	"終\x1b[9ba\x1b[1;4H\x1b[9b",
+	"終\x1b[9b\x1b[H\x1b[4hx",
+	"\x1b#8" + resizeMark + resizeMark + resizeMark + "\x1b[H\x1b[4hx",
+	"\x1b[?7l終\x1b[9b終\x1b[9b",
+	"x終\x1b[99b" + resizeMark + resizeMark + resizeMark + "\x1b[Ha終\x1b[99b",
+}
+
 // TestFastPaths holds printRun and appendRun to the cell-by-cell path
-// on random inputs of fastPathPieces and random bytes, and on the
-// recordings and the deception corpus.
+// on fillCases, random inputs of fastPathPieces and random bytes, and on
+// the recordings and the deception corpus.
 func TestFastPaths(t *testing.T) {
+	for _, in := range fillCases {
+		for cols := 5; cols <= 9; cols++ {
+			checkFastPaths(t, []byte(in), cols, 3, len(in))
+		}
+	}
 	rng := rand.New(rand.NewPCG(8, 8))
 	rounds := 150
 	if testing.Short() {

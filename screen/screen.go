@@ -188,22 +188,63 @@ type cursor struct {
 type grid struct {
 	// cells holds the rows of cells, physical row i at i*cols; nil until
 	// a cell is first written. Only the first ext[i] cells of row i are
-	// kept: every cell after them is fill[i], whatever cells holds there.
-	// A row with ext 0 (a blank row: new, or erased whole; or filled by
-	// DECALN) is all fill[i], so that erasing a blank row again (a
-	// program clearing the screen over and over) or a DECALN costs
+	// kept: every cell after them is fill[i]'s, whatever cells holds
+	// there. A row with ext 0 (a blank row: new, or erased whole; or
+	// filled by DECALN) is all fill[i], so that erasing a blank row again
+	// (a program clearing the screen over and over) or a DECALN costs
 	// nothing per cell, and a line of text on a wide screen writes,
 	// erases and reads only the cells it reaches. A REP drawing to the
 	// last column makes its character the fill of the cells it covers
 	// (Model.repeatFill).
 	cells []Cell
 	ext   []int32
-	fill  []Cell
+	fill  []rowFill
 	rows  []int32
 	// wrapped[i] is set when autowrap went on from physical row i to the
 	// row below it, so that the two are one line of text.
 	wrapped []bool
 	saved   cursor // DECSC of this screen
+}
+
+// rowFill is what the cells of a row after those it keeps show: the
+// cell c at the columns before end, and from end on the blank of a new
+// row (untouched), which a resize widening the row adds. A wide fill (c
+// two cells wide: a REP of a wide character) alternates c, at the
+// columns of the parity odd gives, and its right half (wideTail); the
+// column edge, where c has no room (the last column, for a REP), shows
+// last instead, what the REP left there.
+type rowFill struct {
+	c, last Cell
+	end     int32 // the first column untouched; MaxSize when none is
+	edge    int32 // the column that shows last, or -1
+	odd     bool  // a wide fill's c is at the odd columns, not the even
+}
+
+// uniformFill is the fill of b in every cell (a blank, DECALN's E, a
+// REP's character one cell wide).
+func uniformFill(b Cell) rowFill { return rowFill{c: b, end: MaxSize, edge: -1} }
+
+// uniform reports whether each of the fill's cells before column n is c.
+func (f *rowFill) uniform(n int) bool { return f.c.Width != 2 && n <= int(f.end) }
+
+// at returns the fill's cell at column j.
+func (f *rowFill) at(j int) Cell {
+	switch {
+	case j >= int(f.end):
+		return untouched
+	case f.c.Width != 2:
+		return f.c
+	case j == int(f.edge):
+		return f.last
+	case (j&1 == 1) == f.odd:
+		return f.c
+	}
+	return wideTail(&f.c)
+}
+
+// wideTail is the right half of the wide character c, as print draws it.
+func wideTail(c *Cell) Cell {
+	return Cell{Off: c.Off, Len: c.Len, Frame: c.Frame, Pen: c.Pen, flags: c.flags | cellWideTail}
 }
 
 // row returns the first n cells of physical row i of g, cols wide.
@@ -229,18 +270,39 @@ func (g *grid) lineTo(y, n, cols int) []Cell {
 		return g.row(i, e, cols)
 	}
 	row := g.row(i, n, cols)
-	for j := e; j < n; j++ {
-		row[j] = g.fill[i]
+	if f := &g.fill[i]; f.uniform(n) {
+		for j := e; j < n; j++ {
+			row[j] = f.c
+		}
+	} else {
+		for j := e; j < n; j++ {
+			row[j] = f.at(j)
+		}
 	}
 	g.ext[i] = int32(n)
 	return row
 }
 
+// at returns the cell at column j of row y of g, cols wide, without
+// writing the row's fill cells.
+func (g *grid) at(y, j, cols int) Cell {
+	i := g.rows[y]
+	if j < int(g.ext[i]) {
+		return g.row(i, int(g.ext[i]), cols)[j]
+	}
+	return g.fill[i].at(j)
+}
+
 // reserve returns the cells of row y of g, cols wide, for a caller that
 // writes cells x to n-1: at least n cells, the fill cells written up to x
-// only. The cells from fresh on are not written: the caller writes them
-// all, or cuts the row back to fresh (setExt).
+// only, or up to n for a wide fill (the caller's characters may part its
+// pairs). The cells from fresh on are not written, narrow blank cells
+// holding no text: the caller writes them all, or cuts the row back to
+// fresh (setExt).
 func (g *grid) reserve(y, x, n, cols int) (row []Cell, fresh int) {
+	if g.fill[g.rows[y]].c.Width == 2 {
+		x = n
+	}
 	row = g.lineTo(y, x, cols)
 	fresh = len(row)
 	if fresh < n {
@@ -258,7 +320,7 @@ func (g *grid) setExt(y, n int) { g.ext[g.rows[y]] = int32(n) }
 // the whole row when its fill is not blank (DECALN's E, a REP's
 // character).
 func (g *grid) drawn(y, cols int) []Cell {
-	if g.fill[g.rows[y]].Rune != 0 {
+	if g.fill[g.rows[y]].c.Rune != 0 {
 		return g.line(y, cols)
 	}
 	return g.kept(y, cols)
@@ -281,16 +343,16 @@ func (g *grid) isBlank(i int32) bool { return g.ext[i] == 0 }
 // DECALN's E), without writing its cells.
 func (g *grid) setBlank(y int, b Cell) {
 	i := g.rows[y]
-	g.ext[i], g.fill[i] = 0, b
+	g.ext[i], g.fill[i] = 0, uniformFill(b)
 }
 
-// setFill makes the cells of row y of g, cols wide, from x on fill cells
-// b (a blank, or a REP's character), without writing them; the cells
+// setFill makes the cells of row y of g, cols wide, from x on the cells
+// of f (a blank, or a REP's character), without writing them; the cells
 // before x are kept.
-func (g *grid) setFill(y, x, cols int, b Cell) {
+func (g *grid) setFill(y, x, cols int, f rowFill) {
 	g.lineTo(y, x, cols)
 	i := g.rows[y]
-	g.ext[i], g.fill[i] = int32(x), b
+	g.ext[i], g.fill[i] = int32(x), f
 }
 
 // Stats counts what the model did not act on.
@@ -345,6 +407,9 @@ type Model struct {
 	pendDel           int // index of the destruction finding that may still grow, or -1
 	pendDrw           int // same for draw-time findings
 	spare             spare
+	// keep is Resize's scratch: the counts and fills of the rows it
+	// keeps (their cells are not held between resizes).
+	keep [2]keptRows
 
 	lineBuf  []byte // scratch for a row's text
 	scrolled []byte // text of lines scrolled off, with Options.Scrollback
@@ -405,21 +470,30 @@ func ParseSize(s string) (cols, rows int, err error) {
 // untouched is the cell of a new screen, which nothing has touched.
 var untouched = Cell{Off: -1, Width: 1}
 
-// setSize allocates blank grids of cols×rows.
+// setSize makes the grids blank grids of cols×rows without cells, in
+// the row arrays they have when those are large enough.
 func (m *Model) setSize(cols, rows int) {
 	m.cols, m.rows = cols, rows
 	for i := range m.grids {
 		g := &m.grids[i]
 		g.cells = nil
-		g.ext = make([]int32, rows)
-		g.rows = make([]int32, rows)
-		g.wrapped = make([]bool, rows)
-		g.fill = make([]Cell, rows)
+		g.ext, g.rows, g.fill = sized(g.ext, rows), sized(g.rows, rows), sized(g.fill, rows)
+		g.wrapped = sized(g.wrapped, rows)
+		clear(g.wrapped)
 		for y := range g.rows {
 			g.rows[y] = int32(y)
 			g.setBlank(y, untouched)
 		}
 	}
+}
+
+// sized returns s with length n, in a new array when s has not the
+// capacity; its elements are not cleared.
+func sized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // reset puts modes, cursor, margins, charsets and tab stops in their
@@ -449,14 +523,14 @@ func (m *Model) Clone() *Model {
 		c.grids[i].ext = slices.Clone(m.grids[i].ext)
 		c.grids[i].rows = append([]int32(nil), m.grids[i].rows...)
 		c.grids[i].wrapped = append([]bool(nil), m.grids[i].wrapped...)
-		c.grids[i].fill = append([]Cell(nil), m.grids[i].fill...)
+		c.grids[i].fill = append([]rowFill(nil), m.grids[i].fill...)
 	}
 	c.times = append([]time.Duration(nil), m.times...)
 	c.finds = append([]record(nil), m.finds...)
 	c.delText = append([]byte(nil), m.delText...)
 	c.drawText = append([]byte(nil), m.drawText...)
 	c.names = slices.Clip(m.names)
-	c.spare = spare{}
+	c.spare, c.keep = spare{}, [2]keptRows{}
 	c.p, c.tok, c.lineBuf = nil, nil, nil
 	c.scrolled = append([]byte(nil), m.scrolled...)
 	c.scrolledSegs = slices.Clone(m.scrolledSegs)
@@ -520,8 +594,9 @@ func (m *Model) Resize(cols, rows int) error {
 	// What each row keeps is taken out first, so that the cells can be
 	// written back into the same buffer: a resize allocates and clears
 	// cells only when the screen grows past every size it had.
-	var keep [2]keptRows
+	keep := &m.keep
 	for i := range old {
+		keep[i] = keptRows{n: keep[i].n[:0], fill: keep[i].fill[:0]}
 		for y := range min(rows, or) {
 			keep[i].add(&old[i], y, oc, cols)
 		}
@@ -540,6 +615,7 @@ func (m *Model) Resize(cols, rows int) error {
 			}
 			g.ext[y], g.fill[y] = n, keep[i].fill[y]
 		}
+		keep[i].cells = nil
 		g.saved = old[i].saved
 		m.clampCursor(&m.grids[i].saved)
 	}
@@ -554,18 +630,21 @@ func (m *Model) Resize(cols, rows int) error {
 type keptRows struct {
 	cells []Cell
 	n     []int32
-	fill  []Cell
+	fill  []rowFill
 }
 
 // add takes row y of g, oc wide, cut or padded with blank cells to cols
-// as a resize does: the cells g keeps of it and its fill. Only when the
-// row widens and its fill is not the blank of a new row are its fill
-// cells up to oc written out, so that a resize costs O(rows + the cells
-// the rows keep), not O(rows × cols).
+// as a resize does: the cells g keeps of it and its fill, which ends at
+// oc when the row widens (the cells after it are a new row's blank), so
+// that a resize costs O(rows + the cells the rows keep), not O(rows ×
+// cols), whatever fills the rows (an erase, DECALN, a REP).
 func (k *keptRows) add(g *grid, y, oc, cols int) {
 	src, fill := g.kept(y, oc), g.fill[g.rows[y]]
-	if cols > oc && fill != untouched {
-		src, fill = g.line(y, oc), untouched
+	if cols > oc {
+		if slowPath {
+			src, fill = g.line(y, oc), uniformFill(untouched)
+		}
+		fill.end = min(fill.end, int32(oc))
 	}
 	n := min(len(src), cols)
 	k.cells = append(k.cells, src[:n]...)

@@ -32,7 +32,7 @@ const (
 func (m *Model) Snapshot() *Snapshot {
 	s := &Snapshot{m: *m}
 	c := &s.m
-	c.finds, c.delText, c.drawText, c.names, c.times, c.spare = nil, nil, nil, nil, nil, spare{}
+	c.finds, c.delText, c.drawText, c.names, c.times, c.spare, c.keep = nil, nil, nil, nil, nil, spare{}, [2]keptRows{}
 	c.p, c.tok, c.lineBuf, c.emit = nil, nil, nil, nil
 	c.scrolled, c.scrolledSegs = slices.Clone(m.scrolled), slices.Clone(m.scrolledSegs)
 	c.nameTok, c.opts.Findings, c.drawHidden = -1, false, false
@@ -179,7 +179,7 @@ func (s *Snapshot) Bytes() int64 {
 	n := int64(unsafe.Sizeof(*s)) + int64(cap(s.cells)) + int64(cap(s.m.scrolled)) + int64(cap(s.m.scrolledSegs))*int64(unsafe.Sizeof(Segment{}))
 	for i := range s.m.grids {
 		g := &s.m.grids[i]
-		n += int64(cap(g.rows)+cap(g.ext))*4 + int64(cap(g.wrapped)) + int64(cap(g.fill))*int64(unsafe.Sizeof(Cell{}))
+		n += int64(cap(g.rows)+cap(g.ext))*4 + int64(cap(g.wrapped)) + int64(cap(g.fill))*int64(unsafe.Sizeof(rowFill{}))
 	}
 	return n
 }
