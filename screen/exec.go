@@ -949,10 +949,12 @@ func (m *Model) repeat(n int) {
 // the pen hides it): c is one cell wide, the cursor's row has room for
 // n, no wrap is pending, the cells the row keeps from the cursor on hold
 // no text, hole or wide character (holdsText), and the newest draw-time
-// record is of c's cause and ends with the REP, as print leaves it (a
-// space extends none). In insert mode (IRM) the characters push the
-// cells from the cursor on past the margin, cells that hold nothing a
-// finding takes, and take their place: the same row. So a REP on a
+// record of a character but a space is of c's cause and ends with the
+// REP, as print leaves it (a space goes on with a record that ends
+// where the REP starts, as print's first one does). In insert mode
+// (IRM) the characters push the cells from the cursor on past the
+// margin, cells that hold nothing a finding takes, and take their
+// place: the same row. So a REP on a
 // 1000×1000 screen costs O(rows + the cells the rows keep), not a
 // million cells, or in insert mode a million shifts of a row.
 func (m *Model) repeatFill(n int, c Cell) int {
@@ -980,6 +982,11 @@ func (m *Model) repeatFill(n int, c Cell) int {
 	g.setFill(y, x, m.cols, c)
 	if !m.autowrap {
 		k = n
+	}
+	if m.opts.Findings && c.Rune == ' ' {
+		// The first space goes on with a record that ends where the REP
+		// starts, as print's does; the others share its bytes.
+		m.drawn(&c, c.Off, c.Len)
 	}
 	if rec >= 0 {
 		r := &m.finds[rec]
