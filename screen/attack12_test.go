@@ -1,6 +1,10 @@
 package screen
 
-import "testing"
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
 
 // TestAttack12RepeatedSpaceGoesOn: a REP of a space right after concealed
 // or invisible text goes on with its finding, as print's first space
@@ -20,5 +24,32 @@ func TestAttack12RepeatedSpaceGoesOn(t *testing.T) {
 		for _, chunk := range []int{len(in), 5, 1} {
 			checkFastPaths(t, []byte(in), 10, 3, chunk)
 		}
+	}
+}
+
+// TestAttack12RandomREPs holds REP's fast path (repeatFill) to the
+// cell-by-cell path on random inputs whose REP counts, from 0 to twice
+// the width of a narrow screen, often reach the last column exactly,
+// mixed with the pens, modes and moves repeatFill looks at.
+func TestAttack12RandomREPs(t *testing.T) {
+	pieces := []string{"a", " ", "b", "é", "終", "\u0301", "\u202e", "\x1b[8m", "\x1b[0m", "\x1b[30;40m", "\x1b[4h", "\x1b[4l",
+		"\x1b[?7l", "\x1b[?7h", "\x1b(0", "\x1b(B", "q", "\r", "\n", "\x1b[H", "\x1b[3G", "\x1b[K", "\x1b[2@", "\x1b[P",
+		"\x1b[?1049h", "\x1b[?1049l", "\x1b[2J", "\b"}
+	rng := rand.New(rand.NewPCG(12, 34))
+	rounds := 3000
+	if testing.Short() {
+		rounds = 1000
+	}
+	for range rounds {
+		cols := 1 + rng.IntN(8)
+		var in []byte
+		for range 1 + rng.IntN(20) {
+			if rng.IntN(3) == 0 {
+				in = fmt.Appendf(in, "\x1b[%db", rng.IntN(2*cols+2))
+				continue
+			}
+			in = append(in, pieces[rng.IntN(len(pieces))]...)
+		}
+		checkFastPaths(t, in, cols, 1+rng.IntN(3), 1+rng.IntN(len(in)))
 	}
 }
