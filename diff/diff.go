@@ -199,9 +199,13 @@ func (in *Input) Clean(st *capture.Stream, opts sanitize.Options) (*Side, error)
 	if err != nil {
 		return nil, err
 	}
+	b := text.Bytes()
+	if b == nil {
+		b = []byte{} // no text, which is compared: nil is a report's (Side.Text)
+	}
 	return &Side{
 		Name: in.Name, Kind: "capture", Format: in.Capture.Format.String(), Stream: st.Name,
-		Policy: rep.Policy, Report: rep, Text: text.Bytes(),
+		Policy: rep.Policy, Report: rep, Text: b,
 	}, nil
 }
 
