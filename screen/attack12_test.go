@@ -3,6 +3,7 @@ package screen
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -51,5 +52,43 @@ func TestAttack12RandomREPs(t *testing.T) {
 			in = append(in, pieces[rng.IntN(len(pieces))]...)
 		}
 		checkFastPaths(t, in, cols, 1+rng.IntN(3), 1+rng.IntN(len(in)))
+	}
+}
+
+// TestAttack12ResizePartsWideCharacter: a resize that cuts a row between
+// the halves of a wide character blanks the half it keeps, as print
+// draws no wide character in the last column, so that no row holds a
+// wide character without its other half. Resize kept the first half
+// alone; an insertion later in the row (IRM, ICH) blanked it in the
+// cell-by-cell path, which reads the whole row again after a shift
+// (fixWide), but not in the fast path, which reads from the cursor on:
+// "終" on 6 columns, resized to 1 and to 4, then CSI 4 h and a character
+// at column 4 showed "終  x" or "   x".
+func TestAttack12ResizePartsWideCharacter(t *testing.T) {
+	run := func(o Options, slow bool) (string, []Cell) {
+		slowPath = slow
+		defer func() { slowPath = false }()
+		m, err := New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Feed([]byte("終"))
+		if err := m.Resize(1, 5); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(m.AppendLine(nil, 0)); got != "" {
+			t.Errorf("options %+v: after resizing to 1 column row 0 is %q, want the half of 終 blank", o, got)
+		}
+		m.Resize(4, 5)
+		m.Feed([]byte("\x1b[4h\x1b[4Gx\x1b[H\x1b[@"))
+		cells := m.Row(0)
+		return describe(m), cells
+	}
+	for _, o := range []Options{{Cols: 6, Rows: 4}, {Cols: 6, Rows: 4, Findings: true}} {
+		want, wantCells := run(o, true)
+		got, gotCells := run(o, false)
+		if got != want || !slices.Equal(gotCells, wantCells) {
+			t.Errorf("options %+v: fast paths give\n%s\ncell by cell\n%s", o, got, want)
+		}
 	}
 }

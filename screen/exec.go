@@ -375,12 +375,18 @@ func (m *Model) fixWide(row []Cell, from int) {
 		c := &row[i]
 		switch {
 		case c.WideTail() && (i == 0 || row[i-1].Width != 2):
-			*c = Cell{Off: c.Off, Len: c.Len, Width: 1, Pen: c.Pen, Frame: c.Frame}
+			*c = unpaired(c)
 		case c.Width == 2 && (i+1 == len(row) || !row[i+1].WideTail()):
 			m.destroy(c, causeClipped, 0)
-			*c = Cell{Off: c.Off, Len: c.Len, Width: 1, Pen: c.Pen, Frame: c.Frame}
+			*c = unpaired(c)
 		}
 	}
+}
+
+// unpaired returns c, half of a wide character without its other half,
+// blanked: one cell wide, its span, pen and frame kept.
+func unpaired(c *Cell) Cell {
+	return Cell{Off: c.Off, Len: c.Len, Width: 1, Pen: c.Pen, Frame: c.Frame}
 }
 
 // blankCell is a cell emptied with the pen's background (xterm's BCE) by

@@ -561,7 +561,9 @@ type keptRows struct {
 // as a resize does: the cells g keeps of it and its fill. Only when the
 // row widens and its fill is not the blank of a new row are its fill
 // cells up to oc written out, so that a resize costs O(rows + the cells
-// the rows keep), not O(rows × cols).
+// the rows keep), not O(rows × cols). A wide character that the cut
+// parts from its second half is blanked, as print draws none in the
+// last column: no row holds a half without the other (fixWide).
 func (k *keptRows) add(g *grid, y, oc, cols int) {
 	src, fill := g.kept(y, oc), g.fill[g.rows[y]]
 	if cols > oc && fill != untouched {
@@ -569,6 +571,10 @@ func (k *keptRows) add(g *grid, y, oc, cols int) {
 	}
 	n := min(len(src), cols)
 	k.cells = append(k.cells, src[:n]...)
+	if n < len(src) && src[n-1].Width == 2 {
+		last := &k.cells[len(k.cells)-1]
+		*last = unpaired(last)
+	}
 	k.n = append(k.n, int32(n))
 	k.fill = append(k.fill, fill)
 }
