@@ -43,7 +43,8 @@ type Input struct {
 // it), else as a capture under o: stdin with capture.Load, a file or a
 // restricted reference (read from o.Store) with capture.OpenArg, as the
 // other commands open their FILE. Errors: ErrDirectory (wrapped, naming
-// the directory), capture.ErrInputTooLarge for stdin, a malformed or
+// the directory), capture.ErrNotRegular (wrapped, naming the file) for a
+// FIFO or device, capture.ErrInputTooLarge for stdin, a malformed or
 // unsupported report (naming the input), and the errors of os.Stat and
 // capture.OpenArg unwrapped, for the caller to word.
 func Load(name string, o capture.ArgOptions) (*Input, error) {
@@ -76,8 +77,10 @@ func Load(name string, o capture.ArgOptions) (*Input, error) {
 	return in, nil
 }
 
-// readFile refuses the directory name, and takes the file as report JSON
-// when format is empty and it is one (Load): false for a capture.
+// readFile refuses the directory name and, unopened, a name that is not
+// a regular file (capture.ErrNotRegular: a FIFO, a device), and takes
+// the file as report JSON when format is empty and it is one (Load):
+// false for a capture.
 func (in *Input) readFile(name, format string) (bool, error) {
 	st, err := os.Stat(name)
 	if err != nil {
@@ -85,6 +88,10 @@ func (in *Input) readFile(name, format string) (bool, error) {
 	}
 	if st.IsDir() {
 		return false, render.Errorf("%s %w", name, ErrDirectory)
+	}
+	if !st.Mode().IsRegular() {
+		// Not opened: a FIFO read here could not be read again.
+		return false, render.Errorf("%s is %w", name, capture.ErrNotRegular)
 	}
 	if format != "" || st.Size() > MaxReportFile || !looksLikeJSON(name) {
 		return false, nil
@@ -192,9 +199,13 @@ func (in *Input) Clean(st *capture.Stream, opts sanitize.Options) (*Side, error)
 	if err != nil {
 		return nil, err
 	}
+	b := text.Bytes()
+	if b == nil {
+		b = []byte{} // no text, which is compared: nil is a report's (Side.Text)
+	}
 	return &Side{
 		Name: in.Name, Kind: "capture", Format: in.Capture.Format.String(), Stream: st.Name,
-		Policy: rep.Policy, Report: rep, Text: text.Bytes(),
+		Policy: rep.Policy, Report: rep, Text: b,
 	}, nil
 }
 

@@ -90,7 +90,7 @@ func TestAmp12ResizeFillCost(t *testing.T) {
 			{"\x1b[2J", ""},
 			{"\x1b#8", strings.Repeat("E", MaxSize-1)},
 			{"a\x1b[2999b", strings.Repeat("a", MaxSize-1)},
-			{"終\x1b[2999b", strings.Repeat("終", MaxSize/2)}, // the last cut in two
+			{"終\x1b[2999b", strings.Repeat("終", MaxSize/2-1)}, // the last, cut in two, blanked
 		} {
 			m, err := New(o)
 			if err != nil {

@@ -959,8 +959,9 @@ func (m *Model) repeat(n int) {
 // room for n, no wrap is pending, the cells the row keeps from the
 // cursor on hold no text or hole (holdsText), the cursor's cell is not
 // the right half of a wide character (print would part the pair), and
-// the newest draw-time record is of c's cause and ends with the REP, as
-// print leaves it (a space extends none). In insert mode (IRM) the
+// the newest draw-time record of a character but a space is of c's cause
+// and ends with the REP, as print leaves it (a space goes on with a
+// record that ends where the REP starts, as print's first one does). In insert mode (IRM) the
 // characters push the cells from the cursor on past the margin, cells
 // that hold nothing a finding takes, and take their place: the same
 // row. A wide c fills the row with its halves in turn; when the last
@@ -1015,6 +1016,11 @@ func (m *Model) repeatFill(n int, c Cell) (drawn, slow int) {
 			k = n
 		}
 		drawn = n
+	}
+	if m.opts.Findings && c.Rune == ' ' {
+		// The first space goes on with a record that ends where the REP
+		// starts, as print's does; the others share its bytes.
+		m.drawn(&c, c.Off, c.Len)
 	}
 	if rec >= 0 {
 		r := &m.finds[rec]

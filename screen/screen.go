@@ -637,7 +637,9 @@ type keptRows struct {
 // as a resize does: the cells g keeps of it and its fill, which ends at
 // oc when the row widens (the cells after it are a new row's blank), so
 // that a resize costs O(rows + the cells the rows keep), not O(rows ×
-// cols), whatever fills the rows (an erase, DECALN, a REP).
+// cols), whatever fills the rows (an erase, DECALN, a REP). A wide character
+// that the cut parts from its second half is blanked, as print draws none
+// in the last column: no row holds a half without the other (fixWide).
 func (k *keptRows) add(g *grid, y, oc, cols int) {
 	src, fill := g.kept(y, oc), g.fill[g.rows[y]]
 	if cols > oc {
@@ -648,6 +650,14 @@ func (k *keptRows) add(g *grid, y, oc, cols int) {
 	}
 	n := min(len(src), cols)
 	k.cells = append(k.cells, src[:n]...)
+	if n < len(src) && src[n-1].Width == 2 {
+		last := &k.cells[len(k.cells)-1]
+		*last = parted(last)
+	}
+	if c := fill.at(cols - 1); n < cols && cols < oc && c.Width == 2 {
+		// The cut parts a wide fill's pair at the last column.
+		fill.edge, fill.last = int32(cols-1), parted(&c)
+	}
 	k.n = append(k.n, int32(n))
 	k.fill = append(k.fill, fill)
 }
