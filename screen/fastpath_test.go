@@ -60,6 +60,14 @@ func fastPathRun(t *testing.T, o Options, in []byte, chunk int, slow bool) (stri
 			text, segs = m.TakeScrolled(text, segs)
 		}
 	}
+	return described(m, text, segs)
+}
+
+// described ends the stream of m, whose scrolled lines were taken into text
+// and segs, and describes everything the model shows: the text and
+// Segments with the screen's, the cursor and the last character drawn,
+// the findings (describe); and every cell of both screens.
+func described(m *Model, text []byte, segs []Segment) (string, []Cell) {
 	m.End()
 	text, segs = m.AppendScreenText(text, segs)
 	var b strings.Builder

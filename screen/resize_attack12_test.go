@@ -3,7 +3,6 @@ package screen
 import (
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 )
 
@@ -14,7 +13,7 @@ type resizeOp struct {
 }
 
 // resizeRun runs ops on a model of o, cell by cell when slow, and
-// describes what it shows, as fastPathRun does, and its cells.
+// describes what it shows and its cells (described).
 func resizeRun(t *testing.T, o Options, ops []resizeOp, slow bool) (string, []Cell) {
 	slowPath = slow
 	defer func() { slowPath = false }()
@@ -32,20 +31,7 @@ func resizeRun(t *testing.T, o Options, ops []resizeOp, slow bool) (string, []Ce
 		m.Feed([]byte(op.in))
 		text, segs = m.TakeScrolled(text, segs)
 	}
-	m.End()
-	text, segs = m.AppendScreenText(text, segs)
-	var b strings.Builder
-	fmt.Fprintf(&b, "text %q\nsegments %v\n", text, segs)
-	x, y := m.Cursor()
-	fmt.Fprintf(&b, "cursor %d,%d\n", x, y)
-	var cells []Cell
-	for i := range m.grids {
-		for y := range m.rows {
-			cells = append(cells, m.grids[i].line(y, m.cols)...)
-		}
-	}
-	b.WriteString(describe(m))
-	return b.String(), cells
+	return described(m, text, segs)
 }
 
 // TestAttack12RandomResizes holds the fast paths to the cell-by-cell
