@@ -961,10 +961,10 @@ func (m *Model) repeat(n int) {
 // the right half of a wide character (print would part the pair), and
 // the newest draw-time record of a character but a space is of c's cause
 // and ends with the REP, as print leaves it (a space goes on with a
-// record that ends where the REP starts, as print's first one does). In insert mode (IRM) the
-// characters push the cells from the cursor on past the margin, cells
-// that hold nothing a finding takes, and take their place: the same
-// row. A wide c fills the row with its halves in turn; when the last
+// record that ends where the REP starts, as print's first one does). In
+// insert mode (IRM) the characters push the cells from the cursor on
+// past the margin, cells that hold nothing a finding takes, and take
+// their place: the same row. A wide c fills the row with its halves in turn; when the last
 // column has no room for it, that column keeps what print leaves there
 // (edgeCell). So a REP on a 1000×1000 screen costs O(rows + the cells
 // the rows keep), not a million cells, or in insert mode a million
