@@ -68,7 +68,7 @@ func (e Env) Collect(ctx context.Context, args []string, o capture.RunOptions, c
 	defer stop()
 	cmd := exec.Command(args[0], args[1:]...)
 	if c.Stdin != "" {
-		in, err := openStdin(c.Stdin)
+		in, err := openStdin(ctx, c.Stdin)
 		if err != nil {
 			return capture.Envelope{}, err
 		}
@@ -93,11 +93,33 @@ func (e Env) Collect(ctx context.Context, args []string, o capture.RunOptions, c
 
 // openStdin opens path for the command's stdin. A directory, which the
 // command would fail to read, is refused with an error wrapping
-// capture.ErrIsDir.
-func openStdin(path string) (*os.File, error) {
-	in, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--stdin: %w", err)
+// capture.ErrIsDir. Opening a FIFO waits for a writer; when ctx ends
+// first (a signal), it returns an error wrapping ctx's, and the open
+// left waiting closes what it opens.
+func openStdin(ctx context.Context, path string) (*os.File, error) {
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		done <- opened{f, err}
+	}()
+	var in *os.File
+	select {
+	case o := <-done:
+		if o.err != nil {
+			return nil, fmt.Errorf("--stdin: %w", o.err)
+		}
+		in = o.f
+	case <-ctx.Done():
+		go func() {
+			if o := <-done; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return nil, render.Errorf("--stdin: %s: stopped while waiting for a writer: %w", path, context.Cause(ctx))
 	}
 	fi, err := in.Stat()
 	switch {
