@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/bytelens/bytelens/capture"
 	"os"
 	"os/signal"
 	"syscall"
@@ -12,7 +13,7 @@ import (
 )
 
 func newMCPCmd(s *streams) *cobra.Command {
-	var maxOutput, maxRaw store.Bytes
+	maxOutput, maxRaw := store.Bytes(capture.DefaultMaxOutput), store.Bytes(capture.DefaultMaxRaw)
 	var isolate bool
 	cmd := withHelp("mcp", &cobra.Command{
 		Use:  "mcp",
