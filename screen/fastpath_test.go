@@ -38,12 +38,8 @@ const resizeMark = "\x1b[8t"
 // findings; and every cell of both screens.
 func fastPathRun(t *testing.T, o Options, in []byte, chunk int, slow bool) (string, []Cell) {
 	t.Helper()
-	slowPath = slow
-	defer func() { slowPath = false }()
-	m, err := New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, fast := pathModel(t, o, slow)
+	defer fast()
 	var text []byte
 	var segs []Segment
 	for i, piece := range strings.Split(string(in), resizeMark) {
@@ -61,6 +57,18 @@ func fastPathRun(t *testing.T, o Options, in []byte, chunk int, slow bool) (stri
 		}
 	}
 	return described(m, text, segs)
+}
+
+// pathModel returns a model of o that draws cell by cell when slow
+// (slowPath, until the returned func sets the fast paths back).
+func pathModel(t *testing.T, o Options, slow bool) (*Model, func()) {
+	t.Helper()
+	m, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slowPath = slow
+	return m, func() { slowPath = false }
 }
 
 // described ends the stream of m, whose scrolled lines were taken into text

@@ -15,12 +15,8 @@ type resizeOp struct {
 // resizeRun runs ops on a model of o, cell by cell when slow, and
 // describes what it shows and its cells (described).
 func resizeRun(t *testing.T, o Options, ops []resizeOp, slow bool) (string, []Cell) {
-	slowPath = slow
-	defer func() { slowPath = false }()
-	m, err := New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, fast := pathModel(t, o, slow)
+	defer fast()
 	var text []byte
 	var segs []Segment
 	for _, op := range ops {
