@@ -63,6 +63,11 @@ func (e *RawStdinError) Hint() string {
 
 func (e *RawStdinError) Unwrap() error { return ErrRawStdin }
 
+// ErrRefOptions is [OpenArg]'s refusal of --format or --timing with a
+// "restricted:" reference: the store records the artifact's format, so
+// neither applies.
+var ErrRefOptions = errors.New("--format and --timing do not apply to a restricted: reference, whose artifact is read as stored")
+
 // Input is a command's FILE argument, opened by [OpenArg]: a capture, or
 // raw bytes to stream. The caller closes it.
 type Input struct {
@@ -103,7 +108,8 @@ func (in *Input) Close() error {
 // fs.ErrPermission…), and no other error is one; a directory gives an
 // error wrapping ErrIsDir; stdin over the limit wraps ErrInputTooLarge;
 // raw stdin with o.Timing, or with o.Stream naming another stream than
-// StreamOutput, gives a *RawStdinError; otherwise the errors of Open, of
+// StreamOutput, gives a *RawStdinError; a reference with o.Format or
+// o.Timing gives ErrRefOptions; otherwise the errors of Open, of
 // o.Store and of [OpenArtifact].
 func OpenArg(arg string, o ArgOptions) (*Input, error) {
 	in := &Input{Name: arg, sniffed: o.Format == ""}
@@ -118,6 +124,9 @@ func OpenArg(arg string, o ArgOptions) (*Input, error) {
 		ref, err := store.ParseRef(arg)
 		if err != nil {
 			return nil, err
+		}
+		if o.Format != "" || o.Timing != "" {
+			return nil, ErrRefOptions
 		}
 		st, err := o.Store()
 		if err != nil {

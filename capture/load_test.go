@@ -142,6 +142,14 @@ func TestOpenEmptyAndClose(t *testing.T) {
 			if err := c.Close(); err != nil {
 				t.Errorf("second Close: %v", err)
 			}
+			// Standard input, loaded without a path, is an input, not a file.
+			c, err = Load(bytes.NewReader(nil), 0, OpenOptions{Format: format})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !warned(c, "empty input") || warned(c, "empty file") {
+				t.Errorf("Load warnings %v, want %q", c.Warnings, "empty input")
+			}
 		})
 	}
 }

@@ -183,7 +183,10 @@ func load(r io.ReaderAt, size int64, opts OpenOptions, path string) (c *Capture,
 	}
 
 	l := newLoader(r, size, opts)
-	if size == 0 {
+	switch {
+	case size == 0 && path == "": // standard input, which is not a file
+		l.warnf(0, -1, "empty input")
+	case size == 0:
 		l.warnf(0, -1, "empty file")
 	}
 	switch format.family() {

@@ -54,12 +54,12 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 	}
 	rec, err := excerpt.Open(st, ref)
 	if err != nil {
-		return excerptError(err)
+		return excerptError(err, st.Has(ref))
 	}
 	a, err := rec.Query(f.Query)
 	switch {
 	case err != nil:
-		return excerptError(err)
+		return excerptError(err, st.Has(ref))
 	case f.json: // one line of JSON
 		enc := safejson.NewEncoder(s.stdout)
 		enc.SetEscapeHTML(false)
@@ -68,11 +68,15 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 	return a.WriteText(s.out)
 }
 
-// excerptError adds the way out to a record not found (usage errors
-// come from errorKinds).
-func excerptError(err error) error {
-	if errors.Is(err, store.ErrNotFound) {
+// excerptError adds the way out to a record not found, which depends on
+// whether the store still holds its raw artifact, raw (usage errors come
+// from errorKinds).
+func excerptError(err error, raw bool) error {
+	switch {
+	case !errors.Is(err, store.ErrNotFound):
+		return err
+	case raw:
 		return render.HintError{Err: err, Tip: "the record was written without cleaned text or it was pruned; bytelens view REF reads the raw artifact"}
 	}
-	return err
+	return render.HintError{Err: err, Tip: "the store holds neither cleaned text nor a raw artifact for it: pruned, or written to another store (check " + store.EnvStore + ")"}
 }

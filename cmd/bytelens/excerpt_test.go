@@ -43,8 +43,13 @@ func TestExcerptCommand(t *testing.T) {
 	if code, _, errs := cli(t, "", "store", "prune", "--clean-older-than", "0s"); code != 0 || errs != "" {
 		t.Fatalf("prune: %d %q", code, errs)
 	}
-	if code, _, errs := cli(t, "", "excerpt", ref, "--lines", "1"); code != 1 || !strings.Contains(errs, "no cleaned text") {
+	if code, _, errs := cli(t, "", "excerpt", ref, "--lines", "1"); code != 1 || !strings.Contains(errs, "no cleaned text") || !strings.Contains(errs, "view REF reads the raw artifact") {
 		t.Errorf("after prune: exit %d, %q", code, errs)
+	}
+	// A reference the store knows nothing of is not sent to view.
+	missing := "restricted:sha256:" + strings.Repeat("0", 64)
+	if code, _, errs := cli(t, "", "excerpt", missing, "--lines", "1"); code != 1 || strings.Contains(errs, "view REF") || !strings.Contains(errs, "neither cleaned text nor a raw artifact") {
+		t.Errorf("missing record: exit %d, %q", code, errs)
 	}
 }
 

@@ -102,6 +102,29 @@ func TestExtractRefs(t *testing.T) {
 	}
 }
 
+// TestRefRefusesFormat checks that --format and --timing, which a stored
+// artifact does not take, are refused with a reference rather than
+// ignored.
+func TestRefRefusesFormat(t *testing.T) {
+	withStore(t)
+	ref := collect(t)
+	for _, args := range [][]string{
+		{"clean", ref, "--format", "asciicast"},
+		{"clean", ref, "--format", "raw"},
+		{"clean", ref, "--timing", "/dev/null"},
+		{"report", ref, "--format", "script"},
+		{"screen", ref, "--format", "ttyrec"},
+	} {
+		code, out, errs := cli(t, "", args...)
+		if code != 2 || out != "" || !strings.Contains(errs, "do not apply to a restricted: reference") {
+			t.Errorf("%v: exit %d stdout %q stderr %q", args, code, out, errs)
+		}
+	}
+	if code, _, errs := cli(t, "", "clean", ref); code != 0 {
+		t.Errorf("clean %s: exit %d %q", ref, code, errs)
+	}
+}
+
 func TestExtractCorrupt(t *testing.T) {
 	dir := withStore(t)
 	ref := collect(t)

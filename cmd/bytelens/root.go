@@ -35,6 +35,7 @@ var (
 var errorKinds = []command.Kind{
 	{Err: capture.ErrUnknownFormat, Usage: true},
 	{Err: capture.ErrRawStdin, Usage: true},
+	{Err: capture.ErrRefOptions, Usage: true},
 	{Err: capture.ErrNoStream, Usage: true},
 	{Err: store.ErrBadRef, Usage: true},
 	{Err: extract.ErrNoStream, Usage: true},
