@@ -126,7 +126,10 @@ func runText(e *capture.Envelope) string {
 	if e.RawArtifact != "" {
 		fmt.Fprintf(&b, ", ref %s", e.RawArtifact)
 	}
-	if e.StoreError != "" {
+	switch {
+	case e.StoreError != "" && e.RawArtifact != "":
+		fmt.Fprintf(&b, ", record incomplete: %s", e.StoreError)
+	case e.StoreError != "":
 		fmt.Fprintf(&b, ", no record: %s", e.StoreError)
 	}
 	b.WriteString("\n")

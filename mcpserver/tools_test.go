@@ -42,6 +42,10 @@ func TestAttack13RunTextNoExcerpt(t *testing.T) {
 		e := &capture.Envelope{Stdout: "1\n", StdoutOmitted: &capture.Omitted{Bytes: 8, Lines: 8, FromLine: 2, ToLine: 9, Excerpt: tc.excerpt}}
 		e.Streams.Stdout.Lines = 10
 		want := "exit 0, 0 ms\n[stdout, 10 lines]\n1\n" + tc.want
+		if tc.excerpt == "" {
+			e.RawArtifact, e.StoreError = "restricted:sha256:00", "cleaned text not kept: disk full"
+			want = "exit 0, 0 ms, ref restricted:sha256:00, record incomplete: cleaned text not kept: disk full\n[stdout, 10 lines]\n1\n" + tc.want
+		}
 		if got := runText(e); got != want {
 			t.Errorf("runText with excerpt %q:\n%q\nwant\n%q", tc.excerpt, got, want)
 		}
