@@ -100,8 +100,10 @@ type Envelope struct {
 	// RawArtifact is the reference "restricted:sha256:<hex>" of the raw
 	// artifact in the restricted store, or empty if none was kept.
 	RawArtifact string `json:"raw_artifact"`
-	// StoreError says why the raw artifact (or, with run
-	// --save-envelope, the envelope) could not be kept: the store could
+	// StoreError says why the raw artifact, the cleaned text that
+	// excerpt reads ("cleaned text not kept: ...", the raw artifact then
+	// kept and the omitted lines without their excerpt call) or, with run
+	// --save-envelope, the envelope could not be kept: the store could
 	// not be opened, was full, read-only or broken. The rest of the
 	// envelope is complete. Empty when the store worked or none was used.
 	StoreError string `json:"store_error,omitempty"`

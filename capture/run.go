@@ -345,13 +345,18 @@ func Run(ctx context.Context, cmd *exec.Cmd, opts RunOptions) (Envelope, error) 
 		} else {
 			blob.Abort()
 		}
-		if serr != nil {
+		switch {
+		case serr != nil:
 			env.setStoreError("raw artifact not kept", serr)
-		} else {
+		case blob.SidecarErr() != nil:
+			// The excerpt calls would fail: no cleaned text to read.
 			env.RawArtifact = ref.String()
+			env.setStoreError("cleaned text not kept", blob.SidecarErr())
+		default:
+			env.RawArtifact = ref.String()
+			env.setExcerpts()
 		}
 	}
-	env.setExcerpts()
 	return env, nil
 }
 

@@ -754,3 +754,20 @@ func TestRunStoreFaults(t *testing.T) {
 		})
 	}
 }
+
+// TestAttack13SidecarFault checks that a run whose cleaned text could not
+// be kept (the sidecar failed, as on a full disk after the raw artifact
+// fitted) says so in store_error and offers no excerpt call for the lines
+// it left out: the envelope said nothing, and its excerpt call failed
+// with "no cleaned text" (attack13).
+func TestAttack13SidecarFault(t *testing.T) {
+	s := runTestStore(t)
+	s.SetSidecar(func(*store.Store) (store.Sidecar, error) { return nil, errors.New("no space left on device") })
+	env := runShell(t, `seq 1 100`, RunOptions{Store: s, MaxOutput: 10})
+	if env.RawArtifact == "" || env.StoreError != "cleaned text not kept: no space left on device" {
+		t.Errorf("raw_artifact %q store_error %q", env.RawArtifact, env.StoreError)
+	}
+	if env.StdoutOmitted == nil || env.StdoutOmitted.Excerpt != "" {
+		t.Errorf("omitted lines %+v: want them without an excerpt call", env.StdoutOmitted)
+	}
+}

@@ -67,3 +67,26 @@ func TestServeAnswersBeforeEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestAttack13ResourceURIControl checks that a resources/read whose URI
+// holds a C0 control or DEL is answered with an error and the session goes
+// on: the SDK's error data for it was not JSON (`{"uri":"x\a"}`), and
+// marshalling the answer failed and ended the session (attack13).
+func TestAttack13ResourceURIControl(t *testing.T) {
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"x\u0007\u001b]0;t\u007f"}}
+{"jsonrpc":"2.0","id":3,"method":"ping"}
+`)
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := Serve(ctx, in, &out, Options{}); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	for _, id := range []string{`"id":2,"error"`, `"id":3,"result"`} {
+		if !strings.Contains(out.String(), id) {
+			t.Errorf("no answer %s in:\n%s", id, out.String())
+		}
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"reflect"
@@ -35,6 +36,7 @@ import (
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -90,7 +92,7 @@ func New(o Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "bytelens", Version: o.Version},
 		&mcp.ServerOptions{Logger: logger, Capabilities: &mcp.ServerCapabilities{},
 			Instructions: "Run commands through bytelens to read their output as cleaned text: terminal control traffic removed and reported, never replayed. Ask for more of a long output with excerpt (by line range or search); each line carries the raw byte span it came from."})
-	s.AddReceivingMiddleware(safeToolErrors)
+	s.AddReceivingMiddleware(safeToolErrors, validErrorData)
 	t := &tools{o: o}
 	mcp.AddTool(s, &mcp.Tool{Name: "run", InputSchema: runInSchema, OutputSchema: runSchema, Description: "Run a command (argv, no shell) with pipes and a time limit (default 120 s). Returns the compact envelope (schema bytelens.envelope, zero counters and empty fields left out): the cleaned stdout and stderr, head and tail when long, with the lines left out; what was removed; the exit status; and raw_artifact, the ref to pass to excerpt, report and verify."}, t.run)
 	mcp.AddTool(s, &mcp.Tool{Name: "excerpt", Description: "Cleaned lines of a record: lines from..to (1-based, at most 200 lines or 16 KiB per call), or with pattern the lines matching it (literal, or RE2 with regex) with context lines, at most 50 matches per call; next continues. Each line has its number and raw byte span."}, t.excerpt)
@@ -226,6 +228,23 @@ func (s *safeLines) Write(p []byte) (int, error) {
 		s.w.Println(render.TextString("bytelens mcp: "), render.Line(bytes.TrimSuffix(line, []byte("\n"))))
 	}
 	return len(p), nil
+}
+
+// validErrorData drops the data of a JSON-RPC error that is not valid
+// JSON. The SDK writes the data of its error for resources/read by hand
+// (go-sdk 1.8.0 ResourceNotFoundError: `{"uri":%q}`), which spells a C0
+// control or DEL in the client's URI as Go does ("\x1b"): its encoder
+// then fails on the answer and ends the session, so that one request
+// with a URI of "x\u0007" stopped the server for every later call.
+func validErrorData(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		var je *jsonrpc.Error
+		if errors.As(err, &je) && len(je.Data) > 0 && !json.Valid(je.Data) {
+			err = &jsonrpc.Error{Code: je.Code, Message: je.Message}
+		}
+		return res, err
+	}
 }
 
 // safeToolErrors passes the text of every tools/call error result through

@@ -126,7 +126,10 @@ func runText(e *capture.Envelope) string {
 	if e.RawArtifact != "" {
 		fmt.Fprintf(&b, ", ref %s", e.RawArtifact)
 	}
-	if e.StoreError != "" {
+	switch {
+	case e.StoreError != "" && e.RawArtifact != "":
+		fmt.Fprintf(&b, ", record incomplete: %s", e.StoreError)
+	case e.StoreError != "":
 		fmt.Fprintf(&b, ", no record: %s", e.StoreError)
 	}
 	b.WriteString("\n")
@@ -148,7 +151,11 @@ func runText(e *capture.Envelope) string {
 		b.WriteString("]\n")
 		writeText(&b, s.head)
 		if o := s.omitted; o != nil {
-			fmt.Fprintf(&b, "[lines %d-%d (%d bytes) left out: excerpt with ref, stream %s, from %d, to %d]\n", o.FromLine, o.ToLine, o.Bytes, s.name, o.FromLine, o.ToLine)
+			fmt.Fprintf(&b, "[lines %d-%d (%d bytes) left out", o.FromLine, o.ToLine, o.Bytes)
+			if o.Excerpt != "" { // none when the record keeps no cleaned text
+				fmt.Fprintf(&b, ": excerpt with ref, stream %s, from %d, to %d", s.name, o.FromLine, o.ToLine)
+			}
+			b.WriteString("]\n")
 			writeText(&b, s.tail)
 		}
 	}

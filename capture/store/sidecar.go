@@ -130,14 +130,17 @@ func (s *Store) CommitClean(tmp string, r Ref) error {
 	return nil
 }
 
-// OpenClean opens the file name of r's derived-file directory. It fails
-// with an error wrapping [ErrNotFound] when the store keeps no such file
-// (never written, or pruned).
+// OpenClean opens the file name of r's derived-file directory, never
+// through a symbolic link and only a regular file, as the store's blobs
+// are opened: a command that rewrote the store cannot make a reader hang
+// on a FIFO or read another file through a link. It fails with an error
+// wrapping [ErrNotFound] when the store keeps no such file (never
+// written, or pruned).
 func (s *Store) OpenClean(r Ref, name string) (*os.File, error) {
 	if name != filepath.Base(name) || name == "." || name == ".." {
 		return nil, fmt.Errorf("store: bad derived file name")
 	}
-	f, err := os.Open(filepath.Join(s.cleanPath(r), name))
+	f, err := openRegular(filepath.Join(s.cleanPath(r), name))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: no cleaned text for %s", ErrNotFound, r)
 	}

@@ -374,16 +374,27 @@ func (s *Store) OpenRaw(r Ref) (*os.File, error) {
 	return f, nil
 }
 
-// openBlob opens a file of the store for reading: never through a
-// symbolic link (O_NOFOLLOW), and only a regular file. A missing file is
-// [ErrNotFound] for r.
+// openBlob opens a file of the store for reading as openRegular does. A
+// missing file is [ErrNotFound] for r.
 func (s *Store) openBlob(path string, r Ref) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
+	f, err := openRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, r)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
+	}
+	return f, nil
+}
+
+// openRegular opens a file of the store for reading: never through a
+// symbolic link (O_NOFOLLOW), without waiting for a writer (O_NONBLOCK:
+// a FIFO planted under the name does not block the open), and only a
+// regular file. A missing file gives an error wrapping fs.ErrNotExist.
+func openRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
+	if err != nil {
+		return nil, err
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
@@ -391,7 +402,7 @@ func (s *Store) openBlob(path string, r Ref) (*os.File, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("store: %w", err)
+		return nil, err
 	}
 	return f, nil
 }

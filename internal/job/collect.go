@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -93,7 +94,11 @@ func (e Env) Collect(ctx context.Context, args []string, o capture.RunOptions, c
 
 // openStdin opens path for the command's stdin. A directory, which the
 // command would fail to read, is refused with an error wrapping
-// capture.ErrIsDir. Opening a FIFO waits for a writer; when ctx ends
+// capture.ErrIsDir; a character device other than the harmless ones
+// (harmlessDevice) is refused too: through a descriptor of your terminal
+// the command can reopen it for writing (/proc/self/fd/0, even under
+// --isolate, whose /dev holds none of your terminals) and write control
+// sequences to your screen, or change its settings. Opening a FIFO waits for a writer; when ctx ends
 // first (a signal), it returns an error wrapping ctx's, and the open
 // left waiting closes what it opens.
 func openStdin(ctx context.Context, path string) (*os.File, error) {
@@ -127,11 +132,25 @@ func openStdin(ctx context.Context, path string) (*os.File, error) {
 		err = fmt.Errorf("--stdin: %w", err)
 	case fi.IsDir():
 		err = render.Errorf("--stdin: %s %w, not a file", path, capture.ErrIsDir)
+	case fi.Mode()&fs.ModeCharDevice != 0 && !harmlessDevice(fi):
+		err = render.Errorf("--stdin: %s is a terminal or device, which the command could write to through it: give a file or a pipe", path)
 	default:
 		return in, nil
 	}
 	in.Close()
 	return nil, err
+}
+
+// harmlessDevice reports whether fi is one of the devices that run
+// --isolate binds into the command's /dev: null, zero, full, random,
+// urandom. Writing to them through a reopened stdin reaches nobody.
+func harmlessDevice(fi fs.FileInfo) bool {
+	for _, name := range []string{"null", "zero", "full", "random", "urandom"} {
+		if dev, err := os.Stat("/dev/" + name); err == nil && os.SameFile(fi, dev) {
+			return true
+		}
+	}
+	return false
 }
 
 // readDecision reads the approval record in the file path

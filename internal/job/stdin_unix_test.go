@@ -5,11 +5,14 @@ package job
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 )
 
 // TestOpenStdinFIFOStops: a --stdin FIFO that no writer opens holds the
@@ -40,5 +43,31 @@ func TestOpenStdinFIFOStops(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("openStdin still waits 10 s after its context ended")
+	}
+}
+
+// TestAttack13StdinTerminal: a terminal given as --stdin is refused. The
+// command could reopen its stdin for writing (/proc/self/fd/0, which
+// needs no name in the command's /dev) and write to the screen: run
+// --isolate --stdin $(tty) set the terminal's title (attack13). The
+// devices --isolate binds are still accepted.
+func TestAttack13StdinTerminal(t *testing.T) {
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		t.Skip(err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
+	if f, err := openStdin(context.Background(), tty.Name()); err == nil {
+		f.Close()
+		t.Errorf("openStdin(%s) accepted a terminal", tty.Name())
+	}
+	for _, dev := range []string{os.DevNull, "/dev/zero", "/dev/urandom"} {
+		f, err := openStdin(context.Background(), dev)
+		if err != nil {
+			t.Errorf("openStdin(%s): %v", dev, err)
+			continue
+		}
+		f.Close()
 	}
 }
