@@ -70,7 +70,7 @@ func TestAttack11CorruptSidecar(t *testing.T) {
 			}
 			ex, err := r.Lines("stdout", 1, 2)
 			check("Lines", ex, err)
-			ex, err = r.Grep("stdout", GrepOptions{Pattern: "l"})
+			ex, err = r.Grep(t.Context(), "stdout", GrepOptions{Pattern: "l"})
 			check("Grep", ex, err)
 			// Report reads the index at the range's ends only: an
 			// order broken between them gives a span, never a negative one.

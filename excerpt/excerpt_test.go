@@ -2,6 +2,7 @@ package excerpt
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -206,7 +207,7 @@ func TestGrep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := rec.Grep("stdout", GrepOptions{Pattern: "^error (3|31)$", Regex: true, Context: 1})
+	ex, err := rec.Grep(t.Context(), "stdout", GrepOptions{Pattern: "^error (3|31)$", Regex: true, Context: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +223,7 @@ func TestGrep(t *testing.T) {
 	}
 	// Literal by default: "a.b" does not match aXb; as RE2 it does.
 	for regex, n := range map[bool]int{false: 1, true: 2} {
-		ex, err := rec.Grep("stderr", GrepOptions{Pattern: "a.b$", Regex: regex})
+		ex, err := rec.Grep(t.Context(), "stderr", GrepOptions{Pattern: "a.b$", Regex: regex})
 		if regex && (err != nil || ex.Matches != n) {
 			t.Errorf("regex: %v, %d matches", err, ex.Matches)
 		}
@@ -231,19 +232,60 @@ func TestGrep(t *testing.T) {
 		}
 	}
 	// 60 matches: 50, then the cursor gives the other 10.
-	ex, err = rec.Grep("stdout", GrepOptions{Pattern: "error"})
+	ex, err = rec.Grep(t.Context(), "stdout", GrepOptions{Pattern: "error"})
 	if err != nil || ex.Matches != MaxMatches || ex.Next != 100 {
 		t.Fatalf("first page: %v, %d matches, next %d", err, ex.Matches, ex.Next)
 	}
-	ex, err = rec.Grep("stdout", GrepOptions{Pattern: "error", Cursor: ex.Next})
+	ex, err = rec.Grep(t.Context(), "stdout", GrepOptions{Pattern: "error", Cursor: ex.Next})
 	if err != nil || ex.Matches != 10 || ex.Next != 0 || ex.Lines[0].N != 101 {
 		t.Fatalf("second page: %v, %d matches, next %d", err, ex.Matches, ex.Next)
 	}
-	if _, err := rec.Grep("stdout", GrepOptions{Pattern: "(", Regex: true}); !errors.Is(err, ErrPattern) {
+	if _, err := rec.Grep(t.Context(), "stdout", GrepOptions{Pattern: "(", Regex: true}); !errors.Is(err, ErrPattern) {
 		t.Errorf("invalid RE2: %v", err)
 	}
-	if _, err := rec.Grep("stdout", GrepOptions{Pattern: "x", Context: MaxContext + 1}); !errors.Is(err, ErrRange) {
+	if _, err := rec.Grep(t.Context(), "stdout", GrepOptions{Pattern: "x", Context: MaxContext + 1}); !errors.Is(err, ErrRange) {
 		t.Errorf("context: %v", err)
+	}
+}
+
+// doneAfter is a context whose Err is context.Canceled from its n+1st
+// call on: a search stopped at a known point, without timing.
+type doneAfter struct {
+	context.Context
+	n int
+}
+
+func (c *doneAfter) Err() error {
+	if c.n--; c.n < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestGrepStops checks that Grep ends with its context's error when the
+// context is done, also inside one long line (an agent's pattern can cost
+// seconds a MB, attack13), and answers nothing from the part it read.
+func TestGrepStops(t *testing.T) {
+	st := newStore(t)
+	long := strings.Repeat("a", 1<<20)
+	ref := put(t, st, "", "short\n"+long+"\nlast\n")
+	rec, err := Open(st, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "a$" matches any prefix of the long line read so far: a stop taken
+	// as the line's end would answer it. The long line takes 256 checks:
+	// every stop below is inside it but the first.
+	for _, checks := range []int{0, 1, 3, 200} {
+		ctx := &doneAfter{Context: t.Context(), n: checks}
+		ex, err := rec.Grep(ctx, "stdout", GrepOptions{Pattern: "a$", Regex: true})
+		if !errors.Is(err, context.Canceled) || ex != nil {
+			t.Errorf("done after %d checks: %+v, %v; want context.Canceled", checks, ex, err)
+		}
+	}
+	ex, err := rec.Grep(t.Context(), "stdout", GrepOptions{Pattern: "a$", Regex: true})
+	if err != nil || ex.Matches != 1 || ex.Lines[0].N != 2 {
+		t.Errorf("not stopped: %+v, %v", ex, err)
 	}
 }
 
@@ -286,7 +328,7 @@ func TestQuery(t *testing.T) {
 			"  0x0000000c  12  title      OSC 0 title   9 bytes\n  0x00000020  32  clipboard  OSC 52 write  12 bytes\n"},
 		{Query{Stream: "stdout", From: 1, To: 1, Report: true, Grep: GrepOptions{Pattern: "clip"}}, ">     3  [27:45]  clip \n"},
 	} {
-		a, err := rec.Query(tc.q)
+		a, err := rec.Query(t.Context(), tc.q)
 		if err != nil {
 			t.Fatalf("%+v: %v", tc.q, err)
 		}
@@ -295,7 +337,7 @@ func TestQuery(t *testing.T) {
 			t.Errorf("%+v: %q (%v), want %q", tc.q, b.String(), err, tc.want)
 		}
 	}
-	if a, err := rec.Query(Query{Stream: "stdin", From: 1, To: 1}); a != nil || err == nil {
+	if a, err := rec.Query(t.Context(), Query{Stream: "stdin", From: 1, To: 1}); a != nil || err == nil {
 		t.Errorf("no such stream: %v, %v", a, err)
 	}
 }

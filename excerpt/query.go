@@ -1,6 +1,10 @@
 package excerpt
 
-import "github.com/bytelens/bytelens/render"
+import (
+	"context"
+
+	"github.com/bytelens/bytelens/render"
+)
 
 // Query is one excerpt call on a stream of a record: the lines From to To
 // (1-based, To included; ParseLines reads them), their removal report
@@ -19,13 +23,14 @@ type Answer interface {
 	WriteText(w *render.Writer) error
 }
 
-// Query answers q with Grep, Report or Lines, and returns their errors.
-func (r *Record) Query(q Query) (Answer, error) {
+// Query answers q with Grep (which stops when ctx is done), Report or
+// Lines, and returns their errors.
+func (r *Record) Query(ctx context.Context, q Query) (Answer, error) {
 	var a Answer
 	var err error
 	switch {
 	case q.Grep.Pattern != "":
-		a, err = r.Grep(q.Stream, q.Grep)
+		a, err = r.Grep(ctx, q.Stream, q.Grep)
 	case q.Report:
 		a, err = r.Report(q.Stream, q.From, q.To)
 	default:

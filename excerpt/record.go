@@ -2,6 +2,7 @@ package excerpt
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -320,9 +321,12 @@ type GrepOptions struct {
 // o.Context lines around it, at most MaxMatches matches and MaxCallBytes
 // bytes of text per call; Next is the cursor that continues the search.
 // Lines are matched one by one, without their LF, reading the text in
-// constant memory. An invalid RE2 pattern is ErrPattern, a negative or
-// too large Context or a Cursor past the end is ErrRange.
-func (r *Record) Grep(stream string, o GrepOptions) (*Excerpt, error) {
+// constant memory. The search takes time in the text's length times the
+// size of the pattern's program, which the caller chooses: it stops with
+// ctx's error when ctx is done, checked every checkRunes characters, also
+// inside a line. An invalid RE2 pattern is ErrPattern, a negative or too
+// large Context or a Cursor past the end is ErrRange.
+func (r *Record) Grep(ctx context.Context, stream string, o GrepOptions) (*Excerpt, error) {
 	expr := regexp.QuoteMeta(o.Pattern)
 	if o.Regex {
 		expr = o.Pattern
@@ -349,7 +353,7 @@ func (r *Record) Grep(stream string, o GrepOptions) (*Excerpt, error) {
 		return nil, fmt.Errorf("%w: cursor %d is outside the stream's %d lines", ErrRange, o.Cursor, total)
 	}
 	ex := &Excerpt{Ref: r.ref.String(), Stream: stream, TotalLines: total, Lines: []Line{}, grep: true}
-	matches, next, err := ix.scan(re, from, total)
+	matches, next, err := ix.scan(ctx, re, from, total)
 	if err != nil {
 		return nil, err
 	}
@@ -390,8 +394,9 @@ func (r *Record) Grep(stream string, o GrepOptions) (*Excerpt, error) {
 
 // scan returns up to MaxMatches line numbers from from on whose text
 // matches re, and the line after the last match when the limit stopped it
-// (0 when the stream was searched to its end).
-func (ix *index) scan(re *regexp.Regexp, from, total int64) ([]int64, int64, error) {
+// (0 when the stream was searched to its end), or ctx's error once ctx is
+// done.
+func (ix *index) scan(ctx context.Context, re *regexp.Regexp, from, total int64) ([]int64, int64, error) {
 	if total == 0 {
 		return nil, 0, nil
 	}
@@ -406,7 +411,7 @@ func (ix *index) scan(re *regexp.Regexp, from, total int64) ([]int64, int64, err
 	}
 	text := bufio.NewReaderSize(io.NewSectionReader(ix.text, start, ix.meta.BytesClean-start), 64<<10)
 	var out []int64
-	lr := &lineReader{r: text}
+	lr := &lineReader{r: text, ctx: ctx}
 	for n := from; n <= total; n++ {
 		if _, err := io.ReadFull(idx, e[:]); err != nil {
 			return nil, 0, fmt.Errorf("%w: short line index", store.ErrFormat)
@@ -416,7 +421,11 @@ func (ix *index) scan(re *regexp.Regexp, from, total int64) ([]int64, int64, err
 			return nil, 0, errIndex
 		}
 		lr.left = end - start
-		if re.MatchReader(lr) {
+		matched := re.MatchReader(lr)
+		if lr.err != nil { // the match stopped short: its answer is not the line's
+			return nil, 0, fmt.Errorf("search stopped in line %d of %d: %w", n, total, lr.err)
+		}
+		if matched {
 			out = append(out, n)
 		}
 		if _, err := text.Discard(int(lr.left)); err != nil {
@@ -436,15 +445,32 @@ func (ix *index) scan(re *regexp.Regexp, from, total int64) ([]int64, int64, err
 	return out, 0, nil
 }
 
-// lineReader reads the runes of one line of a text and stops at its LF.
+// lineReader reads the runes of one line of a text and stops at its LF,
+// or, with err set, when ctx is done.
 type lineReader struct {
 	r    *bufio.Reader
 	left int64 // bytes of the line not read yet
+	ctx  context.Context
+	// until counts down the runes to read before ctx is checked again.
+	until int
+	err   error
 }
+
+// checkRunes is how many characters Grep matches between two checks of
+// its context: 4 Ki characters take about 0.2 ms to match for a literal
+// and 80 ms for a program of 2,500 instructions (BENCHMARKS.md,
+// attack13: 0.05 s and 16–21 s a MB).
+const checkRunes = 1 << 12
 
 func (l *lineReader) ReadRune() (rune, int, error) {
 	if l.left <= 0 {
 		return 0, 0, io.EOF
+	}
+	if l.until--; l.until < 0 {
+		l.until = checkRunes
+		if l.err = l.ctx.Err(); l.err != nil {
+			return 0, 0, l.err
+		}
 	}
 	c, n, err := l.r.ReadRune()
 	if err != nil {

@@ -518,3 +518,47 @@ func TestQuietStderr(t *testing.T) {
 		t.Errorf("stderr of a healthy session: %q", s.err.String())
 	}
 }
+
+// TestExcerptCancelled checks that a search the client cancels stops in
+// the server: the agent chooses the pattern, and an RE2 program of 2,500
+// instructions costs seconds a MB (attack13). The server's CPU time after
+// the cancellation is the measure, so that a loaded machine cannot make
+// the test fail.
+func TestExcerptCancelled(t *testing.T) {
+	s := start(t, filepath.Join(t.TempDir(), "store"))
+	var out capture.Envelope
+	s.call(t, "run", map[string]any{"argv": []string{"sh", "-c", "head -c 1048576 /dev/zero | tr '\\0' a"}}, &out)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: "excerpt", Arguments: map[string]any{"ref": out.RawArtifact, "pattern": "(a?){500}a{500}b", "regex": true}})
+	if err == nil {
+		t.Fatal("the search was not cancelled")
+	}
+	time.Sleep(200 * time.Millisecond) // the cancellation reaches the server
+	before := cpuTime(t, s.cmd.Process.Pid)
+	time.Sleep(2 * time.Second)
+	if spent := cpuTime(t, s.cmd.Process.Pid) - before; spent > 500*time.Millisecond {
+		t.Errorf("the server spent %v of CPU in the 2 s after the search was cancelled", spent)
+	}
+	var ex excerpt.Excerpt
+	s.call(t, "excerpt", map[string]any{"ref": out.RawArtifact, "pattern": "b"}, &ex)
+	if ex.TotalLines != 1 || ex.Matches != 0 {
+		t.Errorf("after the cancellation: %+v", ex)
+	}
+}
+
+// cpuTime returns the user and system CPU time of process pid
+// (/proc/PID/stat, fields 14 and 15, in clock ticks of 10 ms).
+func cpuTime(t *testing.T, pid int) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	// The command name, field 2, is in parentheses and may hold spaces.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	var utime, stime int64
+	fmt.Sscan(f[11], &utime)
+	fmt.Sscan(f[12], &stime)
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}

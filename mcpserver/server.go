@@ -46,6 +46,12 @@ const DefaultTimeout = 120 * time.Second
 // MaxTimeout is the longest time limit a run call may ask for.
 const MaxTimeout = time.Hour
 
+// MaxSearch is the longest an excerpt call's search runs: its cost is the
+// text's length times the pattern's RE2 program, and the caller chooses
+// the pattern (excerpt.Record.Grep). A client's cancellation stops it
+// sooner.
+const MaxSearch = 30 * time.Second
+
 // Options configures a server. The zero value runs commands without a
 // store (no records: excerpt, report and verify then fail).
 type Options struct {
@@ -95,7 +101,7 @@ func New(o Options) *mcp.Server {
 	s.AddReceivingMiddleware(safeToolErrors, validErrorData)
 	t := &tools{o: o}
 	mcp.AddTool(s, &mcp.Tool{Name: "run", InputSchema: runInSchema, OutputSchema: runSchema, Description: "Run a command (argv, no shell) with pipes and a time limit (default 120 s). Returns the compact envelope (schema bytelens.envelope, zero counters and empty fields left out): the cleaned stdout and stderr, head and tail when long, with the lines left out; what was removed; the exit status; and raw_artifact, the ref to pass to excerpt, report and verify."}, t.run)
-	mcp.AddTool(s, &mcp.Tool{Name: "excerpt", Description: "Cleaned lines of a record: lines from..to (1-based, at most 200 lines or 16 KiB per call), or with pattern the lines matching it (literal, or RE2 with regex) with context lines, at most 50 matches per call; next continues. Each line has its number and raw byte span."}, t.excerpt)
+	mcp.AddTool(s, &mcp.Tool{Name: "excerpt", Description: "Cleaned lines of a record: lines from..to (1-based, at most 200 lines or 16 KiB per call), or with pattern the lines matching it (literal, or RE2 with regex) with context lines, at most 50 matches per call, a search stopped after " + MaxSearch.String() + "; next continues. Each line has its number and raw byte span."}, t.excerpt)
 	mcp.AddTool(s, &mcp.Tool{Name: "report", OutputSchema: reportSchema, Description: "The removal report of a record (every stream), or with stream, from and to, of one line range: its raw span, byte counts and findings."}, t.report)
 	mcp.AddTool(s, &mcp.Tool{Name: "verify", Description: "Does the file at path hold the same bytes as the record (the raw artifact) or one of its raw streams? Compares SHA-256 digests; returns no bytes."}, t.verify)
 	return s

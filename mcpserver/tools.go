@@ -224,7 +224,7 @@ type ExcerptIn struct {
 	Cursor  int64  `json:"cursor,omitempty" jsonschema:"continue a search at this line (the next of the previous call)"`
 }
 
-func (t *tools) excerpt(_ context.Context, _ *mcp.CallToolRequest, in ExcerptIn) (*mcp.CallToolResult, *excerpt.Excerpt, error) {
+func (t *tools) excerpt(ctx context.Context, _ *mcp.CallToolRequest, in ExcerptIn) (*mcp.CallToolResult, *excerpt.Excerpt, error) {
 	rec, err := t.record(in.Ref)
 	if err != nil {
 		return nil, nil, err
@@ -233,7 +233,9 @@ func (t *tools) excerpt(_ context.Context, _ *mcp.CallToolRequest, in ExcerptIn)
 	var ex *excerpt.Excerpt
 	switch {
 	case in.Pattern != "":
-		ex, err = rec.Grep(stream, excerpt.GrepOptions{Pattern: in.Pattern, Regex: in.Regex, Context: in.Context, Cursor: in.Cursor})
+		ctx, cancel := context.WithTimeout(ctx, MaxSearch)
+		defer cancel()
+		ex, err = rec.Grep(ctx, stream, excerpt.GrepOptions{Pattern: in.Pattern, Regex: in.Regex, Context: in.Context, Cursor: in.Cursor})
 	case in.From != 0:
 		to := in.To
 		if to == 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 
 	"github.com/bytelens/bytelens/capture/store"
@@ -21,7 +22,7 @@ func newExcerptCmd(s *streams) *cobra.Command {
 	cmd := withHelp("excerpt", &cobra.Command{
 		Use:  "excerpt REF (--lines FROM:TO | --grep PATTERN [-C N]) [--stream NAME] [--json]",
 		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error { return runExcerpt(s, f, args[0]) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runExcerpt(cmd.Context(), s, f, args[0]) },
 	})
 	fs := cmd.Flags()
 	fs.StringVar(&f.lines, "lines", "", "line range `FROM:TO`")
@@ -35,7 +36,7 @@ func newExcerptCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
-func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
+func runExcerpt(ctx context.Context, s *streams, f *excerptFlags, refArg string) error {
 	g := f.Grep
 	switch {
 	case (f.lines == "") == (g.Pattern == "") || f.Report && f.lines == "":
@@ -56,7 +57,7 @@ func runExcerpt(s *streams, f *excerptFlags, refArg string) error {
 	if err != nil {
 		return excerptError(err, st.Has(ref))
 	}
-	a, err := rec.Query(f.Query)
+	a, err := rec.Query(ctx, f.Query)
 	switch {
 	case err != nil:
 		return excerptError(err, st.Has(ref))
