@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/bytelens/bytelens/capture"
@@ -350,13 +351,11 @@ func (t *tools) verify(_ context.Context, _ *mcp.CallToolRequest, in VerifyIn) (
 	if err != nil {
 		return nil, VerifyOut{}, err
 	}
-	// Only a regular file: a FIFO would block the call at open, and
-	// /dev/zero or a terminal would keep it reading for ever. Checked
-	// before the open (a FIFO) and after it (what was opened).
-	if err := regularFile(os.Stat(in.Path)); err != nil {
-		return nil, VerifyOut{}, toolError(err)
-	}
-	f, err := os.Open(in.Path)
+	// Only a regular file: /dev/zero or a terminal would keep the call
+	// reading for ever. What was opened is checked, and the open does not
+	// wait for a FIFO's writer (O_NONBLOCK), so that a FIFO swapped in
+	// after a check of the name cannot block it.
+	f, err := os.OpenFile(in.Path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, VerifyOut{}, toolError(err)
 	}
