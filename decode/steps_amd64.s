@@ -61,7 +61,7 @@ loop:
 	ADDQ R13, R11
 	ANDQ R12, R11
 	MOVQ R11, (DI)
-	TESTL $(const_infoSpecial|const_infoMany), R9
+	TESTL $(const_infoSpecial|const_infoMany|const_infoShortCSI), R9
 	JNZ rare
 
 step:
@@ -84,9 +84,12 @@ done:
 	RET
 
 rare:
+	// infoShortCSI: an ESC in ground, which may begin a short CSI.
 	// infoSpecial: stop before the step (the slot written above is room
 	// past the records), but for a skip in a text run. infoMany: em[1]
 	// and em[2], then the step.
+	TESTL $const_infoShortCSI, R9
+	JNZ csi
 	TESTL $const_infoSpecial, R9
 	JNZ special
 	MOVQ scanTable_emits+8(R8)(R10*8), R11
@@ -170,3 +173,57 @@ tail:
 	INCQ CX
 	JNZ tail
 	JMP done
+
+csi:
+	// A short CSI from the ESC at CX (shortCSI in stepsGo) is one step:
+	// the ESC's record (written above, R9&infoCount of them), then the
+	// final byte's, csiRec[F] + at + k<<24 for F at CX+k, and the state
+	// csiNext. Only while shortCSIMax bytes are left in q and the ESC's
+	// record leaves n at or below lim, where the table would step the
+	// sequence's every byte; otherwise, as for any other sequence, the
+	// ESC is stepped. R10–R12 and BX are free; DX and R9 are the step's.
+	CMPQ CX, $-const_shortCSIMax
+	JGT step
+	MOVL R9, R10
+	ANDL $const_infoCount, R10
+	LEAQ (DI)(R10*8), R10
+	CMPQ R10, R15
+	JGT step
+	CMPB 1(SI)(CX*1), $'['
+	JNE step
+	// R12 = the top bit of each byte from index 2 on that is not a
+	// parameter byte (shortCSIEnd).
+	MOVQ (SI)(CX*1), R11
+	MOVQ $0x3030303030303030, R12
+	XORQ R12, R11
+	MOVQ $0x7f7f7f7f7f7f7f7f, R12
+	ANDQ R11, R12
+	MOVQ $const_shortCSIAdd, BX
+	ADDQ BX, R12
+	ORQ R11, R12
+	MOVQ $const_shortCSIMask, BX
+	ANDQ BX, R12
+	JZ step
+	BSFQ R12, R12
+	SHRQ $3, R12
+	ADDQ R12, CX
+	MOVBLZX (SI)(CX*1), BX
+	MOVQ scanTable_csiRec(R8)(BX*8), R11
+	TESTQ R11, R11
+	JZ nocsi
+	SHLQ $24, R12
+	ADDQ R13, R11
+	ADDQ R12, R11
+	MOVQ R11, (R10)
+	LEAQ 8(R10), DI
+	LEAQ (1<<24)(R13)(R12*1), R13
+	MOVWLZX scanTable_csiNext(R8), AX
+	SHLL $1, AX
+	INCQ CX
+	JNZ loop
+	JMP done
+
+nocsi:
+	// The byte that ends the parameters is no final byte.
+	SUBQ R12, CX
+	JMP step

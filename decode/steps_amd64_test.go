@@ -43,50 +43,13 @@ func reachableRows(tab *scanTable) []uint32 {
 	return rows
 }
 
-// stepsSentinel is what every slot of recs holds before a call, different
-// in each slot, so that a slot written by one loop and not the other shows.
-func stepsSentinel(k int) Record { return Record(k+1) * 0x9E3779B97F4A7C15 }
-
 // checkSteps holds steps (the assembly) to stepsGo, the Go loop, on table
-// tab from state s and record count n, over q[i:] in two sweeps: cut at
-// every length, with the least room steps asks for (three records a byte
-// of the block, lim three slots short of it, never reached); and whole,
-// with recs of every length from 0 to that room and three more and lim
-// three slots short of it, so that the limit is hit before every byte
-// and a step is taken at n == lim with exactly its three slots. Every
-// slot starts as a distinct sentinel, and a guard of 16 slots past recs
-// must stay so: the same returns, and the same contents of recs.
+// tab from state s and record count n, over q[i:] (checkStepper).
 func checkSteps(t *testing.T, tab *scanTable, q []byte, i int, s uint32, n int, at Record) {
 	t.Helper()
-	if i > len(q) {
-		return
-	}
-	const guard = 16
-	most := n + 3*(len(q)-i) + 3
-	got, want := make([]Record, most+guard), make([]Record, most+guard)
-	check := func(end, room int) {
-		t.Helper()
-		for k := range room + guard {
-			got[k], want[k] = stepsSentinel(k), stepsSentinel(k)
-		}
-		lim := room - 3
-		gi, gs, gn := steps(tab, q[:end], i, s, got[:room], n, lim, at)
-		wi, ws, wn := tab.stepsGo(q[:end], i, s, want[:room], n, lim, at)
-		if gi != wi || gs != ws || gn != wn {
-			t.Fatalf("%q[%d:%d] from state %d, n %d, lim %d: assembly returns (%d, %d, %d), Go (%d, %d, %d)", q, i, end, s, n, lim, gi, gs, gn, wi, ws, wn)
-		}
-		for k := range room + guard {
-			if got[k] != want[k] {
-				t.Fatalf("%q[%d:%d] from state %d, n %d, lim %d: recs[%d] is %#x in the assembly, %#x in Go (sentinel %#x)", q, i, end, s, n, lim, k, got[k], want[k], stepsSentinel(k))
-			}
-		}
-	}
-	for end := i; end <= len(q); end++ {
-		check(end, n+3*(end-i))
-	}
-	for room := range most + 1 {
-		check(len(q), room)
-	}
+	checkStepper(t, q, i, s, n, at, "the assembly", func(q []byte, i int, s uint32, recs []Record, n, lim int, at Record) (int, uint32, int) {
+		return steps(tab, q, i, s, recs, n, lim, at)
+	}, "Go", tab.stepsGo)
 }
 
 // stepsInputs returns the inputs TestSteps steps from every state: the
