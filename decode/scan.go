@@ -180,7 +180,10 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 // returns where it stopped, and the state and record count there. It is
 // steps in Go: the portable one (other GOARCH, the purego build tag), and
 // on amd64 the reference the assembly is tested against
-// (steps_amd64_test.go).
+// (steps_amd64_test.go). It steps a short CSI (fuseShortCSI) byte by
+// byte, where the assembly takes it in one step: so TestSteps and
+// TestShortCSI hold that step to plain table steps. The same step here
+// made purego Scan slower on every input (BENCHMARKS.md, sgr12).
 //
 // It steps blocks of bytes that cannot pass lim (stepsBlock), with no
 // count of the room inside the loop: a test of n <= lim at every byte of
@@ -249,24 +252,12 @@ func (t *scanTable) stepsBlock(q []byte, i int, s uint32, recs []Record, n int, 
 		// room past the records.
 		keep := Record(b)<<8 | ^Record(0xFF00)
 		recs[n] = (em[0] + at) & keep
-		if f&(infoSpecial|infoMany|infoShortCSI) != 0 {
-			if f&infoShortCSI != 0 {
-				// An ESC in ground: a short CSI from it is one step.
-				if k := t.shortCSI(q[j:]); k > 0 {
-					n += int(f & infoCount)
-					recs[n] = t.csiRec[q[j+k]] + at + Record(k)<<24
-					n++
-					s = uint32(t.csiNext)
-					at += Record(k+1) << 24
-					j += k
-					continue
-				}
-			} else if f&infoSpecial != 0 {
+		if f&(infoSpecial|infoMany) != 0 {
+			if f&infoSpecial != 0 {
 				break
-			} else {
-				recs[n+1] = (em[1] + at) & keep
-				recs[n+2] = (em[2] + at) & keep
 			}
+			recs[n+1] = (em[1] + at) & keep
+			recs[n+2] = (em[2] + at) & keep
 		}
 		n += int(f & infoCount)
 		s = uint32(next[k])
@@ -274,46 +265,6 @@ func (t *scanTable) stepsBlock(q []byte, i int, s uint32, recs []Record, n int, 
 	}
 	return i + j, s, n
 }
-
-// shortCSI returns the index in q, which begins with an ESC, of the final
-// byte of a short CSI (fuseShortCSI) that q holds within its first
-// shortCSIMax bytes, or 0 if q does not begin with one or is shorter than
-// shortCSIMax. The first byte that is not a parameter byte 0x30–0x3B (or
-// at index 2 a private marker 0x3C–0x3F) must be a final byte, which
-// t.csiRec tells.
-func (t *scanTable) shortCSI(q []byte) int {
-	if len(q) < shortCSIMax {
-		return 0
-	}
-	k := shortCSIEnd(binary.LittleEndian.Uint64(q))
-	if k == 0 || q[1] != '[' || t.csiRec[q[k]] == 0 {
-		return 0
-	}
-	return k
-}
-
-// shortCSIEnd returns the index in w (8 bytes, the first in the low bits)
-// of the first byte from index 2 on that is not a parameter byte
-// 0x30–0x3B, or at index 2 not one of 0x30–0x3F, or 0 if there is none.
-// With y = w ^ 0x30.., a byte is such a parameter byte when y is below
-// 0x0C (0x10 at index 2): (y & 0x7F) + 0x74 (0x70) carries into the
-// byte's top bit from there up, with no carry out of a byte, and y's own
-// top bit is a byte of 0x80 or more.
-func shortCSIEnd(w uint64) int {
-	y := w ^ ones*0x30
-	m := ((y &^ highs) + shortCSIAdd | y) & shortCSIMask
-	if m == 0 {
-		return 0
-	}
-	return bits.TrailingZeros64(m) >> 3
-}
-
-// shortCSIAdd and shortCSIMask are the constants of shortCSIEnd: 0x74 in
-// each byte but 0x70 at index 2, and the top bits of bytes 2 to 7.
-const (
-	shortCSIAdd  = ones*0x74 - 4<<16
-	shortCSIMask = highs &^ 0xFFFF
-)
 
 // errStepsRoom is the panic of a Scan call that would leave steps, which
 // checks no bounds, too little room in recs past its limit.

@@ -21,11 +21,15 @@
 // from scanText, or returned at if it is the lead byte of a plain
 // character (textLen 2 or 3: skipASCII in stepsGo). Before
 // each byte, a return if n is past lim: one compare of DI with R15, not on
-// the chain, taken once a call.
+// the chain, taken once a call. An ESC in ground (infoShortCSI) that
+// begins a short CSI takes the sequence in one step (csi: shortCSI in
+// stepsGo), while gate, the mask of the rare path's test, has the bit.
 //
 // Registers: R8 t, SI the end of q, CX the index from the end (negative),
 // AX the state, DI &recs[n], R15 &recs[lim], R13 at, R14 &stepsKeep.
-TEXT ·steps(SB), NOSPLIT, $0-120
+// Frame: gate, and tries, the ESCs left to test in vain before gate
+// loses infoShortCSI (shortCSITries).
+TEXT ·steps(SB), NOSPLIT, $16-120
 	MOVQ t+0(FP), R8
 	MOVQ q_base+8(FP), SI
 	MOVQ q_len+16(FP), DX
@@ -42,6 +46,8 @@ TEXT ·steps(SB), NOSPLIT, $0-120
 	MOVQ lim+80(FP), R15
 	SHLQ $3, R15
 	ADDQ recs_base+48(FP), R15
+	MOVL $(const_infoSpecial|const_infoMany|const_infoShortCSI), gate-8(SP)
+	MOVL $const_shortCSITries, tries-16(SP)
 	TESTQ CX, CX
 	JZ done
 
@@ -61,7 +67,7 @@ loop:
 	ADDQ R13, R11
 	ANDQ R12, R11
 	MOVQ R11, (DI)
-	TESTL $(const_infoSpecial|const_infoMany|const_infoShortCSI), R9
+	TESTL R9, gate-8(SP)
 	JNZ rare
 
 step:
@@ -190,7 +196,7 @@ csi:
 	CMPQ R10, R15
 	JGT step
 	CMPB 1(SI)(CX*1), $'['
-	JNE step
+	JNE miss
 	// R12 = the top bit of each byte from index 2 on that is not a
 	// parameter byte (shortCSIEnd).
 	MOVQ (SI)(CX*1), R11
@@ -203,7 +209,7 @@ csi:
 	ORQ R11, R12
 	MOVQ $const_shortCSIMask, BX
 	ANDQ BX, R12
-	JZ step
+	JZ miss
 	BSFQ R12, R12
 	SHRQ $3, R12
 	ADDQ R12, CX
@@ -211,6 +217,7 @@ csi:
 	MOVQ scanTable_csiRec(R8)(BX*8), R11
 	TESTQ R11, R11
 	JZ nocsi
+	MOVL $const_shortCSITries, tries-16(SP)
 	SHLQ $24, R12
 	ADDQ R13, R11
 	ADDQ R12, R11
@@ -226,4 +233,12 @@ csi:
 nocsi:
 	// The byte that ends the parameters is no final byte.
 	SUBQ R12, CX
+
+miss:
+	// No short CSI: after shortCSITries in a row, the ESCs of the rest
+	// of the call are stepped without the test (gate), whose branch
+	// would mispredict on input of other sequences.
+	DECL tries-16(SP)
+	JNZ step
+	MOVL $(const_infoSpecial|const_infoMany), gate-8(SP)
 	JMP step
