@@ -465,15 +465,16 @@ func buildScanTable(loneC1, apcBEL bool, classes *[256]uint8) *scanTable {
 const shortCSIMax = 8
 
 // fuseShortCSI marks the steps of ESC in ground (rows scanGround to
-// scanText) with infoShortCSI, so that steps takes a short CSI that
-// follows, ESC [ P… F of at most shortCSIMax bytes, in one step
-// (shortCSI): P a parameter byte 0x30–0x3B, or a private marker 0x3C–0x3F
-// as the first, F a final byte 0x40–0x7E. It reads the records and the
-// state such a step writes and reaches off the table's own steps, and
-// marks nothing unless the table proves them the same for every such
-// sequence from every ground row: ESC leads every row to one state and
-// writes at most one record there (the text run), ESC [ and every P on
-// the way write none and take no special step, and each F writes one
+// scanText) with infoShortCSI, so that steps in assembly takes a short
+// CSI that follows, ESC [ P… F of at most shortCSIMax bytes, in one step:
+// P a parameter byte 0x30–0x3B, or a private marker 0x3C–0x3F as the
+// first, F a final byte 0x40–0x7E. (stepsGo steps it byte by byte.) It
+// reads the records and the state of that step off the table's own
+// steps, and marks nothing unless the table proves them the same for
+// every such sequence from every ground row: ESC is alone in its class
+// (steps does not look at the byte again), leads every row to one state
+// and writes at most one record there (the text run), ESC [ and every P
+// on the way write none and take no special step, and each F writes one
 // record and reaches one state from every row the P lead to.
 func (t *scanTable) fuseShortCSI() {
 	at := func(s uint32, b byte) (uint32, uint16) {
@@ -481,6 +482,11 @@ func (t *scanTable) fuseShortCSI() {
 		return uint32(t.next[k]), t.info[k]
 	}
 	quiet := func(f uint16) bool { return f&(infoSpecial|infoMany|infoCount) == 0 }
+	for b := range 256 {
+		if b != 0x1B && t.class[b] == t.class[0x1B] {
+			return // steps takes the byte of the marked step for an ESC
+		}
+	}
 	esc, _ := at(scanGround, 0x1B)
 	for s := uint32(scanGround); s <= scanText; s += scanWidth {
 		if n, f := at(s, 0x1B); n != esc || f&(infoSpecial|infoMany) != 0 {
