@@ -180,7 +180,10 @@ func (d *Decoder) Scan(p []byte, recs []Record) (consumed, n int) {
 // returns where it stopped, and the state and record count there. It is
 // steps in Go: the portable one (other GOARCH, the purego build tag), and
 // on amd64 the reference the assembly is tested against
-// (steps_amd64_test.go).
+// (steps_amd64_test.go). It steps a short CSI (fuseShortCSI) byte by
+// byte, where the assembly takes it in one step: so TestSteps and
+// TestShortCSI hold that step to plain table steps. The same step here
+// made purego Scan slower on every input (BENCHMARKS.md, sgr12).
 //
 // It steps blocks of bytes that cannot pass lim (stepsBlock), with no
 // count of the room inside the loop: a test of n <= lim at every byte of
@@ -351,15 +354,18 @@ const scanWidth = 64
 // scanInfo bits: how many records the step writes (bits 0–1), whether
 // the step is a UTF-8 lead byte in ground, a run of bytes to skip or an
 // abort that leaves its byte to be read again (bit 2), the first (bit 3),
-// whether more than one record (bit 4), the second (bit 5), and the index
-// of those records in scanTable.emits (bits 6–15).
+// whether more than one record (bit 4), the second (bit 5), whether the
+// step is an ESC in ground that may begin a short CSI (bit 6,
+// fuseShortCSI), and the index of those records in scanTable.emits (bits
+// 7–15).
 const (
 	infoCount     = 3
 	infoSpecial   = 1 << 2
 	infoLead      = 1 << 3
 	infoMany      = 1 << 4
 	infoSkip      = 1 << 5
-	infoEmitShift = 6
+	infoShortCSI  = 1 << 6
+	infoEmitShift = 7
 )
 
 // scanTable is the transition table of Scan for one choice of options.
@@ -375,9 +381,16 @@ type scanTable struct {
 	info  [1<<16 + 256]uint16 // [state row + class]: the records (scanInfo bits)
 	end   []uint32            // [state]: the records End writes, as an entry
 	flush []uint32            // [state]: the text run a Scan call ends, as an entry
-	emits [1 << 10]emission   // the record lists of the steps; emits[0] is empty
+	emits [1 << 9]emission    // the record lists of the steps; emits[0] is empty
 	skip  []uint8             // [state]: the index in skips of the bytes its skip entries skip
 	skips []stays
+
+	// A short CSI (fuseShortCSI): for each final byte, the record of its
+	// step with the byte in it, its offset relative to the final byte as
+	// in emits (0 for a byte that ends no short CSI), and the state row
+	// the final byte leads to.
+	csiRec  [256]Record
+	csiNext uint16
 }
 
 // emission is the records one step writes, their offsets relative to the

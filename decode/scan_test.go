@@ -180,6 +180,7 @@ func FuzzScan(f *testing.F) {
 		"\x9b31m\xc2\x9b0m", "\x1b]0;a\x9cb\x07", "\xe6\x9bh\xc0\x9b", "\x1b[3\xc2\x85x",
 		"\x1bPtmux;\x1b\x1b]0;x\x07\x1b\\", "\x1b[3\n1m\x1b[3\x18", "a\u202eb\U000E0041",
 		"\x9d0;\xe0\x9c\x9c", "\x9d5\xc2\x9c", "\x1b]x\x1bc", "\x9b\xe2\x82\x1b\x18",
+		"\x1b[m|\x1b[1;36mab\x1b[?25l\x1b[12345m\x1b[123456m", "x\x1b[01;31m\x1b[K\x1b[1:2m\x1b[1?m\x1b[1 q",
 	} {
 		f.Add([]byte(s), uint16(3), false, false)
 	}

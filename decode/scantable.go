@@ -455,6 +455,91 @@ func buildScanTable(loneC1, apcBEL bool, classes *[256]uint8) *scanTable {
 	for k := range t.flush {
 		t.flush[k] = row(t.flush[k])
 	}
+	t.fuseShortCSI()
 	t.fillSteps()
 	return t
+}
+
+// shortCSIMax is the length in bytes of the longest short CSI: ESC [,
+// parameter bytes and a final byte within one 64-bit word.
+const shortCSIMax = 8
+
+// fuseShortCSI marks the steps of ESC in ground (rows scanGround to
+// scanText) with infoShortCSI, so that steps in assembly takes a short
+// CSI that follows, ESC [ P… F of at most shortCSIMax bytes, in one step:
+// P a parameter byte 0x30–0x3B, or a private marker 0x3C–0x3F as the
+// first, F a final byte 0x40–0x7E. (stepsGo steps it byte by byte.) It
+// reads the records and the state of that step off the table's own
+// steps, and marks nothing unless the table proves them the same for
+// every such sequence from every ground row: ESC is alone in its class
+// (steps does not look at the byte again), leads every row to one state
+// and writes at most one record there (the text run), ESC [ and every P
+// on the way write none and take no special step, and each F writes one
+// record and reaches one state from every row the P lead to.
+func (t *scanTable) fuseShortCSI() {
+	at := func(s uint32, b byte) (uint32, uint16) {
+		k := s + uint32(t.class[b])
+		return uint32(t.next[k]), t.info[k]
+	}
+	quiet := func(f uint16) bool { return f&(infoSpecial|infoMany|infoCount) == 0 }
+	for b := range 256 {
+		if b != 0x1B && t.class[b] == t.class[0x1B] {
+			return // steps takes the byte of the marked step for an ESC
+		}
+	}
+	esc, _ := at(scanGround, 0x1B)
+	for s := uint32(scanGround); s <= scanText; s += scanWidth {
+		if n, f := at(s, 0x1B); n != esc || f&(infoSpecial|infoMany) != 0 {
+			return
+		}
+	}
+	entry, f := at(esc, '[')
+	if !quiet(f) {
+		return
+	}
+	// The rows a final byte may be stepped from: entry, and those its
+	// parameter bytes lead to, up to shortCSIMax-3 of them.
+	rows := []uint32{entry}
+	seen := map[uint32]bool{entry: true}
+	for from, depth := 0, 0; depth < shortCSIMax-3; depth++ {
+		to := len(rows)
+		for _, s := range rows[from:to] {
+			last := byte(0x3B)
+			if s == entry {
+				last = 0x3F
+			}
+			for b := byte(0x30); b <= last; b++ {
+				n, f := at(s, b)
+				if !quiet(f) {
+					return
+				}
+				if !seen[n] {
+					seen[n] = true
+					rows = append(rows, n)
+				}
+			}
+		}
+		from = to
+	}
+	var recs [256]Record
+	next := -1
+	for b := 0x40; b <= 0x7E; b++ {
+		keep := Record(b)<<8 | ^Record(0xFF00)
+		for k, s := range rows {
+			n, f := at(s, byte(b))
+			if f&(infoSpecial|infoMany|infoShortCSI) != 0 || f&infoCount != 1 || (next >= 0 && int(n) != next) {
+				return
+			}
+			next = int(n)
+			r := t.emits[f>>infoEmitShift][0] & keep
+			if k > 0 && r != recs[b] {
+				return
+			}
+			recs[b] = r
+		}
+	}
+	t.csiRec, t.csiNext = recs, uint16(next)
+	for s := uint32(scanGround); s <= scanText; s += scanWidth {
+		t.info[s+uint32(t.class[0x1B])] |= infoShortCSI
+	}
 }

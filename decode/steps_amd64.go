@@ -17,6 +17,10 @@ package decode
 // only the low 16 bits of s (every state row is below 1<<16), so that
 // every table index is in range whatever s is.
 //
+// A short CSI (fuseShortCSI) is one step of steps until shortCSITries
+// ESCs in a row begin none, and then for the rest of the call its bytes
+// are table steps as others'.
+//
 //go:noescape
 func steps(t *scanTable, q []byte, i int, s uint32, recs []Record, n, lim int, at Record) (stop int, state uint32, count int)
 
@@ -42,3 +46,21 @@ func (t *scanTable) fillSteps() {
 		t.next2[k] = 2 * s
 	}
 }
+
+// shortCSITries is how many ESCs in a row steps tests in vain for a short
+// CSI before it stops testing for the rest of the call: the branch would
+// mispredict on input of other sequences (dense, random).
+const shortCSITries = 4
+
+// shortCSIAdd and shortCSIMask are the constants of the test of a short
+// CSI in steps. In w, the eight bytes from the ESC, with y = w ^ 0x30..,
+// a byte is a parameter byte 0x30–0x3B (at index 2 also a private marker
+// 0x3C–0x3F) when y is below 0x0C (0x10): (y & 0x7F) + 0x74 (0x70) carries
+// into the byte's top bit from there up, with no carry out of a byte, and
+// y's own top bit is a byte of 0x80 or more. ((y & 0x7F..) + shortCSIAdd
+// | y) & shortCSIMask has the top bit of each byte from index 2 on that is
+// not one; the lowest is the final byte's, which csiRec tells.
+const (
+	shortCSIAdd  = ones*0x74 - 4<<16
+	shortCSIMask = highs &^ 0xFFFF
+)

@@ -21,11 +21,15 @@
 // from scanText, or returned at if it is the lead byte of a plain
 // character (textLen 2 or 3: skipASCII in stepsGo). Before
 // each byte, a return if n is past lim: one compare of DI with R15, not on
-// the chain, taken once a call.
+// the chain, taken once a call. An ESC in ground (infoShortCSI) that
+// begins a short CSI takes the sequence in one step (csi: shortCSI in
+// stepsGo), while gate, the mask of the rare path's test, has the bit.
 //
 // Registers: R8 t, SI the end of q, CX the index from the end (negative),
 // AX the state, DI &recs[n], R15 &recs[lim], R13 at, R14 &stepsKeep.
-TEXT ·steps(SB), NOSPLIT, $0-120
+// Frame: gate, and tries, the ESCs left to test in vain before gate
+// loses infoShortCSI (shortCSITries).
+TEXT ·steps(SB), NOSPLIT, $16-120
 	MOVQ t+0(FP), R8
 	MOVQ q_base+8(FP), SI
 	MOVQ q_len+16(FP), DX
@@ -42,6 +46,8 @@ TEXT ·steps(SB), NOSPLIT, $0-120
 	MOVQ lim+80(FP), R15
 	SHLQ $3, R15
 	ADDQ recs_base+48(FP), R15
+	MOVL $(const_infoSpecial|const_infoMany|const_infoShortCSI), gate-8(SP)
+	MOVL $const_shortCSITries, tries-16(SP)
 	TESTQ CX, CX
 	JZ done
 
@@ -61,7 +67,7 @@ loop:
 	ADDQ R13, R11
 	ANDQ R12, R11
 	MOVQ R11, (DI)
-	TESTL $(const_infoSpecial|const_infoMany), R9
+	TESTL R9, gate-8(SP)
 	JNZ rare
 
 step:
@@ -84,9 +90,12 @@ done:
 	RET
 
 rare:
+	// infoShortCSI: an ESC in ground, which may begin a short CSI.
 	// infoSpecial: stop before the step (the slot written above is room
 	// past the records), but for a skip in a text run. infoMany: em[1]
 	// and em[2], then the step.
+	TESTL $const_infoShortCSI, R9
+	JNZ csi
 	TESTL $const_infoSpecial, R9
 	JNZ special
 	MOVQ scanTable_emits+8(R8)(R10*8), R11
@@ -170,3 +179,66 @@ tail:
 	INCQ CX
 	JNZ tail
 	JMP done
+
+csi:
+	// A short CSI from the ESC at CX (shortCSI in stepsGo) is one step:
+	// the ESC's record (written above, R9&infoCount of them), then the
+	// final byte's, csiRec[F] + at + k<<24 for F at CX+k, and the state
+	// csiNext. Only while shortCSIMax bytes are left in q and the ESC's
+	// record leaves n at or below lim, where the table would step the
+	// sequence's every byte; otherwise, as for any other sequence, the
+	// ESC is stepped. R10–R12 and BX are free; DX and R9 are the step's.
+	CMPQ CX, $-const_shortCSIMax
+	JGT step
+	MOVL R9, R10
+	ANDL $const_infoCount, R10
+	LEAQ (DI)(R10*8), R10
+	CMPQ R10, R15
+	JGT step
+	CMPB 1(SI)(CX*1), $'['
+	JNE miss
+	// R12 = the top bit of each byte from index 2 on that is not a
+	// parameter byte (shortCSIEnd).
+	MOVQ (SI)(CX*1), R11
+	MOVQ $0x3030303030303030, R12
+	XORQ R12, R11
+	MOVQ $0x7f7f7f7f7f7f7f7f, R12
+	ANDQ R11, R12
+	MOVQ $const_shortCSIAdd, BX
+	ADDQ BX, R12
+	ORQ R11, R12
+	MOVQ $const_shortCSIMask, BX
+	ANDQ BX, R12
+	JZ miss
+	BSFQ R12, R12
+	SHRQ $3, R12
+	ADDQ R12, CX
+	MOVBLZX (SI)(CX*1), BX
+	MOVQ scanTable_csiRec(R8)(BX*8), R11
+	TESTQ R11, R11
+	JZ nocsi
+	MOVL $const_shortCSITries, tries-16(SP)
+	SHLQ $24, R12
+	ADDQ R13, R11
+	ADDQ R12, R11
+	MOVQ R11, (R10)
+	LEAQ 8(R10), DI
+	LEAQ (1<<24)(R13)(R12*1), R13
+	MOVWLZX scanTable_csiNext(R8), AX
+	SHLL $1, AX
+	INCQ CX
+	JNZ loop
+	JMP done
+
+nocsi:
+	// The byte that ends the parameters is no final byte.
+	SUBQ R12, CX
+
+miss:
+	// No short CSI: after shortCSITries in a row, the ESCs of the rest
+	// of the call are stepped without the test (gate), whose branch
+	// would mispredict on input of other sequences.
+	DECL tries-16(SP)
+	JNZ step
+	MOVL $(const_infoSpecial|const_infoMany), gate-8(SP)
+	JMP step

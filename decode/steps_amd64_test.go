@@ -227,3 +227,90 @@ func TestStepsText(t *testing.T) {
 		}
 	}
 }
+
+// shortCSIShapes returns every shape of short CSI and its near misses
+// that TestShortCSI steps: ESC [ and 0 to 6 parameter bytes (each of
+// 0x30–0x3F at each place, the others '1'), ended by every byte.
+func shortCSIShapes() [][]byte {
+	var out [][]byte
+	for params := 0; params <= shortCSIMax-2; params++ {
+		for at := range max(params, 1) {
+			for p := byte(0x30); p <= 0x3F; p++ {
+				if params == 0 && p > 0x30 {
+					break
+				}
+				for f := range 256 {
+					q := []byte{0x1B, '['}
+					for k := range params {
+						c := byte('1')
+						if k == at {
+							c = p
+						}
+						q = append(q, c)
+					}
+					out = append(out, append(q, byte(f)))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestShortCSI holds the assembly's one step of a short CSI to stepsGo's
+// table steps: every shape of shortCSIShapes (in short mode every third),
+// from every ground row, after text or not and followed by more, split at
+// every offset and with every room in recs (checkSteps: a CSI cut by the
+// end of q or by lim is stepped byte by byte), in every table; and random
+// mixes of short CSIs, their near misses and text.
+func TestShortCSI(t *testing.T) {
+	shapes := shortCSIShapes()
+	every := 1
+	if testing.Short() {
+		every = 3
+	}
+	r := rand.New(rand.NewPCG(12, 12))
+	for k := range uint8(4) {
+		tab := scanTableOf(k)
+		for x, q := range shapes {
+			if x%every != int(k)%every {
+				continue
+			}
+			s := uint32(x%(scanRun+1)) * scanWidth
+			pre := []byte("ab")[:x%3]
+			in := append(append(append([]byte{}, pre...), q...), "x\x1b[m"...)
+			checkSteps(t, tab, in, 0, s, x%2, Record(1<<40-9)<<24)
+		}
+		pieces := []string{"\x1b[m", "\x1b[1;31m", "\x1b[36m", "\x1b[K", "\x1b[01;31m", "\x1b[?25l", "\x1b[38;5;208m",
+			"\x1b[38:2::1:2:3m", "\x1b[1 q", "\x1b[1?h", "\x1b(B", "\x1b\x1b[m", "\x1b[", "\x1b", "|", " ", "a", "text", "\t", "\n", "\r", "\xc3\xa9", "\x9b1m"}
+		for range 200 {
+			var q []byte
+			for range 2 + r.IntN(10) {
+				q = append(q, pieces[r.IntN(len(pieces))]...)
+			}
+			s := uint32(r.IntN(scanRun+1)) * scanWidth
+			checkSteps(t, tab, q, r.IntN(2), s, r.IntN(6), Record(r.Int64N(1<<40))<<24)
+		}
+	}
+}
+
+// FuzzShortCSI holds the assembly to stepsGo on any input,
+// from any ground row of any table, as TestShortCSI does.
+func FuzzShortCSI(f *testing.F) {
+	for _, s := range []string{
+		"\x1b[m|\x1b[1;36m", "\x1b[01;31m\x1b[Kx\x1b[m\x1b[K", "\x1b[?25l\x1b[?2004h", "\x1b[12345m\x1b[123456m",
+		"\x1b[1\x1b[m", "\x1b[:1;2m\x1b[1:2m", "ab\x1b[1?m\x1b[1 q", "\x1b[1;31",
+	} {
+		f.Add([]byte(s), uint8(0), uint8(0))
+	}
+	tabs := make([]*scanTable, 4)
+	for k := range uint8(4) {
+		tabs[k] = scanTableOf(k)
+	}
+	f.Fuzz(func(t *testing.T, q []byte, opts, i uint8) {
+		if len(q) > 64 {
+			q = q[:64]
+		}
+		s := uint32(opts/4%(scanRun+1)) * scanWidth
+		checkSteps(t, tabs[opts%4], q, min(int(i), len(q)), s, int(i%4), Record(int(opts)<<30)<<24)
+	})
+}
