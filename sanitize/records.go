@@ -853,7 +853,11 @@ func (c *cleaner) oscMiss(b []byte, f decode.Flags, start int64) oscResult {
 	c.at = start + int64(n)
 	m := csiMemo{kind: decode.KindOSC, cl: cl, anomalies: f}
 	r.apply(&m, 1)
-	r.countOSCNum(num, start, int64(n))
+	if i := oscIndex(num); i >= 0 && r.osc[i] > 0 { // countOSCNum's commonest case, inlined
+		r.osc[i]++
+	} else {
+		r.countOSCNum(num, start, int64(n))
+	}
 	if offered(start) && n <= memoLen(f) {
 		if m.count = r.oscCounter(num); m.count != nil {
 			c.offer(b, m, f)
