@@ -49,3 +49,17 @@ func SGRConceals(params []byte) bool {
 	}
 	return concealsIn(ps[:n], sub)
 }
+
+// OSCClasses is CSIClasses for an OSC of command number num (-1: none):
+// the classes of its function, and whether the function has variants
+// that its payload selects (varies), in which case cl holds only when
+// none is selected. A consumer that has the string's bytes and not its
+// Token classifies an OSC with it.
+func OSCClasses(num int32) (cl Class, varies bool) {
+	n := uint16(0)
+	if uint32(num) < oscNumbers {
+		n = byKey[keyOSC+int(num)]
+	}
+	in := &info[n]
+	return in.classes, in.variants
+}

@@ -145,3 +145,24 @@ func TestAnomaliesInBitOrder(t *testing.T) {
 		t.Errorf("AnomalyFlags %#x, Anomalies hold %#x", AnomalyFlags, all)
 	}
 }
+
+// TestOSCClasses: for every OSC number up to past the table, and none,
+// OSCClasses gives the classes ClassesOf gives an OSC of that number whose
+// payload selects no variant, and says varies for a function with
+// variants.
+func TestOSCClasses(t *testing.T) {
+	for num := int32(-1); num < oscNumbers+2; num++ {
+		tok := decode.Token{Kind: decode.KindOSC, Command: num}
+		cl, varies := OSCClasses(num)
+		e, ok := Lookup(&tok)
+		if wantVaries := ok && len(e.Entry.Variants) > 0; varies != wantVaries {
+			t.Errorf("OSC %d: varies %v, want %v", num, varies, wantVaries)
+		}
+		if !varies && cl != ClassesOf(&tok) {
+			t.Errorf("OSC %d: classes %v, want %v", num, cl, ClassesOf(&tok))
+		}
+		if varies && ok && cl != e.Entry.Classes {
+			t.Errorf("OSC %d: classes %v, want the entry's %v", num, cl, e.Entry.Classes)
+		}
+	}
+}

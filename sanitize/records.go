@@ -45,12 +45,13 @@ import (
 //     token.
 //
 // A token of at most maxMemo bytes that the memo misses is counted in
-// quickRecords' loop when that is all record would do (countMiss); one
+// quickRecords' loop when that is all record would do (countMiss; the
+// commonest OSCs from their bytes, without a Token: oscMiss); one
 // that stops quickRecords and is one the memo would take (a CSI, escape
 // or control string, C1 or DEL) is run by missed at once, as record would
 // run it, and quickRecords goes on after it (quickMisses), without a turn
 // of records' loop. A token the memo missed is offered to it one time in
-// eight (offered).
+// sixteen (offered).
 //
 // A token begun in an earlier Write is read from the history (keepHistory)
 // joined with the chunk (span); one too long for the history has its
@@ -747,8 +748,9 @@ func (c *cleaner) missed(r decode.Record) bool {
 // without flags or aborted, from s to e in chunk (stream offset c.next+s),
 // that quickRecords did not find in the memo, when that is only counting
 // it, and reports whether it did (else nothing was counted): a CSI that
-// csi counts, or a token of missKinds that single gives and counted
-// counts, offered to the memo as record offers it. It writes nothing and
+// csi counts, an OSC that oscMiss counts, or a token of missKinds that
+// single gives and counted counts, offered to the memo as record offers
+// it. It writes nothing and
 // leaves c.next as it is: quickRecords calls it in its loop, which holds
 // both. It takes the loop's index i and offsets s, o and e and returns
 // them as they are, and is not inlined, so that none of the loop's values
@@ -763,6 +765,11 @@ func (c *cleaner) countMiss(r decode.Record, chunk []byte, i uint, s, o, e uint3
 	if k == decode.KindCSI {
 		return i, s, o, e, c.csi(b, r.Final(), r.Flags(), start)
 	}
+	if k == decode.KindOSC {
+		if res := c.oscMiss(b, r.Flags(), start); res != oscOther {
+			return i, s, o, e, res == oscCounted
+		}
+	}
 	if missKinds>>k&1 == 0 {
 		return i, s, o, e, false
 	}
@@ -775,6 +782,98 @@ func (c *cleaner) countMiss(r decode.Record, chunk []byte, i uint, s, o, e uint3
 	}
 	return i, s, o, e, true
 }
+
+// oscMiss is what single, counted and remember do for the commonest OSC
+// that the memo misses, from its bytes b and record flags f (none, or
+// FlagAborted), without a Token: one that a C1 or ESC ] opens with no
+// control between, that BEL, ST (ESC \) or (after a C1) a lone 9C ends, or
+// that was aborted, whose payload holds no 9C (payloadST) and whose
+// function has no variants (ctlfunc.OSCClasses), when that is only
+// counting. It returns oscCounted when it counted it, oscDeclined (nothing
+// changed) when counted would decline it too (a link, OSC 8; an overlong
+// payload; a class or an anomaly while findings are still listed; no
+// Token from single), and oscOther (nothing changed) for the rest, which
+// single and counted decide. As in countMiss, the format policy holds
+// nothing and the OSC begins in the chunk at stream offset start.
+func (c *cleaner) oscMiss(b []byte, f decode.Flags, start int64) oscResult {
+	n := len(b)
+	intro := 1
+	if b[0] != 0x9D {
+		if n < 2 || b[0] != 0x1B || b[1] != ']' {
+			return oscOther
+		}
+		intro = 2
+	}
+	term := 0
+	if f == 0 {
+		switch b[n-1] {
+		case 0x07:
+			term = 1
+		case '\\':
+			if b[n-2] != 0x1B {
+				return oscDeclined
+			}
+			term = 2
+		case 0x9C: // C1 ST after a C1 introducer, but spelled C2 9C
+			switch {
+			case intro != 1:
+				return oscDeclined
+			case b[n-2] == 0xC2:
+				return oscOther
+			case c.opts.C1 == C1Lone:
+				return oscDeclined
+			}
+			term = 1
+		default:
+			return oscDeclined
+		}
+	}
+	if n < intro+term {
+		return oscDeclined
+	}
+	pl := b[intro : n-term]
+	num := oscNumber(pl)
+	r := &c.rep
+	if num == 8 || int64(len(pl)) > c.opts.maxPayload() {
+		return oscDeclined
+	}
+	if bytes.IndexByte(pl, 0x9C) >= 0 {
+		return oscOther
+	}
+	var cl Advisory
+	if f == 0 { // an aborted string raises none (Advisories)
+		var varies bool
+		if cl, varies = ctlfunc.OSCClasses(num); varies {
+			return oscOther
+		}
+	}
+	if (cl != 0 || f != 0) && len(r.Findings) < MaxFindings {
+		return oscDeclined
+	}
+	c.at = start + int64(n)
+	m := csiMemo{kind: decode.KindOSC, cl: cl, anomalies: f}
+	r.apply(&m, 1)
+	if i := oscIndex(num); i >= 0 && r.osc[i] > 0 { // countOSCNum's commonest case, inlined
+		r.osc[i]++
+	} else {
+		r.countOSCNum(num, start, int64(n))
+	}
+	if offered(start) && n <= memoLen(f) {
+		if m.count = r.oscCounter(num); m.count != nil {
+			c.offer(b, m, f)
+		}
+	}
+	return oscCounted
+}
+
+// oscResult is what oscMiss made of an OSC.
+type oscResult int8
+
+const (
+	oscOther    oscResult = iota // nothing changed: single and counted decide
+	oscCounted                   // counted
+	oscDeclined                  // nothing changed, as counted would decline it
+)
 
 // missKinds has bit k set for each kind k that missed takes: those the
 // memo takes (memoKinds) but format characters, which the format policy
@@ -888,21 +987,23 @@ var linkClasses = func() (cl [2]Advisory) {
 }()
 
 // offered reports whether a token at stream offset off that the memo did
-// not recall is offered to it (remember, and csi's keep): one token in
+// not recall is offered to it (remember, oscMiss, and csi's keep): one token in
 // 1<<offerBits, chosen by a multiplicative hash of the offset, so that a
 // token that recurs is kept after 1<<offerBits sightings on average,
 // wherever in a repeated stretch of input it lies, and the tokens seen
 // once, most of those the memo misses on random bytes (CSIs and strings
 // with random parameters and payloads), cost it an offer only that often.
 // Measured (BENCHMARKS.md, rare7): on weighted random bytes all but 0.3%
-// of the tokens kept when each was offered were pushed out unrecalled.
+// of the tokens kept when each was offered were pushed out unrecalled;
+// (wmiss12) one in 16 costs weighted random 1.1% fewer instructions than
+// one in 8, and dense, git log and the build log none more.
 func offered(off int64) bool {
 	return uint64(off)*0x9E3779B97F4A7C15>>(64-offerBits) == 0
 }
 
 // offerBits is log2 of how many tokens the memo missed there are to each
 // it is offered (offered).
-const offerBits = 3
+const offerBits = 4
 
 // single returns the Token of a record that the record and its bytes b
 // give whole: a single control, text (but one that completes a character
@@ -1028,20 +1129,27 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 		t.Flags |= decode.FlagOverlong
 	}
 	if t.Kind == decode.KindOSC {
-		num := int64(-1)
-		for _, x := range pl {
-			if x == ';' {
-				break
-			}
-			if x < '0' || x > '9' {
-				num = -1
-				break
-			}
-			num = min(max(num, 0)*10+int64(x-'0'), 1<<30)
-		}
-		t.Command = int32(num)
+		t.Command = oscNumber(pl)
 	}
 	return t
+}
+
+// oscNumber returns the command number of an OSC whose payload is pl, as
+// decode's osc_command reads it: the leading digits before ';' or the
+// end, saturating at 1<<30; -1 for none, or a byte other than a digit
+// before ';'.
+func oscNumber(pl []byte) int32 {
+	num := int64(-1)
+	for _, x := range pl {
+		if x == ';' {
+			break
+		}
+		if x < '0' || x > '9' {
+			return -1
+		}
+		num = min(max(num, 0)*10+int64(x-'0'), 1<<30)
+	}
+	return int32(num)
 }
 
 // payloadST settles the 9C bytes of pl, the payload of the control
@@ -1111,16 +1219,17 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		return false
 	}
 	n := int64(len(b))
-	private, inter, params, over, mixed, ok := csiParts(b, final)
-	if !ok {
+	sh := csiParts(b, final)
+	if sh&shapeBad != 0 {
 		return false
 	}
-	if over {
+	if sh&shapeOver != 0 {
 		if len(r.Findings) < MaxFindings {
 			return false
 		}
 		flags |= decode.FlagOverflow
 	}
+	private, inter := sh.private(), sh.inter()
 	var cl ctlfunc.Class
 	if flags&(decode.FlagAborted|decode.FlagUnterminated) == 0 { // a CSI cut short raises none (Advisories)
 		var varies, conceal bool
@@ -1129,7 +1238,8 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 			if !conceal {
 				return false
 			}
-			if mixed { // read the parameters without the controls among them
+			params := b[sh.params0():sh.params1()]
+			if sh&shapeMixed != 0 { // read the parameters without the controls among them
 				var buf [maxQuickCSI]byte
 				params = withoutExecuted(buf[:0], params)
 			}
@@ -1171,16 +1281,38 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	return true
 }
 
-// csiParts returns the private marker, the intermediate (0: none) and
-// the parameter bytes of the CSI whose bytes are b, final its final byte
-// (0 when aborted), whether its parameters overflow what a Token stores
-// (FlagOverflow: a value past MaxParamValue, or more than MaxParams
-// parameters) and whether controls are executed among the parameter
-// bytes (mixed: params holds them too), or false when b holds bytes out
-// of order or more than one intermediate. The controls executed anywhere
-// after the introducer's first byte (isExecuted: C0 controls, DEL) are
-// passed over, as the CSI states execute them and go on.
-func csiParts(b []byte, final byte) (private, inter byte, params []byte, over, mixed, ok bool) {
+// csiShape is what csiParts reads of a CSI of at most 255 bytes, packed
+// in one word so that it is returned in one register: the private marker
+// (bits 0–7, 0: none), the intermediate (8–15, 0: none), where the
+// parameter bytes begin and end in the CSI's bytes (16–23, 24–31), and
+// the flags shapeOver, shapeMixed and shapeBad.
+type csiShape uint64
+
+const (
+	// shapeOver: the parameters overflow what a Token stores
+	// (FlagOverflow: a value past MaxParamValue, or more than MaxParams
+	// parameters).
+	shapeOver csiShape = 1 << (32 + iota)
+	// shapeMixed: controls are executed among the parameter bytes, which
+	// hold them too.
+	shapeMixed
+	// shapeBad: bytes out of order, or more than one intermediate.
+	shapeBad
+)
+
+func (sh csiShape) private() byte { return byte(sh) }
+func (sh csiShape) inter() byte   { return byte(sh >> 8) }
+func (sh csiShape) params0() int  { return int(byte(sh >> 16)) }
+func (sh csiShape) params1() int  { return int(byte(sh >> 24)) }
+
+// csiParts reads the CSI whose bytes are b, final its final byte (0 when
+// aborted): its private marker, its intermediate, where its parameter
+// bytes lie, whether they overflow a Token or hold executed controls, or
+// that b holds bytes out of order or more than one intermediate
+// (csiShape). The controls executed anywhere after the introducer's
+// first byte (isExecuted: C0 controls, DEL) are passed over, as the CSI
+// states execute them and go on.
+func csiParts(b []byte, final byte) csiShape {
 	i := 2 // C2 9B
 	switch b[0] {
 	case 0x9B:
@@ -1188,23 +1320,23 @@ func csiParts(b []byte, final byte) (private, inter byte, params []byte, over, m
 	case 0x1B:
 		i = afterESC(b) + 1 // ESC, controls, [
 	}
-	body := b[i:]
+	end := len(b)
 	if final != 0 {
-		body = body[:len(body)-1]
+		end--
 	}
-	s := 0
-	for s < len(body) && isExecuted(body[s]) {
-		s++
+	for i < end && isExecuted(b[i]) {
+		i++
 	}
-	if s < len(body) && body[s] >= '<' && body[s] <= '?' {
-		private, s = body[s], s+1
+	var sh csiShape
+	if i < end && b[i] >= '<' && b[i] <= '?' {
+		sh, i = csiShape(b[i]), i+1
 	}
-	j, seps, v := s, 0, uint32(0)
-	for ; j < len(body); j++ {
-		x := body[j]
+	p0, seps, v := i, 0, uint32(0)
+	for ; i < end; i++ {
+		x := b[i]
 		if x < '0' || x > ';' {
 			if isExecuted(x) {
-				mixed = true
+				sh |= shapeMixed
 				continue
 			}
 			break
@@ -1214,18 +1346,24 @@ func csiParts(b []byte, final byte) (private, inter byte, params []byte, over, m
 			continue
 		}
 		v = min(v*10+uint32(x-'0'), decode.MaxParamValue+1)
-		over = over || v > decode.MaxParamValue
-	}
-	for _, x := range body[j:] { // at most one intermediate, and controls
-		switch {
-		case isExecuted(x):
-		case inter == 0 && x >= 0x20 && x <= 0x2F:
-			inter = x
-		default:
-			return 0, 0, nil, false, false, false
+		if v > decode.MaxParamValue {
+			sh |= shapeOver
 		}
 	}
-	return private, inter, body[s:j], over || seps >= decode.MaxParams, mixed, true
+	if seps >= decode.MaxParams {
+		sh |= shapeOver
+	}
+	sh |= csiShape(p0)<<16 | csiShape(i)<<24
+	for ; i < end; i++ { // at most one intermediate, and controls
+		switch x := b[i]; {
+		case isExecuted(x):
+		case sh.inter() == 0 && x >= 0x20 && x <= 0x2F:
+			sh |= csiShape(x) << 8
+		default:
+			return shapeBad
+		}
+	}
+	return sh
 }
 
 // holds reports whether one of the bytes of w is x: a byte of w^x is

@@ -195,12 +195,18 @@ func (c *cleaner) remember(t *decode.Token, b []byte) {
 	default:
 		return
 	}
-	if len(b) > memoLen(f) {
-		return
+	if len(b) <= memoLen(f) {
+		c.offer(b, csiMemo{kind: t.Kind, cl: Advisories(t), anomalies: t.Flags & ctlfunc.AnomalyFlags, count: count}, f)
 	}
-	w := wordOf(b).tagged(f, len(b))
-	if i, ok := c.slotFor(w); ok {
-		c.keep(i, csiMemo{word: w, kind: t.Kind, cl: Advisories(t), anomalies: t.Flags & ctlfunc.AnomalyFlags, count: count})
+}
+
+// offer keeps in the memo m, the effect of a token of at most memoLen(f)
+// bytes b with record flags f (none, or FlagAborted), under its key, when
+// slotFor gives it a slot.
+func (c *cleaner) offer(b []byte, m csiMemo, f decode.Flags) {
+	m.word = wordOf(b).tagged(f, len(b))
+	if i, ok := c.slotFor(m.word); ok {
+		c.keep(i, m)
 	}
 }
 

@@ -158,8 +158,9 @@ func TestCSIParts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		b := []byte(tc.in)
-		private, inter, params, over, mixed, ok := csiParts(b, b[len(b)-1])
-		got := &parts{private, inter, string(params), over, mixed}
+		sh := csiParts(b, b[len(b)-1])
+		ok := sh&shapeBad == 0
+		got := &parts{sh.private(), sh.inter(), string(b[sh.params0():sh.params1()]), sh&shapeOver != 0, sh&shapeMixed != 0}
 		switch {
 		case ok != (tc.want != nil):
 			t.Errorf("%q: ok %v, want %v", tc.in, ok, tc.want != nil)

@@ -376,15 +376,17 @@ func otherCounter(named int, other *int64) *int64 {
 }
 
 // countOSC counts the OSC t by command number.
-func (r *report) countOSC(t *decode.Token) {
-	cmd := t.Command
+func (r *report) countOSC(t *decode.Token) { r.countOSCNum(t.Command, t.Off, t.Len) }
+
+// countOSCNum counts an OSC of n bytes at off by its command number cmd.
+func (r *report) countOSCNum(cmd int32, off, n int64) {
 	if i := oscIndex(cmd); i >= 0 {
-		if n := &r.osc[i]; *n > 0 || r.admit(&r.namedOSC, &r.OSCOther, t.Off, t.Len, "OSC numbers") {
-			*n++
+		if c := &r.osc[i]; *c > 0 || r.admit(&r.namedOSC, &r.OSCOther, off, n, "OSC numbers") {
+			*c++
 		}
 		return
 	}
-	r.oscOther.count(uint32(cmd), func() bool { return r.admit(&r.namedOSC, &r.OSCOther, t.Off, t.Len, "OSC numbers") })
+	r.oscOther.count(uint32(cmd), func() bool { return r.admit(&r.namedOSC, &r.OSCOther, off, n, "OSC numbers") })
 }
 
 // admit says whether a key not seen before is counted by name: while
