@@ -299,11 +299,12 @@ func (c *cleaner) quickRecords(i uint) uint {
 	buf := c.out[len(c.out):cap(c.out)]
 	recs := c.recs
 	_ = recs[0] // its nil check, once
+	c.next32 = uint32(c.next)
 	var s, o uint32
 loop:
 	for ; ; i++ {
 		r := recs[i%batchRecords]
-		e := uint32(r>>24) - uint32(c.next)
+		e := uint32(r>>24) - c.next32
 		kf := uint32(r) & kindFlags
 		if kf == uint32(decode.KindText) {
 			if c.crRun != 0 {
@@ -341,7 +342,7 @@ loop:
 			// taken in the same turn.
 			i++
 			r = recs[i%batchRecords]
-			e = uint32(r>>24) - uint32(c.next)
+			e = uint32(r>>24) - c.next32
 			kf = uint32(r) & kindFlags
 		}
 		if k := kf &^ aborted; k == uint32(decode.KindCSI) || k < 32 && memoKinds>>k&1 != 0 {
@@ -365,7 +366,7 @@ loop:
 				q[j].hits++
 			} else {
 				var ok bool
-				if i, s, o, e, ok = c.countMiss(r, chunk, i, s, o, e); !ok {
+				if i, s, o, e, ok = c.countMiss(chunk, i, s, o, e); !ok {
 					break
 				}
 			}
@@ -390,7 +391,7 @@ loop:
 			}
 			i, s, o = j, s1, o1
 			r = recs[i%batchRecords]
-			e = uint32(r>>24) - uint32(c.next)
+			e = uint32(r>>24) - c.next32
 			kf = uint32(r) & kindFlags
 		}
 		switch kf {
@@ -433,7 +434,7 @@ loop:
 			c.rep.byKind[decode.KindInvalid]++
 			s = e
 		case uint32(decode.KindC0), uint32(decode.KindC0) | embedded:
-			if !c.quickC0(r.Final(), int(c.next-c.base)+int(e)) {
+			if !c.quickC0(recs[i%batchRecords].Final(), int(c.next-c.base)+int(e)) { // read again: the loop does not keep r (pol13)
 				break loop
 			}
 			if kf == uint32(decode.KindC0) {
@@ -748,8 +749,9 @@ func (c *cleaner) missed(r decode.Record) bool {
 	return true
 }
 
-// countMiss runs the policy over r, a record of a kind the memo takes,
-// without flags or aborted, from s to e in chunk (stream offset c.next+s),
+// countMiss runs the policy over the i-th record of the batch, of a kind
+// the memo takes, without flags or aborted, from s to e in chunk (stream
+// offset c.next+s),
 // that quickRecords did not find in the memo, when that is only counting
 // it, and reports whether it did (else nothing was counted): a CSI that
 // csi counts, an OSC that oscMiss counts, or a token of missKinds that
@@ -760,10 +762,13 @@ func (c *cleaner) missed(r decode.Record) bool {
 // them as they are, and is not inlined, so that none of the loop's values
 // lives across a call there: Go keeps no register across a call, and the
 // spills of a value that did would be placed on the path of every memo
-// hit (measured, BENCHMARKS.md wrand11: dense +1.5%).
+// hit (measured, BENCHMARKS.md wrand11: dense +1.5%). It reads the record
+// from the batch, as the loop's C0 case does, so that the loop keeps only
+// the record's end and kind past its head (pol13).
 //
 //go:noinline
-func (c *cleaner) countMiss(r decode.Record, chunk []byte, i uint, s, o, e uint32) (uint, uint32, uint32, uint32, bool) {
+func (c *cleaner) countMiss(chunk []byte, i uint, s, o, e uint32) (uint, uint32, uint32, uint32, bool) {
+	r := c.recs[i%batchRecords]
 	b, start := chunk[s:e], c.next+int64(s) // the bytes past e in its capacity, as record's (controlString reads a word)
 	k := r.Kind()
 	if k == decode.KindCSI {

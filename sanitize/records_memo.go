@@ -317,14 +317,15 @@ func wideWord(b []byte) memoWord { return wordAt(b[:maxMemo], 0, len(b)) }
 // and masked off.
 func wordAt(p []byte, s, n int) memoWord {
 	a := (*[maxMemo]byte)(p[s : s+maxMemo])
-	m := &wordMasks[uint(n)%uint(len(wordMasks))]
+	m := &wordMasks[n]
 	return memoWord{binary.LittleEndian.Uint64(a[:8]) & m.lo, binary.LittleEndian.Uint64(a[8:]) & m.hi}
 }
 
 // wordMasks[n] masks the first n bytes of a memoWord, for n up to
-// maxMemo; its length is a power of two, so that an index taken modulo it
-// needs no bounds check (the entries past maxMemo are not used).
-var wordMasks = func() (t [32]memoWord) {
+// maxMemo. Indexed by n itself, not modulo a power of two: quickRecords
+// has tested n against maxMemo, so its index needs no check and no mask
+// (BENCHMARKS.md, pol13); the other callers' lengths are checked.
+var wordMasks = func() (t [maxMemo + 1]memoWord) {
 	for n := range maxMemo + 1 {
 		t[n] = memoWord{^uint64(0) >> (8 * (8 - min(n, 8))), ^uint64(0) >> (8 * (16 - n))} // a shift by 64 or more gives 0
 	}
