@@ -249,11 +249,11 @@ func (t *scanTable) stepsBlock(q []byte, i int, s uint32, recs []Record, n int, 
 		// room past the records.
 		keep := Record(b)<<8 | ^Record(0xFF00)
 		recs[n] = (em[0] + at) & keep
-		if f&(infoSpecial|infoMany) != 0 {
+		recs[n+1] = (em[1] + at) & keep
+		if f&(infoSpecial|infoThree) != 0 {
 			if f&infoSpecial != 0 {
 				break
 			}
-			recs[n+1] = (em[1] + at) & keep
 			recs[n+2] = (em[2] + at) & keep
 		}
 		n += int(f & infoCount)
@@ -331,7 +331,7 @@ func (t *scanTable) inRun(s uint16) bool { return s-scanWidth < scanRun*scanWidt
 // (bits 0–15); whether the step consumes its byte (bit 16; an abort leaves
 // the byte to be read again in ground); whether the byte is a UTF-8 lead
 // byte in ground (bit 17, decoded by decodeUTF8 instead); how many records
-// the step writes (bits 18–19) and whether more than one (bit 20); whether
+// the step writes (bits 18–19); whether
 // the rest of the run is skipped (bit 21, scanTable.skip); and the index
 // of those records in scanTable.emits (bits 22–31).
 const (
@@ -339,7 +339,6 @@ const (
 	entryConsumeShift = 16
 	entryLead         = 1 << 17
 	entryCountShift   = 18
-	entryMany         = 1 << 20
 	entrySkip         = 1 << 21
 	entryEmitShift    = 22
 )
@@ -351,13 +350,13 @@ const scanWidth = 64
 // scanInfo bits: how many records the step writes (bits 0–1), whether
 // the step is a UTF-8 lead byte in ground, a run of bytes to skip or an
 // abort that leaves its byte to be read again (bit 2), the first (bit 3),
-// whether more than one record (bit 4), the second (bit 5), and the index
+// whether three records (bit 4), the second (bit 5), and the index
 // of those records in scanTable.emits (bits 6–15).
 const (
 	infoCount     = 3
 	infoSpecial   = 1 << 2
 	infoLead      = 1 << 3
-	infoMany      = 1 << 4
+	infoThree     = 1 << 4
 	infoSkip      = 1 << 5
 	infoEmitShift = 6
 )

@@ -37,7 +37,14 @@ TEXT ·steps(SB), NOSPLIT, $0-120
 	MOVQ recs_base+48(FP), DI
 	MOVQ n+72(FP), DX
 	LEAQ (DI)(DX*8), DI
-	MOVQ at+88(FP), R13
+	MOVQ at+88(FP), X13
+	PUNPCKLQDQ X13, X13
+	MOVQ $(1<<24), R11
+	MOVQ R11, X14
+	PUNPCKLQDQ X14, X14
+	MOVQ $(8<<24), R11
+	MOVQ R11, X2
+	PUNPCKLQDQ X2, X2
 	LEAQ ·stepsKeep(SB), R14
 	MOVQ lim+80(FP), R15
 	SHLQ $3, R15
@@ -49,26 +56,27 @@ TEXT ·steps(SB), NOSPLIT, $0-120
 loop:
 	CMPQ DI, R15
 	JGT done
-	MOVBLZX (SI)(CX*1), BX
-	MOVQ (R14)(BX*8), R12
-	MOVBLZX (R8)(BX*1), BX
+	MOVBLZX (SI)(CX*1), R12
+	MOVBLZX (R8)(R12*1), BX
+	SHLL $4, R12
+	MOVOU (R14)(R12*1), X1
 	LEAQ scanTable_next2(R8)(BX*2), DX
 	MOVWLZX scanTable_info-scanTable_next2(DX)(AX*1), R9
 	MOVL R9, R10
 	SHRL $const_infoEmitShift, R10
 	LEAQ (R10)(R10*2), R10
-	MOVQ scanTable_emits(R8)(R10*8), R11
-	ADDQ R13, R11
-	ANDQ R12, R11
-	MOVQ R11, (DI)
-	TESTL $(const_infoSpecial|const_infoMany), R9
+	MOVOU scanTable_emits(R8)(R10*8), X0
+	PADDQ X13, X0
+	PAND X1, X0
+	MOVOU X0, (DI)
+	TESTL $(const_infoSpecial|const_infoThree), R9
 	JNZ rare
 
 step:
 	MOVWLZX (DX)(AX*1), AX
 	ANDL $const_infoCount, R9
 	LEAQ (DI)(R9*8), DI
-	ADDQ $(1<<24), R13
+	PADDQ X14, X13
 	INCQ CX
 	JNZ loop
 
@@ -84,17 +92,15 @@ done:
 	RET
 
 rare:
-	// infoSpecial: stop before the step (the slot written above is room
-	// past the records), but for a skip in a text run. infoMany: em[1]
-	// and em[2], then the step.
+	// infoSpecial: stop before the step (the slots written above are
+	// room past the records), but for a skip in a text run. infoThree:
+	// em[2], then the step.
 	TESTL $const_infoSpecial, R9
 	JNZ special
-	MOVQ scanTable_emits+8(R8)(R10*8), R11
-	ADDQ R13, R11
-	ANDQ R12, R11
-	MOVQ R11, 8(DI)
 	MOVQ scanTable_emits+16(R8)(R10*8), R11
+	MOVQ X13, R13
 	ADDQ R13, R11
+	MOVQ X1, R12
 	ANDQ R12, R11
 	MOVQ R11, 16(DI)
 	JMP step
@@ -111,7 +117,7 @@ special:
 
 text:
 	// The byte at CX is on the run: past it.
-	ADDQ $(1<<24), R13
+	PADDQ X14, X13
 	INCQ CX
 	JZ done
 
@@ -136,7 +142,7 @@ words:
 	ANDQ R11, R10
 	JNZ found
 	ADDQ $8, CX
-	ADDQ $(8<<24), R13
+	PADDQ X2, X13
 	TESTQ CX, CX
 	JNZ words
 	JMP done
@@ -146,7 +152,9 @@ found:
 	SHRQ $3, R10
 	ADDQ R10, CX
 	SHLQ $24, R10
-	ADDQ R10, R13
+	MOVQ R10, X0
+	PUNPCKLQDQ X0, X0
+	PADDQ X0, X13
 
 stop:
 	// The byte at CX ends the printable run: TAB and LF go on with it
@@ -166,7 +174,7 @@ tail:
 	SUBL $0x20, BX
 	CMPL BX, $(0x7E-0x20)
 	JHI stop
-	ADDQ $(1<<24), R13
+	PADDQ X14, X13
 	INCQ CX
 	JNZ tail
 	JMP done
