@@ -244,15 +244,20 @@ func (t *scanTable) stepsBlock(q []byte, i int, s uint32, recs []Record, n int, 
 		k := s + uint32(class[b]) // < len(next): no extension on the chain
 		f := uint32(info[k])
 		em := &ems[f>>infoEmitShift]
-		// A final byte 0xFF in em stands for b. The slot is written
-		// before the test below; a special step leaves it unused, as
+		// A final byte 0xFF in em stands for b. The slots are written
+		// before the test below; a special step leaves them unused, as
 		// room past the records.
 		keep := Record(b)<<8 | ^Record(0xFF00)
 		recs[n] = (em[0] + at) & keep
-		recs[n+1] = (em[1] + at) & keep
-		if f&(infoSpecial|infoThree) != 0 {
+		if stepsPair {
+			recs[n+1] = (em[1] + at) & keep
+		}
+		if f&(infoSpecial|stepsRare) != 0 {
 			if f&infoSpecial != 0 {
 				break
+			}
+			if !stepsPair {
+				recs[n+1] = (em[1] + at) & keep
 			}
 			recs[n+2] = (em[2] + at) & keep
 		}
@@ -350,8 +355,10 @@ const scanWidth = 64
 // scanInfo bits: how many records the step writes (bits 0–1), whether
 // the step is a UTF-8 lead byte in ground, a run of bytes to skip or an
 // abort that leaves its byte to be read again (bit 2), the first (bit 3),
-// whether three records (bit 4), the second (bit 5), and the index
-// of those records in scanTable.emits (bits 6–15).
+// whether three records (bit 4), the second (bit 5), and the index of
+// those records in scanTable.emits (bits 6–15; masked, infoEmits, the
+// emission's offset in bytes there). More than one record is bit 1
+// (infoMany).
 const (
 	infoCount     = 3
 	infoSpecial   = 1 << 2
@@ -359,6 +366,8 @@ const (
 	infoThree     = 1 << 4
 	infoSkip      = 1 << 5
 	infoEmitShift = 6
+	infoEmits     = 1<<16 - 1<<infoEmitShift
+	infoMany      = 2 // infoCount's high bit: two records or three
 )
 
 // scanTable is the transition table of Scan for one choice of options.
@@ -368,21 +377,25 @@ const (
 // bits: the index needs no extension on the chain of loads from one
 // state to the next, only a bounds check beside it.
 type scanTable struct {
+	emits [1 << 10]emission   // the record lists of the steps; emits[0] is empty
 	class [256]uint8          // byte → column
 	next  [1<<16 + 256]uint16 // [state row + class]: the next state row
 	next2 [1<<16 + 256]uint16 // 2 × next, for steps in assembly (fillSteps)
 	info  [1<<16 + 256]uint16 // [state row + class]: the records (scanInfo bits)
 	end   []uint32            // [state]: the records End writes, as an entry
 	flush []uint32            // [state]: the text run a Scan call ends, as an entry
-	emits [1 << 10]emission   // the record lists of the steps; emits[0] is empty
 	skip  []uint8             // [state]: the index in skips of the bytes its skip entries skip
 	skips []stays
 }
 
-// emission is the records one step writes, their offsets relative to the
-// byte stepped (added to it as offset<<24); a final byte 0xFF stands for
-// the byte stepped (a dispatch or a single control).
-type emission [3]Record
+// emission is the records one step writes (at most three; the other slots
+// are zero), their offsets relative to the byte stepped (added to it as
+// offset<<24); a final byte 0xFF stands for the byte stepped (a dispatch
+// or a single control). It is 64 bytes, 1<<infoEmitShift: the emission
+// bits of a scanInfo, masked (infoEmits), are its offset in emits, which
+// is the first field of scanTable, so that no emission crosses a cache
+// line of a table aligned to 64 bytes (steps_amd64.s).
+type emission [8]Record
 
 // scanRun is the length of a run of printable ASCII in ground after which
 // Scan skips the rest of the run eight bytes at a time (stays.skip), as

@@ -5,26 +5,33 @@
 
 // func steps(t *scanTable, q []byte, i int, s uint32, recs []Record, n, lim int, at Record) (stop int, state uint32, count int)
 //
-// The loop of stepsGo with no bounds check and no stack traffic. A byte b
-// at state row s (AX):
+// The loop of stepsGo (with stepsPair) with no bounds check and no stack
+// traffic. A byte b at state row s (AX):
 //
 //	DX  = &t.next[class[b]] - &t.next[0] + t: the address of both rows'
 //	      entries but for s, so that the chain from one state to the next
 //	      is one load, next[s+class] = (DX)(AX*2) plus the field offset
-//	R9  = info[s+class]; R10 = its emission index times 3
-//	R11 = (emits[R10/3][0] + at) & stepsKeep[b], stored at recs[n] (DI)
+//	R9  = info[s+class]; R10 = info&infoEmits, its emission's offset
+//	X0  = (emits[..][0:2] + at) & stepsKeep[b], both lanes at once,
+//	      stored at recs[n] and recs[n+1] (DI) in one 16-byte store
 //
-// then n += info&infoCount, or, on the rare path, the two more records of
-// an infoMany step, or, for infoSpecial, a return before the step but for
+// then n += info&infoCount, or, on the rare path, the third record of an
+// infoThree step, or, for infoSpecial, a return before the step but for
 // a skip in scanText, where the run of printable ASCII, TAB and LF is
 // passed over eight bytes at a time and the byte that ends it is stepped
 // from scanText, or returned at if it is the lead byte of a plain
 // character (textLen 2 or 3: skipASCII in stepsGo). Before
 // each byte, a return if n is past lim: one compare of DI with R15, not on
-// the chain, taken once a call.
+// the chain, taken once a call. Writing the second slot of every step
+// leaves only steps of three records (about 7K a MiB of uniform random
+// bytes) and special ones on the rare path: the branch on one record or
+// two, in random order on random bytes, mispredicted 127K times a MiB
+// (BENCHMARKS.md, uni12).
 //
 // Registers: R8 t, SI the end of q, CX the index from the end (negative),
-// AX the state, DI &recs[n], R15 &recs[lim], R13 at, R14 &stepsKeep.
+// AX the state, DI &recs[n], R15 &recs[lim], R14 &stepsKeep, X13 at in
+// both lanes, X14 1<<24 and X2 8<<24 in both (a step's and a word's
+// advance of at).
 TEXT ·steps(SB), NOSPLIT, $0-120
 	MOVQ t+0(FP), R8
 	MOVQ q_base+8(FP), SI
@@ -57,15 +64,14 @@ loop:
 	CMPQ DI, R15
 	JGT done
 	MOVBLZX (SI)(CX*1), R12
-	MOVBLZX (R8)(R12*1), BX
+	MOVBLZX scanTable_class(R8)(R12*1), BX
 	SHLL $4, R12
 	MOVOU (R14)(R12*1), X1
 	LEAQ scanTable_next2(R8)(BX*2), DX
 	MOVWLZX scanTable_info-scanTable_next2(DX)(AX*1), R9
 	MOVL R9, R10
-	SHRL $const_infoEmitShift, R10
-	LEAQ (R10)(R10*2), R10
-	MOVOU scanTable_emits(R8)(R10*8), X0
+	ANDL $const_infoEmits, R10
+	MOVOU scanTable_emits(R8)(R10*1), X0
 	PADDQ X13, X0
 	PAND X1, X0
 	MOVOU X0, (DI)
@@ -97,7 +103,7 @@ rare:
 	// em[2], then the step.
 	TESTL $const_infoSpecial, R9
 	JNZ special
-	MOVQ scanTable_emits+16(R8)(R10*8), R11
+	MOVQ scanTable_emits+16(R8)(R10*1), R11
 	MOVQ X13, R13
 	ADDQ R13, R11
 	MOVQ X1, R12
