@@ -542,7 +542,7 @@ func simpleRun(recs *[batchRecords]decode.Record, i uint, next uint32, chunk, bu
 		x := uint32(r)
 		e := uint32(r>>24) - next
 		n := e - s
-		st := &simpleSteps[simpleClass[(x%16|x>>4&0x1F0)%uint32(len(simpleClass))]%uint8(len(simpleSteps))]
+		st := &simpleSteps[simpleClass[x&simpleIndex]%uint8(len(simpleSteps))]
 		if n-1|(x&simpleBad)<<8 >= uint32(st.lim) {
 			break
 		}
@@ -594,14 +594,15 @@ var simpleSteps = [8]simpleStep{
 	{lim: 16, count: countDEL},
 }
 
-// simpleClass is the class of simpleSteps of a record by its kind (bits
-// 0–3) and its code's low five bits (4–8): text; invalid UTF-8; the C0
+// simpleClass is the class of simpleSteps of a record by its bits of
+// simpleIndex, its kind's low four (bits 0–3) and its code's low five
+// (bits 8–12), one AND from the record: text; invalid UTF-8; the C0
 // controls that are only removed (all but CR, BS, VT and FF, which the
 // record path does more with: quickC0, record); the C1 controls and DEL
 // that raise no advisory class (token counts them by kind, and advise
 // raises nothing), in either spelling; 0 for the rest, and for a kind
 // past 15 or with flags (simpleBad), which simpleRun also declines.
-var simpleClass = func() (t [16 * 32]uint8) {
+var simpleClass = func() (t [simpleIndex + 1]uint8) {
 	quiet := func(b []byte, k decode.Kind) bool {
 		n, cl := 0, Advisory(0)
 		for tok := range decode.Tokens(b) {
@@ -613,22 +614,25 @@ var simpleClass = func() (t [16 * 32]uint8) {
 		return n == 1 && cl == 0
 	}
 	for code := range 32 {
-		t[int(decode.KindText)|code<<4] = 1
-		t[int(decode.KindInvalid)|code<<4] = 2
+		t[int(decode.KindText)|code<<8] = 1
+		t[int(decode.KindInvalid)|code<<8] = 2
 		switch code {
 		case '\r', '\b', 0x0B, 0x0C:
 		default:
-			t[int(decode.KindC0)|code<<4] = 3
+			t[int(decode.KindC0)|code<<8] = 3
 		}
 		if c1 := byte(0x80 + code); quiet([]byte{c1}, decode.KindC1) && quiet([]byte{0xC2, c1}, decode.KindC1) {
-			t[int(decode.KindC1)|code<<4] = 4
+			t[int(decode.KindC1)|code<<8] = 4
 		}
 	}
 	if quiet([]byte{0x7F}, decode.KindDEL) {
-		t[int(decode.KindDEL)|0x7F%32<<4] = 5
+		t[int(decode.KindDEL)|0x7F%32<<8] = 5
 	}
 	return t
 }()
+
+// simpleIndex masks the bits of a record that index simpleClass.
+const simpleIndex = 0x1F0F
 
 // simpleBad masks the bits of a record (its low 32) that keep it from
 // simpleRun: a kind past 15 (stopRecord's), and any flag.
