@@ -398,6 +398,10 @@ type scanTable struct {
 	// the final byte leads to.
 	csiRec  [256]Record
 	csiNext uint16
+	// csiAt[k] is k<<24 in both lanes: the advance of at from the ESC to
+	// a final byte k bytes past it: one 16-byte load in steps, at twice the
+	// bit index 8k+7 of the final byte's top bit, less 14.
+	csiAt [shortCSIMax][2]Record
 }
 
 // emission is the records one step writes (at most three; the other slots

@@ -535,6 +535,9 @@ func (t *scanTable) fuseShortCSI() {
 		}
 	}
 	t.csiRec, t.csiNext = recs, uint16(next)
+	for k := range t.csiAt {
+		t.csiAt[k] = [2]Record{Record(k) << 24, Record(k) << 24}
+	}
 	for s := uint32(scanGround); s <= scanText; s += scanWidth {
 		t.info[s+uint32(t.class[0x1B])] |= infoShortCSI
 	}

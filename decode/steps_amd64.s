@@ -32,7 +32,7 @@
 //
 // Registers: R8 t, SI the end of q, CX the index from the end (negative),
 // AX the state, DI &recs[n], R15 &recs[lim], R14 &stepsKeep, X13 at in
-// both lanes, X14 1<<24 and X2 8<<24 in both (a step's and a word's
+// both lanes, X14 1<<24, X2 8<<24 in both (a step's and a word's
 // advance of at). Frame: gate, and tries, the ESCs left to test in vain
 // before gate loses infoShortCSI (shortCSITries).
 TEXT ·steps(SB), NOSPLIT, $16-120
@@ -198,11 +198,12 @@ csi:
 	// the ESC's record (written above, R9&infoCount of them), then the
 	// final byte's, csiRec[F] + at + k<<24 for F at CX+k, with the
 	// second slot as stepsPair writes it (at + k<<24: the final byte's
-	// emission has one record), and the state csiNext. Only while shortCSIMax bytes are left in q and the ESC's
-	// record leaves n at or below lim, where the table would step the
-	// sequence's every byte; otherwise, as for any other sequence, the
-	// ESC is stepped. R10–R13 and BX are free (at is X13); DX and R9
-	// are the step's.
+	// emission has one record), and the state csiNext; at moves in both
+	// lanes by csiAt[k] and a step. Only while shortCSIMax bytes are left
+	// in q and the ESC's record leaves n at or below lim, where the table
+	// would step the sequence's every byte; otherwise, as for any other
+	// sequence, the ESC is stepped. R10–R12, BX, X0 and X3 are free; DX
+	// and R9 are the step's.
 	CMPQ CX, $-const_shortCSIMax
 	JGT step
 	MOVL R9, R10
@@ -226,6 +227,8 @@ csi:
 	ANDQ BX, R12
 	JZ miss
 	BSFQ R12, R12
+	// R12 is 8k+7 for the final byte at CX+k: csiAt[k] is 2*R12-14 on.
+	MOVOU scanTable_csiAt-14(R8)(R12*2), X3
 	SHRQ $3, R12
 	ADDQ R12, CX
 	MOVBLZX (SI)(CX*1), BX
@@ -233,16 +236,12 @@ csi:
 	TESTQ R11, R11
 	JZ nocsi
 	MOVL $const_shortCSITries, tries-16(SP)
-	SHLQ $24, R12
-	MOVQ X13, R13
-	ADDQ R12, R13
-	ADDQ R13, R11
-	MOVQ R11, (R10)
-	MOVQ R13, 8(R10)
+	PADDQ X3, X13
+	MOVQ R11, X0
+	PADDQ X13, X0
+	MOVOU X0, (R10)
 	LEAQ 8(R10), DI
-	ADDQ $(1<<24), R13
-	MOVQ R13, X13
-	PUNPCKLQDQ X13, X13
+	PADDQ X14, X13
 	MOVWLZX scanTable_csiNext(R8), AX
 	SHLL $1, AX
 	INCQ CX
