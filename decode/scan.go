@@ -247,16 +247,21 @@ func (t *scanTable) stepsBlock(q []byte, i int, s uint32, recs []Record, n int, 
 		k := s + uint32(class[b]) // < len(next): no extension on the chain
 		f := uint32(info[k])
 		em := &ems[f>>infoEmitShift]
-		// A final byte 0xFF in em stands for b. The slot is written
-		// before the test below; a special step leaves it unused, as
+		// A final byte 0xFF in em stands for b. The slots are written
+		// before the test below; a special step leaves them unused, as
 		// room past the records.
 		keep := Record(b)<<8 | ^Record(0xFF00)
 		recs[n] = (em[0] + at) & keep
-		if f&(infoSpecial|infoMany) != 0 {
+		if stepsPair {
+			recs[n+1] = (em[1] + at) & keep
+		}
+		if f&(infoSpecial|stepsRare) != 0 {
 			if f&infoSpecial != 0 {
 				break
 			}
-			recs[n+1] = (em[1] + at) & keep
+			if !stepsPair {
+				recs[n+1] = (em[1] + at) & keep
+			}
 			recs[n+2] = (em[2] + at) & keep
 		}
 		n += int(f & infoCount)
@@ -334,7 +339,7 @@ func (t *scanTable) inRun(s uint16) bool { return s-scanWidth < scanRun*scanWidt
 // (bits 0–15); whether the step consumes its byte (bit 16; an abort leaves
 // the byte to be read again in ground); whether the byte is a UTF-8 lead
 // byte in ground (bit 17, decoded by decodeUTF8 instead); how many records
-// the step writes (bits 18–19) and whether more than one (bit 20); whether
+// the step writes (bits 18–19); whether
 // the rest of the run is skipped (bit 21, scanTable.skip); and the index
 // of those records in scanTable.emits (bits 22–31).
 const (
@@ -342,7 +347,6 @@ const (
 	entryConsumeShift = 16
 	entryLead         = 1 << 17
 	entryCountShift   = 18
-	entryMany         = 1 << 20
 	entrySkip         = 1 << 21
 	entryEmitShift    = 22
 )
@@ -354,18 +358,21 @@ const scanWidth = 64
 // scanInfo bits: how many records the step writes (bits 0–1), whether
 // the step is a UTF-8 lead byte in ground, a run of bytes to skip or an
 // abort that leaves its byte to be read again (bit 2), the first (bit 3),
-// whether more than one record (bit 4), the second (bit 5), whether the
-// step is an ESC in ground that may begin a short CSI (bit 6,
-// fuseShortCSI), and the index of those records in scanTable.emits (bits
-// 7–15).
+// whether three records (bit 4), the second (bit 5), whether the step is
+// an ESC in ground that may begin a short CSI (bit 6, fuseShortCSI), and
+// the index of those records in scanTable.emits (bits 7–15; masked,
+// infoEmits, the emission's offset in bytes there). More than one record
+// is bit 1 (infoMany).
 const (
 	infoCount     = 3
 	infoSpecial   = 1 << 2
 	infoLead      = 1 << 3
-	infoMany      = 1 << 4
+	infoThree     = 1 << 4
 	infoSkip      = 1 << 5
 	infoShortCSI  = 1 << 6
 	infoEmitShift = 7
+	infoEmits     = 1<<16 - 1<<infoEmitShift
+	infoMany      = 2 // infoCount's high bit: two records or three
 )
 
 // scanTable is the transition table of Scan for one choice of options.
@@ -375,13 +382,13 @@ const (
 // bits: the index needs no extension on the chain of loads from one
 // state to the next, only a bounds check beside it.
 type scanTable struct {
+	emits [1 << 9]emission    // the record lists of the steps; emits[0] is empty
 	class [256]uint8          // byte → column
 	next  [1<<16 + 256]uint16 // [state row + class]: the next state row
 	next2 [1<<16 + 256]uint16 // 2 × next, for steps in assembly (fillSteps)
 	info  [1<<16 + 256]uint16 // [state row + class]: the records (scanInfo bits)
 	end   []uint32            // [state]: the records End writes, as an entry
 	flush []uint32            // [state]: the text run a Scan call ends, as an entry
-	emits [1 << 9]emission    // the record lists of the steps; emits[0] is empty
 	skip  []uint8             // [state]: the index in skips of the bytes its skip entries skip
 	skips []stays
 
@@ -391,12 +398,20 @@ type scanTable struct {
 	// the final byte leads to.
 	csiRec  [256]Record
 	csiNext uint16
+	// csiAt[k] is k<<24 in both lanes: the advance of at from the ESC to
+	// a final byte k bytes past it: one 16-byte load in steps, at twice the
+	// bit index 8k+7 of the final byte's top bit, less 14.
+	csiAt [shortCSIMax][2]Record
 }
 
-// emission is the records one step writes, their offsets relative to the
-// byte stepped (added to it as offset<<24); a final byte 0xFF stands for
-// the byte stepped (a dispatch or a single control).
-type emission [3]Record
+// emission is the records one step writes (at most three; the other slots
+// are zero), their offsets relative to the byte stepped (added to it as
+// offset<<24); a final byte 0xFF stands for the byte stepped (a dispatch
+// or a single control). It is 128 bytes, 1<<infoEmitShift: the emission
+// bits of a scanInfo, masked (infoEmits), are its offset in emits, which
+// is the first field of scanTable, so that no emission crosses a cache
+// line of a table aligned to 64 bytes (steps_amd64.s).
+type emission [16]Record
 
 // scanRun is the length of a run of printable ASCII in ground after which
 // Scan skips the rest of the run eight bytes at a time (stays.skip), as

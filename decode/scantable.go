@@ -267,11 +267,7 @@ func buildScanTable(loneC1, apcBEL bool, classes *[256]uint8) *scanTable {
 			t.emits[k] = em
 			nemits++
 		}
-		e := uint64(k)<<entryEmitShift | uint64(len(ts))<<entryCountShift
-		if len(ts) > 1 {
-			e |= entryMany
-		}
-		return e
+		return uint64(k)<<entryEmitShift | uint64(len(ts))<<entryCountShift
 	}
 	d := Decoder{LoneC1: loneC1, APCBEL: apcBEL}
 	var buf [2 * ScanRecords]Token
@@ -415,8 +411,8 @@ func buildScanTable(loneC1, apcBEL bool, classes *[256]uint8) *scanTable {
 		for c, b := range firstOf {
 			e := row(uint32(r[b]))
 			f := uint16(e>>entryEmitShift)<<infoEmitShift | uint16(e>>entryCountShift&3)
-			if e&entryMany != 0 {
-				f |= infoMany
+			if e>>entryCountShift&3 == 3 {
+				f |= infoThree
 			}
 			if e&entryLead != 0 {
 				f |= infoLead | infoSpecial
@@ -481,7 +477,7 @@ func (t *scanTable) fuseShortCSI() {
 		k := s + uint32(t.class[b])
 		return uint32(t.next[k]), t.info[k]
 	}
-	quiet := func(f uint16) bool { return f&(infoSpecial|infoMany|infoCount) == 0 }
+	quiet := func(f uint16) bool { return f&(infoSpecial|infoCount) == 0 }
 	for b := range 256 {
 		if b != 0x1B && t.class[b] == t.class[0x1B] {
 			return // steps takes the byte of the marked step for an ESC
@@ -539,6 +535,9 @@ func (t *scanTable) fuseShortCSI() {
 		}
 	}
 	t.csiRec, t.csiNext = recs, uint16(next)
+	for k := range t.csiAt {
+		t.csiAt[k] = [2]Record{Record(k) << 24, Record(k) << 24}
+	}
 	for s := uint32(scanGround); s <= scanText; s += scanWidth {
 		t.info[s+uint32(t.class[0x1B])] |= infoShortCSI
 	}

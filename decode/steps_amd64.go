@@ -24,12 +24,25 @@ package decode
 //go:noescape
 func steps(t *scanTable, q []byte, i int, s uint32, recs []Record, n, lim int, at Record) (stop int, state uint32, count int)
 
-// stepsKeep is, for each byte b, the mask that keeps a record as it is but
-// for a final byte 0xFF, which becomes b (emission): the AND that stepsGo
-// computes as Record(b)<<8 | ^Record(0xFF00), one load in the assembly.
-var stepsKeep = func() (m [256]Record) {
+// stepsPair says that stepsBlock writes the second slot of every step, as
+// the assembly does with the first in one 16-byte store (its reference
+// here), so that only a step of three records (stepsRare: infoThree) or a
+// special one branches: on random bytes, where a step writes one record
+// or two in no order the predictor learns, that branch was 168K of the
+// 390K mispredicts a MiB (BENCHMARKS.md, uni11 and uni12).
+const stepsPair = true
+
+// stepsRare is the step that stepsBlock branches on besides a special one.
+const stepsRare = infoThree
+
+// stepsKeep is, for each byte b, twice the mask that keeps a record as it
+// is but for a final byte 0xFF, which becomes b (emission): the AND that
+// stepsGo computes as Record(b)<<8 | ^Record(0xFF00), one 16-byte load in
+// the assembly for the two records every step writes.
+var stepsKeep = func() (m [256][2]Record) {
 	for b := range m {
-		m[b] = Record(b)<<8 | ^Record(0xFF00)
+		m[b][0] = Record(b)<<8 | ^Record(0xFF00)
+		m[b][1] = m[b][0]
 	}
 	return m
 }()

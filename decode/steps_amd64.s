@@ -5,30 +5,36 @@
 
 // func steps(t *scanTable, q []byte, i int, s uint32, recs []Record, n, lim int, at Record) (stop int, state uint32, count int)
 //
-// The loop of stepsGo with no bounds check and no stack traffic. A byte b
-// at state row s (AX):
+// The loop of stepsGo (with stepsPair) with no bounds check and no stack
+// traffic. A byte b at state row s (AX):
 //
 //	DX  = &t.next[class[b]] - &t.next[0] + t: the address of both rows'
 //	      entries but for s, so that the chain from one state to the next
 //	      is one load, next[s+class] = (DX)(AX*2) plus the field offset
-//	R9  = info[s+class]; R10 = its emission index times 3
-//	R11 = (emits[R10/3][0] + at) & stepsKeep[b], stored at recs[n] (DI)
+//	R9  = info[s+class]; R10 = info&infoEmits, its emission's offset
+//	X0  = (emits[..][0:2] + at) & stepsKeep[b], both lanes at once,
+//	      stored at recs[n] and recs[n+1] (DI) in one 16-byte store
 //
-// then n += info&infoCount, or, on the rare path, the two more records of
-// an infoMany step, or, for infoSpecial, a return before the step but for
+// then n += info&infoCount, or, on the rare path, the third record of an
+// infoThree step, or, for infoSpecial, a return before the step but for
 // a skip in scanText, where the run of printable ASCII, TAB and LF is
 // passed over eight bytes at a time and the byte that ends it is stepped
 // from scanText, or returned at if it is the lead byte of a plain
 // character (textLen 2 or 3: skipASCII in stepsGo). Before
 // each byte, a return if n is past lim: one compare of DI with R15, not on
-// the chain, taken once a call. An ESC in ground (infoShortCSI) that
-// begins a short CSI takes the sequence in one step (csi: shortCSI in
-// stepsGo), while gate, the mask of the rare path's test, has the bit.
+// the chain, taken once a call. Writing the second slot of every step
+// leaves only steps of three records (about 7K a MiB of uniform random
+// bytes) and special ones on the rare path: the branch on one record or
+// two, in random order on random bytes, mispredicted 127K times a MiB
+// (BENCHMARKS.md, uni12). An ESC in ground (infoShortCSI) that begins a
+// short CSI takes the sequence in one step (csi: shortCSI in stepsGo),
+// while gate, the mask of the rare path's test, has the bit.
 //
 // Registers: R8 t, SI the end of q, CX the index from the end (negative),
-// AX the state, DI &recs[n], R15 &recs[lim], R13 at, R14 &stepsKeep.
-// Frame: gate, and tries, the ESCs left to test in vain before gate
-// loses infoShortCSI (shortCSITries).
+// AX the state, DI &recs[n], R15 &recs[lim], R14 &stepsKeep, X13 at in
+// both lanes, X14 1<<24, X2 8<<24 in both (a step's and a word's
+// advance of at). Frame: gate, and tries, the ESCs left to test in vain
+// before gate loses infoShortCSI (shortCSITries).
 TEXT ·steps(SB), NOSPLIT, $16-120
 	MOVQ t+0(FP), R8
 	MOVQ q_base+8(FP), SI
@@ -41,12 +47,19 @@ TEXT ·steps(SB), NOSPLIT, $16-120
 	MOVQ recs_base+48(FP), DI
 	MOVQ n+72(FP), DX
 	LEAQ (DI)(DX*8), DI
-	MOVQ at+88(FP), R13
+	MOVQ at+88(FP), X13
+	PUNPCKLQDQ X13, X13
+	MOVQ $(1<<24), R11
+	MOVQ R11, X14
+	PUNPCKLQDQ X14, X14
+	MOVQ $(8<<24), R11
+	MOVQ R11, X2
+	PUNPCKLQDQ X2, X2
 	LEAQ ·stepsKeep(SB), R14
 	MOVQ lim+80(FP), R15
 	SHLQ $3, R15
 	ADDQ recs_base+48(FP), R15
-	MOVL $(const_infoSpecial|const_infoMany|const_infoShortCSI), gate-8(SP)
+	MOVL $(const_infoSpecial|const_infoThree|const_infoShortCSI), gate-8(SP)
 	MOVL $const_shortCSITries, tries-16(SP)
 	TESTQ CX, CX
 	JZ done
@@ -55,18 +68,18 @@ TEXT ·steps(SB), NOSPLIT, $16-120
 loop:
 	CMPQ DI, R15
 	JGT done
-	MOVBLZX (SI)(CX*1), BX
-	MOVQ (R14)(BX*8), R12
-	MOVBLZX (R8)(BX*1), BX
+	MOVBLZX (SI)(CX*1), R12
+	MOVBLZX scanTable_class(R8)(R12*1), BX
+	SHLL $4, R12
+	MOVOU (R14)(R12*1), X1
 	LEAQ scanTable_next2(R8)(BX*2), DX
 	MOVWLZX scanTable_info-scanTable_next2(DX)(AX*1), R9
 	MOVL R9, R10
-	SHRL $const_infoEmitShift, R10
-	LEAQ (R10)(R10*2), R10
-	MOVQ scanTable_emits(R8)(R10*8), R11
-	ADDQ R13, R11
-	ANDQ R12, R11
-	MOVQ R11, (DI)
+	ANDL $const_infoEmits, R10
+	MOVOU scanTable_emits(R8)(R10*1), X0
+	PADDQ X13, X0
+	PAND X1, X0
+	MOVOU X0, (DI)
 	TESTL R9, gate-8(SP)
 	JNZ rare
 
@@ -74,7 +87,7 @@ step:
 	MOVWLZX (DX)(AX*1), AX
 	ANDL $const_infoCount, R9
 	LEAQ (DI)(R9*8), DI
-	ADDQ $(1<<24), R13
+	PADDQ X14, X13
 	INCQ CX
 	JNZ loop
 
@@ -91,19 +104,17 @@ done:
 
 rare:
 	// infoShortCSI: an ESC in ground, which may begin a short CSI.
-	// infoSpecial: stop before the step (the slot written above is room
-	// past the records), but for a skip in a text run. infoMany: em[1]
-	// and em[2], then the step.
+	// infoSpecial: stop before the step (the slots written above are
+	// room past the records), but for a skip in a text run. infoThree:
+	// em[2], then the step.
 	TESTL $const_infoShortCSI, R9
 	JNZ csi
 	TESTL $const_infoSpecial, R9
 	JNZ special
-	MOVQ scanTable_emits+8(R8)(R10*8), R11
+	MOVQ scanTable_emits+16(R8)(R10*1), R11
+	MOVQ X13, R13
 	ADDQ R13, R11
-	ANDQ R12, R11
-	MOVQ R11, 8(DI)
-	MOVQ scanTable_emits+16(R8)(R10*8), R11
-	ADDQ R13, R11
+	MOVQ X1, R12
 	ANDQ R12, R11
 	MOVQ R11, 16(DI)
 	JMP step
@@ -120,7 +131,7 @@ special:
 
 text:
 	// The byte at CX is on the run: past it.
-	ADDQ $(1<<24), R13
+	PADDQ X14, X13
 	INCQ CX
 	JZ done
 
@@ -145,7 +156,7 @@ words:
 	ANDQ R11, R10
 	JNZ found
 	ADDQ $8, CX
-	ADDQ $(8<<24), R13
+	PADDQ X2, X13
 	TESTQ CX, CX
 	JNZ words
 	JMP done
@@ -155,7 +166,9 @@ found:
 	SHRQ $3, R10
 	ADDQ R10, CX
 	SHLQ $24, R10
-	ADDQ R10, R13
+	MOVQ R10, X0
+	PUNPCKLQDQ X0, X0
+	PADDQ X0, X13
 
 stop:
 	// The byte at CX ends the printable run: TAB and LF go on with it
@@ -175,7 +188,7 @@ tail:
 	SUBL $0x20, BX
 	CMPL BX, $(0x7E-0x20)
 	JHI stop
-	ADDQ $(1<<24), R13
+	PADDQ X14, X13
 	INCQ CX
 	JNZ tail
 	JMP done
@@ -183,11 +196,14 @@ tail:
 csi:
 	// A short CSI from the ESC at CX (shortCSI in stepsGo) is one step:
 	// the ESC's record (written above, R9&infoCount of them), then the
-	// final byte's, csiRec[F] + at + k<<24 for F at CX+k, and the state
-	// csiNext. Only while shortCSIMax bytes are left in q and the ESC's
-	// record leaves n at or below lim, where the table would step the
-	// sequence's every byte; otherwise, as for any other sequence, the
-	// ESC is stepped. R10–R12 and BX are free; DX and R9 are the step's.
+	// final byte's, csiRec[F] + at + k<<24 for F at CX+k, with the
+	// second slot as stepsPair writes it (at + k<<24: the final byte's
+	// emission has one record), and the state csiNext; at moves in both
+	// lanes by csiAt[k] and a step. Only while shortCSIMax bytes are left
+	// in q and the ESC's record leaves n at or below lim, where the table
+	// would step the sequence's every byte; otherwise, as for any other
+	// sequence, the ESC is stepped. R10–R12, BX, X0 and X3 are free; DX
+	// and R9 are the step's.
 	CMPQ CX, $-const_shortCSIMax
 	JGT step
 	MOVL R9, R10
@@ -211,6 +227,8 @@ csi:
 	ANDQ BX, R12
 	JZ miss
 	BSFQ R12, R12
+	// R12 is 8k+7 for the final byte at CX+k: csiAt[k] is 2*R12-14 on.
+	MOVOU scanTable_csiAt-14(R8)(R12*2), X3
 	SHRQ $3, R12
 	ADDQ R12, CX
 	MOVBLZX (SI)(CX*1), BX
@@ -218,12 +236,12 @@ csi:
 	TESTQ R11, R11
 	JZ nocsi
 	MOVL $const_shortCSITries, tries-16(SP)
-	SHLQ $24, R12
-	ADDQ R13, R11
-	ADDQ R12, R11
-	MOVQ R11, (R10)
+	PADDQ X3, X13
+	MOVQ R11, X0
+	PADDQ X13, X0
+	MOVOU X0, (R10)
 	LEAQ 8(R10), DI
-	LEAQ (1<<24)(R13)(R12*1), R13
+	PADDQ X14, X13
 	MOVWLZX scanTable_csiNext(R8), AX
 	SHLL $1, AX
 	INCQ CX
@@ -240,5 +258,5 @@ miss:
 	// would mispredict on input of other sequences.
 	DECL tries-16(SP)
 	JNZ step
-	MOVL $(const_infoSpecial|const_infoMany), gate-8(SP)
+	MOVL $(const_infoSpecial|const_infoThree), gate-8(SP)
 	JMP step

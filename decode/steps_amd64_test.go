@@ -128,7 +128,7 @@ func stepsInputs(t *testing.T, r *rand.Rand, count int) [][]byte {
 // with a record count of 0 or 5 and a stream offset whose records wrap
 // past 1<<40 within the block; each also with recs of every length
 // (checkSteps). A byte of every class from every row includes, in each
-// table, steps of infoMany, which the sweep of lengths takes at the limit
+// table, steps of infoThree, which the sweep of lengths takes at the limit
 // (n == lim, recs three slots long).
 func TestSteps(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 9))
@@ -149,7 +149,7 @@ func TestSteps(t *testing.T) {
 		many := 0
 		for k, s := range rows {
 			for _, b := range reps {
-				if f := tab.info[s+uint32(tab.class[b])]; f&infoMany != 0 && f&infoSpecial == 0 {
+				if f := tab.info[s+uint32(tab.class[b])]; f&infoThree != 0 && f&infoSpecial == 0 {
 					many++
 				}
 				q := append([]byte{0, b}, hostile.Bytes(r, 5)...)
@@ -160,7 +160,7 @@ func TestSteps(t *testing.T) {
 			}
 		}
 		if many == 0 {
-			t.Fatalf("table (lone %v, apc-bel %v): no step of infoMany taken at the limit", d.LoneC1, d.APCBEL)
+			t.Fatalf("table (lone %v, apc-bel %v): no step of infoThree taken at the limit", d.LoneC1, d.APCBEL)
 		}
 	}
 }
