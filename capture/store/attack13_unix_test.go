@@ -16,17 +16,8 @@ import (
 // bytelens excerpt and the MCP server's excerpt and report calls hung, and
 // a link to another file was read as the cleaned text (attack13).
 func TestAttack13OpenCleanPlanted(t *testing.T) {
+	st, r, tmp := cleanTemp(t)
 	dir := t.TempDir()
-	st, err := Open(filepath.Join(dir, "s"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r Ref
-	r[0] = 1
-	tmp, err := st.NewCleanTemp()
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := syscall.Mkfifo(filepath.Join(tmp, "meta.json"), 0o600); err != nil {
 		t.Fatal(err)
 	}

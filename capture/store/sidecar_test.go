@@ -8,9 +8,10 @@ import (
 	"time"
 )
 
-// A derived-file directory committed for a reference is opened by name,
-// pruned on its own schedule, and never opened through a path.
-func TestCleanDirs(t *testing.T) {
+// cleanTemp opens a store in a temporary directory and returns it, a
+// reference and a new derived-file directory to commit for it.
+func cleanTemp(t *testing.T) (*Store, Ref, string) {
+	t.Helper()
 	st, err := Open(filepath.Join(t.TempDir(), "s"))
 	if err != nil {
 		t.Fatal(err)
@@ -21,6 +22,13 @@ func TestCleanDirs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return st, r, tmp
+}
+
+// A derived-file directory committed for a reference is opened by name,
+// pruned on its own schedule, and never opened through a path.
+func TestCleanDirs(t *testing.T) {
+	st, r, tmp := cleanTemp(t)
 	os.WriteFile(filepath.Join(tmp, "meta.json"), []byte("{}"), 0o600)
 	if err := st.CommitClean(tmp, r); err != nil {
 		t.Fatal(err)
