@@ -32,6 +32,11 @@ func newDiffCmd(s *streams) *cobra.Command {
 		switch {
 		case err != nil:
 		case asJSON:
+			if d, ok := out.(*diff.Result); ok {
+				j := *d
+				j.A.Stream, j.B.Stream = jsonName(d.A.Stream), jsonName(d.B.Stream)
+				out = &j
+			}
 			err = writeJSON(s.stdout, out)
 		default:
 			err = out.WriteText(s.out, r.All)

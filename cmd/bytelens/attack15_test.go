@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bytelens/bytelens/capture/store"
+)
+
+// assertPlainJSON decodes out (one JSON document, or JSON Lines) and fails
+// unless every string in it, object keys included, holds only printable
+// text, TAB and LF once decoded (assertPlainOutput): the JSON escapes that
+// safejson writes keep the document inert on a terminal, but an agent or
+// `jq -r` that decodes it gets the characters back.
+func assertPlainJSON(t *testing.T, what, out string) {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(out))
+	for dec.More() {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Errorf("%s: not JSON: %v: %q", what, err, out)
+			return
+		}
+		walkJSONStrings(v, func(s string) { assertPlainOutput(t, what+" (decoded)", s) })
+	}
+}
+
+// walkJSONStrings calls fn with every string of the decoded JSON value v,
+// object keys included.
+func walkJSONStrings(v any, fn func(string)) {
+	switch v := v.(type) {
+	case string:
+		fn(v)
+	case []any:
+		for _, e := range v {
+			walkJSONStrings(e, fn)
+		}
+	case map[string]any:
+		for k, e := range v {
+			fn(k)
+			walkJSONStrings(e, fn)
+		}
+	}
+}
+
+// TestAttack15JSONStreamNames: the stream names of a raw artifact's
+// manifest are the artifact writer's to choose (a crafted file, or a blob
+// planted in the store by a command run without --isolate). report --json,
+// clean --report, extract --json, verify --json and diff --json wrote them as they
+// were, so that the decoded "stream" or "name" held ESC ] 52 … BEL, C1 and
+// a bidi override, where glyphs --describe --json gives the same stream
+// escaped (render). They are now escaped as the messages escape them.
+func TestAttack15JSONStreamNames(t *testing.T) {
+	withStore(t)
+	dir := t.TempDir()
+	art := filepath.Join(dir, "evil.art")
+	raw := writeHostileArtifact(t, art, false)
+	st, err := store.OpenDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := st.NewWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(raw)
+	ref, err := w.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := ref.String()
+	out1 := "out" + strings.Replace(hostile, "31m\x9b", "31m\ufffd", 1) // as the manifest's JSON keeps it
+	hi := filepath.Join(dir, "hi")
+	os.WriteFile(hi, []byte("hi\n"), 0o600) // the stored bytes of stream 1
+
+	for _, args := range [][]string{
+		{"report", "--json", art},
+		{"report", "--json", "--screen", art},
+		{"clean", "--report", filepath.Join(dir, "report.json"), art},
+		{"extract", refs, "--stream", out1, "--json"},
+		{"extract", refs, "--stream", out1, "--as", "text", "--json"},
+		{"verify", "--json", refs, hi},
+		{"diff", "--json", art, art},
+		{"diff", "--json", "--stream", "err" + out1[3:], art, art},
+	} {
+		_, out, errs := cli(t, "", args...)
+		what := strconv.Quote(strings.Join(args, " "))
+		assertPlainOutput(t, "stderr of "+what, errs)
+		if args[0] == "clean" {
+			b, err := os.ReadFile(args[2])
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = string(b)
+		}
+		if !strings.Contains(out, "out") {
+			t.Errorf("%s: no stream named: %q (stderr %q)", what, out, errs)
+		}
+		assertPlainJSON(t, "stdout of "+what, out)
+	}
+}
