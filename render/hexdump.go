@@ -481,10 +481,10 @@ type DescribeLine struct {
 }
 
 // JSONLine returns d as a line of JSON Lines for the stream named
-// stream, which it escapes as TextString does.
+// stream, which it escapes as Line does (LF as ␊, as the other JSON outputs give a stream name).
 func (d *Description) JSONLine(stream string) DescribeLine {
 	return DescribeLine{
-		Schema: DescribeSchema, Stream: TextString(stream).String(), Offset: d.Off, Length: d.Len, Count: d.Count,
+		Schema: DescribeSchema, Stream: Line([]byte(stream)).String(), Offset: d.Off, Length: d.Len, Count: d.Count,
 		Name: d.Name.String(), Description: d.Text.String(), Unlisted: d.Unlisted,
 	}
 }

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bytelens/bytelens/capture/store"
 )
@@ -76,6 +79,8 @@ func TestAttack15JSONStreamNames(t *testing.T) {
 	out1 := "out" + strings.Replace(hostile, "31m\x9b", "31m\ufffd", 1) // as the manifest's JSON keeps it
 	hi := filepath.Join(dir, "hi")
 	os.WriteFile(hi, []byte("hi\n"), 0o600) // the stored bytes of stream 1
+	describe := filepath.Join(dir, "describe.art")
+	writeSequenceArtifact(t, describe)
 
 	for _, args := range [][]string{
 		{"report", "--json", art},
@@ -85,6 +90,7 @@ func TestAttack15JSONStreamNames(t *testing.T) {
 		{"extract", refs, "--stream", out1, "--as", "text", "--json"},
 		{"verify", "--json", refs, hi},
 		{"diff", "--json", art, art},
+		{"glyphs", "--describe", "--json", describe},
 		{"diff", "--json", "--stream", "err" + out1[3:], art, art},
 	} {
 		_, out, errs := cli(t, "", args...)
@@ -101,5 +107,31 @@ func TestAttack15JSONStreamNames(t *testing.T) {
 			t.Errorf("%s: no stream named: %q (stderr %q)", what, out, errs)
 		}
 		assertPlainJSON(t, "stdout of "+what, out)
+		if !slices.Contains(args, "text") && strings.Contains(out, `\n`) { // a name is one line: LF as ␊ (--as text: the cleaned text has its LF)
+			t.Errorf("%s: a string holds LF: %q", what, out)
+		}
+	}
+}
+
+// writeSequenceArtifact writes a raw artifact whose one stream, named
+// "out" and hostile, holds a CSI, so that glyphs --describe --json lists
+// it with its stream's name.
+func writeSequenceArtifact(t *testing.T, path string) {
+	t.Helper()
+	var b bytes.Buffer
+	m := store.Manifest{Started: time.Unix(0, 0), MaxRaw: -1, Streams: []store.StreamDesc{{ID: 1, Name: "out" + hostile}}}
+	m.SetExact([]string{"sh"}, "/", "/dev/null")
+	aw, err := store.NewArtifactWriter(&b, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := aw.Chunk(1, 0, time.Millisecond, []byte("a\x1b[31mb\n"), 9); err != nil {
+		t.Fatal(err)
+	}
+	if err := aw.Finish(store.Trailer{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
