@@ -24,7 +24,9 @@ type StreamReport struct {
 // JSON: an object with "schema": Schema, returned as one StreamReport
 // with Stream "", or a non-empty array of such objects with a "stream"
 // each. It returns ErrNotReport for anything else, and an error for a
-// bytelens report of another schema version or a malformed one.
+// bytelens report of another schema version or a malformed one, or one
+// with a string (or key) that cleaning changes: a control, a format
+// character the default policy strips, invalid UTF-8.
 func ReadReports(b []byte) ([]StreamReport, error) {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	var probe struct {
@@ -46,6 +48,10 @@ func ReadReports(b []byte) ([]StreamReport, error) {
 	default:
 		return nil, ErrNotReport
 	}
+	var all any
+	if json.Unmarshal(b, &all) != nil || !cleanStrings(all) {
+		return nil, errors.New("bad report: a string or key holds control or format characters (bytelens writes none)")
+	}
 	if probes == nil {
 		reps := make([]StreamReport, 1)
 		if err := json.Unmarshal(b, &reps[0].Report); err != nil {
@@ -63,6 +69,31 @@ func ReadReports(b []byte) ([]StreamReport, error) {
 		}
 	}
 	return reps, nil
+}
+
+// cleanStrings reports whether every string of the decoded JSON value v,
+// object keys included, is what cleaning under the default policy leaves
+// unchanged (Text): a report file's strings reach diff --json as they
+// are, and every string bytelens writes in a report is clean (stream
+// names as the messages escape them, render's hidden-text previews).
+func cleanStrings(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return Text(v, Options{}) == v
+	case []any:
+		for _, e := range v {
+			if !cleanStrings(e) {
+				return false
+			}
+		}
+	case map[string]any:
+		for k, e := range v {
+			if Text(k, Options{}) != k || !cleanStrings(e) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // PickReport returns the report of stream among reps, or the first when

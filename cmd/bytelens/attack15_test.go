@@ -125,7 +125,7 @@ func writeSequenceArtifact(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := aw.Chunk(1, 0, time.Millisecond, []byte("a\x1b[31mb\n"), 9); err != nil {
+	if err := aw.Chunk(1, 0, time.Millisecond, []byte("a\x1b[31mb\n"), 8); err != nil {
 		t.Fatal(err)
 	}
 	if err := aw.Finish(store.Trailer{}); err != nil {
@@ -133,5 +133,57 @@ func writeSequenceArtifact(t *testing.T, path string) {
 	}
 	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAttack15DiffReportFile: diff --json passed the strings of a report
+// file through to its JSON as they were (its policy, the finding kinds and
+// sequences, the CSI final keys, the stream), so a report file that
+// someone else wrote put ESC ] 52 … BEL, C1 and bidi overrides in the
+// decoded result; the text form escapes them. A report file holding a
+// string that cleaning changes is now refused, as excerpt refuses such a
+// meta.json: bytelens writes none.
+func TestAttack15DiffReportFile(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.bin")
+	os.WriteFile(plain, []byte("a\x1b[31mb\n"), 0o600)
+	_, good, _ := cli(t, "", "report", "--json", plain)
+	var r map[string]any
+	if err := json.Unmarshal([]byte(good), &r); err != nil {
+		t.Fatal(err)
+	}
+	r["csi_finals"] = map[string]any{"m" + hostile: 1}
+	r["findings"] = []any{map[string]any{"offset": 1, "length": 2, "kind": hostile, "sequence": hostile, "bytes": 2}}
+	for _, c := range []struct {
+		name string
+		js   any
+	}{
+		{"solo", r},
+		{"array", []any{map[string]any{"stream": "s" + hostile, "schema": "bytelens.report/v1", "policy": hostile}}},
+	} {
+		js, _ := json.Marshal(c.js)
+		path := filepath.Join(dir, c.name+".json")
+		os.WriteFile(path, js, 0o600)
+		for _, args := range [][]string{{"diff", "--json", path, plain}, {"diff", path, plain}} {
+			code, out, errs := cli(t, "", args...)
+			what := strconv.Quote(strings.Join(args, " "))
+			assertPlainOutput(t, "stderr of "+what, errs)
+			assertPlainOutput(t, "stdout of "+what, out)
+			if code != 2 || !strings.Contains(errs, "control or format characters") {
+				t.Errorf("%s: exit %d, want 2 and the report refused; stdout %q, stderr %q", what, code, out, errs)
+			}
+		}
+	}
+	// bytelens' own report files, hostile stream names included, still read.
+	art := filepath.Join(dir, "evil.art")
+	writeSequenceArtifact(t, art)
+	rep := filepath.Join(dir, "own.json")
+	if code, _, errs := cli(t, "", "report", "--json", art); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, errs)
+	}
+	_, own, _ := cli(t, "", "report", "--json", art)
+	os.WriteFile(rep, []byte(own), 0o600)
+	if code, out, errs := cli(t, "", "diff", "--json", rep, art); code == 2 {
+		t.Errorf("diff of bytelens' own report: exit 2: %s %s", out, errs)
 	}
 }
