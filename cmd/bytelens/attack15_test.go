@@ -82,7 +82,14 @@ func TestAttack15JSONStreamNames(t *testing.T) {
 	describe := filepath.Join(dir, "describe.art")
 	writeSequenceArtifact(t, describe)
 
+	corpus := filepath.Join(dir, "corpus")
+	os.Mkdir(corpus, 0o700)
+	os.WriteFile(filepath.Join(corpus, "a"+hostile+".bin"), []byte("a\x1b[31mb\n"), 0o600)
+	os.WriteFile(filepath.Join(corpus, "b"+hostile+".bin"), []byte("c\n"), 0o600)
+	os.WriteFile(filepath.Join(corpus, "b"+hostile+".policy"), []byte("cr="+hostile), 0o600)
+
 	for _, args := range [][]string{
+		{"diff", "--json", "--corpus", corpus, "--b-policy", "cr=drop", "--all"},
 		{"report", "--json", art},
 		{"report", "--json", "--screen", art},
 		{"clean", "--report", filepath.Join(dir, "report.json"), art},
