@@ -76,6 +76,10 @@ func TestAttack15JSONStreamNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	refs := ref.String()
+	evil := filepath.Join(dir, strings.ReplaceAll(hostile, "\x00", ""))
+	if err := os.WriteFile(evil, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	out1 := "out" + strings.Replace(hostile, "31m\x9b", "31m\ufffd", 1) // as the manifest's JSON keeps it
 	hi := filepath.Join(dir, "hi")
 	os.WriteFile(hi, []byte("hi\n"), 0o600) // the stored bytes of stream 1
@@ -97,6 +101,7 @@ func TestAttack15JSONStreamNames(t *testing.T) {
 		{"extract", refs, "--stream", out1, "--as", "text", "--json"},
 		{"verify", "--json", refs, hi},
 		{"diff", "--json", art, art},
+		{"diff", "--json", evil, art},
 		{"glyphs", "--describe", "--json", describe},
 		{"diff", "--json", "--stream", "err" + out1[3:], art, art},
 	} {

@@ -35,6 +35,9 @@ func newDiffCmd(s *streams) *cobra.Command {
 			switch d := out.(type) {
 			case *diff.Result:
 				j := *d
+				// A side is named by the path typed or globbed, and by a
+				// stream of its artifact's manifest.
+				j.A.Name, j.B.Name = jsonName(d.A.Name), jsonName(d.B.Name)
 				j.A.Stream, j.B.Stream = jsonName(d.A.Stream), jsonName(d.B.Stream)
 				out = &j
 			case *diff.CorpusResult:

@@ -39,8 +39,9 @@ func TestJSONOutputsEscape(t *testing.T) {
 		want string // an escape the output must hold
 	}{
 		{"run envelope", []string{"run", "--format-chars", "keep", "--", "printf", "x\u202ey\u2029"}, `x\u202ey\u2029`},
-		{"diff json", []string{"diff", "--json", hostile, hostile}, `a\u202eb\u0085c\u2028.bin`},
-		// a corpus case's name is escaped as the messages escape it (jsonName)
+		// a side's name and a corpus case's are escaped as the messages
+		// escape them (jsonName)
+		{"diff json", []string{"diff", "--json", hostile, hostile}, `a\u003cU+202E\u003eb\u003cU+0085\u003ec\u003cU+2028\u003e.bin`},
 		{"diff corpus json", []string{"diff", "--json", "--corpus", dir, "--b-policy", "cr=drop", "--all"}, `a\u003cU+202E\u003eb\u003cU+0085\u003ec\u003cU+2028\u003e.bin`},
 		{"clean report", []string{"clean", "--report", report, hostile}, ""},
 		{"store ls", []string{"store", "ls", "--json"}, `"ref"`},
