@@ -279,7 +279,9 @@ func TestBadInput(t *testing.T) {
 		"empty argv":       {"run", map[string]any{"argv": []string{}}, "argv"},
 		"not found":        {"run", map[string]any{"argv": []string{"no-such-command-\x1b]0;x\x07"}}, "executable file not found"},
 		"bad timeout":      {"run", map[string]any{"argv": []string{"true"}, "timeout_seconds": -1}, "timeout_seconds"},
-		"verify no file":   {"verify", map[string]any{"ref": out.RawArtifact, "path": "/nonexistent"}, "no such file"},
+		// A tool's error is escaped once (safeToolErrors), not ␛ as <U+241B>.
+		"bad cwd":        {"run", map[string]any{"argv": []string{"true"}, "cwd": "/nonexistent-\x1b]0;x\x07"}, "/nonexistent-␛]0;x␇: no such file"},
+		"verify no file": {"verify", map[string]any{"ref": out.RawArtifact, "path": "/nonexistent"}, "no such file"},
 		// Not a file it would read for ever, or block on.
 		"verify device": {"verify", map[string]any{"ref": out.RawArtifact, "path": "/dev/zero"}, "not a regular file"},
 		"verify fifo":   {"verify", map[string]any{"ref": out.RawArtifact, "path": fifo}, "not a regular file"},

@@ -258,8 +258,10 @@ func validErrorData(next mcp.MethodHandler) mcp.MethodHandler {
 // arguments that fail the input schema quotes the client's value
 // ("type: \u009b\u202e has type string"): escaped on the wire, but once
 // decoded a C1 control or a bidi override that the client or the model
-// reads. The tools' own errors are made safe already (toolError), and
-// render.Line leaves safe text as it is.
+// reads, and the tools' own errors quote command names and paths as they
+// are. This is the one place a tool error is escaped: render.Line marks
+// its own glyphs in text it is given (␛ becomes <U+241B>), so an error
+// escaped twice would misquote a path.
 func safeToolErrors(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)

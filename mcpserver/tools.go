@@ -18,16 +18,11 @@ import (
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/excerpt"
-	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 type tools struct{ o Options }
-
-// toolError returns err as a tool error whose message is made safe by
-// render.Line: an error can quote a command name or a path.
-func toolError(err error) error { return errors.New(render.Line([]byte(err.Error())).String()) }
 
 // text returns a result whose content is the one text block s.
 func text(s string) *mcp.CallToolResult {
@@ -57,7 +52,7 @@ func (t *tools) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mcp
 	opts := capture.RunOptions{Sanitize: t.o.Sanitize, MaxOutput: t.o.MaxOutput, MaxRaw: t.o.MaxRaw, Timeout: timeout, Store: t.o.Store, Isolate: t.o.Isolate}
 	env, err := capture.Run(ctx, cmd, opts)
 	if err != nil {
-		return nil, nil, toolError(err)
+		return nil, nil, err
 	}
 	if t.o.Store == nil && t.o.StoreErr != nil {
 		env.StoreError, _ = capture.CleanField("no store: " + t.o.StoreErr.Error())
@@ -198,7 +193,7 @@ var runTextLines = [...]string{"[stdout,", "[stderr,", "[lines "}
 func (t *tools) record(ref string) (*excerpt.Record, error) {
 	if t.o.Store == nil {
 		if t.o.StoreErr != nil {
-			return nil, toolError(fmt.Errorf("no store: %w", t.o.StoreErr))
+			return nil, fmt.Errorf("no store: %w", t.o.StoreErr)
 		}
 		return nil, errors.New("no store")
 	}
@@ -208,7 +203,7 @@ func (t *tools) record(ref string) (*excerpt.Record, error) {
 	}
 	rec, err := excerpt.Open(t.o.Store, r)
 	if err != nil {
-		return nil, toolError(err)
+		return nil, err
 	}
 	return rec, nil
 }
@@ -247,7 +242,7 @@ func (t *tools) excerpt(ctx context.Context, _ *mcp.CallToolRequest, in ExcerptI
 		return nil, nil, errors.New("give from (and to) for a line range, or pattern for a search")
 	}
 	if err != nil {
-		return nil, nil, toolError(err)
+		return nil, nil, err
 	}
 	var b strings.Builder
 	for _, l := range ex.Lines {
@@ -320,7 +315,7 @@ func (t *tools) report(_ context.Context, _ *mcp.CallToolRequest, in ReportIn) (
 		to = in.From
 	}
 	if out.Range, err = rec.Report(cmpOr(in.Stream, "stdout"), in.From, to); err != nil {
-		return nil, ReportOut{}, toolError(err)
+		return nil, ReportOut{}, err
 	}
 	r := out.Range
 	fmt.Fprintf(&b, "lines %d-%d of %s: raw bytes %d-%d (%d), %d cleaned, %d findings\n", r.From, r.To, r.Stream, r.RawStart, r.RawEnd, r.BytesIn, r.BytesOut, len(r.Findings))
@@ -357,16 +352,16 @@ func (t *tools) verify(_ context.Context, _ *mcp.CallToolRequest, in VerifyIn) (
 	// after a check of the name cannot block it.
 	f, err := os.OpenFile(in.Path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, VerifyOut{}, toolError(err)
+		return nil, VerifyOut{}, err
 	}
 	defer f.Close()
 	if err := regularFile(f.Stat()); err != nil {
-		return nil, VerifyOut{}, toolError(err)
+		return nil, VerifyOut{}, err
 	}
 	h := sha256.New()
 	n, err := io.Copy(h, f)
 	if err != nil {
-		return nil, VerifyOut{}, toolError(err)
+		return nil, VerifyOut{}, err
 	}
 	out := VerifyOut{SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n}
 	out.What = rec.Match(out.SHA256)
