@@ -70,34 +70,10 @@ func Open(st *store.Store, ref store.Ref) (*Record, error) {
 	if json.Unmarshal(b, &r.Meta) != nil || r.Meta.Schema != MetaSchema || json.Unmarshal(b, &v) != nil {
 		return nil, fmt.Errorf("%w: meta.json of %s is not %s", store.ErrFormat, ref, MetaSchema)
 	}
-	if !cleanValue(v) {
+	if !sanitize.CleanJSON(v, keepFormat) {
 		return nil, fmt.Errorf("%w: meta.json of %s holds a string that cleaning changes", store.ErrFormat, ref)
 	}
 	return r, nil
-}
-
-// cleanValue reports whether every string of the JSON value v, object
-// keys included, is clean (cleaned). bytelens writes meta.json from
-// cleaned text; its strings (the command, the policy, the report's
-// findings) reach the MCP server's results as they are.
-func cleanValue(v any) bool {
-	switch v := v.(type) {
-	case string:
-		return clean(v)
-	case []any:
-		for _, e := range v {
-			if !cleanValue(e) {
-				return false
-			}
-		}
-	case map[string]any:
-		for k, e := range v {
-			if !clean(k) || !cleanValue(e) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // clean reports whether s is what cleaning writes under any policy: text

@@ -49,7 +49,7 @@ func ReadReports(b []byte) ([]StreamReport, error) {
 		return nil, ErrNotReport
 	}
 	var all any
-	if json.Unmarshal(b, &all) != nil || !cleanStrings(all) {
+	if json.Unmarshal(b, &all) != nil || !CleanJSON(all, Options{}) {
 		return nil, errors.New("bad report: a string or key holds control or format characters (bytelens writes none)")
 	}
 	if probes == nil {
@@ -71,24 +71,25 @@ func ReadReports(b []byte) ([]StreamReport, error) {
 	return reps, nil
 }
 
-// cleanStrings reports whether every string of the decoded JSON value v,
-// object keys included, is what cleaning under the default policy leaves
-// unchanged (Text): a report file's strings reach diff --json as they
-// are, and every string bytelens writes in a report is clean (stream
-// names as the messages escape them, render's hidden-text previews).
-func cleanStrings(v any) bool {
+// CleanJSON reports whether every string of the decoded JSON value v
+// (what json.Unmarshal gives an any), object keys included, is one that
+// Text leaves unchanged under o: no control, no format character o
+// strips, no invalid UTF-8. Files bytelens wrote from cleaned text (a
+// report, excerpt's meta.json) pass; strings in them reach JSON outputs
+// and agents as they are, so a file that fails is refused.
+func CleanJSON(v any, o Options) bool {
 	switch v := v.(type) {
 	case string:
-		return Text(v, Options{}) == v
+		return Text(v, o) == v
 	case []any:
 		for _, e := range v {
-			if !cleanStrings(e) {
+			if !CleanJSON(e, o) {
 				return false
 			}
 		}
 	case map[string]any:
 		for k, e := range v {
-			if Text(k, Options{}) != k || !cleanStrings(e) {
+			if Text(k, o) != k || !CleanJSON(e, o) {
 				return false
 			}
 		}
