@@ -383,10 +383,10 @@ loop:
 				if t != 0 {
 					c.fmt.prevEnd = c.next + int64(t)
 				}
-				c.rep.byKind[decode.KindInvalid] += int64(counts[countInvalid])
-				c.rep.byKind[decode.KindC1] += int64(counts[countC1])
-				c.rep.byKind[decode.KindDEL] += int64(counts[countDEL])
-				c.rep.Removed.C0 += int64(counts[countC0])
+				c.rep.byKind[decode.KindInvalid] += int64(counts >> laneInvalid & laneMask)
+				c.rep.byKind[decode.KindC1] += int64(counts >> laneC1 & laneMask)
+				c.rep.byKind[decode.KindDEL] += int64(counts >> laneDEL & laneMask)
+				c.rep.Removed.C0 += int64(counts >> laneC0 & laneMask)
 				continue
 			}
 			i, s, o = j, s1, o1
@@ -515,28 +515,26 @@ func (c *cleaner) quickC0(code byte, e int) bool {
 	return true
 }
 
-// simpleRun is quickRecords' step for simple records, taken from the
-// i-th record of recs (quickRecords calls it at invalid UTF-8, where no
-// run of CRs waits) for as long as each is one: text of at most 16 bytes,
-// copied; invalid UTF-8, written as U+FFFD; a C0 control that is only
-// removed, a C1 control or DEL that raises no class, counted
-// (simpleClass); each without flags, and with 16 bytes of room at s in
-// chunk and at o in buf. A record is told simple by one test, from the
-// table of its kind and code; the first word of the 16 bytes at s is then
-// masked and or-ed with U+FFFD or nothing, the 16 bytes written at o, the
-// output advanced by the text's length or the kind's, and the kind's
-// counter bumped by index, with no branch on the kind. The offsets s and
-// o, and a record's end less next (the low 32 bits of the stream offset
-// of chunk[0]), count from where quickRecords began. It returns the index
-// of the first record it did not take, s and o after the last it did,
-// where the last text ended (0 for none) and the records it counted, by
-// simpleStep.count. Measured (BENCHMARKS.md, rand10): on uniform random
-// bytes, whose records are these in random order, the mispredicted
+// simpleRunGo is quickRecords' step for simple records (simpleRun), taken
+// from the i-th record of recs (quickRecords calls it at invalid UTF-8,
+// where no run of CRs waits) for as long as each is one: text of at most
+// 16 bytes, copied; invalid UTF-8, written as U+FFFD; a C0 control that is
+// only removed, a C1 control or DEL that raises no class, counted
+// (simpleClassOf); each without flags, and with 16 bytes of room at s in
+// chunk and at o in buf. A record is told simple by one table look-up,
+// its class (simpleTables.class) by its kind and code; the 16 bytes at s
+// are then written at o, kept or replaced by U+FFFD by its step's mask,
+// the counters bumped by its step, and the output advanced by the text's
+// length or the step's, with no branch on the kind. The offsets s and o,
+// and a record's end less next (the low 32 bits of the stream offset of
+// chunk[0]), count from where quickRecords began. It returns the index of
+// the first record it did not take, s and o after the last it did, where
+// the last text ended (0 for none) and the records it counted, a lane
+// each (laneInvalid…). Measured (BENCHMARKS.md, rand10): on uniform
+// random bytes, whose records are these in random order, the mispredicted
 // branches of quickRecords' dispatch cost more than the instructions this
 // adds.
-func simpleRun(recs *[batchRecords]decode.Record, i uint, next uint32, chunk, buf []byte, s, o uint32) (uint, uint32, uint32, uint32, [8]uint32) {
-	var counts [8]uint32
-	var ends [8]uint32
+func simpleRunGo(recs *[batchRecords]decode.Record, i uint, next uint32, chunk, buf []byte, s, o uint32) (j uint, s1, o1, t uint32, counts uint64) {
 	oLim, sLim := len(buf)-15, len(chunk)-15
 	_ = recs[0] // its nil check, once
 	for ; int(o) < oLim && int(s) < sLim; i++ {
@@ -544,67 +542,98 @@ func simpleRun(recs *[batchRecords]decode.Record, i uint, next uint32, chunk, bu
 		x := uint32(r)
 		e := uint32(r>>24) - next
 		n := e - s
-		st := &simpleSteps[simpleClass[x&simpleIndex]%uint8(len(simpleSteps))]
-		if n-1|(x&simpleBad)<<8 >= uint32(st.lim) {
+		c := simpleTables.class[x&simpleIndex] % simpleClasses
+		if x&simpleBad != 0 || n-1 >= 16 || c == 0 {
 			break
 		}
+		st := &simpleTables.step[c]
 		src, dst := (*[16]byte)(chunk[int(s):int(s)+16]), (*[16]byte)(buf[int(o):int(o)+16])
-		binary.LittleEndian.PutUint64(dst[:8], binary.LittleEndian.Uint64(src[:8])&st.keep|st.add)
-		binary.LittleEndian.PutUint64(dst[8:], binary.LittleEndian.Uint64(src[8:]))
-		o += n&st.text | uint32(st.out)
-		k := st.count % uint8(len(counts))
-		counts[k]++
-		ends[k] = e
+		binary.LittleEndian.PutUint64(dst[:8], binary.LittleEndian.Uint64(src[:8])&st.keep[0]|simpleFFFD&^st.keep[0])
+		binary.LittleEndian.PutUint64(dst[8:], binary.LittleEndian.Uint64(src[8:])&st.keep[1])
+		counts += st.count
+		w := uint32(st.count >> laneOut)
+		if c == simpleText {
+			w, t = n, e
+		}
+		o += w
 		s = e
 	}
-	return i, s, o, ends[countNone], counts
+	return i, s, o, t, counts
 }
 
-// simpleStep is how simpleRun writes a record of one kind (simpleSteps):
-// the first word of the 16 bytes at the record's start masked by keep
-// and or-ed with add, the output advanced by the record's length masked
-// by text, plus out bytes, and the counter count bumped. lim is one past
-// the longest record taken less one (16: at most 16 bytes), 0 for a kind
-// not taken.
+// simpleTable is simpleRun's table: the class of a record (class, by
+// its bits of simpleIndex) and how a record of each class is written
+// (step, by class), in one table that the assembly reads from one
+// register.
+type simpleTable struct {
+	step  [simpleClasses]simpleStep
+	class [simpleIndex + 1]uint8
+}
+
+// simpleStep is how simpleRun writes a record of one class: the 16 bytes
+// at the record's start kept by keep, U+FFFD where it keeps none
+// (simpleFFFD, in the first three bytes), the counters bumped by count
+// (laneInvalid…), and the output advanced by the record's length for text,
+// else by count's top byte (laneOut).
 type simpleStep struct {
-	keep, add uint64
-	text      uint32
-	lim, out  uint8
-	count     uint8
-	_         [9]byte // 32 bytes: the index scales by a shift
+	keep  [2]uint64
+	count uint64
+	_     uint64 // 32 bytes: the class scales by a shift
 }
 
-// The counters of simpleRun: none (text), invalid UTF-8 (Report's count
-// of the kind) and C0 controls removed (Removed.C0).
+// The classes of simpleStep: none taken, text copied, invalid UTF-8
+// written as U+FFFD, a C0 control, a C1 control and DEL counted.
 const (
-	countNone = iota
-	countInvalid
-	countC0
-	countC1
-	countDEL
+	simpleNone = iota
+	simpleText
+	simpleInvalid
+	simpleC0
+	simpleC1
+	simpleDEL
+	simpleClasses = 8 // a power of two
 )
 
-// simpleSteps are simpleRun's steps by class (simpleClass): none taken,
-// text copied, invalid UTF-8 written as U+FFFD, a C0 control, a C1
-// control and DEL counted.
-var simpleSteps = [8]simpleStep{
-	{},
-	{keep: ^uint64(0), text: ^uint32(0), lim: 16},
-	{add: uint64(replacement[0]) | uint64(replacement[1])<<8 | uint64(replacement[2])<<16, lim: 16, out: uint8(len(replacement)), count: countInvalid},
-	{lim: 16, count: countC0},
-	{lim: 16, count: countC1},
-	{lim: 16, count: countDEL},
+// simpleFFFD is U+FFFD's UTF-8 (replacement) as the low bytes of a
+// little-endian word.
+const simpleFFFD = uint64(0xEF) | 0xBF<<8 | 0xBD<<16
+
+// The lanes of simpleRun's counters, by the bit each begins at: invalid
+// UTF-8 (Report's count of the kind), C0 controls removed (Removed.C0),
+// C1 and DEL (their kinds' counts), laneBits each: a run takes at most
+// batchRecords records, so no lane carries into the next. laneOut is the
+// top byte of a step's count, the bytes a record other than text writes:
+// it adds into nothing that is read.
+const (
+	laneInvalid = laneBits * iota
+	laneC0
+	laneC1
+	laneDEL
+	laneBits = 12
+	laneOut  = 56
+	laneMask = 1<<laneBits - 1
+)
+
+// simpleTables is simpleRun's table.
+var simpleTables = simpleTable{
+	step: [simpleClasses]simpleStep{
+		simpleText:    {keep: [2]uint64{^uint64(0), ^uint64(0)}},
+		simpleInvalid: {count: 1<<laneInvalid | uint64(len(replacement))<<laneOut},
+		simpleC0:      {count: 1 << laneC0},
+		simpleC1:      {count: 1 << laneC1},
+		simpleDEL:     {count: 1 << laneDEL},
+	},
+	class: simpleClassOf(),
 }
 
-// simpleClass is the class of simpleSteps of a record by its bits of
-// simpleIndex, its kind's low four (bits 0–3) and its code's low five
+// simpleClassOf returns the table of the class of a record (simpleStep)
+// by its bits of simpleIndex, its kind's low four (bits 0–3) and its code's low five
 // (bits 8–12), one AND from the record: text; invalid UTF-8; the C0
 // controls that are only removed (all but CR, BS, VT and FF, which the
 // record path does more with: quickC0, record); the C1 controls and DEL
 // that raise no advisory class (token counts them by kind, and advise
-// raises nothing), in either spelling; 0 for the rest, and for a kind
-// past 15 or with flags (simpleBad), which simpleRun also declines.
-var simpleClass = func() (t [simpleIndex + 1]uint8) {
+// raises nothing), in either spelling; simpleNone for the rest, and for a
+// kind past 15 or with flags (simpleBad), which simpleRun also declines.
+func simpleClassOf() (t [simpleIndex + 1]uint8) {
 	quiet := func(b []byte, k decode.Kind) bool {
 		n, cl := 0, Advisory(0)
 		for tok := range decode.Tokens(b) {
@@ -616,24 +645,24 @@ var simpleClass = func() (t [simpleIndex + 1]uint8) {
 		return n == 1 && cl == 0
 	}
 	for code := range 32 {
-		t[int(decode.KindText)|code<<8] = 1
-		t[int(decode.KindInvalid)|code<<8] = 2
+		t[int(decode.KindText)|code<<8] = simpleText
+		t[int(decode.KindInvalid)|code<<8] = simpleInvalid
 		switch code {
 		case '\r', '\b', 0x0B, 0x0C:
 		default:
-			t[int(decode.KindC0)|code<<8] = 3
+			t[int(decode.KindC0)|code<<8] = simpleC0
 		}
 		if c1 := byte(0x80 + code); quiet([]byte{c1}, decode.KindC1) && quiet([]byte{0xC2, c1}, decode.KindC1) {
-			t[int(decode.KindC1)|code<<8] = 4
+			t[int(decode.KindC1)|code<<8] = simpleC1
 		}
 	}
 	if quiet([]byte{0x7F}, decode.KindDEL) {
-		t[int(decode.KindDEL)|0x7F%32<<8] = 5
+		t[int(decode.KindDEL)|0x7F%32<<8] = simpleDEL
 	}
 	return t
-}()
+}
 
-// simpleIndex masks the bits of a record that index simpleClass.
+// simpleIndex masks the bits of a record that index simpleTables.class.
 const simpleIndex = 0x1F0F
 
 // simpleBad masks the bits of a record (its low 32) that keep it from
