@@ -200,7 +200,7 @@ func (k csiKey) String() string {
 // (snapshot makes the maps).
 type report struct {
 	Report
-	csiPlain [5][63]int64       // [private marker index][final-0x40]
+	csiPlain [5][64]int64       // no intermediates: [private marker index][plainColumn(final)]
 	csi      namedCounts        // other CSI keys, as csiKey.uint32
 	osc      [oscNone + 1]int64 // OSC numbers below oscNone, and at oscNone the OSCs without one (-1)
 	oscOther namedCounts        // other OSC numbers, as uint32
@@ -297,14 +297,40 @@ func (r *report) countCSI(t *decode.Token) {
 	r.countCSIKey(csiKey{t.Private, t.Inter[0], t.Inter[1], t.Final}, t.NInter, t.Off, t.Len)
 }
 
+// plainColumn returns the column of csiPlain where a CSI without
+// intermediates whose final byte is final counts: final-0x40 for a final
+// byte (0x40–0x7E), abortedColumn for an aborted CSI (final 0), which
+// random bytes are full of; past the row for any other byte.
+func plainColumn(final byte) uint {
+	col := uint(final - 0x40)
+	if col >= abortedColumn {
+		col = abortedColumn + 1
+	}
+	if final == 0 {
+		col = abortedColumn
+	}
+	return col
+}
+
+// abortedColumn is the column of csiPlain that counts aborted CSIs, the
+// last: 0x7F, which would be there, is no final byte.
+const abortedColumn = 0x3F
+
+// plainCSI returns the counter of csiPlain where a CSI of key k with
+// nInter intermediates counts, nil for one that counts in csi.
+func (r *report) plainCSI(k csiKey, nInter uint8) *int64 {
+	if i, col := privateIndex[k[0]], plainColumn(k[3]); i >= 0 && nInter == 0 && col <= abortedColumn {
+		return &r.csiPlain[i][col]
+	}
+	return nil
+}
+
 // countCSIKey counts a CSI of n bytes at off by its key k (private marker,
 // the first two of its nInter intermediates, final byte).
 func (r *report) countCSIKey(k csiKey, nInter uint8, off, n int64) {
-	if i := privateIndex[k[0]]; i >= 0 && nInter == 0 && k[3]-0x40 < 0x3F {
-		if c := &r.csiPlain[i][k[3]-0x40]; *c > 0 {
-			*c++
-			return
-		}
+	if c := r.plainCSI(k, nInter); c != nil && *c > 0 {
+		*c++
+		return
 	}
 	r.countNewCSI(k, nInter, off, n)
 }
@@ -312,9 +338,9 @@ func (r *report) countCSIKey(k csiKey, nInter uint8, off, n int64) {
 // countNewCSI is countCSIKey for a key not yet counted, or one with
 // intermediates.
 func (r *report) countNewCSI(k csiKey, nInter uint8, off, n int64) {
-	if i := privateIndex[k[0]]; i >= 0 && nInter == 0 && k[3] >= 0x40 && k[3] < 0x7F {
+	if c := r.plainCSI(k, nInter); c != nil {
 		if r.admit(&r.namedCSI, &r.CSIOther, off, n, "CSI keys") {
-			r.csiPlain[i][k[3]-0x40]++
+			*c++
 		}
 		return
 	}
@@ -327,8 +353,8 @@ func (r *report) countNewCSI(k csiKey, nInter uint8, off, n int64) {
 // CSIOther once the report counts new keys there (its finding made); nil
 // when k would be admitted now.
 func (r *report) csiCounter(k csiKey, nInter uint8) *int64 {
-	if i := privateIndex[k[0]]; i >= 0 && nInter == 0 && k[3]-0x40 < 0x3F {
-		if c := &r.csiPlain[i][k[3]-0x40]; *c > 0 {
+	if c := r.plainCSI(k, nInter); c != nil {
+		if *c > 0 {
 			return c
 		}
 	} else if i := r.csi.slot(k.uint32()); r.csi.key[i] != 0 {
@@ -446,8 +472,11 @@ func (r *report) snapshot() Report {
 		})
 		for i, row := range r.csiPlain {
 			for f, n := range row {
-				if n > 0 {
-					out.CSIFinals[csiKey{privateMarkers[i], 0, 0, byte(0x40 + f)}.String()] += n
+				if final := byte(0x40 + f); n > 0 {
+					if f == abortedColumn {
+						final = 0
+					}
+					out.CSIFinals[csiKey{privateMarkers[i], 0, 0, final}.String()] += n
 				}
 			}
 		}
