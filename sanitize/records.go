@@ -846,7 +846,10 @@ func (c *cleaner) oscMiss(b []byte, f decode.Flags, start int64) oscResult {
 	if num == 8 || int64(len(pl)) > c.opts.maxPayload() {
 		return oscDeclined
 	}
-	if bytes.IndexByte(pl, 0x9C) >= 0 {
+	// 9C, alone or spelled C2 9C, ends a string that a C1 opened, so a 9C
+	// in its payload continues a UTF-8 character, which payloadST passes
+	// over: only the payload of one that ESC opened is searched.
+	if intro == 2 && bytes.IndexByte(pl, 0x9C) >= 0 {
 		return oscOther
 	}
 	var cl Advisory
@@ -860,16 +863,15 @@ func (c *cleaner) oscMiss(b []byte, f decode.Flags, start int64) oscResult {
 		return oscDeclined
 	}
 	c.at = start + int64(n)
-	m := csiMemo{kind: decode.KindOSC, cl: cl, anomalies: f}
-	r.apply(&m, 1)
+	r.count(decode.KindOSC, cl, f)
 	if i := oscIndex(num); i >= 0 && r.osc[i] > 0 { // countOSCNum's commonest case, inlined
 		r.osc[i]++
 	} else {
 		r.countOSCNum(num, start, int64(n))
 	}
 	if offered(start) && n <= memoLen(f) {
-		if m.count = r.oscCounter(num); m.count != nil {
-			c.offer(b, m, f)
+		if count := r.oscCounter(num); count != nil {
+			c.offer(b, csiMemo{kind: decode.KindOSC, cl: cl, anomalies: f, count: count}, f)
 		}
 	}
 	return oscCounted
@@ -1255,11 +1257,7 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		}
 	}
 	n := int64(len(b))
-	r.byKind[decode.KindCSI]++
-	for f := flags & ctlfunc.AnomalyFlags; f != 0; f &= f - 1 {
-		r.anomalies[bits.TrailingZeros16(uint16(f))]++
-		r.FindingsOmitted++
-	}
+	r.count(decode.KindCSI, cl, flags&ctlfunc.AnomalyFlags)
 	if flags&decode.FlagUnterminated != 0 {
 		r.BytesSwallowed += n
 		r.SwallowedByC1 = r.SwallowedByC1 || b[0] == 0x9B // 8-bit CSI (csiParts)
@@ -1277,10 +1275,6 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		if count := r.csiCounter(key, nInter); count != nil {
 			c.offer(b, csiMemo{kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count}, flags)
 		}
-	}
-	for ; cl != 0; cl &= cl - 1 {
-		r.classes[bits.TrailingZeros16(uint16(cl))]++
-		r.FindingsOmitted++
 	}
 	return true
 }

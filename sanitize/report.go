@@ -200,10 +200,10 @@ func (k csiKey) String() string {
 // (snapshot makes the maps).
 type report struct {
 	Report
-	csiPlain [5][64]int64       // no intermediates: [private marker index][plainColumn(final)]
-	csi      namedCounts        // other CSI keys, as csiKey.uint32
-	osc      [oscNone + 1]int64 // OSC numbers below oscNone, and at oscNone the OSCs without one (-1)
-	oscOther namedCounts        // other OSC numbers, as uint32
+	csiPlain [5][64]int64          // no intermediates: [private marker index][plainColumn(final)]
+	csi      namedCounts           // other CSI keys, as csiKey.uint32
+	osc      [oscNumbers + 1]int64 // OSC numbers below oscNumbers, at oscIndex (the OSCs without one, -1, at 0)
+	oscOther namedCounts           // other OSC numbers, as uint32
 
 	namedCSI, namedOSC int // distinct keys counted by name, up to MaxNamed
 
@@ -363,18 +363,16 @@ func (r *report) csiCounter(k csiKey, nInter uint8) *int64 {
 	return otherCounter(r.namedCSI, &r.CSIOther)
 }
 
-// oscNone is where report.osc counts the OSCs without a number (-1),
-// which random bytes are full of: past the numbers it counts by index.
-const oscNone = 128
+// oscNumbers is how many OSC numbers, from 0, report.osc counts by index.
+const oscNumbers = 128
 
 // oscIndex returns the index in report.osc where the OSC number cmd
-// counts, or -1 for one that counts in oscOther.
+// counts, cmd+1, which puts the OSCs without a number (-1), which random
+// bytes are full of, at 0 and takes one test for all; or -1 for one that
+// counts in oscOther.
 func oscIndex(cmd int32) int {
-	switch {
-	case cmd >= 0 && cmd < oscNone:
-		return int(cmd)
-	case cmd == -1:
-		return oscNone
+	if i := uint32(cmd) + 1; i <= oscNumbers {
+		return int(i)
 	}
 	return -1
 }
@@ -484,13 +482,10 @@ func (r *report) snapshot() Report {
 	out.OSCCommands = map[int32]int64{}
 	if r.namedOSC > 0 {
 		r.oscOther.each(func(k uint32, n int64) { out.OSCCommands[int32(k)] = n })
-		for k, n := range r.osc[:oscNone] {
+		for i, n := range r.osc {
 			if n > 0 {
-				out.OSCCommands[int32(k)] = n
+				out.OSCCommands[int32(i)-1] = n // oscIndex
 			}
-		}
-		if n := r.osc[oscNone]; n > 0 {
-			out.OSCCommands[-1] = n
 		}
 	}
 	out.Findings = append([]Finding{}, r.Findings...)
