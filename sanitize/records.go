@@ -1243,7 +1243,9 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 		flags |= decode.FlagOverflow
 	}
 	private, inter := sh.private(), sh.inter()
-	row, col := privateIndex[private], plainColumn(final) // csiPlain's place of the key, when inter is 0
+	// csiPlain's place of the key, when inter is 0: a CSI record's final
+	// byte is 0x40–0x7E or 0, whose column the mask keeps.
+	row, col := privateIndex[private], plainColumn(final)&abortedColumn
 	var cl ctlfunc.Class
 	if flags&(decode.FlagAborted|decode.FlagUnterminated) == 0 { // a CSI cut short raises none (Advisories)
 		var in csiClasses
