@@ -875,7 +875,10 @@ func (c *cleaner) oscMiss(b []byte, f decode.Flags, start int64) oscResult {
 	if num == 8 || int64(len(pl)) > c.opts.maxPayload() {
 		return oscDeclined
 	}
-	if bytes.IndexByte(pl, 0x9C) >= 0 {
+	// 9C, alone or spelled C2 9C, ends a string that a C1 opened, so a 9C
+	// in its payload continues a UTF-8 character, which payloadST passes
+	// over: only the payload of one that ESC opened is searched.
+	if intro == 2 && bytes.IndexByte(pl, 0x9C) >= 0 {
 		return oscOther
 	}
 	var cl Advisory
@@ -889,16 +892,15 @@ func (c *cleaner) oscMiss(b []byte, f decode.Flags, start int64) oscResult {
 		return oscDeclined
 	}
 	c.at = start + int64(n)
-	m := csiMemo{kind: decode.KindOSC, cl: cl, anomalies: f}
-	r.apply(&m, 1)
+	r.count(decode.KindOSC, cl, f)
 	if i := oscIndex(num); i >= 0 && r.osc[i] > 0 { // countOSCNum's commonest case, inlined
 		r.osc[i]++
 	} else {
 		r.countOSCNum(num, start, int64(n))
 	}
 	if offered(start) && n <= memoLen(f) {
-		if m.count = r.oscCounter(num); m.count != nil {
-			c.offer(b, m, f)
+		if count := r.oscCounter(num); count != nil {
+			c.offer(b, csiMemo{kind: decode.KindOSC, cl: cl, anomalies: f, count: count}, f)
 		}
 	}
 	return oscCounted
@@ -1177,15 +1179,21 @@ func (c *cleaner) controlString(t *decode.Token, b []byte) *decode.Token {
 // end, saturating at 1<<30; -1 for none, or a byte other than a digit
 // before ';'.
 func oscNumber(pl []byte) int32 {
-	num := int64(-1)
-	for _, x := range pl {
-		if x == ';' {
+	num, i := int64(0), 0
+	for ; i < len(pl); i++ {
+		d := pl[i] - '0'
+		if d > 9 { // one test for a digit; ';' (d 11) and the rest past it
+			if pl[i] != ';' {
+				return -1
+			}
 			break
 		}
-		if x < '0' || x > '9' {
-			return -1
+		if num = num*10 + int64(d); num > 1<<30 {
+			num = 1 << 30
 		}
-		num = min(max(num, 0)*10+int64(x-'0'), 1<<30)
+	}
+	if i == 0 {
+		return -1
 	}
 	return int32(num)
 }
@@ -1256,67 +1264,81 @@ func (c *cleaner) csi(b []byte, final byte, flags decode.Flags, start int64) boo
 	if flags != 0 && len(r.Findings) < MaxFindings || len(b) > maxQuickCSI {
 		return false
 	}
-	n := int64(len(b))
 	sh := csiParts(b, final)
-	if sh&shapeBad != 0 {
-		return false
-	}
-	if sh&shapeOver != 0 {
-		if len(r.Findings) < MaxFindings {
+	if sh&(shapeBad|shapeOver) != 0 {
+		if sh&shapeBad != 0 || len(r.Findings) < MaxFindings {
 			return false
 		}
 		flags |= decode.FlagOverflow
 	}
 	private, inter := sh.private(), sh.inter()
+	// csiPlain's place of the key, when inter is 0: a CSI record's final
+	// byte is 0x40–0x7E or 0, whose column the mask keeps.
+	row, col := privateIndex[private], plainColumn(final)&abortedColumn
 	var cl ctlfunc.Class
 	if flags&(decode.FlagAborted|decode.FlagUnterminated) == 0 { // a CSI cut short raises none (Advisories)
-		var varies, conceal bool
-		cl, varies, conceal = ctlfunc.CSIClasses(private, inter, final)
-		if varies {
-			if !conceal {
-				return false
-			}
-			params := b[sh.params0():sh.params1()]
-			if sh&shapeMixed != 0 { // read the parameters without the controls among them
-				var buf [maxQuickCSI]byte
-				params = withoutExecuted(buf[:0], params)
-			}
-			if bytes.IndexByte(params, '8') >= 0 && ctlfunc.SGRConceals(params) {
-				return false
-			}
+		var in csiClasses
+		if inter == 0 {
+			in = plainClasses[row][col]
+		} else {
+			in.cl, in.varies, in.conceal = ctlfunc.CSIClasses(private, inter, final)
 		}
-		if cl != 0 && len(r.Findings) < MaxFindings {
+		if cl = in.cl; in.varies && (!in.conceal || concealsSGR(b, sh)) || cl != 0 && len(r.Findings) < MaxFindings {
 			return false
 		}
 	}
-	r.byKind[decode.KindCSI]++
-	for f := flags & ctlfunc.AnomalyFlags; f != 0; f &= f - 1 {
-		r.anomalies[bits.TrailingZeros16(uint16(f))]++
-		r.FindingsOmitted++
-	}
+	n := int64(len(b))
+	r.count(decode.KindCSI, cl, flags&ctlfunc.AnomalyFlags)
 	if flags&decode.FlagUnterminated != 0 {
 		r.BytesSwallowed += n
 		r.SwallowedByC1 = r.SwallowedByC1 || b[0] == 0x9B // 8-bit CSI (csiParts)
 	}
-	nInter := uint8(0)
+	key, nInter := csiKey{private, inter, 0, final}, uint8(0)
 	if inter != 0 {
 		nInter = 1
 	}
-	key := csiKey{private, inter, 0, final}
-	r.countCSIKey(key, nInter, start, n)
+	if count := &r.csiPlain[row][col]; inter == 0 && *count > 0 { // countCSIKey's commonest case, without its call
+		*count++
+	} else {
+		r.countCSIKey(key, nInter, start, n)
+	}
 	if flags&^decode.FlagAborted == 0 && n <= int64(memoLen(flags)) && offered(start) {
-		w := wordOf(b).tagged(flags, len(b))
 		if count := r.csiCounter(key, nInter); count != nil {
-			if i, ok := c.slotFor(w); ok {
-				c.keep(i, csiMemo{word: w, kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count})
-			}
+			c.offer(b, csiMemo{kind: decode.KindCSI, cl: cl, anomalies: flags & ctlfunc.AnomalyFlags, count: count}, flags)
 		}
 	}
-	for ; cl != 0; cl &= cl - 1 {
-		r.classes[bits.TrailingZeros16(uint16(cl))]++
-		r.FindingsOmitted++
-	}
 	return true
+}
+
+// csiClasses is what ctlfunc.CSIClasses gives for a CSI key.
+type csiClasses struct {
+	cl              ctlfunc.Class
+	varies, conceal bool
+}
+
+// plainClasses holds ctlfunc.CSIClasses of each key without
+// intermediates at its place in csiPlain (none at abortedColumn), read by
+// csi in one load where CSIClasses computes the catalogue's index.
+var plainClasses = func() (t [len(privateMarkers)][abortedColumn + 1]csiClasses) {
+	for i := range t {
+		for f := range abortedColumn {
+			in := &t[i][f]
+			in.cl, in.varies, in.conceal = ctlfunc.CSIClasses(privateMarkers[i], 0, byte(0x40+f))
+		}
+	}
+	return t
+}()
+
+// concealsSGR reports whether the parameters of an SGR whose bytes are b
+// and parts sh (csiParts) set conceal (ctlfunc.SGRConceals), read without
+// the controls executed among them.
+func concealsSGR(b []byte, sh csiShape) bool {
+	params := b[sh.params0():sh.params1()]
+	if sh&shapeMixed != 0 {
+		var buf [maxQuickCSI]byte
+		params = withoutExecuted(buf[:0], params)
+	}
+	return bytes.IndexByte(params, '8') >= 0 && ctlfunc.SGRConceals(params)
 }
 
 // csiShape is what csiParts reads of a CSI of at most 255 bytes, packed
@@ -1358,19 +1380,18 @@ func csiParts(b []byte, final byte) csiShape {
 	case 0x1B:
 		i = afterESC(b) + 1 // ESC, controls, [
 	}
-	end := len(b)
 	if final != 0 {
-		end--
+		b = b[:len(b)-1] // the loops below index b below len(b), without a bounds check
 	}
-	for i < end && isExecuted(b[i]) {
+	for i < len(b) && isExecuted(b[i]) {
 		i++
 	}
 	var sh csiShape
-	if i < end && b[i] >= '<' && b[i] <= '?' {
+	if i < len(b) && b[i] >= '<' && b[i] <= '?' {
 		sh, i = csiShape(b[i]), i+1
 	}
 	p0, seps, v := i, 0, uint32(0)
-	for ; i < end; i++ {
+	for ; i < len(b); i++ {
 		x := b[i]
 		if x < '0' || x > ';' {
 			if isExecuted(x) {
@@ -1383,16 +1404,15 @@ func csiParts(b []byte, final byte) csiShape {
 			seps, v = seps+1, 0
 			continue
 		}
-		v = min(v*10+uint32(x-'0'), decode.MaxParamValue+1)
-		if v > decode.MaxParamValue {
-			sh |= shapeOver
+		if v = v*10 + uint32(x-'0'); v > decode.MaxParamValue { // saturated: one conditional move
+			v, sh = decode.MaxParamValue+1, sh|shapeOver
 		}
 	}
 	if seps >= decode.MaxParams {
 		sh |= shapeOver
 	}
 	sh |= csiShape(p0)<<16 | csiShape(i)<<24
-	for ; i < end; i++ { // at most one intermediate, and controls
+	for ; i < len(b); i++ { // at most one intermediate, and controls
 		switch x := b[i]; {
 		case isExecuted(x):
 		case sh.inter() == 0 && x >= 0x20 && x <= 0x2F:

@@ -88,6 +88,21 @@ func (r *report) apply(m *csiMemo, n int64) {
 	}
 }
 
+// count counts one token of kind k with classes cl and anomalies f, as
+// apply counts one the memo remembers, for a token counted without a
+// memo entry (csi, oscMiss): the entry in memory costs them its stores.
+func (r *report) count(k decode.Kind, cl ctlfunc.Class, f decode.Flags) {
+	r.byKind[k]++
+	for ; cl != 0; cl &= cl - 1 {
+		r.classes[bits.TrailingZeros16(uint16(cl))]++
+		r.FindingsOmitted++
+	}
+	for ; f != 0; f &= f - 1 {
+		r.anomalies[bits.TrailingZeros16(uint16(f))]++
+		r.FindingsOmitted++
+	}
+}
+
 // slotFor returns the slot where the memo keeps the token whose key is w
 // (tagged): of its two slots, the one that holds it already, else a free
 // one, else one whose token has not been recalled since the memo last

@@ -200,10 +200,10 @@ func (k csiKey) String() string {
 // (snapshot makes the maps).
 type report struct {
 	Report
-	csiPlain [5][63]int64       // [private marker index][final-0x40]
-	csi      namedCounts        // other CSI keys, as csiKey.uint32
-	osc      [oscNone + 1]int64 // OSC numbers below oscNone, and at oscNone the OSCs without one (-1)
-	oscOther namedCounts        // other OSC numbers, as uint32
+	csiPlain [5][64]int64          // no intermediates: [private marker index][plainColumn(final)]
+	csi      namedCounts           // other CSI keys, as csiKey.uint32
+	osc      [oscNumbers + 1]int64 // OSC numbers below oscNumbers, at oscIndex (the OSCs without one, -1, at 0)
+	oscOther namedCounts           // other OSC numbers, as uint32
 
 	namedCSI, namedOSC int // distinct keys counted by name, up to MaxNamed
 
@@ -297,14 +297,40 @@ func (r *report) countCSI(t *decode.Token) {
 	r.countCSIKey(csiKey{t.Private, t.Inter[0], t.Inter[1], t.Final}, t.NInter, t.Off, t.Len)
 }
 
+// plainColumn returns the column of csiPlain where a CSI without
+// intermediates whose final byte is final counts: final-0x40 for a final
+// byte (0x40–0x7E), abortedColumn for an aborted CSI (final 0), which
+// random bytes are full of; past the row for any other byte.
+func plainColumn(final byte) uint {
+	col := uint(final - 0x40)
+	if col >= abortedColumn {
+		col = abortedColumn + 1
+	}
+	if final == 0 {
+		col = abortedColumn
+	}
+	return col
+}
+
+// abortedColumn is the column of csiPlain that counts aborted CSIs, the
+// last: 0x7F, which would be there, is no final byte.
+const abortedColumn = 0x3F
+
+// plainCSI returns the counter of csiPlain where a CSI of key k with
+// nInter intermediates counts, nil for one that counts in csi.
+func (r *report) plainCSI(k csiKey, nInter uint8) *int64 {
+	if i, col := privateIndex[k[0]], plainColumn(k[3]); i >= 0 && nInter == 0 && col <= abortedColumn {
+		return &r.csiPlain[i][col]
+	}
+	return nil
+}
+
 // countCSIKey counts a CSI of n bytes at off by its key k (private marker,
 // the first two of its nInter intermediates, final byte).
 func (r *report) countCSIKey(k csiKey, nInter uint8, off, n int64) {
-	if i := privateIndex[k[0]]; i >= 0 && nInter == 0 && k[3]-0x40 < 0x3F {
-		if c := &r.csiPlain[i][k[3]-0x40]; *c > 0 {
-			*c++
-			return
-		}
+	if c := r.plainCSI(k, nInter); c != nil && *c > 0 {
+		*c++
+		return
 	}
 	r.countNewCSI(k, nInter, off, n)
 }
@@ -312,9 +338,9 @@ func (r *report) countCSIKey(k csiKey, nInter uint8, off, n int64) {
 // countNewCSI is countCSIKey for a key not yet counted, or one with
 // intermediates.
 func (r *report) countNewCSI(k csiKey, nInter uint8, off, n int64) {
-	if i := privateIndex[k[0]]; i >= 0 && nInter == 0 && k[3] >= 0x40 && k[3] < 0x7F {
+	if c := r.plainCSI(k, nInter); c != nil {
 		if r.admit(&r.namedCSI, &r.CSIOther, off, n, "CSI keys") {
-			r.csiPlain[i][k[3]-0x40]++
+			*c++
 		}
 		return
 	}
@@ -327,8 +353,8 @@ func (r *report) countNewCSI(k csiKey, nInter uint8, off, n int64) {
 // CSIOther once the report counts new keys there (its finding made); nil
 // when k would be admitted now.
 func (r *report) csiCounter(k csiKey, nInter uint8) *int64 {
-	if i := privateIndex[k[0]]; i >= 0 && nInter == 0 && k[3]-0x40 < 0x3F {
-		if c := &r.csiPlain[i][k[3]-0x40]; *c > 0 {
+	if c := r.plainCSI(k, nInter); c != nil {
+		if *c > 0 {
 			return c
 		}
 	} else if i := r.csi.slot(k.uint32()); r.csi.key[i] != 0 {
@@ -337,18 +363,16 @@ func (r *report) csiCounter(k csiKey, nInter uint8) *int64 {
 	return otherCounter(r.namedCSI, &r.CSIOther)
 }
 
-// oscNone is where report.osc counts the OSCs without a number (-1),
-// which random bytes are full of: past the numbers it counts by index.
-const oscNone = 128
+// oscNumbers is how many OSC numbers, from 0, report.osc counts by index.
+const oscNumbers = 128
 
 // oscIndex returns the index in report.osc where the OSC number cmd
-// counts, or -1 for one that counts in oscOther.
+// counts, cmd+1, which puts the OSCs without a number (-1), which random
+// bytes are full of, at 0 and takes one test for all; or -1 for one that
+// counts in oscOther.
 func oscIndex(cmd int32) int {
-	switch {
-	case cmd >= 0 && cmd < oscNone:
-		return int(cmd)
-	case cmd == -1:
-		return oscNone
+	if i := uint32(cmd) + 1; i <= oscNumbers {
+		return int(i)
 	}
 	return -1
 }
@@ -446,8 +470,11 @@ func (r *report) snapshot() Report {
 		})
 		for i, row := range r.csiPlain {
 			for f, n := range row {
-				if n > 0 {
-					out.CSIFinals[csiKey{privateMarkers[i], 0, 0, byte(0x40 + f)}.String()] += n
+				if final := byte(0x40 + f); n > 0 {
+					if f == abortedColumn {
+						final = 0
+					}
+					out.CSIFinals[csiKey{privateMarkers[i], 0, 0, final}.String()] += n
 				}
 			}
 		}
@@ -455,13 +482,10 @@ func (r *report) snapshot() Report {
 	out.OSCCommands = map[int32]int64{}
 	if r.namedOSC > 0 {
 		r.oscOther.each(func(k uint32, n int64) { out.OSCCommands[int32(k)] = n })
-		for k, n := range r.osc[:oscNone] {
+		for i, n := range r.osc {
 			if n > 0 {
-				out.OSCCommands[int32(k)] = n
+				out.OSCCommands[int32(i)-1] = n // oscIndex
 			}
-		}
-		if n := r.osc[oscNone]; n > 0 {
-			out.OSCCommands[-1] = n
 		}
 	}
 	out.Findings = append([]Finding{}, r.Findings...)
