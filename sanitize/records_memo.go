@@ -185,10 +185,10 @@ func (c *cleaner) settle(i uint8) {
 // remember keeps in the memo the effect of t, a token of at most maxMemo
 // bytes b that token has just handled, when its bytes and record flags
 // alone decide it (csiMemo): an escape, a control string but OSC 8 (a
-// link), a C1 control or DEL, without record flags or aborted, but not
-// one whose record is whole (wholeTable counts those once counted takes
-// one, which a memo hit would never call), an OSC
-// once its number counts where the next will (report.oscCounter); and,
+// link), a C1 control or DEL, without record flags or aborted (but none
+// whose record is whole: wholeTable learns those from counted, which a
+// memo hit would never reach), an OSC once its number counts where the
+// next will (report.oscCounter); and,
 // under FormatStrip, a bidi control (removed, counted in Removed.Format,
 // its class Reorder), which format handles alike whatever is before or
 // after it while the format policy holds nothing.
