@@ -8,10 +8,10 @@ import (
 
 // Record is one token in compact form, as Scan writes it: the stream
 // offset in bytes just past the token (bits 24–63), the record flags
-// (bits 16–23: the token's FlagMalformed, FlagAborted, FlagUnterminated and
-// FlagEmbedded), the final byte (bits 8–15: Token.Final, the final byte of
-// an escape or CSI or the code of a C0, DEL or C1) and the kind (bits
-// 0–7). A record has no start: a token that is not embedded begins where
+// (bits 16–22: the token's FlagMalformed, FlagAborted, FlagUnterminated and
+// FlagEmbedded), whether the record is whole (bit 23, Whole), the final
+// byte (bits 8–15: Token.Final, the final byte of an escape or CSI or the
+// code of a C0, DEL or C1) and the kind (bits 0–7). A record has no start: a token that is not embedded begins where
 // the previous one that is not embedded ended; an embedded one is the one
 // byte before its end. Everything else a Token holds (parameters,
 // intermediates, private marker, OSC number, payload prefix, rune) is read
@@ -42,11 +42,34 @@ func (r Record) Final() byte { return byte(r >> 8) }
 
 // Flags returns the token's FlagMalformed, FlagAborted, FlagUnterminated
 // and FlagEmbedded.
-func (r Record) Flags() Flags { return Flags(byte(r >> 16)) }
+func (r Record) Flags() Flags { return Flags(byte(r>>16)) & recordFlags }
+
+// Whole reports whether the record holds all that a consumer reads from
+// its token but where it is and how its introducer is spelled: a C1
+// control or DEL without flags, an escape sequence ESC F (C0 controls
+// executed inside it are records of their own) or an ESC aborted before
+// any intermediate (one after may have had too many: FlagOverflow, which
+// a record does not keep). Its kind, final byte and FlagAborted are then
+// its token's Kind, Final and Flags, with no parameters, intermediates
+// or payload, and its final byte alone tells which of them it is: C1
+// codes 80–9F, DEL 7F, ESC F 30–7E, an aborted ESC 0 (TestRecordWhole).
+// A consumer can count such records by their final byte without reading
+// their bytes (sanitize's wholeTable: random bytes are full of them). An
+// aborted CSI or string is not whole: the table states do not tell one
+// with nothing after its introducer from one with parameters or payload.
+func (r Record) Whole() bool { return r&RecordWhole != 0 }
+
+// RecordWhole is the bit of a whole Record (Whole).
+const RecordWhole = 1 << 23
 
 // RecordOf returns the record of t.
 func RecordOf(t *Token) Record {
-	return Record(t.End())<<24 | Record(t.Flags&recordFlags)<<16 | Record(t.Final)<<8 | Record(t.Kind)
+	r := Record(t.End())<<24 | Record(t.Flags&recordFlags)<<16 | Record(t.Final)<<8 | Record(t.Kind)
+	if f := t.Flags & recordFlags; t.Kind == KindC1 && f == 0 || t.Kind == KindDEL && f == 0 ||
+		t.Kind == KindESC && (f == 0 || f == FlagAborted && t.NInter == 0) {
+		r |= RecordWhole
+	}
+	return r
 }
 
 // ScanRecords is the least room Scan needs in recs: a byte ends at most

@@ -320,3 +320,54 @@ func TestScanTextRun(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordWhole checks what a whole record (Record.Whole) promises, on
+// the tokens of hostile and random bytes under every option: its final
+// byte tells its kind and flags (C1 80–9F, DEL 7F, ESC F 30–7E, aborted ESC
+// 0), and its token has nothing a Token holds besides (no parameters,
+// intermediates, payload or flags a record does not keep, a rune only as
+// the code of a C1 spelled in UTF-8); and that the tokens of those shapes
+// are whole.
+func TestRecordWhole(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	seen := map[Kind]int{}
+	for k := range 2000 {
+		p := hostile.Bytes(r, r.IntN(300))
+		if k%4 == 3 {
+			for i := range p {
+				p[i] = byte(r.IntN(256))
+			}
+		}
+		for _, d := range []Decoder{{}, {LoneC1: true}, {APCBEL: true}} {
+			for _, tk := range collect(d, p) {
+				rec := RecordOf(&tk)
+				f, fl := rec.Final(), rec.Flags()
+				var want bool
+				switch {
+				case tk.Kind == KindC1 && fl == 0:
+					want = f >= 0x80 && f <= 0x9F
+				case tk.Kind == KindDEL && fl == 0:
+					want = f == 0x7F
+				case tk.Kind == KindESC && fl == 0:
+					want = f >= 0x30 && f <= 0x7E
+				case tk.Kind == KindESC && fl == FlagAborted && tk.NInter == 0:
+					want = f == 0
+				default:
+					if rec.Whole() {
+						t.Fatalf("%q: %s %+v is whole", p, tk.Kind, tk)
+					}
+					continue
+				}
+				if !want || !rec.Whole() || tk.NParam != 0 || tk.ParamCount != 0 || tk.NInter != 0 || tk.Flags&^FlagAborted != 0 || tk.Private != 0 || tk.Payload != 0 || tk.Rune != 0 && tk.Rune != rune(f) {
+					t.Fatalf("%q: %s final %#x flags %v whole %v: %+v", p, tk.Kind, f, fl, rec.Whole(), tk)
+				}
+				seen[tk.Kind]++
+			}
+		}
+	}
+	for _, k := range []Kind{KindC1, KindDEL, KindESC} {
+		if seen[k] == 0 {
+			t.Errorf("no whole %s record", k)
+		}
+	}
+}

@@ -180,6 +180,10 @@ func represent(d *Decoder, c *scanConfig, pos int64) {
 	d.tok.Command = -1
 	d.tok.Payload = probeBase // past the prefix, so that dropC2 has a C2 to take back
 	switch c.state {
+	case stateEscapeIntermediate:
+		// It has read one at least: an aborted ESC with intermediates is
+		// not whole (RecordOf), one without is.
+		d.tok.Inter[0], d.tok.NInter = ' ', 1
 	case stateStringEsc:
 		d.escOff = c.off + pos
 	case stateCSIAbortChar, stateStringUTF8:

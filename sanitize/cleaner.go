@@ -79,6 +79,9 @@ type cleaner struct {
 	// last record that is not embedded, where the next one begins.
 	recs *[batchRecords]decode.Record
 	next int64
+	// whole counts the whole records quickRecords takes (wholeTable),
+	// allocated with recs.
+	whole *wholeTable
 
 	// next32 is the low 32 bits of next while quickRecords runs, which
 	// subtracts it from each record's end: a 32-bit field is an operand of

@@ -25,7 +25,9 @@ import (
 //     a CR or a C0 that is only removed counted, BS counted once
 //     findings are full, a short token seen before counted in the memo's
 //     quick slot for its bytes and record flags: memoTable,
-//     records_memo.go; where a run of CRs stops it, settleBefore settles
+//     records_memo.go; a whole record, a C1, DEL, ESC F or aborted ESC
+//     once counted has learned its final byte, counted by that byte
+//     alone: wholeTable; where a run of CRs stops it, settleBefore settles
 //     the run and it goes on, and an OSC 8 close that stops it while no
 //     link is open is counted by closeCounted), and a CSI counted
 //     by its key and classified by the catalogue (csi: ctlfunc.CSIClasses,
@@ -66,9 +68,9 @@ import (
 // no bounds check.
 const batchRecords = 1024
 
-// stopRecord is a record of no kind (0xFF) with every flag set, which
-// none of quickRecords' cases takes.
-const stopRecord = decode.Record(0xFF00FF)
+// stopRecord is a record of no kind (0xFF) with every flag set, not
+// whole, which none of quickRecords' cases takes.
+const stopRecord = decode.Record(0x7F00FF)
 
 // pathChoice says how the cleaner drives its decoder.
 type pathChoice uint8
@@ -117,7 +119,7 @@ func (c *cleaner) choosePath(p []byte) {
 	if scan {
 		c.next, c.shFrom = c.dec.Offset(), math.MaxInt64
 		if c.recs == nil {
-			c.recs = new([batchRecords]decode.Record)
+			c.recs, c.whole = new([batchRecords]decode.Record), new(wholeTable)
 		}
 	}
 	c.scanning = scan
@@ -172,12 +174,14 @@ func (c *cleaner) scanFeed(p []byte) {
 		c.records(n)
 	}
 	c.settleHits()
+	c.settleWhole()
 }
 
 // scanEnd ends the stream for the record path.
 func (c *cleaner) scanEnd() {
 	c.records(c.dec.ScanEnd(c.recs[:batchRecords-1]))
 	c.settleHits()
+	c.settleWhole()
 }
 
 // records runs the policy over the batch of the first n records of
@@ -270,7 +274,8 @@ func (c *cleaner) quickMisses(i uint) uint {
 // (memoTable.quick: remembered, without flags or aborted, and raising
 // nothing that a finding would name while findings are listed), counted
 // in its slot, or, of those it misses, one that is only counted
-// (countMiss). A run of CRs before text, an embedded LF or TAB or U+FFFD
+// (countMiss); a whole record (decode.Record.Whole) whose final byte
+// wholeTable has learned, counted there, without its bytes. A run of CRs before text, an embedded LF or TAB or U+FFFD
 // is settled here when that only counts (quickCR: before an LF, or once
 // findings are full), and stops it otherwise (records settles the run,
 // settleBefore, and calls it again). The format policy holds nothing and
@@ -345,7 +350,7 @@ loop:
 			e = uint32(r>>24) - c.next32
 			kf = uint32(r) & kindFlags
 		}
-		if k := kf &^ aborted; k == uint32(decode.KindCSI) || k < 32 && memoKinds>>k&1 != 0 {
+		if k := kf &^ aborted; k == uint32(decode.KindCSI) || k < 32 && memoKinds>>k&1 != 0 { // a whole record's k is past 31
 			// A token that begins in the chunk begins after the latest
 			// frame boundary (Writer.Frame marks one between Writes).
 			n := e - s
@@ -440,6 +445,17 @@ loop:
 			if kf == uint32(decode.KindC0) {
 				s = e
 			}
+		case whole | uint32(decode.KindC1), whole | uint32(decode.KindESC), whole | uint32(decode.KindESC) | aborted, whole | uint32(decode.KindDEL):
+			// Counted by its final byte once learned (wholeTable), else
+			// left to missed, through which counted learns it. Here,
+			// not in the memo's branch: a test there costs every CSI
+			// (git log --stat +0.5% instructions, BENCHMARKS.md fixed16).
+			h := &c.whole.hits[recs[i%batchRecords].Final()] // read again: the loop does not keep r
+			if *h >= 0 {
+				break loop
+			}
+			*h++
+			s = e
 		default:
 			break loop // stopRecord among them
 		}
@@ -478,11 +494,13 @@ func (c *cleaner) quickCR(next byte) (uint32, bool) {
 }
 
 // kindFlags masks a record's kind and flags (bits 0–7 and 16–23);
-// embedded and aborted are its FlagEmbedded and FlagAborted there.
+// embedded and aborted are its FlagEmbedded and FlagAborted there, whole
+// its decode.RecordWhole.
 const (
 	kindFlags = 0xFF00FF
 	embedded  = uint32(decode.FlagEmbedded) << 16
 	aborted   = uint32(decode.FlagAborted) << 16
+	whole     = decode.RecordWhole
 )
 
 // quickC0 counts the C0 control code whose record ends at e in the chunk (the
@@ -666,8 +684,9 @@ func simpleClassOf() (t [simpleIndex + 1]uint8) {
 const simpleIndex = 0x1F0F
 
 // simpleBad masks the bits of a record (its low 32) that keep it from
-// simpleRun: a kind past 15 (stopRecord's), and any flag.
-const simpleBad = 0xFF00F0
+// simpleRun: a kind past 15 (stopRecord's), and any flag (not
+// decode.RecordWhole, which is no flag).
+const simpleBad = 0x7F00F0
 
 // maxWide is the longest text quickRecords copies, in 16-byte words
 // (copy16): the bytes of the last word past the text are written past the
@@ -759,7 +778,7 @@ func (c *cleaner) tokenRecord(r decode.Record, b []byte, start, end int64) {
 // counts or rebuild decodes again, another token through tokenRecord. It
 // reports whether it took r (c.next is then past it).
 func (c *cleaner) missed(r decode.Record) bool {
-	k := uint32(r) & kindFlags &^ aborted
+	k := uint32(r) & kindFlags &^ (aborted | whole)
 	if k >= 32 || missKinds>>k&1 == 0 || c.next < c.base {
 		return false
 	}
@@ -926,7 +945,9 @@ const missKinds = memoKinds &^ (1 << decode.KindFormat)
 // without flags or aborted, inside the latest frame, while the format
 // policy holds nothing, that raises no class or anomaly while findings
 // are still listed (a finding names the token). Counting is then what
-// the memo's recall does (report.apply), and the OSC number.
+// the memo's recall does (report.apply), and the OSC number. A token whose
+// record is whole is then learned by wholeTable: every later one of its
+// final byte counts the same.
 func (c *cleaner) counted(t *decode.Token) bool {
 	if t.Kind < decode.KindDEL || t.Kind > decode.KindScreenTitle || t.Flags&^decode.FlagAborted != 0 ||
 		t.Kind == decode.KindOSC && t.Command == 8 || c.frame > t.Off || c.fmt.pending() {
@@ -938,6 +959,9 @@ func (c *cleaner) counted(t *decode.Token) bool {
 	}
 	c.at = t.End()
 	c.rep.apply(&m, 1)
+	if c.whole != nil && decode.RecordOf(t).Whole() {
+		c.whole.learn(t.Final, m.cl)
+	}
 	if t.Kind == decode.KindOSC {
 		c.rep.countOSC(t)
 	}

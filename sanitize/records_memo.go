@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/bytelens/bytelens/ctlfunc"
@@ -184,14 +185,16 @@ func (c *cleaner) settle(i uint8) {
 // remember keeps in the memo the effect of t, a token of at most maxMemo
 // bytes b that token has just handled, when its bytes and record flags
 // alone decide it (csiMemo): an escape, a control string but OSC 8 (a
-// link), a C1 control or DEL, without record flags or aborted, an OSC
-// once its number counts where the next will (report.oscCounter); and,
+// link), a C1 control or DEL, without record flags or aborted (but none
+// whose record is whole: wholeTable learns those from counted, which a
+// memo hit would never reach), an OSC once its number counts where the
+// next will (report.oscCounter); and,
 // under FormatStrip, a bidi control (removed, counted in Removed.Format,
 // its class Reorder), which format handles alike whatever is before or
 // after it while the format policy holds nothing.
 func (c *cleaner) remember(t *decode.Token, b []byte) {
 	f := t.Flags & recordFlags
-	if f&^decode.FlagAborted != 0 {
+	if f&^decode.FlagAborted != 0 || decode.RecordOf(t).Whole() {
 		return
 	}
 	var count *int64
@@ -358,3 +361,64 @@ func (w memoWord) slots() (uint8, uint8) {
 
 // memoBits is log2 of the number of csiMemo slots.
 const memoBits = 7
+
+// wholeTable counts, by final byte, the whole records (decode.Record.Whole:
+// a C1 control or DEL without flags, an ESC F, an aborted ESC) that
+// quickRecords takes without their bytes, and what one of each counts in
+// the report. A whole record's final byte tells its token's kind, final
+// and flags (80–9F C1, 7F DEL, 30–7E ESC F, 0 an aborted ESC), and so all
+// that counted does with it: one more of its kind, its classes, its
+// anomalies (FlagAborted), none of them named by a finding once counted
+// learned it (counted takes a token that raises one only once findings
+// are full, and findings are never removed). On weighted random bytes such
+// tokens are about 118,000 of the 361,000 records a MiB (35,500 9C, 55,600
+// ESC F, 21,600 aborted ESCs), each of them a memo recall or miss
+// otherwise (BENCHMARKS.md, fixed16).
+type wholeTable struct {
+	// hits[f] is math.MinInt64 plus the records of final byte f counted
+	// and not yet applied once f is learned, and 0 before: one test of the
+	// sign, no flag of its own. A zero table has learned nothing.
+	hits [256]int64
+	cl   [256]ctlfunc.Class // the classes of final byte f, once learned
+	// learned lists the final bytes learned, n of them, for settleWhole.
+	learned [256]uint8
+	n       int
+}
+
+// learn makes the whole records of final byte f, whose token counted has
+// just counted with classes cl, counted in the table from now on.
+func (w *wholeTable) learn(f byte, cl ctlfunc.Class) {
+	if w.hits[f] < 0 {
+		return
+	}
+	w.hits[f], w.cl[f] = math.MinInt64, cl
+	w.learned[w.n] = f
+	w.n++
+}
+
+// settleWhole applies the whole records counted in bulk (wholeTable) to
+// the report, as counted applies one.
+func (c *cleaner) settleWhole() {
+	w := c.whole
+	for _, f := range w.learned[:w.n] {
+		if n := w.hits[f] - math.MinInt64; n != 0 {
+			m := csiMemo{kind: wholeKind(f), cl: w.cl[f]}
+			if f == 0 {
+				m.anomalies = decode.FlagAborted
+			}
+			c.rep.apply(&m, n)
+			w.hits[f] = math.MinInt64
+		}
+	}
+}
+
+// wholeKind returns the kind of a whole record of final byte f.
+func wholeKind(f byte) decode.Kind {
+	switch {
+	case f >= 0x80:
+		return decode.KindC1
+	case f == 0x7F:
+		return decode.KindDEL
+	}
+	return decode.KindESC
+}

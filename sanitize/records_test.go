@@ -122,6 +122,27 @@ func TestRecordPathBatches(t *testing.T) {
 	}
 }
 
+// TestRecordPathWhole: whole records (decode.Record.Whole) of every final
+// byte, and the aborted ESCs that are not whole (with intermediates, too
+// many of them: FlagOverflow), among text and controls, before and past
+// MaxFindings, where wholeTable counts them.
+func TestRecordPathWhole(t *testing.T) {
+	var b []byte
+	for f := byte(0x30); f <= 0x7E; f++ {
+		b = append(b, 0x1B, f, 0x1B, 0x00, f, 'x')
+	}
+	for f := byte(0x80); f <= 0x9F; f++ {
+		b = append(b, f, 0xC2, f, 'y', 0x7F)
+	}
+	b = append(b, "\x1b\x1b\x1b\x18\x1b\x9cz\x1b(\x18\x1b()*\x18\x1b\n\x1b\x07\x9b\x1b\x1b[\x1b\x9d\x1b\x1b(()\x1b"...)
+	p := bytes.Repeat(b, 40)
+	for _, size := range []int{1, 7, 700, len(p)} {
+		for _, o := range recordPolicies {
+			assertPaths(t, "whole", p, o, cutsEvery(size, len(p)), false)
+		}
+	}
+}
+
 // TestRecordPathLongTokens: sequences and strings longer than the
 // history (histLen), which the record path feeds to its second Decoder at
 // the end of each Write, some left open at the end of the stream.
