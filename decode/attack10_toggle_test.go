@@ -38,7 +38,7 @@ func TestAttack10OptionsToggled(t *testing.T) {
 			}
 			got = append(got, recs[:n]...)
 		}
-		got = mergeRecords(splitPairs(append(got, recs[:d.ScanEnd(recs)]...), []byte(c.a+c.b)))
+		got = mergeRecords(append(got, recs[:d.ScanEnd(recs)]...))
 		want := feedRecords(Decoder{LoneC1: c.oa[0], APCBEL: c.oa[1]}, []byte(c.a+c.b))
 		if !slices.Equal(got, want) {
 			t.Errorf("%q %v then %q %v: Scan %q, want %q", c.a, c.oa, c.b, c.ob, recordSigs(got), recordSigs(want))
@@ -82,7 +82,7 @@ func TestAttack10OptionsToggled(t *testing.T) {
 		}
 		fd.End(func(tk *Token) { want = append(want, RecordOf(tk)) })
 		n := sd.ScanEnd(recs)
-		got = mergeRecords(splitPairs(append(got, recs[:n]...), p))
+		got = mergeRecords(append(got, recs[:n]...))
 		if want = mergeRecords(want); !slices.Equal(got, want) {
 			t.Fatalf("%q cut at %v, options %v:\n got %q\nwant %q", p, cuts, opts, recordSigs(got), recordSigs(want))
 		}

@@ -44,26 +44,6 @@ func (r Record) Final() byte { return byte(r >> 8) }
 // and FlagEmbedded.
 func (r Record) Flags() Flags { return Flags(byte(r >> 16)) }
 
-// KindPair is the kind of a pair record: a text run and the short CSI
-// after it (fuseShortCSI) in one record, which the assembly steps writes
-// where the table writes the text run's record and the CSI's, so that
-// the consumer of coloured output, where text of a few bytes and an SGR
-// alternate, takes half as many records. Its end is the CSI's and its
-// final byte field the CSI's length in bytes (PairLen); the text run ends
-// where the CSI begins, and the CSI, whose record flags are none, ends in
-// its final byte. No token has this kind: Pair gives the two records.
-const KindPair Kind = 16
-
-// PairLen returns the length in bytes of the CSI of a pair record (KindPair).
-func (r Record) PairLen() int { return int(byte(r >> 8)) }
-
-// Pair returns the records of the text run and of the CSI of a pair
-// record (KindPair), given the CSI's last byte, its final byte.
-func (r Record) Pair(final byte) (text, csi Record) {
-	end := r &^ (1<<24 - 1)
-	return end - Record(r.PairLen())<<24 | Record(KindText), end | Record(final)<<8 | Record(KindCSI)
-}
-
 // RecordOf returns the record of t.
 func RecordOf(t *Token) Record {
 	return Record(t.End())<<24 | Record(t.Flags&recordFlags)<<16 | Record(t.Final)<<8 | Record(t.Kind)

@@ -32,31 +32,6 @@ func mergeRecords(rs []Record) []Record {
 	return out
 }
 
-// splitPairs returns rs with each pair record (KindPair) split into the
-// records of its text run and its CSI, whose final byte is p[end-1] for
-// a record of end end: p is the stream from offset 0.
-func splitPairs(rs []Record, p []byte) []Record {
-	return splitPairsAt(rs, func(end int64) byte { return p[end-1] })
-}
-
-// splitPairsAt is splitPairs with the stream's byte at each offset read
-// by at.
-func splitPairsAt(rs []Record, at func(int64) byte) []Record {
-	var out []Record
-	for _, r := range rs {
-		if r.Kind() != KindPair {
-			out = append(out, r)
-			continue
-		}
-		if r.PairLen() < 3 || r.PairLen() > shortCSIMax || r.Flags() != 0 {
-			panic(fmt.Sprintf("pair record %#x", uint64(r)))
-		}
-		text, csi := r.Pair(at(r.End()))
-		out = append(out, text, csi)
-	}
-	return out
-}
-
 // feedRecords returns the records of Feed's tokens for p fed whole.
 func feedRecords(d Decoder, p []byte) []Record {
 	var rs []Record
@@ -81,7 +56,7 @@ func scanRecords(d Decoder, p []byte, cuts []int, size int) []Record {
 		prev = c
 	}
 	n := d.ScanEnd(recs)
-	return mergeRecords(splitPairs(append(rs, recs[:n]...), p))
+	return mergeRecords(append(rs, recs[:n]...))
 }
 
 func recordSigs(rs []Record) []string {

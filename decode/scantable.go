@@ -469,9 +469,7 @@ const shortCSIMax = 8
 // steps, and marks nothing unless the table proves them the same for
 // every such sequence from every ground row: ESC is alone in its class
 // (steps does not look at the byte again), leads every row to one state
-// and writes at most one record there (the text run, without flags,
-// ending at the ESC: steps writes it and the CSI's as one pair record,
-// KindPair), ESC [ and every P
+// and writes at most one record there (the text run), ESC [ and every P
 // on the way write none and take no special step, and each F writes one
 // record and reaches one state from every row the P lead to.
 func (t *scanTable) fuseShortCSI() {
@@ -487,8 +485,7 @@ func (t *scanTable) fuseShortCSI() {
 	}
 	esc, _ := at(scanGround, 0x1B)
 	for s := uint32(scanGround); s <= scanText; s += scanWidth {
-		n, f := at(s, 0x1B)
-		if n != esc || f&(infoSpecial|infoMany) != 0 || f&infoCount == 1 && t.emits[f>>infoEmitShift][0] != Record(KindText) {
+		if n, f := at(s, 0x1B); n != esc || f&(infoSpecial|infoMany) != 0 {
 			return
 		}
 	}

@@ -237,18 +237,10 @@ csi:
 	JZ nocsi
 	MOVL $const_shortCSITries, tries-16(SP)
 	PADDQ X3, X13
-	// After a text run (the ESC's record at DI, R10 past it), the run and
-	// the CSI are one pair record (KindPair: the CSI's length k+1 in the
-	// final byte's field), at DI, by CMOV: whether text comes before a
-	// CSI changes in every line of coloured output.
-	SHLQ $8, R12
-	LEAQ (1<<24+1<<8+const_KindPair)(R12), R12
-	CMPQ R10, DI
-	CMOVQNE R12, R11
 	MOVQ R11, X0
 	PADDQ X13, X0
-	MOVOU X0, (DI)
-	ADDQ $8, DI
+	MOVOU X0, (R10)
+	LEAQ 8(R10), DI
 	PADDQ X14, X13
 	MOVWLZX scanTable_csiNext(R8), AX
 	SHLL $1, AX

@@ -204,10 +204,6 @@ func (c *cleaner) records(n int) {
 			}
 		}
 		r := recs[i]
-		looked := quick
-		if r.Kind() == decode.KindPair {
-			r, looked = c.pairText(r, quick)
-		}
 		end := r.EndNear(c.base)
 		start := c.next
 		if r.Flags()&decode.FlagEmbedded != 0 {
@@ -217,29 +213,11 @@ func (c *cleaner) records(n int) {
 		}
 		// quickRecords looked the record up in the memo, or it is one
 		// the memo does not take, unless it begins before the chunk.
-		c.record(r, start, end, looked && start >= c.base)
+		c.record(r, start, end, quick && start >= c.base)
 	}
 	// The history kept at the end of the chunk (keepHistory) begins
 	// where the token still open begins.
 	c.at = c.next
-}
-
-// pairText runs the policy over the text run of the pair record r
-// (decode.KindPair) unless quickRecords took it (c.next is then where the
-// CSI begins), and returns the CSI's record, and whether quickRecords
-// looked the CSI up in the memo: as for any record that stopped it, when
-// it took the text (quick), else not.
-func (c *cleaner) pairText(r decode.Record, quick bool) (decode.Record, bool) {
-	end := r.EndNear(c.base)
-	mid := end - int64(r.PairLen())
-	text, csi := r.Pair(c.chunk[end-1-c.base]) // a short CSI is in the chunk
-	if c.next == mid {
-		return csi, quick
-	}
-	start := c.next
-	c.next = mid
-	c.record(text, start, mid, quick && start >= c.base)
-	return csi, false
 }
 
 // settleBefore settles the run of CRs that stopped quickRecords at the
@@ -254,11 +232,6 @@ func (c *cleaner) settleBefore(r decode.Record) bool {
 	case uint32(decode.KindText):
 		if c.next < c.base {
 			return false // it completes a character cut by the Write before
-		}
-		next = c.chunk[c.next-c.base]
-	case uint32(decode.KindPair):
-		if c.next < c.base || c.next == r.EndNear(c.base)-int64(r.PairLen()) {
-			return false // as for text, or its text run taken
 		}
 		next = c.chunk[c.next-c.base]
 	case uint32(decode.KindText) | embedded:
@@ -333,11 +306,7 @@ loop:
 		r := recs[i%batchRecords]
 		e := uint32(r>>24) - c.next32
 		kf := uint32(r) & kindFlags
-		if kf&^uint32(decode.KindPair) == 0 {
-			// Text, or a pair of text and the short CSI after it
-			// (decode.KindPair), whose text ends where its CSI, of
-			// PairLen bytes, begins.
-			e -= uint32(r) >> 8 & 0xFF
+		if kf == uint32(decode.KindText) {
 			if c.crRun != 0 {
 				// Settled, the run's LF (if any) is written whether or
 				// not the text is copied here.
@@ -370,14 +339,13 @@ loop:
 			s = e
 			c.fmt.prevEnd = c.next + int64(e)
 			// The record after text is most often a sequence: it is
-			// taken in the same turn, as is a pair's CSI, from the
-			// pair again (its end and kind, the CSI's bytes from s).
-			i += uint(1 - kf/uint32(decode.KindPair))
+			// taken in the same turn.
+			i++
 			r = recs[i%batchRecords]
 			e = uint32(r>>24) - c.next32
 			kf = uint32(r) & kindFlags
 		}
-		if k := kf &^ aborted; k == uint32(decode.KindCSI) || k == uint32(decode.KindPair) || k < 32 && memoKinds>>k&1 != 0 {
+		if k := kf &^ aborted; k == uint32(decode.KindCSI) || k < 32 && memoKinds>>k&1 != 0 {
 			// A token that begins in the chunk begins after the latest
 			// frame boundary (Writer.Frame marks one between Writes).
 			n := e - s
@@ -834,9 +802,6 @@ func (c *cleaner) countMiss(chunk []byte, i uint, s, o, e uint32) (uint, uint32,
 	k := r.Kind()
 	if k == decode.KindCSI {
 		return i, s, o, e, c.csi(b, r.Final(), r.Flags(), start)
-	}
-	if k == decode.KindPair { // its CSI: quickRecords took the text
-		return i, s, o, e, c.csi(b, b[len(b)-1], 0, start)
 	}
 	if k == decode.KindOSC {
 		if res := c.oscMiss(b, r.Flags(), start); res != oscOther {
