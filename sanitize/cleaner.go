@@ -73,6 +73,7 @@ type cleaner struct {
 	// the paths; scanning is set while the decoder is driven by Scan.
 	path     pathChoice
 	scanning bool
+	runs     recallGate // whether quickRecords calls recallRun
 	// The record path (records.go): the batch Scan writes, allocated
 	// when the path is first chosen (a cleaner of a short input, such as
 	// String on a file name, never needs its 8 KiB), and the end of the

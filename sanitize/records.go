@@ -25,9 +25,11 @@ import (
 //     a CR or a C0 that is only removed counted, BS counted once
 //     findings are full, a short token seen before counted in the memo's
 //     quick slot for its bytes and record flags: memoTable,
-//     records_memo.go; a whole record, a C1, DEL, ESC F or aborted ESC
-//     once counted has learned its final byte, counted by that byte
-//     alone: wholeTable; where a run of CRs stops it, settleBefore settles
+//     records_memo.go, and after a recall a run of short text and
+//     recalls in assembly: recallRun; a whole record, a C1, DEL, ESC F
+//     or aborted ESC once counted has learned its final byte, counted by
+//     that byte alone: wholeTable; where a run of CRs stops it,
+//     settleBefore settles
 //     the run and it goes on, and an OSC 8 close that stops it while no
 //     link is open is counted by closeCounted), and a CSI counted
 //     by its key and classified by the catalogue (csi: ctlfunc.CSIClasses,
@@ -222,6 +224,45 @@ func (c *cleaner) records(n int) {
 	// The history kept at the end of the chunk (keepHistory) begins
 	// where the token still open begins.
 	c.at = c.next
+	if recallRunAsm {
+		c.runs.batch()
+	}
+}
+
+// recallGate decides, once a batch, whether quickRecords calls recallRun
+// after a recall: not for a while after a batch whose calls took fewer
+// than recallPays records each on average (on dense and random input, where a
+// recall is most often followed by a record that ends the run at once, a
+// call costs more than the Go loop's own turn, BENCHMARKS.md, run16):
+// one batch, and twice as many after each such batch in a row, up to
+// 1<<recallBackoff, to see whether the input has changed.
+type recallGate struct {
+	score   int16 // the records the calls of this batch took, less recallPays a call
+	wait    uint8 // the batches left without calls
+	backoff uint8 // log2 of the batches without calls after the next batch that does not pay
+}
+
+// recallPays is the number of records a call of recallRun must take to
+// save what the call costs, and recallBackoff log2 of the most batches
+// the gate stays closed.
+const (
+	recallPays    = 3
+	recallBackoff = 7
+)
+
+// batch counts a batch: one of the batches to wait, or one whose calls did
+// not pay (the gate closes), or did.
+func (g *recallGate) batch() {
+	switch {
+	case g.wait > 0:
+		g.wait--
+	case g.score < 0:
+		g.wait = 1 << g.backoff
+		g.backoff = min(g.backoff+1, recallBackoff)
+	default:
+		g.backoff = 0
+	}
+	g.score = 0
 }
 
 // settleBefore settles the run of CRs that stopped quickRecords at the
@@ -288,7 +329,12 @@ func (c *cleaner) quickMisses(i uint) uint {
 // begins, and the record after a text, most often an SGR, is taken in
 // the same turn. A record that would need a call (the output to grow, a
 // run of CRs that quickCR cannot settle) is left to its caller. Measured (BENCHMARKS.md, sgrpol): about 40 instructions a
-// text and 45 a recall.
+// text and 45 a recall. After a CSI recalled from its first slot, while
+// no run of CRs waits and the gate lets it (recallGate), the run of text
+// and recalls that follows goes to recallRun, about 27 instructions a
+// record where the loop takes about 47 on git log --stat (BENCHMARKS.md,
+// run16), the loop's index and offsets passed and returned, as to
+// countMiss.
 func (c *cleaner) quickRecords(i uint) uint {
 	s0 := c.next - c.base // where the next token that is not embedded begins in the chunk
 	if s0 < 0 || int64(len(c.chunk))-s0 > math.MaxInt32 {
@@ -367,6 +413,17 @@ loop:
 			k, j := w.slots()
 			if q := &c.memo.quick; q[k].key == w {
 				q[k].hits++
+				if recallRunAsm && c.crRun == 0 && c.runs.wait == 0 {
+					// What follows a recall is most often text and
+					// another recall.
+					j, s1, o1, t := recallRun(recs, i+1, c.next32, chunk, buf, e, o, q)
+					c.runs.score += int16(j-i-1) - recallPays
+					i, s, o = j-1, s1, o1
+					if t != 0 {
+						c.fmt.prevEnd = c.next + int64(t)
+					}
+					continue
+				}
 			} else if q[j].key == w {
 				q[j].hits++
 			} else {
@@ -578,6 +635,68 @@ func simpleRunGo(recs *[batchRecords]decode.Record, i uint, next uint32, chunk, 
 	}
 	return i, s, o, t, counts
 }
+
+// recallRunGo is quickRecords' loop over a run of short text and recalled
+// short CSIs (recallRun), taken from the i-th record of recs, after a CSI
+// recalled from its first quick slot, for as long as each record is one:
+// text without flags of at most maxWide bytes, copied as quickRecords
+// copies it;
+// a CSI without flags of 1 to recallMax bytes whose key (its bytes, one
+// word) is the key of its first quick slot, counted there; each with 16
+// bytes of room at s in chunk and at o in buf. No run of CRs waits (the
+// caller checked: the text after one settles it, quickCR), and a CR, a
+// record of its own, ends the run. The
+// offsets s and o, and a record's end less next, count from where
+// quickRecords began. It returns the index of the first record it did
+// not take, s and o after the last it did, and where the last text ended
+// (0 for none). On coloured git and grep output, where text of a few
+// bytes and an SGR alternate and the SGRs are few, the run goes on for
+// tens of records (BENCHMARKS.md, run16).
+func recallRunGo(recs *[batchRecords]decode.Record, i uint, next uint32, chunk, buf []byte, s, o uint32, quick *[1 << memoBits]quickSlot) (j uint, s1, o1, t uint32) {
+	oLim, sLim := len(buf)-15, len(chunk)-15
+	_ = recs[0] // its nil check, once
+loop:
+	for ; int(o) < oLim && int(s) < sLim; i++ {
+		r := recs[i%batchRecords]
+		e := uint32(r>>24) - next
+		n := e - s
+		switch uint32(r) & kindFlags {
+		case uint32(decode.KindText):
+			if n > 16 && (n > maxWide || int(o)+int(n) > oLim || int(s)+int(n) > sLim) {
+				break loop
+			}
+			for k := 0; ; {
+				copy16(buf, int(o)+k, chunk, int(s)+k)
+				if k += 16; k >= int(n) {
+					break
+				}
+			}
+			o += n
+			t = e
+		case recallCSI:
+			if n-1 >= recallMax {
+				break loop
+			}
+			w := wordAt(chunk, int(s), int(n))
+			k, _ := w.slots()
+			if quick[k].key != w {
+				break loop
+			}
+			quick[k].hits++
+		default:
+			break loop
+		}
+		s = e
+	}
+	return i, s, o, t
+}
+
+// recallCSI is the kind and flags of a CSI that recallRun takes, and
+// recallMax the most bytes it has: a one-word key.
+const (
+	recallCSI = uint32(decode.KindCSI)
+	recallMax = 8
+)
 
 // simpleTable is simpleRun's table: the class of a record (class, by
 // its bits of simpleIndex) and how a record of each class is written

@@ -355,9 +355,13 @@ var wordMasks = func() (t [maxMemo + 1]memoWord) {
 // the other, so that a few sequences in turn do not keep replacing each
 // other.
 func (w memoWord) slots() (uint8, uint8) {
-	h := (w.lo + w.hi) * 0x9E3779B97F4A7C15
+	h := (w.lo + w.hi) * memoHash
 	return uint8(h >> (64 - memoBits)), uint8(h>>(64-2*memoBits)) & (1<<memoBits - 1)
 }
+
+// memoHash is the multiplier of the hash of slots (2^64 over the golden
+// ratio).
+const memoHash = 0x9E3779B97F4A7C15
 
 // memoBits is log2 of the number of csiMemo slots.
 const memoBits = 7
