@@ -259,7 +259,8 @@ func TestBadInput(t *testing.T) {
 	var out capture.Envelope
 	s.call(t, "run", map[string]any{"argv": []string{"printf", "a\\nb\\n"}}, &out)
 	missing := "restricted:sha256:" + strings.Repeat("0", 64)
-	fifo := filepath.Join(t.TempDir(), "fifo")
+	dir := t.TempDir()
+	fifo, missingFile := filepath.Join(dir, "fifo"), filepath.Join(dir, "missing")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +282,7 @@ func TestBadInput(t *testing.T) {
 		"bad timeout":      {"run", map[string]any{"argv": []string{"true"}, "timeout_seconds": -1}, "timeout_seconds"},
 		// A tool's error is escaped once (safeToolErrors), not ␛ as <U+241B>.
 		"bad cwd":        {"run", map[string]any{"argv": []string{"true"}, "cwd": "/nonexistent-\x1b]0;x\x07"}, "/nonexistent-␛]0;x␇: no such file"},
-		"verify no file": {"verify", map[string]any{"ref": out.RawArtifact, "path": "/nonexistent"}, "no such file"},
+		"verify no file": {"verify", map[string]any{"ref": out.RawArtifact, "path": missingFile}, "no such file"},
 		// Not a file it would read for ever, or block on.
 		"verify device": {"verify", map[string]any{"ref": out.RawArtifact, "path": "/dev/zero"}, "not a regular file"},
 		"verify fifo":   {"verify", map[string]any{"ref": out.RawArtifact, "path": fifo}, "not a regular file"},
