@@ -78,18 +78,27 @@ func ReadReports(b []byte) ([]StreamReport, error) {
 // report, excerpt's meta.json) pass; strings in them reach JSON outputs
 // and agents as they are, so a file that fails is refused.
 func CleanJSON(v any, o Options) bool {
+	return EveryJSONString(v, func(s string) bool { return Text(s, o) == s })
+}
+
+// EveryJSONString reports whether ok holds for every string of the
+// decoded JSON value v (what json.Unmarshal gives an any), object keys
+// included; it stops at the first that fails. It is the one walk over a
+// decoded document's strings, for the checks that a file read back or
+// a message on its way out holds nothing cleaning would change.
+func EveryJSONString(v any, ok func(string) bool) bool {
 	switch v := v.(type) {
 	case string:
-		return Text(v, o) == v
+		return ok(v)
 	case []any:
 		for _, e := range v {
-			if !CleanJSON(e, o) {
+			if !EveryJSONString(e, ok) {
 				return false
 			}
 		}
 	case map[string]any:
 		for k, e := range v {
-			if Text(k, o) != k || !CleanJSON(e, o) {
+			if !ok(k) || !EveryJSONString(e, ok) {
 				return false
 			}
 		}
