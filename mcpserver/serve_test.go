@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
@@ -88,5 +89,48 @@ func TestAttack13ResourceURIControl(t *testing.T) {
 		if !strings.Contains(out.String(), id) {
 			t.Errorf("no answer %s in:\n%s", id, out.String())
 		}
+	}
+}
+
+// TestAttack17ProtocolErrorsEscaped checks that the message of every
+// JSON-RPC error, not only a tool's, reaches the client as render.Line
+// writes it. The SDK quotes the client's tool, prompt or method name with
+// %q, which escapes C0, C1 and bidi controls but keeps the invisible
+// characters Go counts as printable: a variation selector, a Hangul
+// filler or a combining grapheme joiner came back in the decoded message
+// as they were (attack17).
+func TestAttack17ProtocolErrorsEscaped(t *testing.T) {
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ru\ufe0fn\u1160","arguments":{}}}
+{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"p\u034f\u3164\u001b"}}
+{"jsonrpc":"2.0","id":4,"method":"x\ufe0f\u115f","params":{}}
+`)
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := Serve(ctx, in, &out, Options{}); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	want := map[float64]string{2: `"ru<U+FE0F>n<U+1160>"`, 3: `"p<U+034F><U+3164>\x1b"`, 4: `"x<U+FE0F><U+115F>"`}
+	dec := json.NewDecoder(&out)
+	for dec.More() {
+		var m struct {
+			ID    float64
+			Error *struct{ Message string }
+		}
+		if err := dec.Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Error == nil {
+			continue
+		}
+		if !strings.Contains(m.Error.Message, want[m.ID]) {
+			t.Errorf("id %v: error %q, want it to quote %s", m.ID, m.Error.Message, want[m.ID])
+		}
+		delete(want, m.ID)
+	}
+	for id := range want {
+		t.Errorf("no error answer for id %v", id)
 	}
 }

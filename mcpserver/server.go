@@ -200,7 +200,7 @@ func (e *escapeWriter) Write(p []byte) (int, error) {
 		if len(e.buf) > 0 {
 			line = append(e.buf, line...)
 		}
-		if _, err := e.w.Write(safejson.Escape(line)); err != nil {
+		if _, err := e.w.Write(safejson.Escape(safeErrorMessage(line))); err != nil {
 			e.calls.fail()
 			return 0, err
 		}
@@ -219,6 +219,39 @@ func (e *escapeWriter) Close() error {
 		e.buf = nil
 	}
 	return nil
+}
+
+// safeErrorMessage returns line, one JSON-RPC message and its LF, with
+// the message of its error, if it is an error answer, passed through
+// render.Line. The SDK writes some errors where no middleware sees them
+// (an unknown method is answered by its JSON-RPC layer) and quotes the
+// client's tool, prompt or method name with %q, which escapes controls
+// but keeps the invisible characters Go counts as printable (variation
+// selectors, Hangul fillers, U+034F). A tool's error is a result, not a
+// JSON-RPC error, and is escaped by safeToolErrors instead.
+func safeErrorMessage(line []byte) []byte {
+	if !bytes.Contains(line, []byte(`"error"`)) {
+		return line
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	r, ok := msg.(*jsonrpc.Response)
+	if err != nil || !ok {
+		return line
+	}
+	je, ok := r.Error.(*jsonrpc.Error)
+	if !ok || je == nil {
+		return line
+	}
+	safe := render.Line([]byte(je.Message)).String()
+	if safe == je.Message {
+		return line
+	}
+	je.Message = safe
+	js, err := jsonrpc.EncodeMessage(r)
+	if err != nil {
+		return line
+	}
+	return append(js, '\n')
 }
 
 // safeLines writes each line given to it through render.Line.
