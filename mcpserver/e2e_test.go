@@ -565,3 +565,33 @@ func cpuTime(t *testing.T, pid int) time.Duration {
 	fmt.Sscan(f[12], &stime)
 	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
+
+// TestAttack17VerifyCancelled checks that a verify the client cancels
+// stops reading in the server: the agent chooses the path, and a regular
+// file can be as long as it likes (a sparse file, /proc/self/pagemap's
+// 256 GiB), which the call hashed to its end whatever the client did
+// (attack17). As in TestExcerptCancelled, the server's CPU time after the
+// cancellation is the measure.
+func TestAttack17VerifyCancelled(t *testing.T) {
+	s := start(t, filepath.Join(t.TempDir(), "store"))
+	var out capture.Envelope
+	s.call(t, "run", map[string]any{"argv": []string{"true"}}, &out)
+	big := filepath.Join(t.TempDir(), "sparse")
+	if err := os.WriteFile(big, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, 1<<40); err != nil {
+		t.Skipf("no sparse file: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: "verify", Arguments: map[string]any{"ref": out.RawArtifact, "path": big}}); err == nil {
+		t.Fatal("the verify was not cancelled")
+	}
+	time.Sleep(200 * time.Millisecond) // the cancellation reaches the server
+	before := cpuTime(t, s.cmd.Process.Pid)
+	time.Sleep(time.Second)
+	if spent := cpuTime(t, s.cmd.Process.Pid) - before; spent > 300*time.Millisecond {
+		t.Errorf("the server spent %v of CPU in the second after the verify was cancelled", spent)
+	}
+}

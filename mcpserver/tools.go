@@ -341,7 +341,7 @@ type VerifyOut struct {
 	Bytes  int64  `json:"bytes"`
 }
 
-func (t *tools) verify(_ context.Context, _ *mcp.CallToolRequest, in VerifyIn) (*mcp.CallToolResult, VerifyOut, error) {
+func (t *tools) verify(ctx context.Context, _ *mcp.CallToolRequest, in VerifyIn) (*mcp.CallToolResult, VerifyOut, error) {
 	rec, err := t.record(in.Ref)
 	if err != nil {
 		return nil, VerifyOut{}, err
@@ -359,7 +359,7 @@ func (t *tools) verify(_ context.Context, _ *mcp.CallToolRequest, in VerifyIn) (
 		return nil, VerifyOut{}, err
 	}
 	h := sha256.New()
-	n, err := io.Copy(h, f)
+	n, err := io.Copy(h, ctxReader{ctx, f})
 	if err != nil {
 		return nil, VerifyOut{}, err
 	}
@@ -371,6 +371,21 @@ func (t *tools) verify(_ context.Context, _ *mcp.CallToolRequest, in VerifyIn) (
 		msg = "match: the file holds the record's " + out.What
 	}
 	return text(msg + "\n"), out, nil
+}
+
+// ctxReader reads r until ctx ends: verify's path is the client's to
+// choose, and a regular file can be as long as it likes (a sparse file,
+// /proc/self/pagemap), so the hash stops when the client cancels.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // regularFile passes on a Stat error, and fails for a file that is not
