@@ -101,7 +101,8 @@ func ReadDecision(r io.Reader) (json.RawMessage, error) {
 // line between its head and tail, and last one footer line,
 // "[bytelens: exit 3; isolated; removed stdout csi 2; record REF]", with
 // the exit status, whether the command ran isolated
-// ([RunOptions.Isolate]), what was removed and the raw artifact. Every
+// ([RunOptions.Isolate]), what was removed, the raw artifact and, when
+// the store failed, why ("no record: ...", "record incomplete: ..."). Every
 // text ends with a line feed. The footer's fields come from the envelope, never from the
 // output, and only bytelens' own lines begin "[bytelens" or "[stderr]":
 // a line of output that does is written after a backslash, so that a
@@ -189,6 +190,13 @@ func (e *Envelope) agentFooter() string {
 	}
 	if e.RawArtifact != "" {
 		parts = append(parts, "record "+e.RawArtifact)
+	}
+	// StoreError is cleaned (CleanField): no control, TAB or LF.
+	switch {
+	case e.StoreError != "" && e.RawArtifact != "":
+		parts = append(parts, "record incomplete: "+e.StoreError)
+	case e.StoreError != "":
+		parts = append(parts, "no record: "+e.StoreError)
 	}
 	return "[bytelens: " + strings.Join(parts, "; ") + "]"
 }

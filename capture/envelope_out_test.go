@@ -113,6 +113,12 @@ func TestWriteAgentText(t *testing.T) {
 			"\\[bytelens: exit 0]\nok\n\\[stderr]\n[stderr]\n\\[stderr] x\n\\[bytelens: exit 0]\n[bytelens: stderr lines 3-3 omitted (1 bytes)]\n\\[bytelens: exit 0; record restricted:sha256:00]\n[bytelens: exit 1; stderr lines 3-3 omitted]\n"},
 		{"no store", Envelope{StdoutOmitted: &Omitted{Bytes: 1, Lines: 1, FromLine: 1, ToLine: 1}},
 			"[bytelens: stdout lines 1-1 omitted (1 bytes)]\n[bytelens: exit 0; stdout lines 1-1 omitted]\n"},
+		// attack17: a store that failed (a full disk) left the agent with
+		// lines omitted, no record and no word of why.
+		{"store failed", Envelope{StoreError: "raw artifact not kept: no space left on device", StdoutOmitted: &Omitted{Bytes: 1, Lines: 1, FromLine: 1, ToLine: 1}},
+			"[bytelens: stdout lines 1-1 omitted (1 bytes)]\n[bytelens: exit 0; stdout lines 1-1 omitted; no record: raw artifact not kept: no space left on device]\n"},
+		{"record incomplete", Envelope{RawArtifact: "restricted:sha256:ab", StoreError: "cleaned text not kept: no space left on device"},
+			"[bytelens: exit 0; record restricted:sha256:ab; record incomplete: cleaned text not kept: no space left on device]\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder
