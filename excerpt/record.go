@@ -50,6 +50,7 @@ type Record struct {
 	Meta Meta
 	st   *store.Store
 	ref  store.Ref
+	opts sanitize.Options // Meta.Policy parsed
 }
 
 // Open opens the cleaned text of the artifact ref. It fails with an error
@@ -73,8 +74,17 @@ func Open(st *store.Store, ref store.Ref) (*Record, error) {
 	if !sanitize.CleanJSON(v, keepFormat) {
 		return nil, fmt.Errorf("%w: meta.json of %s holds a string that cleaning changes", store.ErrFormat, ref)
 	}
+	if r.opts, err = sanitize.ParsePolicy(r.Meta.Policy); err != nil {
+		return nil, fmt.Errorf("%w: meta.json of %s holds a policy that is not one", store.ErrFormat, ref)
+	}
 	return r, nil
 }
+
+// Policy returns the options the record's text was cleaned under, as
+// its meta.json says: a reader that serves the text under a policy of
+// its own refuses a record whose policy writes what its own removes
+// (format-chars=keep), since meta.json can be rewritten as the text can.
+func (r *Record) Policy() sanitize.Options { return r.opts }
 
 // clean reports whether s is what cleaning writes under any policy: text
 // that cleaning with every format character kept leaves unchanged (no
@@ -137,6 +147,7 @@ type Excerpt struct {
 // index reads a stream's index and text files.
 type index struct {
 	meta      *StreamMeta
+	opts      sanitize.Options // the record's policy
 	idx, text *os.File
 }
 
@@ -145,7 +156,7 @@ func (r *Record) open(stream string) (*index, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix := &index{meta: sm}
+	ix := &index{meta: sm, opts: r.opts}
 	if ix.idx, err = r.st.OpenClean(r.ref, stream+".idx"); err != nil {
 		return nil, err
 	}
@@ -191,11 +202,24 @@ func (ix *index) inText(off int64) bool { return off >= 0 && off <= ix.meta.Byte
 // changes: a control, invalid UTF-8. The cleaned text is a
 // file in the store that a command run without --isolate can rewrite;
 // what reaches the agent is cleaned text or nothing.
-func checkText(n int64, text []byte) error {
-	if s := string(text); strings.IndexByte(s, '\n') >= 0 || !clean(s) {
+func checkText(n int64, text []byte, opts *sanitize.Options) error {
+	if s := string(text); strings.IndexByte(s, '\n') >= 0 || !clean(s) || !writes(s, opts) {
 		return fmt.Errorf("%w: line %d of the cleaned text holds what cleaning removes", store.ErrFormat, n)
 	}
 	return nil
+}
+
+// writes reports whether cleaning under opts can write every character
+// of s as itself (sanitize.Options.Writes): cleaning under keepFormat
+// leaves a bidi override or a zero-width space alone, which a record
+// cleaned under format-chars=strip never holds.
+func writes(s string, opts *sanitize.Options) bool {
+	for _, r := range s {
+		if r >= 0x80 && !opts.Writes(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // keepFormat is the policy under which cleaned text of any policy comes
@@ -234,7 +258,7 @@ func (ix *index) lines(out []Line, from, to int64, b *budget) ([]Line, int64, er
 			buf = capture.TrimPartialRune(buf)
 			ln.Cut, ln.CutBytes = true, size-int64(len(buf))
 		}
-		if err := checkText(n, buf); err != nil {
+		if err := checkText(n, buf, &ix.opts); err != nil {
 			return out, 0, err
 		}
 		b.bytes -= len(buf)

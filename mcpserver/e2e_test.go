@@ -595,3 +595,37 @@ func TestAttack17VerifyCancelled(t *testing.T) {
 		t.Errorf("the server spent %v of CPU in the second after the verify was cancelled", spent)
 	}
 }
+
+// TestAttack17PlantedFormatChars checks that the excerpt tool serves no
+// format character its policy removes from a cleaned text rewritten on
+// disk by a command run without --isolate: a bidi override put in
+// stdout.txt reached the agent as it was (attack17). Excerpt now checks
+// the text against the record's policy, and the server refuses a record
+// whose meta.json says format-chars=keep, as a rewritten one can.
+func TestAttack17PlantedFormatChars(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	s := start(t, dir)
+	var out capture.Envelope
+	s.call(t, "run", map[string]any{"argv": []string{"printf", "abcde\\n"}}, &out)
+	clean := filepath.Join(dir, "clean", strings.TrimPrefix(out.RawArtifact, "restricted:sha256:"))
+	if err := os.WriteFile(filepath.Join(clean, "stdout.txt"), []byte("a\u202ee\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := s.call(t, "excerpt", map[string]any{"ref": out.RawArtifact, "from": 1}, nil)
+	if !res.IsError || strings.Contains(resultText(res), "\u202e") {
+		t.Errorf("planted text: %q, want an error", resultText(res))
+	}
+	meta := filepath.Join(clean, "meta.json")
+	b, err := os.ReadFile(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(meta, bytes.ReplaceAll(b, []byte("format-chars=strip"), []byte("format-chars=keep")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res = s.call(t, "excerpt", map[string]any{"ref": out.RawArtifact, "from": 1}, nil)
+	if !res.IsError || !strings.Contains(resultText(res), "format-chars=keep") {
+		t.Errorf("planted text and policy: %q, want an error naming the policy", resultText(res))
+	}
+	checkWire(t, s.wire.bytes())
+}

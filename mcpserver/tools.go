@@ -225,6 +225,13 @@ func (t *tools) excerpt(ctx context.Context, _ *mcp.CallToolRequest, in ExcerptI
 	if err != nil {
 		return nil, nil, err
 	}
+	// The text holds what its record's policy writes (excerpt checks
+	// each line), and meta.json, which says what that policy was, can be
+	// rewritten as the text can: a record whose policy keeps the format
+	// characters this server's removes is not served.
+	if rec.Policy().FormatChars == sanitize.FormatKeep && t.o.Sanitize.FormatChars != sanitize.FormatKeep {
+		return nil, nil, fmt.Errorf("%s was cleaned under format-chars=keep, which this server's policy does not write (bytelens mcp --format-chars keep serves it)", in.Ref)
+	}
 	stream := cmpOr(in.Stream, "stdout")
 	var ex *excerpt.Excerpt
 	switch {

@@ -173,6 +173,22 @@ func (c *cleaner) format(t *decode.Token) {
 	c.removable(t, r)
 }
 
+// Writes reports whether text cleaned under o can hold the format
+// character r as itself. Under FormatKeep every one can; under
+// FormatStrip and FormatEscape only those kept where their neighbours
+// need them (joiners and marks, selectors, Mongolian selectors, jamo
+// fillers), never a bidi control, a character that hides whatever
+// surrounds it or a line separator. It is true of every rune that is not
+// a format character. A reader of cleaned text kept on disk (package
+// excerpt) checks with it that the text holds nothing its policy removes.
+func (o Options) Writes(r rune) bool {
+	switch decode.ClassifyFormat(r) {
+	case decode.FormatHiding, decode.FormatLineSeparator:
+		return o.FormatChars == FormatKeep
+	}
+	return true
+}
+
 // removable applies the policy to a format character that the default
 // policy removes.
 func (c *cleaner) removable(t *decode.Token, r rune) {
