@@ -1,6 +1,7 @@
 package excerpt
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -63,5 +64,31 @@ func TestAttack17PlantedFormatChars(t *testing.T) {
 				t.Errorf("Grep: got %+v, error %v, want an error wrapping store.ErrFormat", gx, err)
 			}
 		})
+	}
+}
+
+// TestAttack17PlantedMetaFormatChars: meta.json was checked by cleaning
+// its strings with every format character kept, so a bidi override, an
+// isolate or a tag character written into its command or a finding's
+// sequence reached the report tool and excerpt --report --json as they
+// were (attack17). bytelens writes those strings cleaned by the default
+// policy (capture.CleanField, <U+202E> in findings), which never writes
+// them.
+func TestAttack17PlantedMetaFormatChars(t *testing.T) {
+	for _, planted := range []string{"\u202e", "\u2066", "\U000e0041", "\u200b", "\u2028"} {
+		st := newStore(t)
+		ref := put(t, st, "", "line1\n")
+		meta := filepath.Join(st.Dir(), "clean", ref.Hex(), "meta.json")
+		b, err := os.ReadFile(meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = bytes.Replace(b, []byte(`"command":"`), []byte(`"command":"`+planted), 1)
+		if err := os.WriteFile(meta, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := Open(st, ref); !errors.Is(err, store.ErrFormat) {
+			t.Errorf("%+q in the command: opened (%v), error %v, want an error wrapping store.ErrFormat", planted, r != nil, err)
+		}
 	}
 }
