@@ -105,6 +105,7 @@ func TestAttack17ProtocolErrorsEscaped(t *testing.T) {
 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ru\ufe0fn\u1160","arguments":{}}}
 {"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"p\u034f\u3164\u001b"}}
 {"jsonrpc":"2.0","id":4,"method":"x\ufe0f\u115f","params":{}}
+{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"\ufe0f\u115f"}}
 `)
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -112,12 +113,15 @@ func TestAttack17ProtocolErrorsEscaped(t *testing.T) {
 	if err := Serve(ctx, in, &out, Options{}); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
-	want := map[float64]string{2: `"ru<U+FE0F>n<U+1160>"`, 3: `"p<U+034F><U+3164>\x1b"`, 4: `"x<U+FE0F><U+115F>"`}
+	want := map[float64]string{2: `"ru<U+FE0F>n<U+1160>"`, 3: `"p<U+034F><U+3164>\x1b"`, 4: `"x<U+FE0F><U+115F>"`, 5: "Resource not found"}
 	dec := json.NewDecoder(&out)
 	for dec.More() {
 		var m struct {
 			ID    float64
-			Error *struct{ Message string }
+			Error *struct {
+				Message string
+				Data    json.RawMessage
+			}
 		}
 		if err := dec.Decode(&m); err != nil {
 			t.Fatal(err)
@@ -127,6 +131,12 @@ func TestAttack17ProtocolErrorsEscaped(t *testing.T) {
 		}
 		if !strings.Contains(m.Error.Message, want[m.ID]) {
 			t.Errorf("id %v: error %q, want it to quote %s", m.ID, m.Error.Message, want[m.ID])
+		}
+		// The SDK quotes the URI in the error's data: left out when
+		// render.Line would change a string of it, as when it is not JSON.
+		var data struct{ URI string }
+		if json.Unmarshal(m.Error.Data, &data); strings.ContainsAny(data.URI, "\ufe0f\u115f") {
+			t.Errorf("id %v: error data %+q holds the client's invisible characters", m.ID, data.URI)
 		}
 		delete(want, m.ID)
 	}

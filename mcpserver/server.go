@@ -270,7 +270,7 @@ func (s *safeLines) Write(p []byte) (int, error) {
 }
 
 // validErrorData drops the data of a JSON-RPC error that is not valid
-// JSON. The SDK writes the data of its error for resources/read by hand
+// JSON, or holds a string render.Line would change (plainData). The SDK writes the data of its error for resources/read by hand
 // (go-sdk 1.8.0 ResourceNotFoundError: `{"uri":%q}`), which spells a C0
 // control or DEL in the client's URI as Go does ("\x1b"): its encoder
 // then fails on the answer and ends the session, so that one request
@@ -279,11 +279,42 @@ func validErrorData(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		var je *jsonrpc.Error
-		if errors.As(err, &je) && len(je.Data) > 0 && !json.Valid(je.Data) {
+		if errors.As(err, &je) && len(je.Data) > 0 && !plainData(je.Data) {
 			err = &jsonrpc.Error{Code: je.Code, Message: je.Message}
 		}
 		return res, err
 	}
+}
+
+// plainData reports whether data is JSON whose strings, object keys
+// included, render.Line leaves as they are. The SDK's data quotes the
+// client's URI with %q, which keeps the invisible characters Go counts
+// as printable (U+FE0F, U+115F): such data is left out, as the message
+// that goes with it says what failed.
+func plainData(data json.RawMessage) bool {
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return false
+	}
+	plain := true
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			plain = plain && render.Line([]byte(v)).String() == v
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			for k, e := range v {
+				walk(k)
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return plain
 }
 
 // safeToolErrors passes the text of every tools/call error result through
