@@ -52,7 +52,7 @@ func (g *guardReader) Read(p []byte) (int, error) {
 		line, tooLong, err := g.readLine()
 		switch {
 		case tooLong:
-			g.answer(nil, jsonrpc.CodeInvalidRequest, "request too large")
+			g.answer(line, jsonrpc.CodeInvalidRequest, "request too large")
 		case len(bytes.TrimSpace(line)) == 0:
 		case acceptable(line):
 			g.calls.add(countMessages(line, isCall))
@@ -60,7 +60,7 @@ func (g *guardReader) Read(p []byte) (int, error) {
 		case json.Valid(line):
 			g.answer(line, jsonrpc.CodeInvalidRequest, "invalid JSON-RPC message")
 		default:
-			g.answer(nil, jsonrpc.CodeParseError, "parse error: not JSON")
+			g.answer(line, jsonrpc.CodeParseError, "parse error: not JSON")
 		}
 		if err != nil && len(g.pending) == 0 {
 			g.calls.wait(g.ctx)
@@ -76,7 +76,8 @@ func (g *guardReader) Read(p []byte) (int, error) {
 }
 
 // readLine returns the next line without its LF, or reports that it was
-// longer than MaxRequest and skips it.
+// longer than MaxRequest and skips it, returning its first idPrefix bytes,
+// where answer looks for its id.
 func (g *guardReader) readLine() (line []byte, tooLong bool, err error) {
 	var buf []byte
 	for {
@@ -84,7 +85,7 @@ func (g *guardReader) readLine() (line []byte, tooLong bool, err error) {
 		if !tooLong {
 			buf = append(buf, chunk...)
 			if len(buf) > MaxRequest {
-				tooLong, buf = true, nil
+				tooLong, buf = true, buf[:idPrefix:idPrefix]
 			}
 		}
 		if err == bufio.ErrBufferFull {
@@ -192,13 +193,19 @@ func acceptable(line []byte) bool {
 	return err == nil
 }
 
+// idPrefix is how much of a line over MaxRequest is kept to read its id.
+const idPrefix = 4 << 10
+
 // answer writes a JSON-RPC error response under the id of line, a JSON
-// value, or logs that it dropped the line when no id can be read.
+// value or the start of one (leadingID), or logs that it dropped the line
+// when no id can be read.
 func (g *guardReader) answer(line []byte, code int64, msg string) {
 	var probe struct {
 		ID json.RawMessage `json:"id"`
 	}
-	json.Unmarshal(line, &probe)
+	if json.Unmarshal(line, &probe) != nil {
+		probe.ID = leadingID(line)
+	}
 	if len(probe.ID) == 0 || !(probe.ID[0] == '"' || probe.ID[0] == '-' || probe.ID[0] >= '0' && probe.ID[0] <= '9') {
 		fmt.Fprintf(g.log, "dropped an input line: %s, no id to answer\n", msg)
 		return
@@ -212,4 +219,31 @@ func (g *guardReader) answer(line []byte, code int64, msg string) {
 		g.calls.add(1) // the answer written is counted off by the output
 		g.out.Write(append(js, '\n'))
 	}
+}
+
+// leadingID returns the id of a JSON object that line begins, when the
+// id comes before anything that makes line unreadable: the start of a
+// line over MaxRequest, or an object whose params nest deeper than
+// encoding/json reads, as clients write "id" before "params". It returns
+// nil when it meets no id first.
+func leadingID(line []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok {
+			return nil
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return nil
+		}
+		if key == "id" {
+			return v
+		}
+	}
+	return nil
 }

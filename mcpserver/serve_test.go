@@ -144,3 +144,29 @@ func TestAttack17ProtocolErrorsEscaped(t *testing.T) {
 		t.Errorf("no error answer for id %v", id)
 	}
 }
+
+// TestAttack17OversizedAnswered checks that a request over MaxRequest, or
+// one nested deeper than encoding/json reads, is answered under its id
+// when the id comes before what makes it bad: readLine kept nothing of an
+// overlong line and json.Unmarshal of a whole line fails on its depth, so
+// neither id could be read, the line was only logged, and the client
+// waited for an answer that never came (attack17).
+func TestAttack17OversizedAnswered(t *testing.T) {
+	big := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"run","arguments":{"argv":["` + strings.Repeat("a", MaxRequest) + `"]}}}`
+	deep := `{"jsonrpc":"2.0","id":"d8","method":"tools/call","params":{"name":"run","arguments":{"argv":["true"],"x":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}}}`
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+` + big + "\n" + deep + "\n" + `{"jsonrpc":"2.0","id":9,"method":"ping"}
+`)
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := Serve(ctx, in, &out, Options{}); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	for _, want := range []string{`"id":7,"error":{"code":-32600,"message":"request too large"}`, `"id":"d8","error":{"code":-32700`, `"id":9,"result"`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no answer %s in:\n%.2000s", want, out.String())
+		}
+	}
+}
