@@ -71,7 +71,10 @@ func Open(st *store.Store, ref store.Ref) (*Record, error) {
 	if json.Unmarshal(b, &r.Meta) != nil || r.Meta.Schema != MetaSchema || json.Unmarshal(b, &v) != nil {
 		return nil, fmt.Errorf("%w: meta.json of %s is not %s", store.ErrFormat, ref, MetaSchema)
 	}
-	if !sanitize.CleanJSON(v, keepFormat) || !writesJSON(v, &sanitize.Options{}) {
+	// Its strings are cleaned under the default policy whatever the
+	// record's (capture.CleanField; findings name a format character as
+	// <U+202E>), so none holds a bidi control (writes).
+	if !sanitize.CleanJSON(v, keepFormat) || !sanitize.EveryJSONString(v, func(s string) bool { return writes(s, &sanitize.Options{}) }) {
 		return nil, fmt.Errorf("%w: meta.json of %s holds a string that cleaning changes", store.ErrFormat, ref)
 	}
 	if r.opts, err = sanitize.ParsePolicy(r.Meta.Policy); err != nil {
@@ -217,31 +220,6 @@ func writes(s string, opts *sanitize.Options) bool {
 	for _, r := range s {
 		if r >= 0x80 && !opts.Writes(r) {
 			return false
-		}
-	}
-	return true
-}
-
-// writesJSON reports whether every string of the decoded JSON value v,
-// object keys included, holds only what cleaning under opts writes
-// (writes). The strings of a meta.json are cleaned under the default
-// policy whatever the record's (capture.CleanField; findings name a
-// format character as <U+202E>), so none holds a bidi control.
-func writesJSON(v any, opts *sanitize.Options) bool {
-	switch v := v.(type) {
-	case string:
-		return writes(v, opts)
-	case []any:
-		for _, e := range v {
-			if !writesJSON(e, opts) {
-				return false
-			}
-		}
-	case map[string]any:
-		for k, e := range v {
-			if !writes(k, opts) || !writesJSON(e, opts) {
-				return false
-			}
 		}
 	}
 	return true

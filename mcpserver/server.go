@@ -296,25 +296,7 @@ func plainData(data json.RawMessage) bool {
 	if json.Unmarshal(data, &v) != nil {
 		return false
 	}
-	plain := true
-	var walk func(any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case string:
-			plain = plain && render.Line([]byte(v)).String() == v
-		case []any:
-			for _, e := range v {
-				walk(e)
-			}
-		case map[string]any:
-			for k, e := range v {
-				walk(k)
-				walk(e)
-			}
-		}
-	}
-	walk(v)
-	return plain
+	return sanitize.EveryJSONString(v, func(s string) bool { return render.Line([]byte(s)).String() == s })
 }
 
 // safeToolErrors passes the text of every tools/call error result through
