@@ -233,7 +233,11 @@ func (c *cleaner) settleHeld(next *decode.Token) {
 	var keep bool
 	switch {
 	case after != 0:
-		keep = contextOf(n)&after != 0
+		// A format character after the joiner does not count: none is
+		// kept after a joiner (a selector needs its base, a second joiner
+		// is removed), so a joiner kept for it would stand alone in the
+		// text, and cleaning that text again would remove it.
+		keep = next != nil && next.Kind != decode.KindFormat && contextOf(n)&after != 0
 	case r == 0x115F:
 		keep = n != 0x1160 && unicode.Is(vowelJamo, n)
 	default:

@@ -88,6 +88,12 @@ func TestFormatPolicy(t *testing.T) {
 		{"lrm at end after neutral removed", "1‎", "", "1", 1, 0, []string{"invisible@1+3"}},
 		{"zwnj escaped in ascii", "a‌b", "format-chars=escape", "a<U+200C>b", 1, 0, []string{"invisible@1+3"}},
 		{"emoji zwj sequence", "\U0001F469\u200d\U0001F4BB", "", "\U0001F469\u200d\U0001F4BB", 0, 0, nil},
+		// U+FE0F ends an emoji element, it does not begin one: after a
+		// ZWJ it is removed, and so is the ZWJ, which cleaning the
+		// output again would otherwise remove (Text was not idempotent).
+		{"zwj before a selector", "\U0001F468\u200d\ufe0f", "", "\U0001F468", 1, 0, []string{"invisible@4+6"}},
+		{"zwj before a selector and an emoji", "\U0001F468\u200d\ufe0f\U0001F4BB", "", "\U0001F468\U0001F4BB", 1, 0, []string{"invisible@4+6"}},
+		{"selector before a zwj kept", "\u2764\ufe0f\u200d\U0001F525", "", "\u2764\ufe0f\u200d\U0001F525", 0, 0, nil},
 		{"joiners under overstrike", "بت\u200d\b\b\bسش\u200d\u200cص\n", "bs=overstrike", "سشص\n", 2, 0, []string{"invisible@4+3", "overwrite@7+1", "overwrite@8+1", "overwrite@9+1", "invisible@14+6"}},
 		{"joiners between letters under overstrike", "ب\u200cت\u200dث\n", "bs=overstrike", "ب\u200cت\u200dث\n", 0, 0, nil},
 		// The screen draws no format character, whatever the policy; the
