@@ -49,7 +49,7 @@ func SetupScreen(c *Capture, st *Stream, cols, rows int) ScreenSetup {
 // PlayScreen feeds m the bytes of st from m.Offset() up to end (at most
 // st.Len), applying the stream's events on the way: each EventFrame starts
 // a frame (screen.Model.Frame with its time), each EventResize resizes
-// the screen, and recorder header and footer regions are decoded without
+// the screen (a zero dimension keeps the current one), and recorder header and footer regions are decoded without
 // being executed. It can be called again to go on from where it stopped.
 // The error is from reading st, or a resize the model refuses.
 func PlayScreen(m *screen.Model, st *Stream, end int64) error {
@@ -68,7 +68,17 @@ func PlayScreen(m *screen.Model, st *Stream, end int64) error {
 			case EventFrame:
 				m.Frame(e.Time)
 			case EventResize:
-				if err := m.Resize(e.Cols, e.Rows); err != nil {
+				// A zero dimension states no size (a loader clamps a
+				// negative one to 0; XTWINOPS 0 means "unchanged"):
+				// it keeps the one in effect.
+				cols, rows := m.Size()
+				if e.Cols > 0 {
+					cols = e.Cols
+				}
+				if e.Rows > 0 {
+					rows = e.Rows
+				}
+				if err := m.Resize(cols, rows); err != nil {
 					return err
 				}
 			case EventHeader, EventFooter:

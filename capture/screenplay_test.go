@@ -73,3 +73,38 @@ func TestScreenEnd(t *testing.T) {
 		}
 	}
 }
+
+// A resize to zero in either dimension (a raw capture's leading
+// "ESC [ 8 ; 0 ; 0 t", an asciicast "r" event "0x0" or "-1x-1", which the
+// loader clamps to 0) states no size: that dimension keeps the one in
+// effect, and the screen still plays instead of failing the whole command.
+func TestPlayScreenZeroResize(t *testing.T) {
+	for _, tc := range []struct {
+		name, raw, format string
+		cols, rows        int
+		row0              string
+	}{
+		{"raw 0x0 prefix", "\x1b[8;0;0thello", "raw", 80, 24, "hello"},
+		{"raw 0 cols", "\x1b[8;5;0thello", "raw", 80, 5, "hello"},
+		{"cast 0x0", `{"version":2,"width":40,"height":10}` + "\n" + `[0.1,"o","hi"]` + "\n" + `[0.2,"r","0x0"]` + "\n" + `[0.3,"o"," there"]` + "\n", "", 40, 10, "hi there"},
+		{"cast negative", `{"version":2,"width":40,"height":10}` + "\n" + `[0.1,"r","-1x7"]` + "\n" + `[0.2,"o","x"]` + "\n", "", 40, 7, "x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Load(strings.NewReader(tc.raw), int64(len(tc.raw)), OpenOptions{Format: tc.format})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := c.Stream(StreamOutput)
+			m, _, err := ModelScreen(c, st, st.Len, ScreenOptions{})
+			if err != nil {
+				t.Fatalf("ModelScreen: %v", err)
+			}
+			if cols, rows := m.Size(); cols != tc.cols || rows != tc.rows {
+				t.Errorf("size %dx%d, want %dx%d", cols, rows, tc.cols, tc.rows)
+			}
+			if got := string(m.AppendLine(nil, 0)); got != tc.row0 {
+				t.Errorf("row 0 %q, want %q", got, tc.row0)
+			}
+		})
+	}
+}
