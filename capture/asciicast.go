@@ -83,7 +83,7 @@ func (l *loader) loadCast(want Format, sniffed bool) error {
 	l.c.Lossy, l.c.LossyReason = true, castLossyReason
 	l.c.Timed = true
 	if want == FormatAsciicastV1 {
-		ok, err := l.loadCastV1()
+		ok, err := l.loadCastV1(!sniffed)
 		if ok || err != nil {
 			return err
 		}
@@ -112,8 +112,10 @@ func (l *loader) loadCast(want Format, sniffed bool) error {
 		version = h.Version
 	} else {
 		if want != FormatAsciicastV1 {
-			// Perhaps a pretty-printed v1 document.
-			if ok, err := l.loadCastV1(); ok || err != nil {
+			// Perhaps a pretty-printed v1 document, or one cut short
+			// (the sniffer takes a v1 document as FormatAsciicastV1:
+			// here the format was asked for).
+			if ok, err := l.loadCastV1(!sniffed); ok || err != nil {
 				return err
 			}
 		}
@@ -121,7 +123,7 @@ func (l *loader) loadCast(want Format, sniffed bool) error {
 	}
 	switch version {
 	case 1:
-		if ok, err := l.loadCastV1(); ok || err != nil {
+		if ok, err := l.loadCastV1(false); ok || err != nil {
 			return err
 		}
 		l.warnf(1, 0, "asciicast v1 document is not valid JSON; reading lines as asciicast v2 events")
@@ -307,8 +309,11 @@ func parseCastSize(s string) (cols, rows int64, ok bool) {
 // loadCastV1 loads the whole source as an asciicast v1 document:
 // {"version": 1, "width", "height", "stdout": [[delay, data], …]} with
 // delays relative to the previous frame. It reports false, loading nothing,
-// when the source is not such a document.
-func (l *loader) loadCastV1() (bool, error) {
+// when the source is not such a document. With partial set, a document
+// that begins as v1 does (its "version" 1 among the first members) but
+// ends early, cut in a frame or after one, keeps the frames complete
+// before the cut, with a warning that says where it ends.
+func (l *loader) loadCastV1(partial bool) (bool, error) {
 	if l.size > l.maxDecoded {
 		return false, nil
 	}
@@ -317,8 +322,15 @@ func (l *loader) loadCastV1() (bool, error) {
 		return false, err
 	}
 	var h castHeader
-	if !decodeJSON(trimBOM(buf), &h) || h.Version != 1 {
-		return false, nil
+	if doc := trimBOM(buf); !decodeJSON(doc, &h) || h.Version != 1 {
+		cut, ok := int64(0), false
+		if partial && castV1Version.Match(doc) {
+			cut, ok = castV1Prefix(doc, &h)
+		}
+		if !ok {
+			return false, nil
+		}
+		l.warnf(0, cut+int64(len(buf)-len(doc)), "asciicast v1 document ends early: %d frames complete before this offset kept", len(h.Stdout))
 	}
 	buf = nil
 	l.c.Format = FormatAsciicastV1
@@ -355,4 +367,60 @@ func (l *loader) loadCastV1() (bool, error) {
 		l.warnf(0, -1, "%d negative or out-of-range frame delays clamped (first is frame %d)", badTime.count, badTime.off)
 	}
 	return true, nil
+}
+
+// castV1Prefix reads doc, an asciicast v1 document cut short, member by
+// member into h: the members complete before the cut, and of "stdout" the
+// frames complete before it. It returns the offset in doc where the last
+// complete member or frame ends, and false when doc is not a JSON object
+// or no "version" 1 was read.
+func castV1Prefix(doc []byte, h *castHeader) (int64, bool) {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return 0, false
+	}
+	members := map[string]json.RawMessage{}
+	var frames []json.RawMessage
+	cut := dec.InputOffset()
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok {
+			break
+		}
+		if key != "stdout" {
+			var v json.RawMessage
+			if dec.Decode(&v) != nil {
+				break
+			}
+			members[key], cut = v, dec.InputOffset()
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			break
+		}
+		for dec.More() {
+			var f json.RawMessage
+			if dec.Decode(&f) != nil {
+				return castV1Frames(members, frames, h, cut)
+			}
+			frames, cut = append(frames, f), dec.InputOffset()
+		}
+		if _, err := dec.Token(); err != nil {
+			break
+		}
+		cut = dec.InputOffset()
+	}
+	return castV1Frames(members, frames, h, cut)
+}
+
+// castV1Frames decodes the members castV1Prefix read into h, with frames
+// as its stdout, and returns cut, and whether h is a v1 header.
+func castV1Frames(members map[string]json.RawMessage, frames []json.RawMessage, h *castHeader, cut int64) (int64, bool) {
+	b, err := json.Marshal(members)
+	if err != nil || !decodeJSON(b, h) || h.Version != 1 {
+		return cut, false
+	}
+	h.Stdout = frames
+	return cut, true
 }

@@ -308,6 +308,24 @@ func TestCastDamage(t *testing.T) {
 			events:   []Event{frame(0, 4, 500*ms), frame(4, 3, 750*ms)},
 			warnings: []string{"1 malformed stdout frames skipped (first is frame 2)"},
 		},
+		// Asked for by name, a v1 document cut short keeps the frames
+		// before the cut (sniffed, it is loaded as raw: TestSniff).
+		{
+			name: "v1 document cut in a frame",
+			data: `{"version": 1, "width": 70, "stdout": [[0.5, "a"], [0.25, "b"], [0.1, "c`,
+			opts: OpenOptions{Format: "asciicast-v1"},
+			cols: 70, out: "ab",
+			events:   []Event{frame(0, 1, 500*ms), frame(1, 1, 750*ms)},
+			warnings: []string{"capture offset 62: asciicast v1 document ends early: 2 frames complete before this offset kept"},
+		},
+		{
+			name:     "v1 document cut after a frame",
+			data:     "{\n  \"version\": 1,\n  \"stdout\": [[0.5, \"a\"],",
+			opts:     OpenOptions{Format: "asciicast"},
+			out:      "a",
+			events:   []Event{frame(0, 1, 500*ms)},
+			warnings: []string{"asciicast v1 document ends early: 1 frames complete"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
