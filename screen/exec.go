@@ -134,8 +134,8 @@ func (m *Model) combine(r rune, off int64, n uint32) {
 	}
 	if c.Rune != 0 && c.Off+int64(c.Len) == off {
 		c.Len += n
-		if c.Mark == 0 {
-			c.Mark = r
+		if i := slices.Index(c.Marks[:], 0); i >= 0 {
+			c.Marks[i] = r
 		}
 	}
 }
@@ -334,7 +334,7 @@ func narrow(c *Cell) bool { return c.Width == 1 && c.flags&cellWideTail == 0 }
 // moves that wait for the small stores that built it, which made the
 // store the most costly line of the text path.
 func (c *Cell) set(off int64, n uint32, frame int32, r rune, pen Pen, w, flags uint8) {
-	c.Off, c.Len, c.Frame, c.Rune, c.Mark = off, n, frame, r, 0
+	c.Off, c.Len, c.Frame, c.Rune, c.Marks = off, n, frame, r, [MaxMarks]rune{}
 	c.Pen, c.Width, c.flags, c.hole = pen, w, flags, 0
 }
 

@@ -115,9 +115,9 @@ type Cell struct {
 	// Rune is the character shown, 0 for a blank cell. The right half of a
 	// wide character has Rune 0 and Width 0.
 	Rune rune
-	// Mark is the first combining mark drawn on Rune, or 0; later ones
-	// only extend the span.
-	Mark rune
+	// Marks are the first MaxMarks combining marks drawn on Rune, 0 where
+	// there are fewer; later ones only extend the span.
+	Marks [MaxMarks]rune
 	// Pen is the SGR state the cell was drawn or erased with.
 	Pen   Pen
 	Width uint8
@@ -125,6 +125,28 @@ type Cell struct {
 	// hole is 1 + the index of the erase finding whose text this blank
 	// cell held, until something is drawn on it.
 	hole int32
+}
+
+// MaxMarks is how many combining marks a cell keeps on its character:
+// two, as xterm does by default (its combiningChars resource), enough for
+// a Thai vowel and tone mark on one consonant ("ที่") or a Vietnamese
+// vowel's two accents written decomposed.
+const MaxMarks = 2
+
+// AppendText appends the cell's character and its combining marks to dst
+// as UTF-8; a blank cell appends nothing.
+func (c *Cell) AppendText(dst []byte) []byte {
+	if c.Rune == 0 {
+		return dst
+	}
+	dst = appendRune(dst, c.Rune)
+	for _, r := range c.Marks {
+		if r == 0 {
+			break
+		}
+		dst = utf8.AppendRune(dst, r)
+	}
+	return dst
 }
 
 // Blank reports whether the cell shows nothing (never drawn, erased, or
@@ -735,10 +757,7 @@ func appendCells(dst []byte, row []Cell, pad int, seen, trim bool, segs *[]Segme
 			dst = append(dst, ' ')
 			drawn = c.Rune == ' ' && c.Off >= 0 // a space the input wrote, not a blank
 		default:
-			dst = appendRune(dst, c.Rune)
-			if c.Mark != 0 {
-				dst = appendRune(dst, c.Mark)
-			}
+			dst = c.AppendText(dst)
 			drawn = c.Off >= 0
 		}
 		if segs != nil && len(dst) > at {
@@ -805,7 +824,7 @@ func appendRun(dst []byte, row []Cell, i int, seen bool) ([]byte, int) {
 				return dst, j
 			}
 		}
-		if d.Len == 1 && d.Mark == 0 && uint32(d.Rune-' ') < 0x7F-' ' {
+		if d.Len == 1 && d.Marks[0] == 0 && uint32(d.Rune-' ') < 0x7F-' ' {
 			dst = append(dst, byte(d.Rune))
 			next++
 			continue
@@ -813,18 +832,12 @@ func appendRun(dst []byte, row []Cell, i int, seen bool) ([]byte, int) {
 		if d.Rune <= ' ' || d.Rune >= 0x7F && d.Rune < 0xA0 || d.flags&cellWideTail != 0 {
 			return dst, j // a blank, a control, a space with a mark, a wide tail drawn apart
 		}
-		n := utf8.RuneLen(d.Rune)
-		if d.Mark != 0 {
-			n += utf8.RuneLen(d.Mark)
+		at := len(dst)
+		dst = d.AppendText(dst)
+		if n := len(dst) - at; n != int(d.Len) || !utf8.Valid(dst[at:]) {
+			return dst[:at], j
 		}
-		if n != int(d.Len) || utf8.RuneLen(d.Rune) < 0 || d.Mark != 0 && utf8.RuneLen(d.Mark) < 0 {
-			return dst, j
-		}
-		dst = appendRune(dst, d.Rune)
-		if d.Mark != 0 {
-			dst = appendRune(dst, d.Mark)
-		}
-		next += int64(n)
+		next += int64(d.Len)
 	}
 	return dst, len(row)
 }

@@ -79,6 +79,9 @@ var fnCases = []fnCase{
 	{name: "wide character at last column wraps", in: "012345678終", rows: []string{"012345678", "終"}, x: 2, y: 1},
 	{name: "wide character half overwritten", in: "終y\rx", rows: []string{"x y"}, x: 1},
 	{name: "combining mark", in: "e\u0301x", rows: []string{"e\u0301x"}, x: 2},
+	{name: "two combining marks", in: "\u0e17\u0e35\u0e48x", rows: []string{"\u0e17\u0e35\u0e48x"}, x: 2},
+	// xterm keeps two (combiningChars); tmux keeps more.
+	{name: "a third combining mark only extends the span", in: "z\u0301\u0302\u0303x", rows: []string{"z\u0301\u0302x"}, x: 2, notTmux: true},
 	{name: "LNM", in: "\x1b[20hab\ncd", rows: []string{"ab", "cd"}, x: 2, y: 1, notTmux: true},
 	{name: "DECALN", in: "\x1b#8", rows: []string{"EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE"}},
 	{name: "RIS", in: "abc\x1bc", rows: []string{""}},

@@ -88,9 +88,11 @@ func appendCell(dst []byte, prev, c *Cell) []byte {
 		bits |= snapRune
 		dst = binary.AppendUvarint(dst, uint64(uint32(c.Rune)))
 	}
-	if c.Mark != p.Mark {
+	if c.Marks != p.Marks {
 		bits |= snapMark
-		dst = binary.AppendUvarint(dst, uint64(uint32(c.Mark)))
+		for _, r := range c.Marks {
+			dst = binary.AppendUvarint(dst, uint64(uint32(r)))
+		}
 	}
 	if c.Pen != p.Pen {
 		bits |= snapPen
@@ -129,7 +131,9 @@ func readCell(b []byte, prev *Cell) []byte {
 		c.Rune = rune(uint32(uvarint()))
 	}
 	if bits&snapMark != 0 {
-		c.Mark = rune(uint32(uvarint()))
+		for i := range c.Marks {
+			c.Marks[i] = rune(uint32(uvarint()))
+		}
 	}
 	if bits&snapPen != 0 {
 		c.Pen = Pen{Fg: Color(uvarint()), Bg: Color(uvarint()), Attr: Attr(uvarint())}

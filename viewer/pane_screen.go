@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"sync"
-	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -503,14 +502,8 @@ func (screenPane) lines(m *model, width, height int) []string {
 				continue
 			}
 			text = text[:0]
-			switch {
-			case c.Rune == 0:
+			if text = c.AppendText(text); len(text) == 0 {
 				text = append(text, ' ')
-			default:
-				text = utf8.AppendRune(text, c.Rune)
-				if c.Mark != 0 {
-					text = utf8.AppendRune(text, c.Mark)
-				}
 			}
 			s := render.Line(text)
 			if w+s.Width() > width {
