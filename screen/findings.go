@@ -168,6 +168,17 @@ func (m *Model) addText(r *record, c rune) {
 	r.ntext += uint8(len(*a) - k)
 }
 
+// addMarks appends the combining marks c keeps on its character to the
+// text of r, which took the character.
+func (m *Model) addMarks(r *record, c *Cell) {
+	for _, k := range c.Marks {
+		if k == 0 {
+			return
+		}
+		m.addText(r, k)
+	}
+}
+
 func (r *record) addRepl(c rune) {
 	r.based = false
 	if c == 0 {
@@ -202,6 +213,7 @@ func (m *Model) destroy(c *Cell, cause Cause, r rune) bool {
 			p.end += int64(c.Len)
 			p.cells++
 			m.addText(p, c.Rune)
+			m.addMarks(p, c)
 			if r != 0 {
 				p.addRepl(r)
 			}
@@ -212,6 +224,7 @@ func (m *Model) destroy(c *Cell, cause Cause, r rune) bool {
 		return false
 	}
 	m.pendDel = m.newRecord(c, cause, c.Rune)
+	m.addMarks(&m.finds[m.pendDel], c)
 	if r != 0 {
 		m.finds[m.pendDel].addRepl(r)
 	}

@@ -174,3 +174,21 @@ func TestCloneCompacts(t *testing.T) {
 		}
 	}
 }
+
+// TestFindingKeepsMarks: the text of an overwritten or erased finding
+// holds the combining marks its cells kept (two a cell, MaxMarks), as
+// the screen showed it: a Thai word keeps its vowel and tone marks.
+func TestFindingKeepsMarks(t *testing.T) {
+	for _, c := range []struct{ name, in, text string }{
+		{"overwritten", "rm \u0e17\u0e35\u0e48 e\u0301\r# ok        \n", "rm \u0e17\u0e35\u0e48 e\u0301"},
+		{"erased", "x\u0e19\u0e35\u0e48\x1b[2K\n", "x\u0e19\u0e35\u0e48"},
+		{"a third mark is not shown", "z\u0301\u0302\u0303 rm\r#        \n", "z\u0301\u0302 rm"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fs := feed(t, Options{NewlineCRLF: true, Findings: true}, c.in).Findings()
+			if len(fs) == 0 || fs[0].Text != c.text {
+				t.Fatalf("findings %+v, want one with text %q", fs, c.text)
+			}
+		})
+	}
+}
