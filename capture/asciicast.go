@@ -309,10 +309,11 @@ func parseCastSize(s string) (cols, rows int64, ok bool) {
 // loadCastV1 loads the whole source as an asciicast v1 document:
 // {"version": 1, "width", "height", "stdout": [[delay, data], …]} with
 // delays relative to the previous frame. It reports false, loading nothing,
-// when the source is not such a document. With partial set, a document
-// that begins as v1 does (its "version" 1 among the first members) but
-// ends early, cut in a frame or after one, keeps the frames complete
-// before the cut, with a warning that says where it ends.
+// when the source is not such a document. With partial set, a JSON
+// object cut short, in a frame or after one, whose members complete before
+// the cut include "version" 1 (before "stdout" or after it: JSON does not
+// order members) keeps the frames complete before the cut, with a warning
+// that says where it ends.
 func (l *loader) loadCastV1(partial bool) (bool, error) {
 	if l.size > l.maxDecoded {
 		return false, nil
@@ -324,7 +325,7 @@ func (l *loader) loadCastV1(partial bool) (bool, error) {
 	var h castHeader
 	if doc := trimBOM(buf); !decodeJSON(doc, &h) || h.Version != 1 {
 		cut, ok := int64(0), false
-		if partial && castV1Version.Match(doc) {
+		if partial {
 			cut, ok = castV1Prefix(doc, &h)
 		}
 		if !ok {

@@ -326,6 +326,17 @@ func TestCastDamage(t *testing.T) {
 			events:   []Event{frame(0, 1, 500*ms)},
 			warnings: []string{"asciicast v1 document ends early: 1 frames complete"},
 		},
+		// JSON does not order an object's members: a v1 document whose
+		// "stdout" comes before its "version" (a recorder that sorts its
+		// keys) is cut short as any other is.
+		{
+			name: "v1 document with stdout first cut after its version",
+			data: `{"stdout": [[0.5, "a"], [0.25, "b"]], "version": 1, "width": 70, "title": "t`,
+			opts: OpenOptions{Format: "asciicast-v1"},
+			cols: 70, out: "ab",
+			events:   []Event{frame(0, 1, 500*ms), frame(1, 1, 750*ms)},
+			warnings: []string{"capture offset 63: asciicast v1 document ends early: 2 frames complete before this offset kept"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
