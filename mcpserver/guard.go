@@ -225,7 +225,8 @@ func (g *guardReader) answer(line []byte, code int64, msg string) {
 // id comes before anything that makes line unreadable: the start of a
 // line over MaxRequest, or an object whose params nest deeper than
 // encoding/json reads, as clients write "id" before "params". It returns
-// nil when it meets no id first.
+// nil when it meets no id first, or when the id ends the line (a line's
+// cut may have split it).
 func leadingID(line []byte) json.RawMessage {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
@@ -242,6 +243,11 @@ func leadingID(line []byte) json.RawMessage {
 			return nil
 		}
 		if key == "id" {
+			// A number that ends the line may be one the line's cut
+			// (idPrefix) split: 12345 read as 123, another call's id.
+			if len(bytes.TrimLeft(line[dec.InputOffset():], " \t\r\n")) == 0 {
+				return nil
+			}
 			return v
 		}
 	}

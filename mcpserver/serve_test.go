@@ -170,3 +170,33 @@ func TestAttack17OversizedAnswered(t *testing.T) {
 		}
 	}
 }
+
+// TestOversizedIDCutNotAnswered: of a line over MaxRequest only its first
+// idPrefix bytes are read for an id, and an id that number those bytes cut
+// short is not its id: a request whose id 12345 straddles the cut was
+// answered under id 123, another request's, which its client then took as
+// failed. Without a whole id the line is dropped, and logged.
+func TestOversizedIDCutNotAnswered(t *testing.T) {
+	head := `{"jsonrpc":"2.0","x":"`
+	pad := strings.Repeat("p", idPrefix-len(head)-len(`","id":123`))
+	big := head + pad + `","id":12345,"method":"tools/call","params":{"name":"run","arguments":{"argv":["` + strings.Repeat("a", MaxRequest) + `"]}}}`
+	if got := leadingID([]byte(big[:idPrefix])); got != nil {
+		t.Errorf("leadingID of the cut line = %s, want none", got)
+	}
+	if got := string(leadingID([]byte(`{"jsonrpc":"2.0","id":12345,"method":"x","params":` + strings.Repeat("[", 20000)))); got != "12345" {
+		t.Errorf("leadingID before deep params = %q, want 12345", got)
+	}
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+` + big + "\n" + `{"jsonrpc":"2.0","id":9,"method":"ping"}
+`)
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := Serve(ctx, in, &out, Options{}); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	if strings.Contains(out.String(), `"id":123,`) || !strings.Contains(out.String(), `"id":9,"result"`) {
+		t.Errorf("want no answer under id 123 and one under 9, got:\n%.2000s", out.String())
+	}
+}
