@@ -200,3 +200,36 @@ func TestOversizedIDCutNotAnswered(t *testing.T) {
 		t.Errorf("want no answer under id 123 and one under 9, got:\n%.2000s", out.String())
 	}
 }
+
+// TestBatchErrorsEscaped: under protocol 2025-03-26, which has JSON-RPC
+// batches, the SDK answers a batch with an array, and the message of each
+// error in it goes through render.Line as a lone answer's does
+// (safeErrorMessage): it decoded only a lone message, so a batch's
+// "method not found" answer quoted the client's U+FE0F and U+3164 as they
+// were.
+func TestBatchErrorsEscaped(t *testing.T) {
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+[{"jsonrpc":"2.0","id":2,"method":"x\ufe0f\u3164"},{"jsonrpc":"2.0","id":3,"method":"ping"}]
+`)
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := Serve(ctx, in, &out, Options{}); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	var batch []struct {
+		ID    float64
+		Error *struct{ Message string }
+	}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(line, "[") {
+			if err := json.Unmarshal([]byte(line), &batch); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(batch) != 2 || batch[0].Error == nil || !strings.Contains(batch[0].Error.Message, `"x<U+FE0F><U+3164>"`) || batch[1].Error != nil {
+		t.Errorf("batch answer %+v, want id 2's error to quote \"x<U+FE0F><U+3164>\", in:\n%s", batch, out.String())
+	}
+}

@@ -228,30 +228,59 @@ func (e *escapeWriter) Close() error {
 // client's tool, prompt or method name with %q, which escapes controls
 // but keeps the invisible characters Go counts as printable (variation
 // selectors, Hangul fillers, U+034F). A tool's error is a result, not a
-// JSON-RPC error, and is escaped by safeToolErrors instead.
+// JSON-RPC error, and is escaped by safeToolErrors instead. A batch's
+// answer, an array (protocol 2025-03-26), has each of its errors' messages
+// passed through render.Line.
 func safeErrorMessage(line []byte) []byte {
 	if !bytes.Contains(line, []byte(`"error"`)) {
 		return line
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
-	r, ok := msg.(*jsonrpc.Response)
-	if err != nil || !ok {
+	var batch []json.RawMessage
+	if json.Unmarshal(line, &batch) != nil {
+		if js, ok := safeMessage(line); ok {
+			return append(js, '\n')
+		}
 		return line
+	}
+	changed := false
+	for i, m := range batch {
+		if js, ok := safeMessage(m); ok {
+			batch[i], changed = js, true
+		}
+	}
+	if !changed {
+		return line
+	}
+	js := []byte{'['}
+	for i, m := range batch {
+		if i > 0 {
+			js = append(js, ',')
+		}
+		js = append(js, m...)
+	}
+	return append(js, ']', '\n')
+}
+
+// safeMessage returns msg, one JSON-RPC message, encoded again with its
+// error's message passed through render.Line, and true; or false when
+// that would not change it.
+func safeMessage(msg []byte) ([]byte, bool) {
+	m, err := jsonrpc.DecodeMessage(msg)
+	r, ok := m.(*jsonrpc.Response)
+	if err != nil || !ok {
+		return nil, false
 	}
 	je, ok := r.Error.(*jsonrpc.Error)
 	if !ok || je == nil {
-		return line
+		return nil, false
 	}
 	safe := render.Line([]byte(je.Message)).String()
 	if safe == je.Message {
-		return line
+		return nil, false
 	}
 	je.Message = safe
 	js, err := jsonrpc.EncodeMessage(r)
-	if err != nil {
-		return line
-	}
-	return append(js, '\n')
+	return js, err == nil
 }
 
 // safeLines writes each line given to it through render.Line.
