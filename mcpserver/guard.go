@@ -20,7 +20,8 @@ const MaxRequest = 1 << 20
 
 // guardReader reads newline-delimited JSON-RPC for the SDK and passes on
 // only the lines the SDK's own decoder accepts (jsonrpc.DecodeMessage,
-// each element of a batch), so that one bad line cannot end the session,
+// each element of a batch; a batch only under a protocol version that has
+// them, refuseBatch), so that one bad line cannot end the session,
 // as the SDK does on a message it cannot decode. A bad line whose id can
 // be read is answered with a JSON-RPC error under that id (parse error,
 // invalid request, request too large); one without is logged and dropped:
@@ -41,6 +42,10 @@ type guardReader struct {
 	log     io.Writer // where dropped lines are logged
 	calls   *openCalls
 	pending []byte // an accepted line not yet read, with its LF
+	// asked is the protocol version the last initialize request asked
+	// for, and initialized whether one was read (refuseBatch).
+	asked       string
+	initialized bool
 }
 
 func newGuardReader(ctx context.Context, r io.Reader, out, log io.Writer, calls *openCalls) *guardReader {
@@ -55,6 +60,9 @@ func (g *guardReader) Read(p []byte) (int, error) {
 			g.answer(line, jsonrpc.CodeInvalidRequest, "request too large")
 		case len(bytes.TrimSpace(line)) == 0:
 		case acceptable(line):
+			if g.refuseBatch(line) {
+				break
+			}
 			g.calls.add(countMessages(line, isCall))
 			g.pending = append(line, '\n')
 		case json.Valid(line):
@@ -191,6 +199,40 @@ func acceptable(line []byte) bool {
 	}
 	_, err := jsonrpc.DecodeMessage(line)
 	return err == nil
+}
+
+// refuseBatch answers each call of line, when it is a batch the SDK
+// would refuse, with an error, and reports whether it did; of a lone
+// message it notes the protocol version an initialize asks for. From
+// 2025-06-18 on JSON-RPC batches are gone, and the SDK ends the session
+// on one. It negotiates the version a client asks for when it supports
+// it, else a later one, and before an initialize uses 2025-03-26: a batch
+// is passed on only then, or after an initialize asking for 2025-03-26 or
+// 2024-11-05.
+func (g *guardReader) refuseBatch(line []byte) bool {
+	var batch []json.RawMessage
+	if json.Unmarshal(line, &batch) != nil {
+		var init struct {
+			Method string
+			Params struct{ ProtocolVersion string }
+		}
+		if json.Unmarshal(line, &init) == nil && init.Method == "initialize" {
+			g.asked, g.initialized = init.Params.ProtocolVersion, true
+		}
+		return false
+	}
+	if !g.initialized || g.asked == "2025-03-26" || g.asked == "2024-11-05" {
+		return false
+	}
+	const msg = "JSON-RPC batching is not supported in 2025-06-18 and later"
+	for _, m := range batch {
+		if d, err := jsonrpc.DecodeMessage(m); err == nil && isCall(d) {
+			g.answer(m, jsonrpc.CodeInvalidRequest, msg)
+		} else {
+			fmt.Fprintf(g.log, "dropped a message of a batch: %s\n", msg)
+		}
+	}
+	return true
 }
 
 // idPrefix is how much of a line over MaxRequest is kept to read its id.

@@ -233,3 +233,27 @@ func TestBatchErrorsEscaped(t *testing.T) {
 		t.Errorf("batch answer %+v, want id 2's error to quote \"x<U+FE0F><U+3164>\", in:\n%s", batch, out.String())
 	}
 }
+
+// TestBatchRefusedUnderNewProtocol: from protocol 2025-06-18 on, JSON-RPC
+// has no batches, and the SDK ends the session on one: a client's single
+// batch line left the initialize unanswered and every later call too,
+// though the guard's doc says one bad line cannot end the session. The
+// guard answers each call of it with an error, and the session goes on.
+func TestBatchRefusedUnderNewProtocol(t *testing.T) {
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":"b3","method":"ping"}]
+{"jsonrpc":"2.0","id":9,"method":"ping"}
+`)
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := Serve(ctx, in, &out, Options{}); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	for _, want := range []string{`"id":1,"result"`, `"id":2,"error":{"code":-32600`, `"id":"b3","error":{"code":-32600`, `"id":9,"result"`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no answer %s in:\n%s", want, out.String())
+		}
+	}
+}
