@@ -400,6 +400,7 @@ func castV1Prefix(doc []byte, h *castHeader) (int64, bool) {
 		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
 			break
 		}
+		frames = nil // of a member twice the last counts, as in json.Unmarshal
 		for dec.More() {
 			var f json.RawMessage
 			if dec.Decode(&f) != nil {

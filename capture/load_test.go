@@ -337,6 +337,16 @@ func TestCastDamage(t *testing.T) {
 			events:   []Event{frame(0, 1, 500*ms), frame(1, 1, 750*ms)},
 			warnings: []string{"capture offset 63: asciicast v1 document ends early: 2 frames complete before this offset kept"},
 		},
+		// Of a member twice, the last counts, as json.Unmarshal reads a
+		// whole document: a cut one does not show the first "stdout" too.
+		{
+			name: "v1 document with stdout twice cut in the second",
+			data: `{"version": 1, "width": 70, "stdout": [[0.5, "a"]], "stdout": [[0.25, "b"], [0.1, "c`,
+			opts: OpenOptions{Format: "asciicast-v1"},
+			cols: 70, out: "b",
+			events:   []Event{frame(0, 1, 250*ms)},
+			warnings: []string{"asciicast v1 document ends early: 1 frames complete"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
