@@ -117,8 +117,8 @@ var decGraphics = [32]rune{
 }
 
 // combine adds a zero-width character to the span of the cell before the
-// cursor; the first combining mark r (0 for a format character) is kept
-// for display.
+// cursor; the first MaxMarks combining marks r are kept for display (a
+// format character, r 0, takes no place among them).
 func (m *Model) combine(r rune, off int64, n uint32) {
 	x := m.cur.x
 	if !m.cur.pending {
