@@ -49,8 +49,9 @@ func SetupScreen(c *Capture, st *Stream, cols, rows int) ScreenSetup {
 // PlayScreen feeds m the bytes of st from m.Offset() up to end (at most
 // st.Len), applying the stream's events on the way: each EventFrame starts
 // a frame (screen.Model.Frame with its time), each EventResize resizes
-// the screen (a zero dimension keeps the current one), and recorder header and footer regions are decoded without
-// being executed. It can be called again to go on from where it stopped.
+// the screen (a zero dimension keeps the current one, as XTWINOPS does),
+// and recorder header and footer regions are decoded without being
+// executed. It can be called again to go on from where it stopped.
 // The error is from reading st, or a resize the model refuses.
 func PlayScreen(m *screen.Model, st *Stream, end int64) error {
 	end = min(end, st.Len)
