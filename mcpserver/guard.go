@@ -106,10 +106,7 @@ func (g *guardReader) readLine() (line []byte, tooLong bool, err error) {
 // countMessages returns how many of the messages in line, one or a batch,
 // are of the kind is says; 0 when line is neither.
 func countMessages(line []byte, is func(jsonrpc.Message) bool) int {
-	var batch []json.RawMessage
-	if json.Unmarshal(line, &batch) != nil {
-		batch = []json.RawMessage{line}
-	}
+	batch, _ := splitBatch(line)
 	n := 0
 	for _, m := range batch {
 		if msg, err := jsonrpc.DecodeMessage(m); err == nil && is(msg) {
@@ -188,17 +185,27 @@ func (c *openCalls) wait(ctx context.Context) {
 // acceptable reports whether the SDK decodes line: one message or a
 // non-empty batch of them.
 func acceptable(line []byte) bool {
-	var batch []json.RawMessage
-	if json.Unmarshal(line, &batch) == nil {
-		for _, m := range batch {
-			if _, err := jsonrpc.DecodeMessage(m); err != nil {
-				return false
-			}
+	msgs, _ := splitBatch(line)
+	for _, m := range msgs {
+		if _, err := jsonrpc.DecodeMessage(m); err != nil {
+			return false
 		}
-		return len(batch) > 0
 	}
-	_, err := jsonrpc.DecodeMessage(line)
-	return err == nil
+	return len(msgs) > 0
+}
+
+// splitBatch returns the messages of line: the elements of a JSON-RPC
+// batch (a JSON array) and true, or line itself as the one message and
+// false. Only a line that begins with '[' is decoded as an array, so a
+// lone message is scanned once, by its own decoder.
+func splitBatch(line []byte) ([]json.RawMessage, bool) {
+	if t := bytes.TrimLeft(line, " \t\r\n"); len(t) > 0 && t[0] == '[' {
+		var batch []json.RawMessage
+		if json.Unmarshal(line, &batch) == nil {
+			return batch, true
+		}
+	}
+	return []json.RawMessage{line}, false
 }
 
 // refuseBatch answers each call of line, when it is a batch the SDK
@@ -210,8 +217,8 @@ func acceptable(line []byte) bool {
 // is passed on only then, or after an initialize asking for 2025-03-26 or
 // 2024-11-05.
 func (g *guardReader) refuseBatch(line []byte) bool {
-	var batch []json.RawMessage
-	if json.Unmarshal(line, &batch) != nil {
+	batch, ok := splitBatch(line)
+	if !ok {
 		var init struct {
 			Method string
 			Params struct{ ProtocolVersion string }

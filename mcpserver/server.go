@@ -235,8 +235,8 @@ func safeErrorMessage(line []byte) []byte {
 	if !bytes.Contains(line, []byte(`"error"`)) {
 		return line
 	}
-	var batch []json.RawMessage
-	if json.Unmarshal(line, &batch) != nil {
+	batch, ok := splitBatch(line)
+	if !ok {
 		if js, ok := safeMessage(line); ok {
 			return append(js, '\n')
 		}
