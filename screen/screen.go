@@ -834,7 +834,7 @@ func appendRun(dst []byte, row []Cell, i int, seen bool) ([]byte, int) {
 		}
 		at := len(dst)
 		dst = d.AppendText(dst)
-		if n := len(dst) - at; n != int(d.Len) || !utf8.Valid(dst[at:]) {
+		if n := len(dst) - at; n != int(d.Len) {
 			return dst[:at], j
 		}
 		next += int64(d.Len)
