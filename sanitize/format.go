@@ -27,6 +27,10 @@ type formatState struct {
 	// earlier chunk and prevRune is -1.
 	tail  [utf8.UTFMax]byte
 	tailN int
+	// The last character of the cleaned text drained so far (drained),
+	// and the output offset it ends at.
+	drainRune rune
+	drainEnd  int64
 
 	// The last character written is a joining character (ZWNJ, ZWJ,
 	// LRM, RLM, ALM, SHY): another one right after it, with nothing
@@ -127,6 +131,12 @@ func (c *cleaner) format(t *decode.Token) {
 			break
 		}
 		now, after := joiningDecision(r, contextOf(c.prevChar(t.Off)))
+		if c.fmt.prevEnd != t.Off && (now || after != 0) {
+			// Kept after a control that wrote nothing, it would stand
+			// next to the last character written, which must keep it
+			// as well: cleaning the text again judges it by that one.
+			now, after = joiningBoth(now, after, r, c.lastWritten())
+		}
 		if now {
 			c.endRun()
 			c.rep.Kept.Format++
@@ -277,22 +287,75 @@ func (c *cleaner) firstChar(t *decode.Token) rune {
 }
 
 // prevChar returns the character that the token ending at off wrote, or
-// -1 when the token just before off wrote none. Of a token in an earlier
-// chunk the last bytes were kept when that chunk ended (keepHistory).
+// -1 when the token just before off wrote none: a format character after
+// a control the policy removes is judged as at the start of the text. A
+// joining character so judged is also judged by lastWritten (format).
 func (c *cleaner) prevChar(off int64) rune {
-	f := &c.fmt
-	if off == 0 || f.prevEnd != off {
+	if off == 0 || c.fmt.prevEnd != off {
 		return -1
 	}
+	return c.charBefore(off)
+}
+
+// charBefore returns the last character of the token ending at end, the
+// last one that wrote a character (formatState.prevEnd). Of a token in an
+// earlier chunk the last bytes were kept when that chunk ended
+// (keepHistory).
+func (c *cleaner) charBefore(end int64) rune {
+	f := &c.fmt
 	if f.prevRune >= 0 {
 		return f.prevRune
 	}
 	b := f.tail[:f.tailN]
-	if off > c.base {
-		b = c.chunk[max(0, off-c.base-utf8.UTFMax) : off-c.base]
+	if end > c.base {
+		b = c.chunk[max(0, end-c.base-utf8.UTFMax) : end-c.base]
 	}
 	r, _ := utf8.DecodeLastRune(b)
 	return r
+}
+
+// lastWritten returns the last character of the cleaned text written so
+// far: out's last, else that of the last drain (drained) when nothing was
+// written since, else that of the text a quick Write wrote straight
+// through (Writer.Write), which ends at prevEnd. Where the text is held
+// elsewhere (a line under BSOverstrike, the screen of CRScreen) or
+// escaped (FormatEscape, whose second pass differs by design), it is -1,
+// as at the start of the text.
+func (c *cleaner) lastWritten() rune {
+	f := &c.fmt
+	switch {
+	case c.lineMode || c.scr != nil || c.opts.FormatChars == FormatEscape || c.flushed+int64(len(c.out)) == 0:
+		return -1
+	case len(c.out) > 0:
+		r, _ := utf8.DecodeLastRune(c.out)
+		return r
+	case f.drainEnd == c.flushed:
+		return f.drainRune
+	}
+	return c.charBefore(f.prevEnd)
+}
+
+// joiningBoth returns the decision of joiningDecision for r that holds
+// both after the classes that gave now and after and after the character
+// last.
+func joiningBoth(now bool, after context, r, last rune) (bool, context) {
+	now2, after2 := joiningDecision(r, contextOf(last))
+	if now {
+		after = ctxAny
+	}
+	if now2 {
+		after2 = ctxAny
+	}
+	return now && now2, after & after2
+}
+
+// drained keeps the last character of out, about to be drained, for
+// lastWritten.
+func (c *cleaner) drained() {
+	if len(c.out) > 0 {
+		c.fmt.drainRune, _ = utf8.DecodeLastRune(c.out)
+		c.fmt.drainEnd = c.flushed + int64(len(c.out))
+	}
 }
 
 // isBase reports whether r can be the base of a variation sequence with

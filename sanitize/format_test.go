@@ -3,6 +3,7 @@ package sanitize
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -206,5 +207,42 @@ func TestRedTeamJoiners(t *testing.T) {
 	}
 	if rep.Removed.Format != 8 || rep.Flags.Invisible != 8 || rep.Kept.Format != 2 {
 		t.Errorf("removed %d invisible %d kept %d, want 8 8 2", rep.Removed.Format, rep.Flags.Invisible, rep.Kept.Format)
+	}
+}
+
+// TestIdempotentAroundRemovedControls: a format character after a control
+// the policy removes is judged as at the start of the text, but in the
+// cleaned text it stands next to the last character written, and cleaning
+// that text again must decide the same ("क NUL RLM ب" once kept the RLM,
+// which follows no right-to-left text, and the second pass removed it).
+// The cleaned text is also the same whatever the Writes' lengths, the
+// last character written lying in an earlier Write included.
+func TestIdempotentAroundRemovedControls(t *testing.T) {
+	pool := strings.Split("a|z|1|#|*| |.|क|ष|ب|ت|א|😀|👨|❤|葛|ᠠ|ᄀ|\u1161|"+
+		"\u200c|\u200d|\u200e|\u200f|\u061c|\u00ad|\ufe0e|\ufe0f|\U000E0100|\u180b|\u115f|\u1160|\u20e3|\u202e|\u2028|"+
+		"\x00|\x07|\x1b[m|\x1b[31m|\r|\b|\x7f|\xff|\x1b]0;t\x07|\x9b1m", "|")
+	r := rand.New(rand.NewPCG(31, 32))
+	for i := range 20000 {
+		var sb strings.Builder
+		for range 2 + r.IntN(6) {
+			sb.WriteString(pool[r.IntN(len(pool))])
+		}
+		in := []byte(sb.String())
+		o := []Options{{}, {CR: CRDrop}, {FormatChars: FormatKeep}}[i%3]
+		once, _ := Bytes(in, o)
+		if twice, _ := Bytes(once, o); !bytes.Equal(once, twice) {
+			t.Fatalf("%+v %q: once %q, twice %q", o, in, once, twice)
+		}
+		var out bytes.Buffer
+		w := NewWriter(&out, o)
+		for p := in; len(p) > 0; {
+			n := min(len(p), 1+r.IntN(4))
+			w.Write(p[:n])
+			p = p[n:]
+		}
+		w.Close()
+		if !bytes.Equal(out.Bytes(), once) {
+			t.Fatalf("%+v %q: split %q, whole %q", o, in, out.Bytes(), once)
+		}
 	}
 }

@@ -176,6 +176,7 @@ func (w *Writer) drain() error {
 			w.fail(err)
 		}
 	}
+	c.drained()
 	c.flushed += int64(len(c.out))
 	c.out = c.out[:0]
 	return w.err
@@ -365,6 +366,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			t.ended = true
 		}
 		t.pending = append(t.pending, c.out...)
+		c.drained()
 		c.flushed += int64(len(c.out))
 		c.out = c.out[:0]
 		nDst += t.flush(dst[nDst:])
