@@ -317,14 +317,17 @@ func (c *cleaner) charBefore(end int64) rune {
 // lastWritten returns the last character of the cleaned text written so
 // far: out's last, else that of the last drain (drained) when nothing was
 // written since, else that of the text a quick Write wrote straight
-// through (Writer.Write), which ends at prevEnd. Where the text is held
-// elsewhere (a line under BSOverstrike, the screen of CRScreen) or
-// escaped (FormatEscape, whose second pass differs by design), it is -1,
-// as at the start of the text.
+// through (Writer.Write), which ends at prevEnd. Under BSOverstrike it
+// is the character before the cursor in the line held, if any. Where the
+// text is the screen's (CRScreen, under which format characters are not
+// written) or escaped (FormatEscape, whose second pass differs by
+// design), it is -1, as at the start of the text.
 func (c *cleaner) lastWritten() rune {
 	f := &c.fmt
 	switch {
-	case c.lineMode || c.scr != nil || c.opts.FormatChars == FormatEscape || c.flushed+int64(len(c.out)) == 0:
+	case c.lineMode && c.col > 0:
+		return c.line[c.col-1]
+	case c.scr != nil || c.opts.FormatChars == FormatEscape || c.flushed+int64(len(c.out)) == 0:
 		return -1
 	case len(c.out) > 0:
 		r, _ := utf8.DecodeLastRune(c.out)

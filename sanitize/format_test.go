@@ -65,6 +65,11 @@ func TestFormatPolicy(t *testing.T) {
 		// ZWNJ/ZWJ bits: only the first of a run is kept, also when
 		// removed controls or invisible characters stand between them.
 		{"joiner run", "ب\u200d\u200c\u200d\u200e\u00adت", "", "بت", 1, 0, []string{"invisible@2+14"}},
+		// After a removed control a joining character stands next to
+		// the last character written, which must keep it too.
+		{"rlm after a removed control and no rtl text", "क\x00\u200fب", "", "कب", 1, 0, []string{"invisible@4+3"}},
+		{"rlm after a removed control, overstrike", "क\x00\u200fب", "bs=overstrike", "कب", 1, 0, []string{"invisible@4+3"}},
+		{"rlm after a removed control and rtl text", "א\x00\u200fب", "", "א\u200fب", 0, 0, nil},
 		{"joiner run across removed controls", "ب\u200c\x1b[m\u200d\u200b\u200cت", "", "بت", 2, 0, []string{"invisible@2+3", "invisible@8+9"}},
 		{"joiners between letters kept", "ب\u200cت\u200dث", "", "ب\u200cت\u200dث", 0, 0, nil},
 		// A joiner, a bidi mark or a soft hyphen is kept only where a
