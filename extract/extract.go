@@ -36,8 +36,12 @@ var (
 	// ErrNoStream is returned, wrapped with the name asked for, for a
 	// stream that the artifact does not have.
 	ErrNoStream = errors.New("the artifact has no stream")
-	// ErrTerminal is returned by Export for a file that is a terminal.
-	ErrTerminal = errors.New("refusing to write raw bytes to a terminal")
+	// ErrTerminal is returned by Export for a file that is a terminal or
+	// any other device but the sinks (sinks): the kernel log
+	// (/dev/kmsg, whose messages reach the system console), a console, a
+	// serial line or a printer shows or passes on what it is given, and
+	// a disk is overwritten.
+	ErrTerminal = errors.New("refusing to write raw bytes to a terminal or device")
 )
 
 // RangeError is a START:END range that is malformed or that the stream
@@ -143,9 +147,11 @@ func span(sm *store.IndexStream, rng string, limit int) (start, end int, err err
 // Export copies the raw bytes of range rng of stream of the artifact ref
 // (any size; the whole stream for ""), or with stream StreamArtifact the
 // whole artifact file (rng must then be ""), to path. It refuses a
-// terminal (ErrTerminal). A new file is created with mode 0600 and an
-// existing regular file is truncated; any other file (a pipe such as
-// /dev/stdout in a pipeline, a FIFO, a device) is written as it is.
+// terminal or device other than /dev/null, /dev/zero and /dev/full
+// (ErrTerminal) before opening it, since opening a device can act (a tape
+// rewinds, a serial line raises DTR). A new file is created with mode
+// 0600 and an existing regular file is truncated; a pipe (/dev/stdout in
+// a pipeline), a FIFO or a socket is written as it is.
 func Export(st *store.Store, ref store.Ref, stream, rng, path string) error {
 	var r io.Reader
 	if stream == StreamArtifact {
@@ -167,15 +173,19 @@ func Export(st *store.Store, ref store.Ref, stream, rng, path string) error {
 		}
 		r = io.NewSectionReader(sm, int64(start), int64(end-start))
 	}
+	refused := fmt.Errorf("%w (%s)", ErrTerminal, strconv.Quote(path))
+	if fi, err := os.Stat(path); err == nil && device(fi) {
+		return refused
+	}
 	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
-	if isatty.IsTerminal(fh.Fd()) || isatty.IsCygwinTerminal(fh.Fd()) {
-		fh.Close()
-		return fmt.Errorf("%w (%s)", ErrTerminal, strconv.Quote(path))
-	}
 	fi, err := fh.Stat()
+	if isatty.IsTerminal(fh.Fd()) || isatty.IsCygwinTerminal(fh.Fd()) || err == nil && device(fi) {
+		fh.Close() // the path was swapped for a device after the check
+		return refused
+	}
 	if err == nil && fi.Mode().IsRegular() {
 		err = fh.Truncate(0)
 	}
@@ -186,4 +196,23 @@ func Export(st *store.Store, ref store.Ref, stream, rng, path string) error {
 		err = cerr
 	}
 	return err
+}
+
+// sinks are the devices that raw bytes may be written to: they discard
+// them (/dev/null, /dev/zero) or fail every write (/dev/full, a full disk
+// for tests).
+var sinks = [...]string{"/dev/null", "/dev/zero", "/dev/full"}
+
+// device reports whether fi is a character or block device other than
+// the sinks.
+func device(fi os.FileInfo) bool {
+	if fi.Mode()&os.ModeDevice == 0 {
+		return false
+	}
+	for _, s := range sinks {
+		if sfi, err := os.Stat(s); err == nil && os.SameFile(fi, sfi) {
+			return false
+		}
+	}
+	return true
 }

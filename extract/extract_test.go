@@ -112,6 +112,22 @@ func TestExport(t *testing.T) {
 	if b, _ := os.ReadFile(whole); !store.Sniff(b) {
 		t.Errorf("whole artifact is not one: %q", b[:min(len(b), 16)])
 	}
+	// Devices are refused before they are opened, but the sinks. (Only
+	// devices that a failing test may write harmlessly: as root, the
+	// kernel log or a disk would take the bytes.)
+	for _, dev := range []string{"/dev/random", "/dev/urandom"} {
+		if _, err := os.Stat(dev); err == nil {
+			if err := Export(st, ref, "stdout", "", dev); !errors.Is(err, ErrTerminal) {
+				t.Errorf("to %s: %v, want ErrTerminal", dev, err)
+			}
+		}
+	}
+	if err := Export(st, ref, "stdout", "", "/dev/null"); err != nil {
+		t.Errorf("to /dev/null: %v", err)
+	}
+	if err := Export(st, ref, "stdout", "", "/dev/full"); err == nil || errors.Is(err, ErrTerminal) {
+		t.Errorf("to /dev/full: %v, want the write's error", err)
+	}
 	ptm, pts, err := pty.Open()
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
