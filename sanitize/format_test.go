@@ -234,20 +234,14 @@ func TestIdempotentAroundRemovedControls(t *testing.T) {
 		}
 		in := []byte(sb.String())
 		o := []Options{{}, {CR: CRDrop}, {FormatChars: FormatKeep}}[i%3]
-		once, _ := Bytes(in, o)
+		once, rep := Bytes(in, o)
 		if twice, _ := Bytes(once, o); !bytes.Equal(once, twice) {
 			t.Fatalf("%+v %q: once %q, twice %q", o, in, once, twice)
 		}
-		var out bytes.Buffer
-		w := NewWriter(&out, o)
-		for p := in; len(p) > 0; {
-			n := min(len(p), 1+r.IntN(4))
-			w.Write(p[:n])
-			p = p[n:]
+		var cuts []int
+		for c := 1 + r.IntN(4); c < len(in); c += 1 + r.IntN(4) {
+			cuts = append(cuts, c)
 		}
-		w.Close()
-		if !bytes.Equal(out.Bytes(), once) {
-			t.Fatalf("%+v %q: split %q, whole %q", o, in, out.Bytes(), once)
-		}
+		assertSplit(t, fmt.Sprintf("%+v %q", o, in), in, o, cuts, once, rep)
 	}
 }
