@@ -161,9 +161,6 @@ func (d *describer) oscDecision(t *decode.Token, o sanitize.Options) {
 func (d *describer) formatDecision(t *decode.Token, o sanitize.Options) {
 	cls := decode.ClassifyFormat(t.Rune)
 	switch {
-	case cls == decode.FormatJoining:
-		d.s("kept and counted (joining format character)")
-		return
 	case cls == decode.FormatLineSeparator && o.FormatChars == sanitize.FormatStrip:
 		d.s("replaced by LF (policy format-chars=strip)")
 		return
@@ -189,6 +186,10 @@ func (d *describer) formatDecision(t *decode.Token, o sanitize.Options) {
 // formatContext says when the sanitizer keeps a character of a contextual
 // format class (sanitize's format policy table).
 var formatContext = [...]string{
+	decode.FormatJoining: "kept and counted where the characters on either side need it " +
+		"(inside an emoji ZWJ sequence, between letters of a joining or Indic script, " +
+		"a bidi mark next to right-to-left text, a soft hyphen between letters not both ASCII), " +
+		"not right after another",
 	decode.FormatSelector:   "kept as the one variation selector directly after a base character",
 	decode.FormatMongolian:  "kept directly after a Mongolian character",
 	decode.FormatJamoFiller: "kept inside a conjoining jamo sequence",
