@@ -24,17 +24,30 @@ func Decision(t *decode.Token, o sanitize.Options) Safe {
 
 // DecisionIn is Decision for token i of w, with the context Decision
 // lacks: for a CR, what the sanitizer made of the run it belongs to, as
-// far as the window tells (sanitize.SettleCR over the window's tokens).
+// far as the window tells (sanitize.SettleCR over the window's tokens);
+// for a format character that its neighbours keep or not (a joiner, a
+// variation selector, a Mongolian selector, a jamo filler), whether this
+// one was kept, "here: kept. " or "here: removed. " before the rule
+// (sanitize.FormatFate), when the window tells.
 func DecisionIn(w *Window, i int, o sanitize.Options) Safe {
 	if i < 0 || i >= len(w.Tokens) {
 		return Safe{}
 	}
 	t := &w.Tokens[i]
 	fate := sanitize.CRUnsettled
-	if t.Kind == decode.KindC0 && t.Final == '\r' {
-		fate = sanitize.SettleCR(w.Tokens[:len(w.Tokens)-w.Open], i, w.Data, w.Off, o)
-	}
+	whole := w.Tokens[:len(w.Tokens)-w.Open]
 	var d describer
+	switch {
+	case t.Kind == decode.KindC0 && t.Final == '\r':
+		fate = sanitize.SettleCR(whole, i, w.Data, w.Off, o)
+	case t.Kind == decode.KindFormat && formatContext[decode.ClassifyFormat(t.Rune)] != "":
+		// A character kept by its neighbours: say what became of this one.
+		if kept, ok := sanitize.FormatFate(whole, i, w.Data, w.Off, o); ok && kept {
+			d.s("here: kept. ")
+		} else if ok {
+			d.s("here: removed. ")
+		}
+	}
 	d.decision(t, o, fate)
 	return Safe{string(d.b)}
 }
@@ -185,7 +198,7 @@ func (d *describer) formatDecision(t *decode.Token, o sanitize.Options) {
 
 // formatContext says when the sanitizer keeps a character of a contextual
 // format class (sanitize's format policy table).
-var formatContext = [...]string{
+var formatContext = [decode.FormatLineSeparator + 1]string{
 	decode.FormatJoining: "kept and counted where the characters on either side need it " +
 		"(inside an emoji ZWJ sequence, between letters of a joining or Indic script, " +
 		"a bidi mark next to right-to-left text, a soft hyphen between letters not both ASCII), " +

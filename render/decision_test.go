@@ -1,6 +1,7 @@
 package render
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/bytelens/bytelens/decode"
@@ -29,6 +30,32 @@ func TestDecisionInCRAsSanitized(t *testing.T) {
 			if tk.Kind == decode.KindC0 && tk.Final == '\r' {
 				if got := DecisionIn(&w, i, tc.o).String(); got != tc.want {
 					t.Errorf("%q %v:\n got %q\nwant %q", tc.in, tc.o, got, tc.want)
+				}
+			}
+		}
+	}
+}
+
+// TestDecisionInFormatAsSanitized: for a format character its neighbours
+// keep or not, DecisionIn says what the sanitizer did with this one.
+func TestDecisionInFormatAsSanitized(t *testing.T) {
+	for _, tc := range []struct {
+		in, prefix string
+	}{
+		{"a\u200db", "here: removed. "},
+		{"\U0001F469\u200d\U0001F4BB", "here: kept. "},
+		{"क\x00\u200fب", "here: removed. "},
+		{"א\u200fب", "here: kept. "},
+		{"\u2764\ufe0f", "here: kept. "},
+		{"a\ufe0f", "here: removed. "},
+		{"\U0001F469\u200d", "kept and counted where"}, // held at the end: the window does not tell
+		{"a\u200b", "removed and counted"},             // always removed: no "here"
+	} {
+		w := DecodeEnd(decode.Decoder{}, []byte(tc.in))
+		for i, tk := range w.Tokens {
+			if tk.Kind == decode.KindFormat {
+				if got := DecisionIn(&w, i, sanitize.Options{}).String(); !strings.HasPrefix(got, tc.prefix) {
+					t.Errorf("%q: %q, want it to begin %q", tc.in, got, tc.prefix)
 				}
 			}
 		}

@@ -77,3 +77,67 @@ func TestSettleCRMatchesReport(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatFate(t *testing.T) {
+	for _, tc := range []struct {
+		in           string
+		o            Options
+		kept, wantOK bool
+	}{
+		{"a\u200db", Options{}, false, true},
+		{"\U0001F469\u200d\U0001F4BB", Options{}, true, true}, // held, kept by the emoji after it
+		{"\U0001F469\u200d", Options{}, false, false},         // held to the end of the tokens
+		{"क\x00\u200fب", Options{}, false, true},               // judged by क too
+		{"א\u200fب", Options{}, true, true},
+		{"#\ufe0f\u20e3", Options{}, true, true},
+		{"\u2764\ufe0f", Options{}, true, true},
+		{"a\ufe0f", Options{}, false, true},
+		{"a\ufe0f", Options{FormatChars: FormatKeep}, true, true},
+		{"a\u200b", Options{}, false, true},
+		{"a\u200db", Options{CR: CRScreen}, false, false},
+	} {
+		toks := tokensOf([]byte(tc.in), tc.o)
+		i := slices.IndexFunc(toks, func(t decode.Token) bool { return t.Kind == decode.KindFormat })
+		if kept, ok := FormatFate(toks, i, []byte(tc.in), 0, tc.o); kept != tc.kept || ok != tc.wantOK {
+			t.Errorf("%q %v: kept %v ok %v, want %v %v", tc.in, tc.o, kept, ok, tc.kept, tc.wantOK)
+		}
+	}
+	if _, ok := FormatFate(tokensOf([]byte("a"), Options{}), 0, []byte("a"), 0, Options{}); ok {
+		t.Error("a text token has a fate")
+	}
+}
+
+// TestFormatFateMatchesReport: on random input, the format characters
+// FormatFate says are kept are as many as the report's kept ones, and a
+// fate is unknown only for a character held at the end.
+func TestFormatFateMatchesReport(t *testing.T) {
+	pool := []string{"a", " ", "1", "#", "क", "ب", "א", "😀", "❤", "葛", "ᠠ", "ᄀ", "\u1161",
+		"\u200c", "\u200d", "\u200e", "\u200f", "\u00ad", "\ufe0f", "\U000E0100", "\u180b", "\u115f", "\u1160", "\u20e3", "\u200b",
+		"\x00", "\x1b[m", "\r", "\xff"}
+	r := rand.New(rand.NewPCG(33, 34))
+	for n := range 3000 {
+		var b []byte
+		for range 1 + r.IntN(8) {
+			b = append(b, pool[r.IntN(len(pool))]...)
+		}
+		o := []Options{{}, {CR: CRDrop}}[n%2]
+		_, rep := Bytes(b, o)
+		toks := tokensOf(b, o)
+		var kept int64
+		for i, tok := range toks {
+			if tok.Kind != decode.KindFormat {
+				continue
+			}
+			k, ok := FormatFate(toks, i, b, 0, o)
+			if !ok && i != len(toks)-1 {
+				t.Fatalf("%q: token %d has no fate", b, i)
+			}
+			if k {
+				kept++
+			}
+		}
+		if kept != rep.Kept.Format {
+			t.Fatalf("%q %v: %d kept by FormatFate, %d by the report", b, o, kept, rep.Kept.Format)
+		}
+	}
+}

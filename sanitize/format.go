@@ -46,6 +46,12 @@ type formatState struct {
 	heldOff   int64
 	heldAfter context
 
+	// FormatFate's question: watch is 1 + the offset of the format
+	// character asked about (0: none), decided is set once its fate is
+	// known, and kept says whether it was written.
+	watch         int64
+	decided, kept bool
+
 	// The run of invisible characters being counted (runN > 0): its start
 	// and end offsets and how many characters it holds.
 	runOff, runEnd, runN int64
@@ -142,6 +148,7 @@ func (c *cleaner) format(t *decode.Token) {
 			c.rep.Kept.Format++
 			c.text(t)
 			c.fmt.joined = true
+			c.fmt.decide(t.Off, true)
 			return
 		}
 		if after != 0 {
@@ -156,7 +163,7 @@ func (c *cleaner) format(t *decode.Token) {
 			c.fmt.joined = false
 			return
 		}
-		c.removable(t, r)
+		c.removable(t.Off, t, r)
 		return
 	case decode.FormatSelector:
 		keep = isBase(c.prevChar(t.Off), r)
@@ -172,6 +179,7 @@ func (c *cleaner) format(t *decode.Token) {
 		c.rep.Kept.Format++
 		c.text(t)
 		c.fmt.joined = false
+		c.fmt.decide(t.Off, true)
 		return
 	}
 	if decode.IsBidiControl(r) {
@@ -180,7 +188,7 @@ func (c *cleaner) format(t *decode.Token) {
 	} else {
 		c.invisible(t.Off, t.Len)
 	}
-	c.removable(t, r)
+	c.removable(t.Off, t, r)
 }
 
 // Writes reports whether text cleaned under o can hold the format
@@ -199,9 +207,10 @@ func (o Options) Writes(r rune) bool {
 	return true
 }
 
-// removable applies the policy to a format character that the default
-// policy removes.
-func (c *cleaner) removable(t *decode.Token, r rune) {
+// removable applies the policy to the format character r at off, which
+// the default policy removes.
+func (c *cleaner) removable(off int64, t *decode.Token, r rune) {
+	c.fmt.decide(off, c.opts.FormatChars != FormatStrip)
 	if c.opts.FormatChars != FormatStrip {
 		c.fmt.joined = decode.ClassifyFormat(r) == decode.FormatJoining
 	}
@@ -259,10 +268,44 @@ func (c *cleaner) settleHeld(next *decode.Token) {
 		var buf [utf8.UTFMax]byte
 		c.emitString(utf8.AppendRune(buf[:0], r))
 		c.fmt.prevEnd, c.fmt.prevRune, c.fmt.joined = off+heldLen, r, after != 0
+		c.fmt.decide(off, true)
 		return
 	}
 	c.invisible(off, heldLen)
-	c.removable(nil, r)
+	c.removable(off, nil, r)
+}
+
+// decide records the fate of the format character at off, if it is the
+// one FormatFate asks about.
+func (f *formatState) decide(off int64, kept bool) {
+	if off+1 == f.watch {
+		f.decided, f.kept = true, kept
+	}
+}
+
+// FormatFate returns whether the sanitizer writes, under o, the format
+// character toks[i] (kept) and whether that is known (ok): a character
+// kept or not by the one after it is known once that one is among toks.
+// It runs the policy over toks from the first, as SettleCR does, so that
+// the character before toks[i] counts as in the stream; data holds the
+// input bytes from stream offset off on, which the text tokens among toks
+// lie in, and toks must not include tokens cut at the end of data. Under
+// CRScreen, whose screen writes no format character, ok is false.
+func FormatFate(toks []decode.Token, i int, data []byte, off int64, o Options) (kept, ok bool) {
+	if i < 0 || i >= len(toks) || toks[i].Kind != decode.KindFormat || o.CR == CRScreen {
+		return false, false
+	}
+	c := getCleaner(o)
+	defer c.release()
+	c.chunk, c.base = data[:len(data):len(data)], off // capped: no word loaded past data (feed)
+	c.fmt.watch = toks[i].Off + 1
+	for j := range toks {
+		c.each(&toks[j])
+		if c.fmt.decided {
+			return c.fmt.kept, true
+		}
+	}
+	return false, false
 }
 
 // isKeycapBase reports whether r is one of the bases of the emoji keycap
