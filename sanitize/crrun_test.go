@@ -87,7 +87,7 @@ func TestFormatFate(t *testing.T) {
 		{"a\u200db", Options{}, false, true},
 		{"\U0001F469\u200d\U0001F4BB", Options{}, true, true}, // held, kept by the emoji after it
 		{"\U0001F469\u200d", Options{}, false, false},         // held to the end of the tokens
-		{"क\x00\u200fب", Options{}, false, true},               // judged by क too
+		{"क\x00\u200fب", Options{}, false, true},              // judged by क too
 		{"א\u200fب", Options{}, true, true},
 		{"#\ufe0f\u20e3", Options{}, true, true},
 		{"\u2764\ufe0f", Options{}, true, true},
