@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 )
 
@@ -60,7 +61,10 @@ func Clean(w io.Writer, st *Stream, opts sanitize.Options) (sanitize.Report, err
 // timestamp prefixes, which are not terminal output), and the "display"
 // of report --screen when there is one. No field holds payload.
 type StreamReport struct {
-	Stream string `json:"stream"`
+	// Stream is the stream's name, escaped (render.Line): a raw
+	// artifact's manifest may name its streams anything, and jq -r or an
+	// agent decodes the JSON string back.
+	Stream render.Safe `json:"stream"`
 	sanitize.Report
 	LoaderRemoved []Removal `json:"loader_removed,omitempty"`
 	// LoaderAnomalies counts the malformed annotations the loader kept as

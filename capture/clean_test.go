@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 )
 
@@ -42,9 +43,9 @@ func TestReportJSON(t *testing.T) {
 		want []string // in order
 		not  []string
 	}{
-		{"one stream", []StreamReport{{Stream: "output", Report: rep}}, []string{`{"schema":"bytelens.report/v1"`}, []string{`"stream"`, `"display"`, `loader_removed`}},
-		{"one with display", []StreamReport{{Stream: "output", Report: rep, Display: disp}}, []string{`{"schema":"bytelens.report/v1"`, `"display":{"cols":80}}`}, []string{`"stream"`}},
-		{"two streams", []StreamReport{{Stream: "stdout", Report: rep, Display: disp}, {Stream: "stderr", Report: rep}},
+		{"one stream", []StreamReport{{Stream: render.LineString("output"), Report: rep}}, []string{`{"schema":"bytelens.report/v1"`}, []string{`"stream"`, `"display"`, `loader_removed`}},
+		{"one with display", []StreamReport{{Stream: render.LineString("output"), Report: rep, Display: disp}}, []string{`{"schema":"bytelens.report/v1"`, `"display":{"cols":80}}`}, []string{`"stream"`}},
+		{"two streams", []StreamReport{{Stream: render.LineString("stdout"), Report: rep, Display: disp}, {Stream: render.LineString("stderr"), Report: rep}},
 			[]string{`[{"stream":"stdout","schema"`, `"display":{"cols":80}},{"stream":"stderr"`}, []string{`"display":null`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

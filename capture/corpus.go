@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 )
 
@@ -132,13 +133,47 @@ func CompareCase(path string, o CorpusOptions) (sanitize.ReportDiff, error) {
 	return d, nil
 }
 
+// CorpusCase is one case of a corpus comparison (CorpusDiff).
+type CorpusCase struct {
+	// Name is the case's name (the file name less .bin); File the file
+	// name in the corpus directory. Both are escaped (render.Line): the
+	// directory's files may be named anything.
+	Name render.Safe `json:"name"`
+	File render.Safe `json:"file"`
+	// Equal, Summary (sanitize.ReportDiff.Summary) and Diff describe the
+	// comparison; Error (render.ErrorText, which quotes the file name)
+	// is set instead when the case could not be read.
+	Equal   bool                 `json:"equal"`
+	Summary string               `json:"summary"`
+	Diff    *sanitize.ReportDiff `json:"diff,omitempty"`
+	Error   render.Safe          `json:"error,omitzero"`
+}
+
+// CorpusDiff is the comparison of every capture of a corpus directory
+// under two policies, and its JSON form (schema sanitize.DiffSchema).
+type CorpusDiff struct {
+	Schema string `json:"schema"`
+	// Corpus is the directory as it was given, escaped (render.Line).
+	Corpus  render.Safe `json:"corpus"`
+	PolicyA string      `json:"a_policy"`
+	PolicyB string      `json:"b_policy"`
+	// Total counts the cases; Changed those whose report or text differ;
+	// Failed those that could not be read.
+	Total   int `json:"total"`
+	Changed int `json:"changed"`
+	Failed  int `json:"failed"`
+	// Cases lists the changed and failed cases (when all is asked, every
+	// case), in the corpus's order.
+	Cases []CorpusCase `json:"cases"`
+}
+
 // CompareCorpus compares every capture of the corpus directory dir
 // (CorpusFiles) with CompareCase under o. Cases that differ or fail are
 // listed, and with all every case; onError, when not nil, is called for
 // each case that fails, which is counted and does not stop the others.
 // The error is for a directory that cannot be listed.
-func CompareCorpus(dir string, o CorpusOptions, all bool, onError func(name string, err error)) (sanitize.CorpusDiff, error) {
-	out := sanitize.CorpusDiff{Schema: sanitize.DiffSchema, Corpus: dir, PolicyA: o.A, PolicyB: o.B, Cases: []sanitize.CorpusCase{}}
+func CompareCorpus(dir string, o CorpusOptions, all bool, onError func(name string, err error)) (CorpusDiff, error) {
+	out := CorpusDiff{Schema: sanitize.DiffSchema, Corpus: render.LineString(dir), PolicyA: o.A, PolicyB: o.B, Cases: []CorpusCase{}}
 	files, err := CorpusFiles(dir)
 	if err != nil {
 		return out, err
@@ -146,12 +181,12 @@ func CompareCorpus(dir string, o CorpusOptions, all bool, onError func(name stri
 	for _, file := range files {
 		name, _ := CorpusName(file)
 		out.Total++
-		cc := sanitize.CorpusCase{Name: name, File: file}
+		cc := CorpusCase{Name: render.LineString(name), File: render.LineString(file)}
 		d, err := CompareCase(filepath.Join(dir, file), o)
 		switch {
 		case err != nil:
 			out.Failed++
-			cc.Error = err.Error()
+			cc.Error = render.ErrorText(err)
 			if onError != nil {
 				onError(name, err)
 			}

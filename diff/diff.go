@@ -142,15 +142,17 @@ func (in *Input) readReport(b []byte) (bool, error) {
 
 // Side is one side of a comparison, as the JSON of bytelens diff names it.
 type Side struct {
-	// Name is the argument naming the input ("-" for stdin).
-	Name string `json:"name"`
+	// Name is the argument naming the input ("-" for stdin), escaped
+	// (render.Line): a path typed or globbed may hold anything.
+	Name render.Safe `json:"name"`
 	// Kind is "capture" or "report".
 	Kind string `json:"kind"`
-	// Format is the capture format; Stream the stream compared; Policy
-	// the sanitizer options (sanitize.Options.String).
-	Format string `json:"format,omitempty"`
-	Stream string `json:"stream,omitempty"`
-	Policy string `json:"policy"`
+	// Format is the capture format; Stream the stream compared, escaped
+	// as Name is (a raw artifact's manifest or a report file names it);
+	// Policy the sanitizer options (sanitize.Options.String).
+	Format string      `json:"format,omitempty"`
+	Stream render.Safe `json:"stream,omitzero"`
+	Policy string      `json:"policy"`
 
 	// Report is the side's removal report; Text its cleaned text, nil
 	// for a report input.
@@ -166,7 +168,7 @@ func (in *Input) ReportSide(stream string) (*Side, error) {
 	if !ok {
 		return nil, render.Errorf("report file %s has no stream %q", in.Name, stream)
 	}
-	return &Side{Name: in.Name, Kind: "report", Stream: r.Stream, Policy: r.Policy, Report: r.Report}, nil
+	return &Side{Name: render.LineString(in.Name), Kind: "report", Stream: render.LineString(r.Stream), Policy: r.Policy, Report: r.Report}, nil
 }
 
 // Stream returns the stream of a capture input that a side compares: the
@@ -204,7 +206,7 @@ func (in *Input) Clean(st *capture.Stream, opts sanitize.Options) (*Side, error)
 		b = []byte{} // no text, which is compared: nil is a report's (Side.Text)
 	}
 	return &Side{
-		Name: in.Name, Kind: "capture", Format: in.Capture.Format.String(), Stream: st.Name,
+		Name: render.LineString(in.Name), Kind: "capture", Format: in.Capture.Format.String(), Stream: render.LineString(st.Name),
 		Policy: rep.Policy, Report: rep, Text: b,
 	}, nil
 }

@@ -90,7 +90,7 @@ func TestCompare(t *testing.T) {
 		return s
 	}
 	a, b := side(""), side("cr=overwrite")
-	if a.Kind != "capture" || a.Format != "raw" || a.Stream != st.Name || a.Text == nil || notes.Len() != 0 {
+	if a.Kind != "capture" || a.Format != "raw" || a.Stream != render.LineString(st.Name) || a.Text == nil || notes.Len() != 0 {
 		t.Errorf("side A %+v, notes %q", a, notes.String())
 	}
 	for _, lines := range []int{0, 1, 5} {

@@ -170,7 +170,7 @@ func (r *Result) ExitCode() int {
 }
 
 // CorpusResult is the comparison of a corpus directory.
-type CorpusResult struct{ sanitize.CorpusDiff }
+type CorpusResult struct{ capture.CorpusDiff }
 
 // ExitCode is 2 when a case could not be read, else 1 when some case
 // changed, else 0.
@@ -184,10 +184,25 @@ func (c *CorpusResult) ExitCode() int {
 	return 0
 }
 
-// WriteText prints the cases listed (render.WriteCorpusDiff); all was
-// applied when they were compared.
+// WriteText prints the cases listed that could be read, one line each,
+// its name and summary in columns, then "N cases, M changed" (and ", K
+// failed" when some failed); all was applied when they were compared.
+// It returns w.Err().
 func (c *CorpusResult) WriteText(w *render.Writer, _ bool) error {
-	return render.WriteCorpusDiff(w, &c.CorpusDiff)
+	tw := w.Columns(2, 8, 2)
+	for _, cc := range c.Cases {
+		if cc.Error.IsZero() {
+			tw.Printf("%s\t%s\n", cc.Name, cc.Summary)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	w.Printf("%d cases, %d changed", c.Total, c.Changed)
+	if c.Failed > 0 {
+		w.Printf(", %d failed", c.Failed)
+	}
+	return w.Printf("\n")
 }
 
 // corpus compares every capture of r.Corpus, naming on r.Notes each case

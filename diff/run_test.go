@@ -153,3 +153,20 @@ func TestRunCorpus(t *testing.T) {
 		t.Errorf("missing corpus: %v", err)
 	}
 }
+
+// TestCorpusResultWriteText: the cases that could be read are listed
+// with their summaries, their names as capture.CompareCorpus escaped
+// them, and the totals follow.
+func TestCorpusResultWriteText(t *testing.T) {
+	c := CorpusResult{capture.CorpusDiff{Total: 3, Changed: 1, Failed: 1, Cases: []capture.CorpusCase{
+		{Name: render.LineString("cr\x1b[31m"), Summary: "removed.cr +1"},
+		{Name: render.LineString("broken"), Error: render.LineString("no such file")},
+	}}}
+	var b bytes.Buffer
+	if err := c.WriteText(render.NewWriter(&b), false); err != nil {
+		t.Fatal(err)
+	}
+	if want := "cr␛[31m  removed.cr +1\n3 cases, 1 changed, 1 failed\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}

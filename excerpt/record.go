@@ -16,6 +16,7 @@ import (
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 )
 
@@ -128,10 +129,13 @@ type Line struct {
 // bytes not shown is in Line.CutBytes.
 const CutMarker = " [bytelens: line cut at the 16 KiB limit]"
 
-// Excerpt is the answer to Lines or Grep.
+// Excerpt is the answer to Lines or Grep. Stream is the stream's name,
+// escaped (render.Line) as every name in a JSON output is: meta.json can
+// be rewritten, and its check lets LF, TAB and the marks the default
+// policy keeps (U+200F) through.
 type Excerpt struct {
-	Ref    string `json:"ref"`
-	Stream string `json:"stream"`
+	Ref    string      `json:"ref"`
+	Stream render.Safe `json:"stream"`
 	// TotalLines is the number of lines the stream has.
 	TotalLines int64  `json:"total_lines"`
 	Lines      []Line `json:"lines"`
@@ -295,7 +299,7 @@ func (r *Record) Lines(stream string, from, to int64) (*Excerpt, error) {
 	}
 	to = min(to, total)
 	last := min(to, from+MaxCallLines-1)
-	ex := &Excerpt{Ref: r.ref.String(), Stream: stream, TotalLines: total, Lines: []Line{}, to: to}
+	ex := &Excerpt{Ref: r.ref.String(), Stream: render.LineString(stream), TotalLines: total, Lines: []Line{}, to: to}
 	b := &budget{MaxCallBytes}
 	ex.Lines, ex.Next, err = ix.lines(nil, from, last, b)
 	if err != nil {
@@ -355,7 +359,7 @@ func (r *Record) Grep(ctx context.Context, stream string, o GrepOptions) (*Excer
 	if o.Cursor < 0 || total > 0 && from > total {
 		return nil, fmt.Errorf("%w: cursor %d is outside the stream's %d lines", ErrRange, o.Cursor, total)
 	}
-	ex := &Excerpt{Ref: r.ref.String(), Stream: stream, TotalLines: total, Lines: []Line{}, grep: true}
+	ex := &Excerpt{Ref: r.ref.String(), Stream: render.LineString(stream), TotalLines: total, Lines: []Line{}, grep: true}
 	matches, next, err := ix.scan(ctx, re, from, total)
 	if err != nil {
 		return nil, err
@@ -489,12 +493,13 @@ func (l *lineReader) ReadRune() (rune, int, error) {
 // RangeReport is the report of a line range, from what the record keeps:
 // the span, its byte counts and the stream report's findings inside it.
 // Per-class counts are the whole stream's (StreamReport); a range has no
-// counts of its own without re-reading the raw bytes.
+// counts of its own without re-reading the raw bytes. Stream is escaped
+// as Excerpt's is.
 type RangeReport struct {
-	Ref    string `json:"ref"`
-	Stream string `json:"stream"`
-	From   int64  `json:"from"`
-	To     int64  `json:"to"`
+	Ref    string      `json:"ref"`
+	Stream render.Safe `json:"stream"`
+	From   int64       `json:"from"`
+	To     int64       `json:"to"`
 	// RawStart and RawEnd span the lines in the raw stream; BytesIn is
 	// their length and BytesOut the cleaned text they became, in bytes.
 	RawStart int64 `json:"raw_start"`
@@ -532,7 +537,7 @@ func (r *Record) Report(stream string, from, to int64) (*RangeReport, error) {
 	if ee[0][0] < es[0][0] || ee[0][1] < es[0][1] {
 		return nil, errIndex
 	}
-	rr := &RangeReport{Ref: r.ref.String(), Stream: stream, From: from, To: to,
+	rr := &RangeReport{Ref: r.ref.String(), Stream: render.LineString(stream), From: from, To: to,
 		RawStart: es[0][1], RawEnd: ee[0][1], BytesOut: ee[0][0] - es[0][0],
 		Findings: []sanitize.Finding{}, FindingsComplete: ix.meta.Report.FindingsOmitted == 0}
 	rr.BytesIn = rr.RawEnd - rr.RawStart

@@ -38,9 +38,9 @@ func TestWriteText(t *testing.T) {
 		ex   Excerpt
 		want string
 	}{
-		{"lines, more", Excerpt{Stream: "stdout", TotalLines: 9, Lines: lines, Next: 3},
+		{"lines, more", Excerpt{Stream: render.LineString("stdout"), TotalLines: 9, Lines: lines, Next: 3},
 			"      1  [0:4]  a␛[31m\n>     2  [4:9]  hit\nnext: --lines 3: (9 lines in stdout)\n"},
-		{"lines, more of a range", Excerpt{Stream: "stdout", TotalLines: 9, Lines: lines, Next: 3, to: 5},
+		{"lines, more of a range", Excerpt{Stream: render.LineString("stdout"), TotalLines: 9, Lines: lines, Next: 3, to: 5},
 			"      1  [0:4]  a␛[31m\n>     2  [4:9]  hit\nnext: --lines 3:5 (9 lines in stdout)\n"},
 		{"grep, more", Excerpt{Lines: lines[1:], Matches: 1, Next: 7, grep: true}, ">     2  [4:9]  hit\nnext: --cursor 7 (1 matches shown)\n"},
 		{"grep, none", Excerpt{grep: true}, "no match\n"},
@@ -60,12 +60,12 @@ func TestRangeReportText(t *testing.T) {
 		rr   RangeReport
 		want string
 	}{
-		{"findings", RangeReport{Ref: "restricted:sha256:ab", Stream: "stdout", From: 2, To: 2, RawStart: 6, RawEnd: 27, BytesIn: 21, BytesOut: 12,
+		{"findings", RangeReport{Ref: "restricted:sha256:ab", Stream: render.LineString("stdout"), From: 2, To: 2, RawStart: 6, RawEnd: 27, BytesIn: 21, BytesOut: 12,
 			Findings: []sanitize.Finding{finding}, FindingsComplete: true},
 			"restricted:sha256:ab stdout lines 2:2: raw [6:27], 21 bytes in, 12 bytes of text out\nfindings:\n  0x0000000c  12  title  OSC 0  10 bytes\n"},
-		{"none", RangeReport{Ref: "r", Stream: "stderr\x1b[2J", From: 1, To: 1, RawEnd: 4, BytesIn: 4, BytesOut: 4, FindingsComplete: true},
+		{"none", RangeReport{Ref: "r", Stream: render.LineString("stderr\x1b[2J"), From: 1, To: 1, RawEnd: 4, BytesIn: 4, BytesOut: 4, FindingsComplete: true},
 			"r stderr␛[2J lines 1:1: raw [0:4], 4 bytes in, 4 bytes of text out\nno findings in these lines\n"},
-		{"capped", RangeReport{Ref: "r", Stream: "stdout", From: 1, To: 1},
+		{"capped", RangeReport{Ref: "r", Stream: render.LineString("stdout"), From: 1, To: 1},
 			"r stdout lines 1:1: raw [0:0], 0 bytes in, 0 bytes of text out\n  … the stream report lists only its first 1000 findings: more may fall in these lines\n"},
 	} {
 		var b bytes.Buffer

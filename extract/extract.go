@@ -58,16 +58,18 @@ func (e *RangeError) Unwrap() error { return e.Err }
 
 // Result is bytes [Start, End) of one stream of the artifact Ref, as hex
 // digits (As "hex") or as cleaned text (As "text"), never as raw bytes.
+// Stream is the stream's name as the manifest gives it, escaped
+// (render.Line): the artifact's writer chose it.
 type Result struct {
-	Schema      string `json:"schema"`
-	Ref         string `json:"ref"`
-	Stream      string `json:"stream"`
-	Start       int    `json:"start"`
-	End         int    `json:"end"`
-	StreamBytes int64  `json:"stream_bytes"` // stored bytes of the stream
-	As          string `json:"as"`           // "hex" or "text"
-	Hex         string `json:"hex,omitempty"`
-	Text        string `json:"text,omitempty"`
+	Schema      string      `json:"schema"`
+	Ref         string      `json:"ref"`
+	Stream      render.Safe `json:"stream"`
+	Start       int         `json:"start"`
+	End         int         `json:"end"`
+	StreamBytes int64       `json:"stream_bytes"` // stored bytes of the stream
+	As          string      `json:"as"`           // "hex" or "text"
+	Hex         string      `json:"hex,omitempty"`
+	Text        string      `json:"text,omitempty"`
 
 	dump []byte // the range as bytelens hex shows it, for As "hex"
 }
@@ -89,7 +91,7 @@ func Range(st *store.Store, ref store.Ref, stream, rng, as string, opts sanitize
 	if err != nil {
 		return nil, err
 	}
-	x := &Result{Schema: Schema, Ref: ref.String(), Stream: sm.Name, Start: start, End: end, StreamBytes: sm.Len, As: as}
+	x := &Result{Schema: Schema, Ref: ref.String(), Stream: render.LineString(sm.Name), Start: start, End: end, StreamBytes: sm.Len, As: as}
 	if as == "text" {
 		b, err := sanitize.CleanSpan(sm, int64(start), int64(end), opts)
 		x.Text = string(b)

@@ -31,10 +31,14 @@ type Verification struct {
 	sum [sha256.Size]byte
 }
 
+// artifactMatch is the Name of a Match of the whole artifact.
+var artifactMatch = render.LineString("artifact")
+
 // Match is one thing a file matched.
 type Match struct {
-	// Name is "artifact" or a stream name.
-	Name string `json:"name"`
+	// Name is "artifact" or a stream name, escaped (render.Line): the
+	// artifact's writer chose it.
+	Name render.Safe `json:"name"`
 	// StoredBytes and SeenBytes are a stream's stored and written byte
 	// counts; Prefix says it passed the raw limit, so that only its stored
 	// prefix was compared.
@@ -61,7 +65,7 @@ func Verify(st *store.Store, ref store.Ref, file func() (io.ReadCloser, error)) 
 			}
 			v.Sealed = true
 			if what := rec.Match(v.FileSHA256); what != "" {
-				v.Matches = append(v.Matches, Match{Name: what, StoredBytes: v.FileBytes, SeenBytes: v.FileBytes})
+				v.Matches = append(v.Matches, Match{Name: render.LineString(what), StoredBytes: v.FileBytes, SeenBytes: v.FileBytes})
 			}
 			v.Match = len(v.Matches) > 0
 			return v, nil
@@ -77,14 +81,14 @@ func Verify(st *store.Store, ref store.Ref, file func() (io.ReadCloser, error)) 
 		return nil, err
 	}
 	if v.sum == ref {
-		v.Matches = append(v.Matches, Match{Name: "artifact", StoredBytes: v.FileBytes, SeenBytes: v.FileBytes})
+		v.Matches = append(v.Matches, Match{Name: artifactMatch, StoredBytes: v.FileBytes, SeenBytes: v.FileBytes})
 	} else {
 		for i := range a.Streams {
 			sm := &a.Streams[i]
 			if sm.SHA256 != v.sum || sm.Truncated() && sm.Len == 0 {
 				continue
 			}
-			v.Matches = append(v.Matches, Match{Name: sm.Name, StoredBytes: sm.Len, SeenBytes: sm.Seen, Prefix: sm.Truncated()})
+			v.Matches = append(v.Matches, Match{Name: render.LineString(sm.Name), StoredBytes: sm.Len, SeenBytes: sm.Seen, Prefix: sm.Truncated()})
 		}
 	}
 	v.Match = len(v.Matches) > 0
@@ -119,7 +123,7 @@ func (v *Verification) WriteText(w *render.Writer) error {
 		switch {
 		case v.Sealed:
 			w.Printf("match: %s (%d bytes; compared by digest, the artifact is encrypted)\n", m.Name, m.StoredBytes)
-		case m.Name == "artifact":
+		case m.Name == artifactMatch:
 			w.Printf("match: artifact %s (%d bytes)\n", v.Ref, m.StoredBytes)
 		case m.Prefix:
 			w.Printf("match: %s (the first %d of %d bytes; the stream passed the raw limit)\n", m.Name, m.StoredBytes, m.SeenBytes)

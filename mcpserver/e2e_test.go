@@ -204,7 +204,7 @@ func TestVerify(t *testing.T) {
 		os.WriteFile(f, []byte(content), 0o600)
 		var v mcpserver.VerifyOut
 		res := s.call(t, "verify", map[string]any{"ref": out.RawArtifact, "path": f}, &v)
-		if res.IsError || v.What != want || v.Match != (want != "") {
+		if res.IsError || v.What.String() != want || v.Match != (want != "") {
 			t.Errorf("verify %q: %s", content, resultText(res))
 		}
 	}
@@ -390,7 +390,7 @@ func TestEncryptedStore(t *testing.T) {
 	f := filepath.Join(dir, "f")
 	os.WriteFile(f, []byte("top secret\n"), 0o600)
 	var v mcpserver.VerifyOut
-	if res := s.call(t, "verify", map[string]any{"ref": run.RawArtifact, "path": f}, &v); res.IsError || v.What != "stdout" {
+	if res := s.call(t, "verify", map[string]any{"ref": run.RawArtifact, "path": f}, &v); res.IsError || v.What.String() != "stdout" {
 		t.Fatalf("verify: %s", resultText(res))
 	}
 	for id, want := range map[string]string{"": "encrypted", filepath.Join(dir, "id"): "top secret"} {
@@ -628,4 +628,103 @@ func TestAttack17PlantedFormatChars(t *testing.T) {
 		t.Errorf("planted text and policy: %q, want an error naming the policy", resultText(res))
 	}
 	checkWire(t, s.wire.bytes())
+}
+
+// TestStreamNamesEscaped: the report, excerpt and verify tools name a
+// record's stream from its meta.json, which a command run without
+// --isolate can rewrite, with the stream's files renamed to match. Its
+// check refuses a name with ESC, C1, a bidi override or U+2028, but lets
+// LF, TAB, U+200F and render's own glyphs through, which reached the
+// agent as they were in the structured results (and LF in the text). The
+// names are now render.Safe, escaped as every JSON output's names are.
+func TestStreamNamesEscaped(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	s := start(t, dir)
+	var out capture.Envelope
+	s.call(t, "run", map[string]any{"argv": []string{"printf", "abcde\\n"}}, &out)
+	clean := filepath.Join(dir, "clean", strings.TrimPrefix(out.RawArtifact, "restricted:sha256:"))
+	raw := filepath.Join(t.TempDir(), "raw")
+	os.WriteFile(raw, []byte("abcde\n"), 0o600)
+	meta, err := os.ReadFile(filepath.Join(clean, "meta.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := "stdout"
+	for _, tc := range []struct {
+		name    string
+		refused bool // by the meta.json check
+	}{
+		{"out\x1b]52;c;SElKQUNL\a", true},
+		{"out\u009b31m", true},
+		{"out\u202e", true},
+		{"out\u2028", true},
+		{"out\n\t\u200f␛‹", false},
+	} {
+		for _, ext := range []string{".txt", ".idx"} {
+			if err := os.Rename(filepath.Join(clean, old+ext), filepath.Join(clean, tc.name+ext)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		old = tc.name
+		js, _ := json.Marshal(tc.name)
+		if err := os.WriteFile(filepath.Join(clean, "meta.json"), bytes.Replace(meta, []byte(`"name":"stdout"`), []byte(`"name":`+string(js)), 1), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			tool string
+			args map[string]any
+		}{
+			{"report", map[string]any{"ref": out.RawArtifact}},
+			{"report", map[string]any{"ref": out.RawArtifact, "stream": tc.name, "from": 1, "to": 1}},
+			{"excerpt", map[string]any{"ref": out.RawArtifact, "stream": tc.name, "from": 1}},
+			{"excerpt", map[string]any{"ref": out.RawArtifact, "stream": tc.name, "pattern": "abc"}},
+			{"verify", map[string]any{"ref": out.RawArtifact, "path": raw}},
+		} {
+			what := fmt.Sprintf("%s %q", c.tool, c.args)
+			res := s.call(t, c.tool, c.args, nil)
+			if res.IsError != tc.refused {
+				t.Errorf("%s: error %v, want %v: %q", what, res.IsError, tc.refused, resultText(res))
+			}
+			js, _ := json.Marshal(res.StructuredContent)
+			var v any
+			json.Unmarshal(js, &v)
+			named := false
+			walkStrings(v, func(s string) { named = named || s == "out␊␉<U+200F><U+241B><U+2039>" })
+			if !res.IsError && !named {
+				t.Errorf("%s: no escaped stream name: %s", what, js)
+			}
+			plain := func(s string, lf bool) {
+				for _, r := range s {
+					if r < 0x20 && !(lf && r == '\n') || r >= 0x7F && r < 0xA0 || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029 {
+						t.Errorf("%s: %q holds %U", what, s, r)
+						return
+					}
+				}
+			}
+			walkStrings(v, func(s string) { plain(s, false) })
+			plain(resultText(res), true)
+			if !res.IsError && strings.Contains(resultText(res), "out\n") {
+				t.Errorf("%s: the text holds the name's LF: %q", what, resultText(res))
+			}
+		}
+	}
+	checkWire(t, s.wire.bytes())
+}
+
+// walkStrings calls fn with every string of the decoded JSON value v,
+// object keys included.
+func walkStrings(v any, fn func(string)) {
+	switch v := v.(type) {
+	case string:
+		fn(v)
+	case []any:
+		for _, e := range v {
+			walkStrings(e, fn)
+		}
+	case map[string]any:
+		for k, e := range v {
+			fn(k)
+			walkStrings(e, fn)
+		}
+	}
 }

@@ -101,25 +101,33 @@ func New(o Options) *mcp.Server {
 	s.AddReceivingMiddleware(safeToolErrors, validErrorData)
 	t := &tools{o: o}
 	mcp.AddTool(s, &mcp.Tool{Name: "run", InputSchema: runInSchema, OutputSchema: runSchema, Description: "Run a command (argv, no shell) with pipes and a time limit (default 120 s). Returns the compact envelope (schema bytelens.envelope, zero counters and empty fields left out): the cleaned stdout and stderr, head and tail when long, with the lines left out; what was removed; the exit status; and raw_artifact, the ref to pass to excerpt, report and verify."}, t.run)
-	mcp.AddTool(s, &mcp.Tool{Name: "excerpt", Description: "Cleaned lines of a record: lines from..to (1-based, at most 200 lines or 16 KiB per call), or with pattern the lines matching it (literal, or RE2 with regex) with context lines, at most 50 matches per call, a search stopped after " + MaxSearch.String() + "; next continues. Each line has its number and raw byte span."}, t.excerpt)
+	mcp.AddTool(s, &mcp.Tool{Name: "excerpt", OutputSchema: excerptSchema, Description: "Cleaned lines of a record: lines from..to (1-based, at most 200 lines or 16 KiB per call), or with pattern the lines matching it (literal, or RE2 with regex) with context lines, at most 50 matches per call, a search stopped after " + MaxSearch.String() + "; next continues. Each line has its number and raw byte span."}, t.excerpt)
 	mcp.AddTool(s, &mcp.Tool{Name: "report", OutputSchema: reportSchema, Description: "The removal report of a record (every stream), or with stream, from and to, of one line range: its raw span, byte counts and findings."}, t.report)
-	mcp.AddTool(s, &mcp.Tool{Name: "verify", Description: "Does the file at path hold the same bytes as the record (the raw artifact) or one of its raw streams? Compares SHA-256 digests; returns no bytes."}, t.verify)
+	mcp.AddTool(s, &mcp.Tool{Name: "verify", OutputSchema: verifySchema, Description: "Does the file at path hold the same bytes as the record (the raw artifact) or one of its raw streams? Compares SHA-256 digests; returns no bytes."}, t.verify)
 	return s
 }
 
 // typeSchemas are the schemas of types jsonschema cannot infer:
 // sanitize.Report counts OSC strings in a map keyed by command number,
-// which JSON writes as an object with numeric names, and the envelope's
-// decision is any JSON value. That one is written as an object with a
+// which JSON writes as an object with numeric names; the envelope's
+// decision is any JSON value; and a render.Safe (a name) is written as a
+// string (Safe.MarshalJSON). The decision is written as an object with a
 // description, not as the empty schema: jsonschema marshals an empty
 // Schema as `true`, which the TypeScript SDK's clients reject.
 var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[map[int32]int64](): {Type: "object", AdditionalProperties: &jsonschema.Schema{Type: "integer"}},
 	reflect.TypeFor[json.RawMessage](): {Description: "any JSON value"},
+	reflect.TypeFor[render.Safe]():     {Type: "string"},
 }
 
-// reportSchema is ReportOut's schema.
-var reportSchema = schemaFor[ReportOut](false)
+// reportSchema, excerptSchema and verifySchema are the output schemas of
+// those tools, given to the SDK, which would infer them without
+// typeSchemas.
+var (
+	reportSchema  = schemaFor[ReportOut](false)
+	excerptSchema = schemaFor[excerpt.Excerpt](false)
+	verifySchema  = schemaFor[VerifyOut](false)
+)
 
 // runInSchema is RunIn's, with argv an array of at least one string:
 // jsonschema gives a Go slice the type ["null", "array"], with which

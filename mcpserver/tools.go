@@ -18,6 +18,7 @@ import (
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/excerpt"
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -290,9 +291,18 @@ type ReportOut struct {
 	Ref      string               `json:"ref"`
 	Command  string               `json:"command"`
 	ExitCode int                  `json:"exit_code"`
-	Streams  []excerpt.StreamMeta `json:"streams,omitempty"`
+	Streams  []StreamOut          `json:"streams,omitempty"`
 	Range    *excerpt.RangeReport `json:"range,omitempty"`
 	Policy   string               `json:"policy"`
+}
+
+// StreamOut is a stream of the record as the report tool gives it: its
+// meta.json entry with the name escaped (render.Line), which hides the
+// entry's own; meta.json can be rewritten, and its check lets LF, TAB and
+// the marks the default policy keeps (U+200F) through.
+type StreamOut struct {
+	Name render.Safe `json:"name"`
+	excerpt.StreamMeta
 }
 
 func (t *tools) report(_ context.Context, _ *mcp.CallToolRequest, in ReportIn) (*mcp.CallToolResult, ReportOut, error) {
@@ -303,7 +313,9 @@ func (t *tools) report(_ context.Context, _ *mcp.CallToolRequest, in ReportIn) (
 	out := ReportOut{Ref: rec.Meta.Ref, Command: rec.Meta.Command, ExitCode: rec.Meta.ExitCode, Policy: rec.Meta.Policy}
 	var b strings.Builder
 	if in.From == 0 && in.To == 0 {
-		out.Streams = rec.Meta.Streams
+		for _, s := range rec.Meta.Streams {
+			out.Streams = append(out.Streams, StreamOut{render.LineString(s.Name), s})
+		}
 		for _, s := range out.Streams {
 			fmt.Fprintf(&b, "%s: %d lines, %d raw bytes, %d cleaned", s.Name, s.Lines, s.BytesRaw, s.BytesClean)
 			if m := nonZero(s.Report.Removed.ByName()); m != nil {
@@ -341,8 +353,9 @@ type VerifyIn struct {
 // VerifyOut says whether the file matched, and what.
 type VerifyOut struct {
 	Match bool `json:"match"`
-	// What is "artifact" or the name of the stream that matched.
-	What string `json:"what,omitempty"`
+	// What is "artifact" or the name of the stream that matched, escaped
+	// as StreamOut's.
+	What render.Safe `json:"what,omitzero"`
 	// SHA256 and Bytes are the file's digest and size.
 	SHA256 string `json:"sha256"`
 	Bytes  int64  `json:"bytes"`
@@ -371,11 +384,11 @@ func (t *tools) verify(ctx context.Context, _ *mcp.CallToolRequest, in VerifyIn)
 		return nil, VerifyOut{}, err
 	}
 	out := VerifyOut{SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n}
-	out.What = rec.Match(out.SHA256)
-	out.Match = out.What != ""
+	out.What = render.LineString(rec.Match(out.SHA256))
+	out.Match = !out.What.IsZero()
 	msg := "no match: the file is neither the record's raw artifact nor one of its raw streams"
 	if out.Match {
-		msg = "match: the file holds the record's " + out.What
+		msg = "match: the file holds the record's " + out.What.String()
 	}
 	return text(msg + "\n"), out, nil
 }

@@ -34,7 +34,7 @@ func TestGlyphsEndLine(t *testing.T) {
 func TestDescriptionJSONLine(t *testing.T) {
 	d := Description{Off: 3, Len: 5, Count: 1, Name: TextString("CSI 31m"), Text: TextString("red")}
 	got := d.JSONLine("out\x1b[2J")
-	want := DescribeLine{Schema: DescribeSchema, Stream: "out␛[2J", Offset: 3, Length: 5, Count: 1, Name: "CSI 31m", Description: "red"}
+	want := DescribeLine{Schema: DescribeSchema, Stream: Safe{"out␛[2J"}, Offset: 3, Length: 5, Count: 1, Name: Safe{"CSI 31m"}, Description: Safe{"red"}}
 	if got != want {
 		t.Errorf("JSONLine = %+v, want %+v", got, want)
 	}

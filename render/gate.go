@@ -18,7 +18,7 @@ const MaxGateListed = 20
 // nonascii_blanks; a loader anomaly past its first) are counted on one
 // line. It reports whether any class occurred; names come from the
 // report, which holds no payload, and are escaped like every argument.
-func WriteGate(w *Writer, stream string, r *sanitize.Report, loader []sanitize.LoaderAnomaly, classes []string) bool {
+func WriteGate(w *Writer, stream Safe, r *sanitize.Report, loader []sanitize.LoaderAnomaly, classes []string) bool {
 	counts := map[string]int64{}
 	for _, c := range r.ClassCounts() {
 		counts[c.Name] = c.Count
@@ -67,7 +67,7 @@ func WriteGate(w *Writer, stream string, r *sanitize.Report, loader []sanitize.L
 // hold it, and hints at --c1 lone when a raw C1 byte opened it
 // (r.SwallowedByC1): not for ESC, nor for a C1 control encoded in UTF-8,
 // which opens strings under --c1 lone too.
-func WriteSwallowed(w *Writer, stream string, r *sanitize.Report) {
+func WriteSwallowed(w *Writer, stream Safe, r *sanitize.Report) {
 	if r.BytesSwallowed == 0 {
 		return
 	}

@@ -469,12 +469,12 @@ const DescribeSchema = "bytelens.describe/v1"
 // Description with its schema and stream, the names already escaped.
 type DescribeLine struct {
 	Schema      string `json:"schema"`
-	Stream      string `json:"stream"`
+	Stream      Safe   `json:"stream"`
 	Offset      int64  `json:"offset"`
 	Length      int64  `json:"length,omitempty"`
 	Count       int64  `json:"count,omitempty"`
-	Name        string `json:"name,omitempty"`
-	Description string `json:"description,omitempty"`
+	Name        Safe   `json:"name,omitzero"`
+	Description Safe   `json:"description,omitzero"`
 	// Unlisted counts controls executed inside the sequence at Offset
 	// that are not listed; such a line has no length, name or description.
 	Unlisted int64 `json:"unlisted,omitempty"`
@@ -484,7 +484,7 @@ type DescribeLine struct {
 // stream, which it escapes as Line does (LF as ␊, as the other JSON outputs give a stream name).
 func (d *Description) JSONLine(stream string) DescribeLine {
 	return DescribeLine{
-		Schema: DescribeSchema, Stream: Line([]byte(stream)).String(), Offset: d.Off, Length: d.Len, Count: d.Count,
-		Name: d.Name.String(), Description: d.Text.String(), Unlisted: d.Unlisted,
+		Schema: DescribeSchema, Stream: LineString(stream), Offset: d.Off, Length: d.Len, Count: d.Count,
+		Name: d.Name, Description: d.Text, Unlisted: d.Unlisted,
 	}
 }

@@ -13,7 +13,10 @@ type DiffSide struct {
 	// Name is the argument naming the input ("-" for stdin); Kind is
 	// "capture" or "report"; Format and Stream, when set, the capture
 	// format and the stream compared; Policy the sanitizer options.
-	Name, Kind, Format, Stream, Policy string
+	Name         Safe
+	Kind, Format string
+	Stream       Safe
+	Policy       string
 	// HasText says the side has cleaned text (a capture), so that the
 	// texts were compared.
 	HasText bool
@@ -37,7 +40,7 @@ func WriteReportDiff(bw *Writer, a, b DiffSide, d *sanitize.ReportDiff, all bool
 		if sd.side.Format != "" {
 			bw.Printf(" %s", sd.side.Format)
 		}
-		if sd.side.Stream != "" {
+		if !sd.side.Stream.IsZero() {
 			bw.Printf(", stream %s", sd.side.Stream)
 		}
 		bw.Printf(")\n   policy %s\n", sd.side.Policy)
@@ -189,25 +192,4 @@ func quoteLine(n int, s string, from int, trunc bool) string {
 		b.WriteString(" (no newline at end)")
 	}
 	return b.String()
-}
-
-// WriteCorpusDiff writes a corpus comparison: one line per listed case
-// that could be read, its name and summary in columns, then
-// "N cases, M changed" (and ", K failed" when some failed). Names and
-// summaries are escaped. It returns the first error from bw.
-func WriteCorpusDiff(bw *Writer, d *sanitize.CorpusDiff) error {
-	tw := bw.Columns(2, 8, 2)
-	for _, cc := range d.Cases {
-		if cc.Error == "" {
-			tw.Printf("%s\t%s\n", cc.Name, cc.Summary)
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	bw.Printf("%d cases, %d changed", d.Total, d.Changed)
-	if d.Failed > 0 {
-		bw.Printf(", %d failed", d.Failed)
-	}
-	return bw.Printf("\n")
 }

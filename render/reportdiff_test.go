@@ -28,20 +28,6 @@ func TestDiffQuoteLine(t *testing.T) {
 	}
 }
 
-func TestWriteCorpusDiff(t *testing.T) {
-	d := sanitize.CorpusDiff{Total: 3, Changed: 1, Failed: 1, Cases: []sanitize.CorpusCase{
-		{Name: "cr\x1b[31m", Summary: "removed.cr +1"},
-		{Name: "broken", Error: "no such file"},
-	}}
-	var b bytes.Buffer
-	if err := WriteCorpusDiff(NewWriter(&b), &d); err != nil {
-		t.Fatal(err)
-	}
-	if want := "cr␛[31m  removed.cr +1\n3 cases, 1 changed, 1 failed\n"; b.String() != want {
-		t.Errorf("got %q, want %q", b.String(), want)
-	}
-}
-
 // TestDiffMoreCounts: the count of differing lines and findings left
 // out agrees with its noun.
 func TestDiffMoreCounts(t *testing.T) {

@@ -22,6 +22,7 @@
 package render
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"unicode"
@@ -43,6 +44,45 @@ type Safe struct{ s string }
 
 // String returns the text. It is safe to write to a terminal as is.
 func (s Safe) String() string { return s.s }
+
+// MarshalJSON writes the text as a JSON string, so that a JSON output can
+// hold a name only as Safe: a stream, file or corpus case that a capture
+// or a directory chose, which jq -r or an agent decodes, comes out
+// escaped as Line escapes it. '"' and '\\' are escaped, and the TAB and LF
+// that Text and Sprintf may keep are written as \t and \n; a Safe holds
+// no other control. The encoder still escapes the document as a whole
+// (package safejson; encoding/json escapes HTML characters unless told
+// not to), as it escapes a string.
+func (s Safe) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, len(s.s)+2)
+	b = append(b, '"')
+	for i := 0; i < len(s.s); i++ {
+		switch c := s.s[i]; c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\n':
+			b = append(b, '\\', 'n')
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"'), nil
+}
+
+// UnmarshalJSON reads a JSON string (null gives the empty Safe) as Line
+// makes it safe: a document read back is not trusted, whoever wrote it.
+// So a name that MarshalJSON wrote with an LF (Text) comes back with ␊,
+// and one with render's own glyphs comes back with them escaped.
+func (s *Safe) UnmarshalJSON(b []byte) error {
+	var t string
+	if err := json.Unmarshal(b, &t); err != nil {
+		return err
+	}
+	*s = LineString(t)
+	return nil
+}
 
 // Len returns the length of the text in bytes.
 func (s Safe) Len() int { return len(s.s) }
@@ -169,6 +209,11 @@ func TextString(s string) Safe { return Text([]byte(s)) }
 func Line(p []byte) Safe {
 	return Safe{string(appendText(make([]byte, 0, len(p)), p, false))}
 }
+
+// LineString is Line for a string: how a name that a file or a person
+// chose (a stream, a file, a corpus case) goes into a message or a JSON
+// output.
+func LineString(s string) Safe { return Line([]byte(s)) }
 
 // appendText appends p escaped as Text describes; LF is kept when lines is
 // set.

@@ -489,34 +489,3 @@ func excerpts(a, b []byte) (from int, ea, eb string, ta, tb bool) {
 	eb, tb = cut(b)
 	return from, ea, eb, ta, tb
 }
-
-// CorpusCase is one case of a corpus comparison (CorpusDiff).
-type CorpusCase struct {
-	// Name is the case's name (the file name less .bin); File the file
-	// name in the corpus directory.
-	Name string `json:"name"`
-	File string `json:"file"`
-	// Equal, Summary (ReportDiff.Summary) and Diff describe the
-	// comparison; Error is set instead when the case could not be read.
-	Equal   bool        `json:"equal"`
-	Summary string      `json:"summary"`
-	Diff    *ReportDiff `json:"diff,omitempty"`
-	Error   string      `json:"error,omitempty"`
-}
-
-// CorpusDiff is the comparison of every capture of a corpus directory
-// under two policies, and its JSON form (schema DiffSchema).
-type CorpusDiff struct {
-	Schema  string `json:"schema"`
-	Corpus  string `json:"corpus"`
-	PolicyA string `json:"a_policy"`
-	PolicyB string `json:"b_policy"`
-	// Total counts the cases; Changed those whose report or text differ;
-	// Failed those that could not be read.
-	Total   int `json:"total"`
-	Changed int `json:"changed"`
-	Failed  int `json:"failed"`
-	// Cases lists the changed and failed cases (when all is asked, every
-	// case), in the corpus's order.
-	Cases []CorpusCase `json:"cases"`
-}

@@ -56,7 +56,10 @@ func walkJSONStrings(v any, fn func(string)) {
 // clean --report, extract --json, verify --json and diff --json wrote them as they
 // were, so that the decoded "stream" or "name" held ESC ] 52 … BEL, C1 and
 // a bidi override, where glyphs --describe --json gives the same stream
-// escaped (render). They are now escaped as the messages escape them.
+// escaped (render). They are now escaped as the messages escape them, and
+// so is the "corpus" of diff --corpus --json, the directory as given,
+// which was left as it was. Those fields are render.Safe, so that an
+// output cannot leave a name unescaped.
 func TestAttack15JSONStreamNames(t *testing.T) {
 	withStore(t)
 	dir := t.TempDir()
@@ -91,9 +94,15 @@ func TestAttack15JSONStreamNames(t *testing.T) {
 	os.WriteFile(filepath.Join(corpus, "a"+hostile+".bin"), []byte("a\x1b[31mb\n"), 0o600)
 	os.WriteFile(filepath.Join(corpus, "b"+hostile+".bin"), []byte("c\n"), 0o600)
 	os.WriteFile(filepath.Join(corpus, "b"+hostile+".policy"), []byte("cr="+hostile), 0o600)
+	// A corpus directory given by a path that holds anything, as a side's
+	// name may.
+	evilCorpus := filepath.Join(dir, "corpus"+strings.ReplaceAll(hostile, "\x00", ""))
+	os.Mkdir(evilCorpus, 0o700)
+	os.WriteFile(filepath.Join(evilCorpus, "a.bin"), []byte("a\x1b[31mb\n"), 0o600)
 
 	for _, args := range [][]string{
 		{"diff", "--json", "--corpus", corpus, "--b-policy", "cr=drop", "--all"},
+		{"diff", "--json", "--corpus", evilCorpus, "--b-policy", "cr=drop", "--all"},
 		{"report", "--json", art},
 		{"report", "--json", "--screen", art},
 		{"clean", "--report", filepath.Join(dir, "report.json"), art},

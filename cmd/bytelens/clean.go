@@ -35,7 +35,7 @@ func newCleanCmd(s *streams) *cobra.Command {
 		}
 		if reportPath != "" {
 			var b bytes.Buffer
-			if err := writeJSON(&b, reportJSON(reps)); err != nil {
+			if err := writeJSON(&b, capture.ReportJSON(reps)); err != nil {
 				return err
 			}
 			if err := os.WriteFile(reportPath, b.Bytes(), 0o644); err != nil {
@@ -75,7 +75,7 @@ func newReportCmd(s *streams) *cobra.Command {
 		case err != nil:
 			return err
 		case asJSON:
-			err = writeJSON(s.stdout, reportJSON(reps))
+			err = writeJSON(s.stdout, capture.ReportJSON(reps))
 		default:
 			err = job.WriteReports(s.out, in.Name, reps)
 		}
@@ -85,15 +85,4 @@ func newReportCmd(s *streams) *cobra.Command {
 		return fo.Check(s.stderr, reps)
 	}
 	return cmd
-}
-
-// reportJSON is capture.ReportJSON with each stream's name as jsonName
-// gives it.
-func reportJSON(reps []capture.StreamReport) any {
-	named := make([]capture.StreamReport, len(reps))
-	for i, r := range reps {
-		r.Stream = jsonName(r.Stream)
-		named[i] = r
-	}
-	return capture.ReportJSON(named)
 }

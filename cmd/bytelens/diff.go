@@ -32,28 +32,6 @@ func newDiffCmd(s *streams) *cobra.Command {
 		switch {
 		case err != nil:
 		case asJSON:
-			switch d := out.(type) {
-			case *diff.Result:
-				j := *d
-				// A side is named by the path typed or globbed, and by a
-				// stream of its artifact's manifest.
-				j.A.Name, j.B.Name = jsonName(d.A.Name), jsonName(d.B.Name)
-				j.A.Stream, j.B.Stream = jsonName(d.A.Stream), jsonName(d.B.Stream)
-				out = &j
-			case *diff.CorpusResult:
-				// The cases are named by the corpus directory's files, and
-				// an error quotes the file name.
-				j := *d
-				j.Cases = make([]sanitize.CorpusCase, len(d.Cases))
-				for i, c := range d.Cases {
-					c.Name, c.File = jsonName(c.Name), jsonName(c.File)
-					if c.Error != "" {
-						c.Error = jsonName(c.Error)
-					}
-					j.Cases[i] = c
-				}
-				out = &j
-			}
 			err = writeJSON(s.stdout, out)
 		default:
 			err = out.WriteText(s.out, r.All)

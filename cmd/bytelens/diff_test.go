@@ -15,6 +15,7 @@ import (
 	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/internal/golden"
 	"github.com/bytelens/bytelens/iostreams"
+	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/creack/pty"
 )
@@ -140,7 +141,7 @@ func TestDiffCorpus(t *testing.T) {
 		t.Errorf("--all: exit %d\n%s", code, out)
 	}
 	code, out, _ = runCLI(t, "", "diff", "--corpus", dir, "--json", "--b-policy", "cr=overwrite")
-	var js sanitize.CorpusDiff
+	var js capture.CorpusDiff
 	if err := json.Unmarshal([]byte(out), &js); err != nil || code != 1 {
 		t.Fatalf("--json: exit %d, %v\n%s", code, err, out)
 	}
@@ -181,7 +182,7 @@ func TestDiffInputs(t *testing.T) {
 	_, one, _ := runCLI(t, "", "report", "--json", in)
 	var r sanitize.Report
 	json.Unmarshal([]byte(one), &r)
-	streamsJSON, _ := json.Marshal([]capture.StreamReport{{Stream: "stdout", Report: sanitize.Report{Schema: sanitize.Schema}}, {Stream: "stderr", Report: r}})
+	streamsJSON, _ := json.Marshal([]capture.StreamReport{{Stream: render.LineString("stdout"), Report: sanitize.Report{Schema: sanitize.Schema}}, {Stream: render.LineString("stderr"), Report: r}})
 	arr := filepath.Join(dir, "streams.json")
 	os.WriteFile(arr, streamsJSON, 0o644)
 	v2 := filepath.Join(dir, "v2.json")

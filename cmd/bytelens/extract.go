@@ -7,7 +7,6 @@ import (
 
 	"github.com/bytelens/bytelens/extract"
 	"github.com/bytelens/bytelens/internal/command"
-	"github.com/bytelens/bytelens/render"
 	"github.com/bytelens/bytelens/safejson"
 	"github.com/bytelens/bytelens/sanitize"
 	"github.com/spf13/cobra"
@@ -62,9 +61,7 @@ func runExtract(s *streams, f *extractFlags, refArg string) error {
 	case err != nil:
 		return extractError(err)
 	case f.asJSON:
-		j := *x
-		j.Stream = jsonName(x.Stream)
-		return writeJSON(s.stdout, &j)
+		return writeJSON(s.stdout, x)
 	}
 	return x.WriteText(s.stdout)
 }
@@ -80,14 +77,6 @@ func extractError(err error) error {
 
 // writeJSON writes v as one indented JSON document (safejson).
 var writeJSON = safejson.WriteIndented
-
-// jsonName is a name that a capture chose (a stream of a raw artifact's
-// manifest) as the JSON outputs give it: escaped as render.Line escapes it
-// in messages, and as glyphs --describe --json gives the stream. safejson
-// keeps the document inert on a terminal, but an agent, or jq -r, decodes
-// "\u001b" back to ESC. The names bytelens writes (stdout, stderr,
-// output) come out as they are.
-func jsonName(s string) string { return render.Line([]byte(s)).String() }
 
 func newVerifyCmd(s *streams) *cobra.Command {
 	var asJSON bool
@@ -119,13 +108,7 @@ func runVerify(s *streams, refArg, path string, asJSON bool) error {
 	case err != nil:
 		return err
 	case asJSON:
-		j := *v
-		j.Matches = make([]extract.Match, len(v.Matches))
-		for i, m := range v.Matches {
-			m.Name = jsonName(m.Name)
-			j.Matches[i] = m
-		}
-		err = writeJSON(s.stdout, &j)
+		err = writeJSON(s.stdout, v)
 	default:
 		err = v.WriteText(s.out)
 	}

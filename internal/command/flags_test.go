@@ -58,7 +58,7 @@ func TestFailOn(t *testing.T) {
 	sw.Write([]byte("a\x1b]52;c;eA==\x07b"))
 	sw.Close()
 	rep = sw.Report()
-	reps := []capture.StreamReport{{Stream: "output", Report: rep}}
+	reps := []capture.StreamReport{{Stream: render.LineString("output"), Report: rep}}
 	for _, tc := range []struct {
 		list   string
 		code   int // -1: no error

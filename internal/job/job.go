@@ -64,7 +64,7 @@ func (e Env) Clean(in *capture.Input, stream string, w io.Writer, opts sanitize.
 		if err := sw.Close(); err != nil {
 			return nil, nil, fmt.Errorf("writing cleaned text: %w", err)
 		}
-		return nil, []capture.StreamReport{{Stream: capture.StreamOutput, Report: sw.Report()}}, nil
+		return nil, []capture.StreamReport{{Stream: render.LineString(capture.StreamOutput), Report: sw.Report()}}, nil
 	}
 	if err := in.CheckSniff(); err != nil {
 		// The refusal names the first warning; it is not printed twice.
@@ -87,7 +87,7 @@ func (e Env) Clean(in *capture.Input, stream string, w io.Writer, opts sanitize.
 		if err != nil {
 			return nil, nil, err
 		}
-		reps = append(reps, capture.StreamReport{Stream: st.Name, Report: rep, LoaderRemoved: st.Removed, LoaderAnomalies: st.Anomalies, Format: c.Format})
+		reps = append(reps, capture.StreamReport{Stream: render.LineString(st.Name), Report: rep, LoaderRemoved: st.Removed, LoaderAnomalies: st.Anomalies, Format: c.Format})
 	}
 	return sts, reps, nil
 }

@@ -43,7 +43,7 @@ func TestCleanRawStdin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sts != nil || len(reps) != 1 || reps[0].Stream != capture.StreamOutput || reps[0].Report.Removed.CSI != 2 || reps[0].Format != capture.FormatRaw {
+	if sts != nil || len(reps) != 1 || reps[0].Stream.String() != capture.StreamOutput || reps[0].Report.Removed.CSI != 2 || reps[0].Format != capture.FormatRaw {
 		t.Errorf("streams %v, reports %+v", sts, reps)
 	}
 	if out.String() != "ared\n" || notes.Len() != 0 {
@@ -75,8 +75,8 @@ func TestCleanStreams(t *testing.T) {
 			}
 			var got []string
 			for i, r := range reps {
-				got = append(got, r.Stream)
-				if sts[i].Name != r.Stream || r.Format != capture.FormatAsciicastV2 {
+				got = append(got, r.Stream.String())
+				if sts[i].Name != r.Stream.String() || r.Format != capture.FormatAsciicastV2 {
 					t.Errorf("report %d: stream %s of %s, format %s", i, r.Stream, sts[i].Name, r.Format)
 				}
 			}
@@ -148,9 +148,9 @@ func TestWriteReports(t *testing.T) {
 		reps []capture.StreamReport
 		want []string
 	}{
-		{[]capture.StreamReport{{Stream: "output", Report: rep}}, []string{"in.bin:"}},
-		{[]capture.StreamReport{{Stream: "output", Report: rep, Format: capture.FormatAsciicastV2}}, []string{"in.bin (asciicast-v2):"}},
-		{[]capture.StreamReport{{Stream: "stdout", Report: rep}, {Stream: "stderr", Report: rep}}, []string{"in.bin [stdout]:", "\n\nin.bin [stderr]:"}},
+		{[]capture.StreamReport{{Stream: render.LineString("output"), Report: rep}}, []string{"in.bin:"}},
+		{[]capture.StreamReport{{Stream: render.LineString("output"), Report: rep, Format: capture.FormatAsciicastV2}}, []string{"in.bin (asciicast-v2):"}},
+		{[]capture.StreamReport{{Stream: render.LineString("stdout"), Report: rep}, {Stream: render.LineString("stderr"), Report: rep}}, []string{"in.bin [stdout]:", "\n\nin.bin [stderr]:"}},
 	} {
 		var b bytes.Buffer
 		if err := WriteReports(render.NewWriter(&b), "in.bin", tc.reps); err != nil {

@@ -26,7 +26,7 @@ func TestReportScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 	d, ok := reps[0].Display.(*render.ScreenDisplay)
-	if reps[0].Stream != capture.StreamOutput || !ok || d.HiddenText != render.HiddenNone || reps[1].Display != nil {
+	if reps[0].Stream.String() != capture.StreamOutput || !ok || d.HiddenText != render.HiddenNone || reps[1].Display != nil {
 		t.Fatalf("with --screen: %+v", reps)
 	}
 	if d.Cols != 80 || d.SizeSource == "" {
