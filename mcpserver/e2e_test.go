@@ -596,6 +596,15 @@ func TestAttack17VerifyCancelled(t *testing.T) {
 	}
 }
 
+// startWithRecord starts a server on a new store and runs printf through
+// it: the run's envelope and the directory of its cleaned text.
+func startWithRecord(t *testing.T) (s *server, out capture.Envelope, clean string) {
+	dir := filepath.Join(t.TempDir(), "store")
+	s = start(t, dir)
+	s.call(t, "run", map[string]any{"argv": []string{"printf", "abcde\\n"}}, &out)
+	return s, out, filepath.Join(dir, "clean", strings.TrimPrefix(out.RawArtifact, "restricted:sha256:"))
+}
+
 // TestAttack17PlantedFormatChars checks that the excerpt tool serves no
 // format character its policy removes from a cleaned text rewritten on
 // disk by a command run without --isolate: a bidi override put in
@@ -603,11 +612,7 @@ func TestAttack17VerifyCancelled(t *testing.T) {
 // the text against the record's policy, and the server refuses a record
 // whose meta.json says format-chars=keep, as a rewritten one can.
 func TestAttack17PlantedFormatChars(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "store")
-	s := start(t, dir)
-	var out capture.Envelope
-	s.call(t, "run", map[string]any{"argv": []string{"printf", "abcde\\n"}}, &out)
-	clean := filepath.Join(dir, "clean", strings.TrimPrefix(out.RawArtifact, "restricted:sha256:"))
+	s, out, clean := startWithRecord(t)
 	if err := os.WriteFile(filepath.Join(clean, "stdout.txt"), []byte("a\u202ee\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -638,11 +643,7 @@ func TestAttack17PlantedFormatChars(t *testing.T) {
 // agent as they were in the structured results (and LF in the text). The
 // names are now render.Safe, escaped as every JSON output's names are.
 func TestStreamNamesEscaped(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "store")
-	s := start(t, dir)
-	var out capture.Envelope
-	s.call(t, "run", map[string]any{"argv": []string{"printf", "abcde\\n"}}, &out)
-	clean := filepath.Join(dir, "clean", strings.TrimPrefix(out.RawArtifact, "restricted:sha256:"))
+	s, out, clean := startWithRecord(t)
 	raw := filepath.Join(t.TempDir(), "raw")
 	os.WriteFile(raw, []byte("abcde\n"), 0o600)
 	meta, err := os.ReadFile(filepath.Join(clean, "meta.json"))
