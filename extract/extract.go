@@ -38,6 +38,9 @@ var (
 	ErrNoStream = errors.New("the artifact has no stream")
 	// ErrTerminal is returned by Export for a file that is a terminal.
 	ErrTerminal = errors.New("refusing to write raw bytes to a terminal")
+	// ErrSameFile is returned by Export for the store's own file of the
+	// artifact, which writing would destroy before it was read.
+	ErrSameFile = errors.New("refusing to write raw bytes over the artifact's own file in the store")
 )
 
 // RangeError is a START:END range that is malformed or that the stream
@@ -143,7 +146,8 @@ func span(sm *store.IndexStream, rng string, limit int) (start, end int, err err
 // Export copies the raw bytes of range rng of stream of the artifact ref
 // (any size; the whole stream for ""), or with stream StreamArtifact the
 // whole artifact file (rng must then be ""), to path. It refuses a
-// terminal (ErrTerminal). A new file is created with mode 0600 and an
+// terminal (ErrTerminal) and the artifact's own file in the store, by
+// any path (ErrSameFile). A new file is created with mode 0600 and an
 // existing regular file is truncated; any other file (a pipe such as
 // /dev/stdout in a pipeline, a FIFO, a device) is written as it is.
 func Export(st *store.Store, ref store.Ref, stream, rng, path string) error {
@@ -176,6 +180,10 @@ func Export(st *store.Store, ref store.Ref, stream, rng, path string) error {
 		return fmt.Errorf("%w (%s)", ErrTerminal, strconv.Quote(path))
 	}
 	fi, err := fh.Stat()
+	if err == nil && st.IsBlob(ref, fi) {
+		fh.Close()
+		return fmt.Errorf("%w (%s)", ErrSameFile, strconv.Quote(path))
+	}
 	if err == nil && fi.Mode().IsRegular() {
 		err = fh.Truncate(0)
 	}
