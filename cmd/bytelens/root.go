@@ -109,6 +109,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	helpOut := &stickyWriter{w: render.InertWriter(stdout)}
 	root.SetOut(helpOut)
 	root.SetErr(render.InertWriter(stderr))
+	// cobra adds its completion command when it executes, after
+	// newRoot's TypedArgs; added here, once its output is set, it gets
+	// usage errors (exit 2) for an unknown shell or an extra argument.
+	root.InitDefaultCompletionCmd()
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		command.TypedArgs(c)
+	}
 	root.SetArgs(args)
 	restore := command.CompletionStderr(args, stderr)
 	err := root.Execute()
