@@ -217,8 +217,12 @@ type EnvelopeChunk struct {
 
 // WriteText writes e in a labelled form for people. Labels start in the
 // first column; every line of cleaned text is prefixed with "  | ", so no
-// output can pass for a label. Only cleaned text and escaped metadata are
-// written: the result is safe for a terminal.
+// output can pass for a label. The text is written as the envelope holds
+// it: cleaned text keeps what the policy keeps (format characters under
+// format-chars=keep), and an envelope that Run did not make (one decoded
+// from a document someone else wrote) may hold anything in its command and
+// text, so w should escape for a terminal (render.InertWriter), as
+// bytelens run --text does.
 func (e *Envelope) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	field := func(name, value string) { fmt.Fprintf(bw, "%-13s %s\n", name+":", value) }
