@@ -405,8 +405,10 @@ func sanitizeLine(s string) string {
 
 // ShellQuote joins argv for display in POSIX shell syntax: a plain word as
 // is, a printable one in single quotes, anything else in bash's $'...' form
-// with escapes. The result holds only printable characters, so it is safe
-// to show whatever argv holds.
+// with escapes. The result holds only characters that unicode.IsPrint
+// accepts, which include invisible ones (U+FE0F, U+3164, U+034F): show it
+// through CleanField or render.Line, as the envelope's command and store
+// ls do.
 func ShellQuote(argv []string) string {
 	var b strings.Builder
 	for i, a := range argv {
