@@ -49,3 +49,17 @@ func TestCompletionUsage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t) })
 	}
 }
+
+// TestHelpUnknownTopic asks for help on a command that does not exist:
+// cobra's help command found the root for it and printed the root's help
+// (exit 0), so a mistyped name went unnoticed. It is a usage error.
+func TestHelpUnknownTopic(t *testing.T) {
+	for _, tc := range []cliCase{
+		{name: "unknown", args: []string{"help", "clen"}, code: 2, stderr: `unknown help topic "clen"`},
+		{name: "unknown subcommand", args: []string{"help", "store", "rm"}, code: 2, stderr: `unknown help topic "store rm"`},
+		{name: "known", args: []string{"help", "store", "ls"}, code: 0, contains: []string{"bytelens store ls"}},
+		{name: "none", args: []string{"help"}, code: 0, contains: []string{"Available Commands"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t) })
+	}
+}
