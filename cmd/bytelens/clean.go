@@ -53,17 +53,19 @@ func newCleanCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
-// reportOverInput refuses a --report path that is a file the input is
-// read from, by any path (os.SameFile): the FILE argument, the --timing
-// file, standard input, or a REF's raw artifact in the store. The report
-// is written after cleaning and would replace the capture.
+// reportOverInput refuses a --report path that is a regular file the
+// input is read from, by any path (os.SameFile): the FILE argument, the
+// --timing file, standard input, or a REF's raw artifact in the store.
+// The report is written after cleaning and would replace the capture.
 func reportOverInput(path string, args []string, timing string, stdin io.Reader) error {
 	if path == "" {
 		return nil
 	}
+	// A path not there yet (os.WriteFile says why if it fails), or a
+	// device or pipe, which writing does not replace, is no input's.
 	fi, err := os.Stat(path)
-	if err != nil {
-		return nil // not there yet, or os.WriteFile says why
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
 	}
 	arg := ""
 	if len(args) > 0 {

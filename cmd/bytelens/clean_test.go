@@ -253,3 +253,18 @@ func TestCleanReportOverInput(t *testing.T) {
 		})
 	}
 }
+
+// TestCleanReportToDevice writes the report to /dev/null while reading
+// stdin from it: a device is not replaced by writing, so it is no input
+// to protect.
+func TestCleanReportToDevice(t *testing.T) {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out, errb bytes.Buffer
+	if code := run([]string{"clean", "--report", os.DevNull}, f, &out, &errb); code != 0 {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}
