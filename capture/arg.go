@@ -102,8 +102,10 @@ func (in *Input) Close() error {
 // whole (at most MaxInput bytes) otherwise; a "restricted:" reference is
 // opened from the store; a path is opened with [Open].
 //
-// Errors: a malformed reference wraps store.ErrBadRef; a path that cannot
-// be stat'ed, or a special file that cannot be opened, gives the
+// Errors: an unknown o.Format wraps ErrUnknownFormat before arg is
+// looked at (for a reference, see below); a malformed reference wraps
+// store.ErrBadRef; a path that cannot be stat'ed, or a special file that
+// cannot be opened, gives the
 // *fs.PathError of package os (wrapping fs.ErrNotExist,
 // fs.ErrPermission…), and no other error is one; a directory gives an
 // error wrapping ErrIsDir; stdin over the limit wraps ErrInputTooLarge;
@@ -113,6 +115,11 @@ func (in *Input) Close() error {
 // o.Store and of [OpenArtifact].
 func OpenArg(arg string, o ArgOptions) (*Input, error) {
 	in := &Input{Name: arg, sniffed: o.Format == ""}
+	if o.Format != "" && !IsRefArg(arg) {
+		if _, err := ParseFormat(o.Format); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case arg == "" || arg == "-":
 		in.Name = "stdin"

@@ -33,6 +33,9 @@ func TestOpenArg(t *testing.T) {
 		{name: "directory", arg: dir, wantErr: ErrIsDir, wantMsg: dir + " is a directory, not a capture"},
 		{name: "missing file is a PathError", arg: filepath.Join(dir, "none"), wantErr: fs.ErrNotExist},
 		{name: "bad reference", arg: store.RefPrefix + "zz", wantErr: store.ErrBadRef},
+		// An unknown format is the usage error it is before the file is
+		// looked at: a missing file gave "no such file" (exit 1).
+		{name: "unknown format, missing file", arg: filepath.Join(dir, "none"), o: ArgOptions{OpenOptions: OpenOptions{Format: "betamax"}}, wantErr: ErrUnknownFormat},
 		{name: "sniffed lossy cast", arg: cast, wantName: cast, sniffErr: true},
 		{name: "asked-for cast", arg: cast, o: ArgOptions{OpenOptions: OpenOptions{Format: "asciicast-v2"}}, wantName: cast},
 		{name: "raw stdin whole", arg: "-", o: ArgOptions{Whole: true}, wantName: "stdin"},

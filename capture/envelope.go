@@ -217,8 +217,12 @@ type EnvelopeChunk struct {
 
 // WriteText writes e in a labelled form for people. Labels start in the
 // first column; every line of cleaned text is prefixed with "  | ", so no
-// output can pass for a label. Only cleaned text and escaped metadata are
-// written: the result is safe for a terminal.
+// output can pass for a label. The text is written as the envelope holds
+// it: cleaned text keeps what the policy keeps (format characters under
+// format-chars=keep), and an envelope that Run did not make (one decoded
+// from a document someone else wrote) may hold anything in its command and
+// text, so w should escape for a terminal (render.InertWriter), as
+// bytelens run --text does.
 func (e *Envelope) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	field := func(name, value string) { fmt.Fprintf(bw, "%-13s %s\n", name+":", value) }
@@ -401,8 +405,10 @@ func sanitizeLine(s string) string {
 
 // ShellQuote joins argv for display in POSIX shell syntax: a plain word as
 // is, a printable one in single quotes, anything else in bash's $'...' form
-// with escapes. The result holds only printable characters, so it is safe
-// to show whatever argv holds.
+// with escapes. The result holds only characters that unicode.IsPrint
+// accepts, which include invisible ones (U+FE0F, U+3164, U+034F): show it
+// through CleanField or render.Line, as the envelope's command and store
+// ls do.
 func ShellQuote(argv []string) string {
 	var b strings.Builder
 	for i, a := range argv {

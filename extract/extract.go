@@ -42,6 +42,9 @@ var (
 	// serial line or a printer shows or passes on what it is given, and
 	// a disk is overwritten.
 	ErrTerminal = errors.New("refusing to write raw bytes to a terminal or device")
+	// ErrSameFile is returned by Export for the store's own file of the
+	// artifact, which writing would destroy before it was read.
+	ErrSameFile = errors.New("refusing to write raw bytes over the artifact's own file in the store")
 )
 
 // RangeError is a START:END range that is malformed or that the stream
@@ -151,9 +154,10 @@ func span(sm *store.IndexStream, rng string, limit int) (start, end int, err err
 // whole artifact file (rng must then be ""), to path. It refuses a
 // terminal or device other than /dev/null, /dev/zero and /dev/full
 // (ErrTerminal) before opening it, since opening a device can act (a tape
-// rewinds, a serial line raises DTR). A new file is created with mode
-// 0600 and an existing regular file is truncated; a pipe (/dev/stdout in
-// a pipeline), a FIFO or a socket is written as it is.
+// rewinds, a serial line raises DTR), and the artifact's own file in the
+// store, by any path (ErrSameFile). A new file is created with mode 0600
+// and an existing regular file is truncated; a pipe (/dev/stdout in a
+// pipeline), a FIFO or a socket is written as it is.
 func Export(st *store.Store, ref store.Ref, stream, rng, path string) error {
 	var r io.Reader
 	if stream == StreamArtifact {
@@ -187,6 +191,10 @@ func Export(st *store.Store, ref store.Ref, stream, rng, path string) error {
 	if isatty.IsTerminal(fh.Fd()) || isatty.IsCygwinTerminal(fh.Fd()) || err == nil && device(fi) {
 		fh.Close() // the path was swapped for a device after the check
 		return refused
+	}
+	if err == nil && st.IsBlob(ref, fi) {
+		fh.Close()
+		return fmt.Errorf("%w (%s)", ErrSameFile, strconv.Quote(path))
 	}
 	if err == nil && fi.Mode().IsRegular() {
 		err = fh.Truncate(0)

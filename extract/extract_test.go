@@ -139,6 +139,50 @@ func TestExport(t *testing.T) {
 	}
 }
 
+// TestExportOntoItsBlob exports an artifact onto the store's own file
+// of it, by its path and through a symbolic link, plain and sealed: the
+// export opened the destination and truncated it before reading, so the
+// evidence was lost (plain: "unexpected EOF", the blob empty) or, sealed,
+// replaced by its plaintext. It is refused and the blob is unchanged.
+func TestExportOntoItsBlob(t *testing.T) {
+	dir := t.TempDir()
+	recipient, err := seal.Keygen(filepath.Join(dir, "key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := seal.ParseRecipients(recipient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := seal.LoadIdentities(filepath.Join(dir, "key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sl := range []store.Sealer{nil, seal.New(rs, ids)} {
+		st, ref := newStore(t, sl)
+		blob := filepath.Join(st.Dir(), "raw", ref.Hex())
+		link := filepath.Join(dir, "link")
+		os.Remove(link)
+		if err := os.Symlink(blob, link); err != nil {
+			t.Fatal(err)
+		}
+		before, err := os.ReadFile(blob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{blob, link} {
+			for _, stream := range []string{"stdout", StreamArtifact} {
+				if err := Export(st, ref, stream, "", p); !errors.Is(err, ErrSameFile) {
+					t.Errorf("sealed %v, %s onto %s: %v, want ErrSameFile", sl != nil, stream, p, err)
+				}
+				if after, _ := os.ReadFile(blob); !bytes.Equal(after, before) {
+					t.Fatalf("sealed %v, %s onto %s: the blob changed: %q", sl != nil, stream, p, after[:min(len(after), 16)])
+				}
+			}
+		}
+	}
+}
+
 func TestVerify(t *testing.T) {
 	dir := t.TempDir()
 	key := filepath.Join(dir, "key")

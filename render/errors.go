@@ -21,9 +21,14 @@ func (e HintError) Hint() string { return e.Tip }
 
 // FileError words err, from opening, reading or writing the file name,
 // for a person: "NAME: no such file"; "NAME: permission denied" with a
-// hint to check the file's mode and owner; other errors as they are.
+// hint to check the file's mode and owner; other errors as they are,
+// and so an error about another file (a *fs.PathError of another path,
+// such as the identity file a store needs).
 func FileError(name string, err error) error {
+	var pe *fs.PathError
 	switch {
+	case errors.As(err, &pe) && pe.Path != name:
+		return err
 	case errors.Is(err, fs.ErrNotExist):
 		return Errorf("%s: no such file", name)
 	case errors.Is(err, fs.ErrPermission):

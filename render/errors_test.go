@@ -18,6 +18,9 @@ func TestFileError(t *testing.T) {
 		{"denied", "b.log", fmt.Errorf("stat: %w", fs.ErrPermission), "b.log: permission denied", "check the file's mode and owner"},
 		{"name escaped", "x\x1b]0;t\a", fs.ErrNotExist, "x\u241b]0;t\u2407: no such file", ""},
 		{"other", "c.log", other, "disk on fire", ""},
+		// Another file's error is not the file's: diff REF REF with a
+		// missing --identity said "REF: no such file".
+		{"another file", "d.log", fmt.Errorf("identity: %w", &fs.PathError{Op: "open", Path: "/id", Err: fs.ErrNotExist}), "identity: open /id: file does not exist", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := FileError(tc.file, tc.err)

@@ -158,6 +158,14 @@ func (s *Store) Dir() string { return s.dir }
 
 func (s *Store) rawPath(r Ref) string { return filepath.Join(s.dir, rawDir, r.Hex()) }
 
+// IsBlob reports whether fi is the store's file of the raw artifact r,
+// whatever path reached it (os.SameFile: a symbolic or hard link too),
+// so that a caller can refuse to write over the evidence it reads.
+func (s *Store) IsBlob(r Ref, fi fs.FileInfo) bool {
+	bi, err := os.Lstat(s.rawPath(r))
+	return err == nil && os.SameFile(fi, bi)
+}
+
 func (s *Store) envelopePath(r Ref) string {
 	return filepath.Join(s.dir, envelopeDir, r.Hex()+".json")
 }

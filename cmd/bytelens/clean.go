@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/bytelens/bytelens/capture"
+	"github.com/bytelens/bytelens/capture/store"
 	"github.com/bytelens/bytelens/internal/command"
 	"github.com/bytelens/bytelens/internal/job"
 	"github.com/spf13/cobra"
@@ -22,6 +25,9 @@ func newCleanCmd(s *streams) *cobra.Command {
 	fo := command.FailOnFlag(cmd.Flags())
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		if _, err := fo.Classes(); err != nil {
+			return err
+		}
+		if err := reportOverInput(reportPath, args, cf.Timing, s.stdin); err != nil {
 			return err
 		}
 		in, err := cf.OpenArg(args, capture.ArgOptions{})
@@ -45,6 +51,50 @@ func newCleanCmd(s *streams) *cobra.Command {
 		return fo.Check(s.stderr, reps)
 	}
 	return cmd
+}
+
+// reportOverInput refuses a --report path that is a regular file the
+// input is read from, by any path (os.SameFile): the FILE argument, the
+// --timing file, standard input, or a REF's raw artifact in the store.
+// The report is written after cleaning and would replace the capture.
+func reportOverInput(path string, args []string, timing string, stdin io.Reader) error {
+	if path == "" {
+		return nil
+	}
+	// A path not there yet (os.WriteFile says why if it fails), or a
+	// device or pipe, which writing does not replace, is no input's.
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	arg := ""
+	if len(args) > 0 {
+		arg = args[0]
+	}
+	same := func(name string) bool {
+		gi, err := os.Stat(name)
+		return name != "" && err == nil && os.SameFile(fi, gi)
+	}
+	over := same(timing)
+	switch f, ok := stdin.(*os.File); {
+	case arg == "" || arg == "-":
+		if ok {
+			gi, err := f.Stat()
+			over = over || err == nil && os.SameFile(fi, gi)
+		}
+	case strings.HasPrefix(arg, store.RefPrefix):
+		if ref, err := store.ParseRef(arg); err == nil {
+			if st, err := keys.OpenStore(); err == nil {
+				over = over || st.IsBlob(ref, fi)
+			}
+		}
+	default:
+		over = over || same(arg)
+	}
+	if over {
+		return usagef("--report %s is a file the input is read from: the report would replace it", path)
+	}
+	return nil
 }
 
 func newReportCmd(s *streams) *cobra.Command {

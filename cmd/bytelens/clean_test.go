@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bytelens/bytelens/capture/store"
 )
 
 // runCLI runs bytelens with args and stdin and returns exit code, stdout
@@ -192,5 +195,76 @@ func TestTruncatedCastOnce(t *testing.T) {
 				t.Errorf("%s %s: exit %d, stdout %q, stderr\n%s\nwant\n%s", tc.name, cmd, code, out, errs, want)
 			}
 		}
+	}
+}
+
+// TestCleanReportOverInput gives clean --report the file it reads: the
+// FILE argument (by its path and through a symbolic link), the --timing
+// file, standard input and a REF's raw artifact in the store. The report
+// was written over it after cleaning, so the capture was lost (exit 0);
+// it is refused before anything is read (exit 2) and the file is kept.
+func TestCleanReportOverInput(t *testing.T) {
+	withStore(t)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.bin")
+	capture := "a\x1b[31mred\n"
+	link := filepath.Join(dir, "link")
+	typescript := filepath.Join(dir, "typescript")
+	timing := filepath.Join(dir, "timing")
+	os.WriteFile(typescript, []byte("Script started on 2026-01-01 00:00:00+00:00\nhi\n"), 0o644)
+	os.WriteFile(timing, []byte("0.1 3\n"), 0o644)
+	if err := os.Symlink(in, link); err != nil {
+		t.Fatal(err)
+	}
+	env := runEnvelope(t, "--", "echo", "hi")
+	ref, _ := store.ParseRef(env.RawArtifact)
+	blob := filepath.Join(os.Getenv("BYTELENS_STORE"), "raw", ref.Hex())
+	tests := []struct {
+		name  string
+		args  []string
+		file  string // the input that must be kept
+		stdin bool   // in on standard input
+	}{
+		{"path", []string{"clean", "--report", in, in}, in, false},
+		{"link", []string{"clean", "--report", link, in}, in, false},
+		{"timing", []string{"clean", "--format", "script-timing", "--timing", timing, "--report", timing, typescript}, timing, false},
+		{"stdin", []string{"clean", "--report", in}, in, true},
+		{"ref", []string{"clean", "--report", blob, env.RawArtifact}, blob, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			os.WriteFile(in, []byte(capture), 0o644)
+			before, _ := os.ReadFile(tc.file)
+			var out, errb bytes.Buffer
+			var stdin io.Reader = strings.NewReader("")
+			if tc.stdin {
+				f, err := os.Open(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				stdin = f
+			}
+			code := run(tc.args, stdin, &out, &errb)
+			if after, _ := os.ReadFile(tc.file); code != 2 || !bytes.Equal(after, before) || out.Len() != 0 ||
+				!strings.Contains(errb.String(), "--report") {
+				t.Errorf("exit %d, stdout %q, stderr %q, %s now %q (was %q)", code, out.String(), errb.String(), tc.file, after, before)
+			}
+		})
+	}
+}
+
+// TestCleanReportToDevice writes the report to /dev/null while reading
+// stdin from it: a device is not replaced by writing, so it is no input
+// to protect.
+func TestCleanReportToDevice(t *testing.T) {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out, errb bytes.Buffer
+	if code := run([]string{"clean", "--report", os.DevNull}, f, &out, &errb); code != 0 {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os/exec"
+	"strings"
 
 	"github.com/bytelens/bytelens/capture"
 	"github.com/bytelens/bytelens/capture/store"
@@ -109,6 +110,26 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	helpOut := &stickyWriter{w: render.InertWriter(stdout)}
 	root.SetOut(helpOut)
 	root.SetErr(render.InertWriter(stderr))
+	// cobra adds its completion and help commands when it executes, after
+	// newRoot's TypedArgs; added here, once their output is set, they get
+	// usage errors (exit 2): an unknown shell, an extra argument, help on
+	// a command that does not exist (which cobra answered with the root's
+	// help).
+	root.InitDefaultCompletionCmd()
+	root.InitDefaultHelpCmd()
+	if c, _, err := root.Find([]string{"help"}); err == nil && c != root {
+		c.Args = func(c *cobra.Command, args []string) error {
+			if _, rest, err := c.Root().Find(args); err != nil || len(rest) > 0 {
+				return usagef("unknown help topic %q", strings.Join(args, " "))
+			}
+			return nil
+		}
+	}
+	for _, name := range []string{"completion", "help"} {
+		if c, _, err := root.Find([]string{name}); err == nil && c != root {
+			command.TypedArgs(c)
+		}
+	}
 	root.SetArgs(args)
 	restore := command.CompletionStderr(args, stderr)
 	err := root.Execute()

@@ -43,8 +43,9 @@ func (c *Capture) ArgOptions() capture.ArgOptions {
 
 // OpenArg opens the FILE argument of args ("-" or none is stdin) with
 // capture.OpenArg, the flags (ArgOptions) and o's Specials and Whole,
-// and words its file errors for a person (render.FileError; a hint for
-// a permission error).
+// and words the argument's own file errors for a person (render.FileError;
+// a hint for a permission error). Another file's error, such as the
+// --identity file the store opener reads, comes back as it is.
 func (c *Capture) OpenArg(args []string, o capture.ArgOptions) (*capture.Input, error) {
 	arg := ""
 	if len(args) > 0 {

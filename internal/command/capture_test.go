@@ -1,6 +1,7 @@
 package command
 
 import (
+	"errors"
 	"io"
 	"path/filepath"
 	"strings"
@@ -40,5 +41,24 @@ func TestCaptureFlags(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nope")
 	if _, err := c.OpenArg([]string{missing}, capture.ArgOptions{}); err == nil || err.Error() != missing+": no such file" {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestOpenArgStoreError opens a REF whose store cannot be opened because
+// the --identity file is missing: the identity's *fs.PathError was taken
+// for the argument's, so clean, report, hex, screen and view said
+// "restricted:sha256:…: no such file" (exit 1) for an artifact that is
+// there. The store's error comes back as it is, a usage error naming the
+// identity file.
+func TestOpenArgStoreError(t *testing.T) {
+	k := &Keys{Identity: filepath.Join(t.TempDir(), "none")}
+	t.Setenv(store.EnvStore, filepath.Join(t.TempDir(), "store"))
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	c := CaptureFlags(fs, strings.NewReader(""), k.OpenStore)
+	ref := store.RefPrefix + strings.Repeat("0", 64)
+	_, err := c.OpenArg([]string{ref}, capture.ArgOptions{})
+	var ue UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), k.Identity) || strings.Contains(err.Error(), ref) {
+		t.Errorf("err %v, want a UsageError naming the identity file", err)
 	}
 }
