@@ -210,7 +210,7 @@ func (o Options) Writes(r rune) bool {
 // removable applies the policy to the format character r at off, which
 // the default policy removes.
 func (c *cleaner) removable(off int64, t *decode.Token, r rune) {
-	c.fmt.decide(off, c.opts.FormatChars != FormatStrip)
+	c.fmt.decide(off, c.opts.FormatChars == FormatKeep)
 	if c.opts.FormatChars != FormatStrip {
 		c.fmt.joined = decode.ClassifyFormat(r) == decode.FormatJoining
 	}
@@ -284,13 +284,17 @@ func (f *formatState) decide(off int64, kept bool) {
 }
 
 // FormatFate returns whether the sanitizer writes, under o, the format
-// character toks[i] (kept) and whether that is known (ok): a character
-// kept or not by the one after it is known once that one is among toks.
-// It runs the policy over toks from the first, as SettleCR does, so that
-// the character before toks[i] counts as in the stream; data holds the
-// input bytes from stream offset off on, which the text tokens among toks
-// lie in, and toks must not include tokens cut at the end of data. Under
-// CRScreen, whose screen writes no format character, ok is false.
+// character toks[i] as it is (kept: by its neighbours, or by FormatKeep;
+// under FormatEscape one its neighbours do not keep is written escaped,
+// kept false) and whether that is known (ok): a character kept or not by
+// the one after it is known once that one is among toks. It runs the
+// policy over toks from the first, as SettleCR does, so that the
+// character before toks[i] counts as in the stream; data holds the input
+// bytes from stream offset off on, which the text tokens among toks lie
+// in, and toks must not include tokens cut at the end of data. When off
+// is not 0 and no token before toks[i] wrote anything, what the stream
+// wrote before data decides, and ok is false. Under CRScreen, whose
+// screen writes no format character, ok is false.
 func FormatFate(toks []decode.Token, i int, data []byte, off int64, o Options) (kept, ok bool) {
 	if i < 0 || i >= len(toks) || toks[i].Kind != decode.KindFormat || o.CR == CRScreen {
 		return false, false
@@ -300,6 +304,9 @@ func FormatFate(toks []decode.Token, i int, data []byte, off int64, o Options) (
 	c.chunk, c.base = data[:len(data):len(data)], off // capped: no word loaded past data (feed)
 	c.fmt.watch = toks[i].Off + 1
 	for j := range toks {
+		if j == i && off != 0 && c.outPos() == 0 && c.fmt.prevEnd == 0 && len(c.line) == 0 {
+			return false, false // judged by the characters before data
+		}
 		c.each(&toks[j])
 		if c.fmt.decided {
 			return c.fmt.kept, true
