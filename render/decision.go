@@ -205,8 +205,9 @@ func (d *describer) formatDecision(t *decode.Token, o sanitize.Options) {
 // format class (sanitize's format policy table).
 var formatContext = [decode.FormatLineSeparator + 1]string{
 	decode.FormatJoining: "kept and counted where the characters on either side need it " +
-		"(inside an emoji ZWJ sequence, between letters of a joining or Indic script, " +
-		"a bidi mark next to right-to-left text, a soft hyphen between letters not both ASCII), " +
+		"(inside an emoji ZWJ sequence, between letters or marks of a joining or Indic script, " +
+		"a bidi mark after right-to-left text or between a neutral or number and right-to-left text, " +
+		"a soft hyphen between letters not both ASCII), " +
 		"not right after another",
 	decode.FormatSelector:   "kept as the one variation selector directly after a base character",
 	decode.FormatMongolian:  "kept directly after a Mongolian character",

@@ -51,6 +51,8 @@ func TestDecisionInFormatAsSanitized(t *testing.T) {
 		{"", "\U0001F469\u200d\U0001F4BB", sanitize.Options{}, "here: kept. "},
 		{"", "क\x00\u200fب", sanitize.Options{}, "here: removed. "},
 		{"", "א\u200fب", sanitize.Options{}, "here: kept. "},
+		{"", "a\u200fب", sanitize.Options{}, "here: removed. "}, // before right-to-left text, after a letter
+		{"", "1\u200fب", sanitize.Options{}, "here: kept. "},    // between a number and right-to-left text
 		{"", "\u2764\ufe0f", sanitize.Options{}, "here: kept. "},
 		{"", "a\ufe0f", sanitize.Options{}, "here: removed. "},
 		{"", "\U0001F469\u200d", sanitize.Options{}, "kept and counted where"}, // held at the end: the window does not tell
