@@ -402,13 +402,16 @@ func joiningBoth(now bool, after context, r, last rune) (bool, context) {
 	return now && now2, after & after2
 }
 
-// drained keeps the last character of out, about to be drained, for
-// lastWritten.
+// drained empties out, whose bytes the caller has written on (Writer.drain,
+// Transformer.Transform), and counts them in flushed; it keeps their last
+// character for lastWritten.
 func (c *cleaner) drained() {
 	if len(c.out) > 0 {
 		c.fmt.drainRune, _ = utf8.DecodeLastRune(c.out)
 		c.fmt.drainEnd = c.flushed + int64(len(c.out))
 	}
+	c.flushed += int64(len(c.out))
+	c.out = c.out[:0]
 }
 
 // isBase reports whether r can be the base of a variation sequence with
