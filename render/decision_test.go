@@ -70,6 +70,7 @@ func TestDecisionInFormatAsSanitized(t *testing.T) {
 		{"\u2764", "\x1b[m\ufe0f", sanitize.Options{}, "kept as the one"},
 		{"x", "\u2764\ufe0f", sanitize.Options{}, "here: kept. "},
 		{"x", "a\x00\ufe0f", sanitize.Options{}, "here: removed. "},
+		{"\xd8", "\xa8\u200dت", sanitize.Options{}, "here: kept. "}, // ب begins before the window, completed
 	} {
 		var d decode.Decoder
 		d.Feed([]byte(tc.before), func(*decode.Token) {})
