@@ -375,9 +375,11 @@ func (c *cleaner) charBefore(end int64) rune {
 func (c *cleaner) lastWritten() rune {
 	f := &c.fmt
 	switch {
+	case c.scr != nil || c.opts.FormatChars == FormatEscape:
+		return -1
 	case c.lineMode && c.col > 0:
 		return c.line[c.col-1]
-	case c.scr != nil || c.opts.FormatChars == FormatEscape || c.flushed+int64(len(c.out)) == 0:
+	case c.flushed+int64(len(c.out)) == 0:
 		return -1
 	case len(c.out) > 0:
 		r, _ := utf8.DecodeLastRune(c.out)
