@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -75,12 +76,12 @@ func TestDecisionInFormatAsSanitized(t *testing.T) {
 		var d decode.Decoder
 		d.Feed([]byte(tc.before), func(*decode.Token) {})
 		w := DecodeEnd(d, []byte(tc.in))
-		for i, tk := range w.Tokens {
-			if tk.Kind == decode.KindFormat {
-				if got := DecisionIn(&w, i, tc.o).String(); !strings.HasPrefix(got, tc.prefix) {
-					t.Errorf("%q|%q %v: %q, want it to begin %q", tc.before, tc.in, tc.o, got, tc.prefix)
-				}
-			}
+		i := slices.IndexFunc(w.Tokens, func(t decode.Token) bool { return t.Kind == decode.KindFormat })
+		if i < 0 {
+			t.Fatalf("%q: no format character", tc.in)
+		}
+		if got := DecisionIn(&w, i, tc.o).String(); !strings.HasPrefix(got, tc.prefix) {
+			t.Errorf("%q|%q %v: %q, want it to begin %q", tc.before, tc.in, tc.o, got, tc.prefix)
 		}
 	}
 }
