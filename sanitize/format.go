@@ -390,9 +390,12 @@ func (c *cleaner) lastWritten() rune {
 	return c.charBefore(f.prevEnd)
 }
 
-// joiningBoth returns the decision of joiningDecision for r that holds
-// both after the classes that gave now and after and after the character
-// last.
+// joiningBoth returns the decision for the joining character r that both
+// now and after (joiningDecision's, after the character before r in the
+// input) and joiningDecision's after the character last agree on: r is
+// kept now if both keep it now, else held for the classes of the next
+// character that both keep it before (one kept now keeps it before any),
+// else removed (after 0).
 func joiningBoth(now bool, after context, r, last rune) (bool, context) {
 	now2, after2 := joiningDecision(r, contextOf(last))
 	if now {
