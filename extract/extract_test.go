@@ -26,6 +26,13 @@ const stdout = "ok \x1b]52;c;SECRETSECRETSECRET\x07after\n" // 35 bytes
 // reference; sl, when not nil, encrypts it at rest.
 func newStore(t *testing.T, sl store.Sealer) (*store.Store, store.Ref) {
 	t.Helper()
+	return newStoreNamed(t, sl, "stdout")
+}
+
+// newStoreNamed is newStore with the first stream named name, as a
+// crafted manifest may name it.
+func newStoreNamed(t *testing.T, sl store.Sealer, name string) (*store.Store, store.Ref) {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "store"))
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +46,7 @@ func newStore(t *testing.T, sl store.Sealer) (*store.Store, store.Ref) {
 		t.Fatal(err)
 	}
 	aw, err := store.NewArtifactWriter(w, store.Manifest{Argv: []string{"x"}, Started: time.Unix(0, 0),
-		Streams: []store.StreamDesc{{ID: 1, Name: "stdout"}, {ID: 2, Name: "stderr"}}})
+		Streams: []store.StreamDesc{{ID: 1, Name: name}, {ID: 2, Name: "stderr"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,6 +236,16 @@ func TestVerify(t *testing.T) {
 				t.Errorf("match %v sealed %v", v.Match, v.Sealed)
 			}
 		})
+	}
+	// A stream that the manifest names "artifact" is not the artifact.
+	named, nref := newStoreNamed(t, nil, "artifact")
+	v, err := Verify(named, nref, func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(stdout)), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if v.WriteText(render.NewWriter(&b)); b.String() != "match: artifact (35 bytes)\n" {
+		t.Errorf("a stream named artifact: got %q", b.String())
 	}
 	// Without its record, a sealed artifact needs the identity.
 	os.RemoveAll(filepath.Join(sealed.Dir(), "clean"))

@@ -31,9 +31,6 @@ type Verification struct {
 	sum [sha256.Size]byte
 }
 
-// artifactMatch is the Name of a Match of the whole artifact.
-var artifactMatch = render.LineString("artifact")
-
 // Match is one thing a file matched.
 type Match struct {
 	// Name is "artifact" or a stream name, escaped (render.Line): the
@@ -45,6 +42,8 @@ type Match struct {
 	StoredBytes int64 `json:"stored_bytes"`
 	SeenBytes   int64 `json:"seen_bytes"`
 	Prefix      bool  `json:"prefix,omitempty"`
+
+	artifact bool // the whole artifact, not a stream a manifest may name "artifact"
 }
 
 // Verify compares the SHA-256 of what file gives (opened only after the
@@ -81,7 +80,7 @@ func Verify(st *store.Store, ref store.Ref, file func() (io.ReadCloser, error)) 
 		return nil, err
 	}
 	if v.sum == ref {
-		v.Matches = append(v.Matches, Match{Name: artifactMatch, StoredBytes: v.FileBytes, SeenBytes: v.FileBytes})
+		v.Matches = append(v.Matches, Match{Name: render.LineString("artifact"), StoredBytes: v.FileBytes, SeenBytes: v.FileBytes, artifact: true})
 	} else {
 		for i := range a.Streams {
 			sm := &a.Streams[i]
@@ -123,7 +122,7 @@ func (v *Verification) WriteText(w *render.Writer) error {
 		switch {
 		case v.Sealed:
 			w.Printf("match: %s (%d bytes; compared by digest, the artifact is encrypted)\n", m.Name, m.StoredBytes)
-		case m.Name == artifactMatch:
+		case m.artifact:
 			w.Printf("match: artifact %s (%d bytes)\n", v.Ref, m.StoredBytes)
 		case m.Prefix:
 			w.Printf("match: %s (the first %d of %d bytes; the stream passed the raw limit)\n", m.Name, m.StoredBytes, m.SeenBytes)

@@ -22,6 +22,7 @@ import (
 	"github.com/bytelens/bytelens/excerpt"
 	"github.com/bytelens/bytelens/internal/nsprobe"
 	"github.com/bytelens/bytelens/mcpserver"
+	"github.com/bytelens/bytelens/sanitize"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -690,7 +691,7 @@ func TestStreamNamesEscaped(t *testing.T) {
 			var v any
 			json.Unmarshal(js, &v)
 			named := false
-			walkStrings(v, func(s string) { named = named || s == "out␊␉<U+200F><U+241B><U+2039>" })
+			sanitize.EveryJSONString(v, func(s string) bool { named = named || s == "out␊␉<U+200F><U+241B><U+2039>"; return true })
 			if !res.IsError && !named {
 				t.Errorf("%s: no escaped stream name: %s", what, js)
 			}
@@ -702,7 +703,7 @@ func TestStreamNamesEscaped(t *testing.T) {
 					}
 				}
 			}
-			walkStrings(v, func(s string) { plain(s, false) })
+			sanitize.EveryJSONString(v, func(s string) bool { plain(s, false); return true })
 			plain(resultText(res), true)
 			if !res.IsError && strings.Contains(resultText(res), "out\n") {
 				t.Errorf("%s: the text holds the name's LF: %q", what, resultText(res))
@@ -710,22 +711,4 @@ func TestStreamNamesEscaped(t *testing.T) {
 		}
 	}
 	checkWire(t, s.wire.bytes())
-}
-
-// walkStrings calls fn with every string of the decoded JSON value v,
-// object keys included.
-func walkStrings(v any, fn func(string)) {
-	switch v := v.(type) {
-	case string:
-		fn(v)
-	case []any:
-		for _, e := range v {
-			walkStrings(e, fn)
-		}
-	case map[string]any:
-		for k, e := range v {
-			fn(k)
-			walkStrings(e, fn)
-		}
-	}
 }

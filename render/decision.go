@@ -27,8 +27,10 @@ func Decision(t *decode.Token, o sanitize.Options) Safe {
 // far as the window tells (sanitize.SettleCR over the window's tokens);
 // for a format character that its neighbours keep or not (a joiner, a
 // variation selector, a Mongolian selector, a jamo filler), whether this
-// one was kept, "here: kept. " or "here: removed. " before the rule
-// (sanitize.FormatFate), when the window tells.
+// one was kept, "here: kept. ", "here: removed. " or, under
+// format-chars=escape, "here: escaped. " before the rule
+// (sanitize.FormatFate), when the window tells: not for one that the
+// characters before the window judge, nor one held to its end.
 func DecisionIn(w *Window, i int, o sanitize.Options) Safe {
 	if i < 0 || i >= len(w.Tokens) {
 		return Safe{}
@@ -42,9 +44,12 @@ func DecisionIn(w *Window, i int, o sanitize.Options) Safe {
 		fate = sanitize.SettleCR(whole, i, w.Data, w.Off, o)
 	case t.Kind == decode.KindFormat && formatContext[decode.ClassifyFormat(t.Rune)] != "":
 		// A character kept by its neighbours: say what became of this one.
-		if kept, ok := sanitize.FormatFate(whole, i, w.Data, w.Off, o); ok && kept {
+		switch kept, ok := sanitize.FormatFate(whole, i, w.Data, w.Off, o); {
+		case ok && kept:
 			d.s("here: kept. ")
-		} else if ok {
+		case ok && o.FormatChars == sanitize.FormatEscape:
+			d.s("here: escaped. ")
+		case ok:
 			d.s("here: removed. ")
 		}
 	}
@@ -200,8 +205,9 @@ func (d *describer) formatDecision(t *decode.Token, o sanitize.Options) {
 // format class (sanitize's format policy table).
 var formatContext = [decode.FormatLineSeparator + 1]string{
 	decode.FormatJoining: "kept and counted where the characters on either side need it " +
-		"(inside an emoji ZWJ sequence, between letters of a joining or Indic script, " +
-		"a bidi mark next to right-to-left text, a soft hyphen between letters not both ASCII), " +
+		"(inside an emoji ZWJ sequence, between letters or marks of a joining or Indic script, " +
+		"a bidi mark after right-to-left text or between a neutral or number and right-to-left text, " +
+		"a soft hyphen between letters not both ASCII), " +
 		"not right after another",
 	decode.FormatSelector:   "kept as the one variation selector directly after a base character",
 	decode.FormatMongolian:  "kept directly after a Mongolian character",

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,27 +38,50 @@ func TestDecisionInCRAsSanitized(t *testing.T) {
 }
 
 // TestDecisionInFormatAsSanitized: for a format character its neighbours
-// keep or not, DecisionIn says what the sanitizer did with this one.
+// keep or not, DecisionIn says what the sanitizer did with this one, and
+// nothing of it when the window does not tell: the character before it
+// lies before the window (before), or the one after it past the end.
 func TestDecisionInFormatAsSanitized(t *testing.T) {
+	escape := sanitize.Options{FormatChars: sanitize.FormatEscape}
 	for _, tc := range []struct {
-		in, prefix string
+		before, in string
+		o          sanitize.Options
+		prefix     string
 	}{
-		{"a\u200db", "here: removed. "},
-		{"\U0001F469\u200d\U0001F4BB", "here: kept. "},
-		{"क\x00\u200fب", "here: removed. "},
-		{"א\u200fب", "here: kept. "},
-		{"\u2764\ufe0f", "here: kept. "},
-		{"a\ufe0f", "here: removed. "},
-		{"\U0001F469\u200d", "kept and counted where"}, // held at the end: the window does not tell
-		{"a\u200b", "removed and counted"},             // always removed: no "here"
+		{"", "a\u200db", sanitize.Options{}, "here: removed. "},
+		{"", "\U0001F469\u200d\U0001F4BB", sanitize.Options{}, "here: kept. "},
+		{"", "क\x00\u200fب", sanitize.Options{}, "here: removed. "},
+		{"", "א\u200fب", sanitize.Options{}, "here: kept. "},
+		{"", "a\u200fب", sanitize.Options{}, "here: removed. "}, // before right-to-left text, after a letter
+		{"", "1\u200fب", sanitize.Options{}, "here: kept. "},    // between a number and right-to-left text
+		{"", "\u2764\ufe0f", sanitize.Options{}, "here: kept. "},
+		{"", "a\ufe0f", sanitize.Options{}, "here: removed. "},
+		{"", "\U0001F469\u200d", sanitize.Options{}, "kept and counted where"}, // held at the end: the window does not tell
+		{"", "a\u200b", sanitize.Options{}, "removed and counted"},             // always removed: no "here"
+		// Under escape, the policy shows the character as <U+…>: it is
+		// not kept, nor removed; its neighbours still keep it.
+		{"", "a\u200db", escape, "here: escaped. "},
+		{"", "\U0001F469\u200d\U0001F4BB", escape, "here: kept. "},
+		{"", "a\ufe0f", sanitize.Options{FormatChars: sanitize.FormatKeep}, "here: kept. "},
+		// The base character or the emoji before the window: unknown
+		// (the sanitizer keeps both), but known once the window holds a
+		// character written before it.
+		{"\U0001F469", "\u200d\U0001F4BB", sanitize.Options{}, "kept and counted where"},
+		{"\u2764", "\ufe0f", sanitize.Options{}, "kept as the one"},
+		{"\u2764", "\x1b[m\ufe0f", sanitize.Options{}, "kept as the one"},
+		{"x", "\u2764\ufe0f", sanitize.Options{}, "here: kept. "},
+		{"x", "a\x00\ufe0f", sanitize.Options{}, "here: removed. "},
+		{"\xd8", "\xa8\u200dت", sanitize.Options{}, "here: kept. "}, // ب begins before the window, completed
 	} {
-		w := DecodeEnd(decode.Decoder{}, []byte(tc.in))
-		for i, tk := range w.Tokens {
-			if tk.Kind == decode.KindFormat {
-				if got := DecisionIn(&w, i, sanitize.Options{}).String(); !strings.HasPrefix(got, tc.prefix) {
-					t.Errorf("%q: %q, want it to begin %q", tc.in, got, tc.prefix)
-				}
-			}
+		var d decode.Decoder
+		d.Feed([]byte(tc.before), func(*decode.Token) {})
+		w := DecodeEnd(d, []byte(tc.in))
+		i := slices.IndexFunc(w.Tokens, func(t decode.Token) bool { return t.Kind == decode.KindFormat })
+		if i < 0 {
+			t.Fatalf("%q: no format character", tc.in)
+		}
+		if got := DecisionIn(&w, i, tc.o).String(); !strings.HasPrefix(got, tc.prefix) {
+			t.Errorf("%q|%q %v: %q, want it to begin %q", tc.before, tc.in, tc.o, got, tc.prefix)
 		}
 	}
 }

@@ -337,7 +337,7 @@ func TestDecision(t *testing.T) {
 		{"\ufe0f", def, "kept as the one variation selector directly after a base character; otherwise removed and counted (policy format-chars=strip); a run of them is flagged invisible"},
 		{"\u2028", def, "replaced by LF (policy format-chars=strip)"},
 		{"\u2028", sanitize.Options{FormatChars: sanitize.FormatEscape}, "shown as <U+2028> (policy format-chars=escape)"},
-		{"\u200d", def, "kept and counted where the characters on either side need it (inside an emoji ZWJ sequence, between letters of a joining or Indic script, a bidi mark next to right-to-left text, a soft hyphen between letters not both ASCII), not right after another; otherwise removed and counted (policy format-chars=strip); a run of them is flagged invisible"},
+		{"\u200d", def, "kept and counted where the characters on either side need it (inside an emoji ZWJ sequence, between letters or marks of a joining or Indic script, a bidi mark after right-to-left text or between a neutral or number and right-to-left text, a soft hyphen between letters not both ASCII), not right after another; otherwise removed and counted (policy format-chars=strip); a run of them is flagged invisible"},
 		{"\x1b]0;open", def, "removed: OSC string, payload dropped; reported unterminated: 8 bytes swallowed to the end of input"},
 		{"\x1b[1\x18", def, "removed: CSI (control sequence); reported aborted"},
 	}

@@ -93,6 +93,8 @@ func TestFormatFate(t *testing.T) {
 		{"\u2764\ufe0f", Options{}, true, true},
 		{"a\ufe0f", Options{}, false, true},
 		{"a\ufe0f", Options{FormatChars: FormatKeep}, true, true},
+		{"a\ufe0f", Options{FormatChars: FormatEscape}, false, true},                   // written escaped
+		{"\U0001F469\u200d\U0001F4BB", Options{FormatChars: FormatEscape}, true, true}, // kept as it is
 		{"a\u200b", Options{}, false, true},
 		{"a\u200db", Options{CR: CRScreen}, false, false},
 	} {
@@ -104,6 +106,28 @@ func TestFormatFate(t *testing.T) {
 	}
 	if _, ok := FormatFate(tokensOf([]byte("a"), Options{}), 0, []byte("a"), 0, Options{}); ok {
 		t.Error("a text token has a fate")
+	}
+	// Tokens from the middle of the stream, after before: a character
+	// judged by what was written before them has no known fate, one
+	// judged by what they wrote has.
+	for _, tc := range []struct {
+		before, in   string
+		kept, wantOK bool
+	}{
+		{"\U0001F469", "\u200d\U0001F4BB", false, false}, // kept by the emoji before
+		{"\u2764", "\ufe0f", false, false},
+		{"\u2764", "\x1b[m\ufe0f", false, false},
+		{"x", "\u2764\ufe0f", true, true},
+		{"x", "a\x00\ufe0f", false, true},
+		{"\xd8", "\xa8\u200dت", true, true}, // ب cut by the start: the decoder completes it
+	} {
+		d := newCleaner(Options{}).dec
+		d.Feed([]byte(tc.before), func(*decode.Token) {})
+		toks := slices.Collect(d.Tokens([]byte(tc.in)))
+		i := slices.IndexFunc(toks, func(t decode.Token) bool { return t.Kind == decode.KindFormat })
+		if kept, ok := FormatFate(toks, i, []byte(tc.in), int64(len(tc.before)), Options{}); kept != tc.kept || ok != tc.wantOK {
+			t.Errorf("%q after %q: kept %v ok %v, want %v %v", tc.in, tc.before, kept, ok, tc.kept, tc.wantOK)
+		}
 	}
 }
 

@@ -210,7 +210,7 @@ func (o Options) Writes(r rune) bool {
 // removable applies the policy to the format character r at off, which
 // the default policy removes.
 func (c *cleaner) removable(off int64, t *decode.Token, r rune) {
-	c.fmt.decide(off, c.opts.FormatChars != FormatStrip)
+	c.fmt.decide(off, c.opts.FormatChars == FormatKeep)
 	if c.opts.FormatChars != FormatStrip {
 		c.fmt.joined = decode.ClassifyFormat(r) == decode.FormatJoining
 	}
@@ -284,13 +284,17 @@ func (f *formatState) decide(off int64, kept bool) {
 }
 
 // FormatFate returns whether the sanitizer writes, under o, the format
-// character toks[i] (kept) and whether that is known (ok): a character
-// kept or not by the one after it is known once that one is among toks.
-// It runs the policy over toks from the first, as SettleCR does, so that
-// the character before toks[i] counts as in the stream; data holds the
-// input bytes from stream offset off on, which the text tokens among toks
-// lie in, and toks must not include tokens cut at the end of data. Under
-// CRScreen, whose screen writes no format character, ok is false.
+// character toks[i] as it is (kept: by its neighbours, or by FormatKeep;
+// under FormatEscape one its neighbours do not keep is written escaped,
+// kept false) and whether that is known (ok): a character kept or not by
+// the one after it is known once that one is among toks. It runs the
+// policy over toks from the first, as SettleCR does, so that the
+// character before toks[i] counts as in the stream; data holds the input
+// bytes from stream offset off on, which the text tokens among toks lie
+// in, and toks must not include tokens cut at the end of data. When off
+// is not 0 and no token before toks[i] wrote anything, what the stream
+// wrote before data decides, and ok is false. Under CRScreen, whose
+// screen writes no format character, ok is false.
 func FormatFate(toks []decode.Token, i int, data []byte, off int64, o Options) (kept, ok bool) {
 	if i < 0 || i >= len(toks) || toks[i].Kind != decode.KindFormat || o.CR == CRScreen {
 		return false, false
@@ -300,6 +304,9 @@ func FormatFate(toks []decode.Token, i int, data []byte, off int64, o Options) (
 	c.chunk, c.base = data[:len(data):len(data)], off // capped: no word loaded past data (feed)
 	c.fmt.watch = toks[i].Off + 1
 	for j := range toks {
+		if j == i && off != 0 && c.outPos() == 0 && c.fmt.prevEnd == 0 && len(c.line) == 0 {
+			return false, false // judged by the characters before data
+		}
 		c.each(&toks[j])
 		if c.fmt.decided {
 			return c.fmt.kept, true
@@ -368,9 +375,11 @@ func (c *cleaner) charBefore(end int64) rune {
 func (c *cleaner) lastWritten() rune {
 	f := &c.fmt
 	switch {
+	case c.scr != nil || c.opts.FormatChars == FormatEscape:
+		return -1
 	case c.lineMode && c.col > 0:
 		return c.line[c.col-1]
-	case c.scr != nil || c.opts.FormatChars == FormatEscape || c.flushed+int64(len(c.out)) == 0:
+	case c.flushed+int64(len(c.out)) == 0:
 		return -1
 	case len(c.out) > 0:
 		r, _ := utf8.DecodeLastRune(c.out)
@@ -381,9 +390,12 @@ func (c *cleaner) lastWritten() rune {
 	return c.charBefore(f.prevEnd)
 }
 
-// joiningBoth returns the decision of joiningDecision for r that holds
-// both after the classes that gave now and after and after the character
-// last.
+// joiningBoth returns the decision for the joining character r that both
+// now and after (joiningDecision's, after the character before r in the
+// input) and joiningDecision's after the character last agree on: r is
+// kept now if both keep it now, else held for the classes of the next
+// character that both keep it before (one kept now keeps it before any),
+// else removed (after 0).
 func joiningBoth(now bool, after context, r, last rune) (bool, context) {
 	now2, after2 := joiningDecision(r, contextOf(last))
 	if now {
@@ -395,13 +407,16 @@ func joiningBoth(now bool, after context, r, last rune) (bool, context) {
 	return now && now2, after & after2
 }
 
-// drained keeps the last character of out, about to be drained, for
-// lastWritten.
+// drained empties out, whose bytes the caller has written on (Writer.drain,
+// Transformer.Transform), and counts them in flushed; it keeps their last
+// character for lastWritten.
 func (c *cleaner) drained() {
 	if len(c.out) > 0 {
 		c.fmt.drainRune, _ = utf8.DecodeLastRune(c.out)
 		c.fmt.drainEnd = c.flushed + int64(len(c.out))
 	}
+	c.flushed += int64(len(c.out))
+	c.out = c.out[:0]
 }
 
 // isBase reports whether r can be the base of a variation sequence with

@@ -59,7 +59,12 @@
 //
 // "Directly after" means in the input: the character before is the last
 // one of the token just before, so a selector after a removed control,
-// after a removed character or after another selector is removed. A run
+// after a removed character or after another selector is removed. One of
+// the six joining characters after a removed control or character is
+// judged as at the start of the text and also by the last character
+// written, which stands next to it in the cleaned text: it is kept only
+// if both keep it, so that cleaning the cleaned text again keeps the same
+// (not under FormatEscape, whose second pass differs by design). A run
 // of adjacent characters that the table removes raises one invisible flag
 // with one finding (its offset and length in bytes, the number of
 // characters, never which ones: they are the hidden message), under every

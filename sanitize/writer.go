@@ -177,8 +177,6 @@ func (w *Writer) drain() error {
 		}
 	}
 	c.drained()
-	c.flushed += int64(len(c.out))
-	c.out = c.out[:0]
 	return w.err
 }
 
@@ -367,8 +365,6 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		}
 		t.pending = append(t.pending, c.out...)
 		c.drained()
-		c.flushed += int64(len(c.out))
-		c.out = c.out[:0]
 		nDst += t.flush(dst[nDst:])
 	}
 	if len(t.pending) > 0 {

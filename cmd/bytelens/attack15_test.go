@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bytelens/bytelens/capture/store"
+	"github.com/bytelens/bytelens/sanitize"
 )
 
 // assertPlainJSON decodes out (one JSON document, or JSON Lines) and fails
@@ -28,25 +29,7 @@ func assertPlainJSON(t *testing.T, what, out string) {
 			t.Errorf("%s: not JSON: %v: %q", what, err, out)
 			return
 		}
-		walkJSONStrings(v, func(s string) { assertPlainOutput(t, what+" (decoded)", s) })
-	}
-}
-
-// walkJSONStrings calls fn with every string of the decoded JSON value v,
-// object keys included.
-func walkJSONStrings(v any, fn func(string)) {
-	switch v := v.(type) {
-	case string:
-		fn(v)
-	case []any:
-		for _, e := range v {
-			walkJSONStrings(e, fn)
-		}
-	case map[string]any:
-		for k, e := range v {
-			fn(k)
-			walkJSONStrings(e, fn)
-		}
+		sanitize.EveryJSONString(v, func(s string) bool { assertPlainOutput(t, what+" (decoded)", s); return true })
 	}
 }
 

@@ -40,7 +40,7 @@ func TestJSONOutputsEscape(t *testing.T) {
 	}{
 		{"run envelope", []string{"run", "--format-chars", "keep", "--", "printf", "x\u202ey\u2029"}, `x\u202ey\u2029`},
 		// a side's name and a corpus case's are escaped as the messages
-		// escape them (jsonName)
+		// escape them (render.Safe, render.LineString)
 		{"diff json", []string{"diff", "--json", hostile, hostile}, `a\u003cU+202E\u003eb\u003cU+0085\u003ec\u003cU+2028\u003e.bin`},
 		{"diff corpus json", []string{"diff", "--json", "--corpus", dir, "--b-policy", "cr=drop", "--all"}, `a\u003cU+202E\u003eb\u003cU+0085\u003ec\u003cU+2028\u003e.bin`},
 		{"clean report", []string{"clean", "--report", report, hostile}, ""},
