@@ -367,15 +367,16 @@ func (c *cleaner) charBefore(end int64) rune {
 // lastWritten returns the last character of the cleaned text written so
 // far: out's last, else that of the last drain (drained) when nothing was
 // written since, else that of the text a quick Write wrote straight
-// through (Writer.Write), which ends at prevEnd. Under BSOverstrike it
-// is the character before the cursor in the line held, if any. Where the
-// text is the screen's (CRScreen, under which format characters are not
-// written) or escaped (FormatEscape, whose second pass differs by
-// design), it is -1, as at the start of the text.
+// through (Writer.Write), which ends at prevEnd (literal text held from
+// a '<' under FormatEscape is released before a format character is
+// judged: beforeToken). Under BSOverstrike it is the character before
+// the cursor in the line held, if any.
+// Where the text is the screen's (CRScreen, under which format characters
+// are not written) it is -1, as at the start of the text.
 func (c *cleaner) lastWritten() rune {
 	f := &c.fmt
 	switch {
-	case c.scr != nil || c.opts.FormatChars == FormatEscape:
+	case c.scr != nil:
 		return -1
 	case c.lineMode && c.col > 0:
 		return c.line[c.col-1]

@@ -69,10 +69,12 @@ func TestFormatPolicy(t *testing.T) {
 		// the last character written, which must keep it too.
 		{"rlm after a removed control and no rtl text", "क\x00\u200fب", "", "कب", 1, 0, []string{"invisible@4+3"}},
 		{"rlm after a removed control, overstrike", "क\x00\u200fب", "bs=overstrike", "कب", 1, 0, []string{"invisible@4+3"}},
-		// Under escape the last character written does not judge it, under
-		// bs=overstrike as under bs=drop.
-		{"rlm after a removed control, escape", "क\x00\u200fب", "format-chars=escape", "क\u200fب", 0, 0, nil},
-		{"rlm after a removed control, escape, overstrike", "क\x00\u200fب", "format-chars=escape,bs=overstrike", "क\u200fب", 0, 0, nil},
+		// Under escape as well, under bs=overstrike as under bs=drop, and
+		// after literal text held from a '<', released before it.
+		{"rlm after a removed control, escape", "क\x00\u200fب", "format-chars=escape", "क<U+200F>ب", 1, 0, []string{"invisible@4+3"}},
+		{"rlm after a removed control, escape, overstrike", "क\x00\u200fب", "format-chars=escape,bs=overstrike", "क<U+200F>ب", 1, 0, []string{"invisible@4+3"}},
+		{"rlm after a removed control and a held '<'", "क<\x00\u200fب", "format-chars=escape", "क<\u200fب", 0, 0, nil},
+		{"rlm after a removed control and a held '<U'", "ب<U\x00\u200fب", "format-chars=escape", "ب<U<U+200F>ب", 1, 0, []string{"invisible@5+3"}},
 		{"rlm after a removed control and rtl text", "א\x00\u200fب", "", "א\u200fب", 0, 0, nil},
 		{"joiner run across removed controls", "ب\u200c\x1b[m\u200d\u200b\u200cت", "", "بت", 2, 0, []string{"invisible@2+3", "invisible@8+9"}},
 		{"joiners between letters kept", "ب\u200cت\u200dث", "", "ب\u200cت\u200dث", 0, 0, nil},

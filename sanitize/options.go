@@ -64,7 +64,8 @@
 // judged as at the start of the text and also by the last character
 // written, which stands next to it in the cleaned text: it is kept only
 // if both keep it, so that cleaning the cleaned text again keeps the same
-// (not under FormatEscape, whose second pass differs by design). A run
+// (under FormatEscape too, whose second pass differs by design only in
+// telling its escapes from the text's). A run
 // of adjacent characters that the table removes raises one invisible flag
 // with one finding (its offset and length in bytes, the number of
 // characters, never which ones: they are the hidden message), under every
