@@ -30,7 +30,7 @@ func newExtractCmd(s *streams) *cobra.Command {
 	fs.StringVar(&f.as, "as", "hex", "show the range as `hex` or text")
 	fs.StringVar(&f.stream, "stream", "stdout", "the stream `NAME`: stdout or stderr (or artifact with --raw)")
 	fs.BoolVar(&f.raw, "raw", false, "export raw bytes to the file given by -o")
-	fs.StringVarP(&f.output, "output", "o", "", "with --raw, write to `FILE` (never a terminal or device)")
+	fs.StringVarP(&f.output, "output", "o", "", "with --raw, write to `FILE` (a file or pipe: no terminal, no device but /dev/null, /dev/zero, /dev/full)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the range as a JSON object (schema bytelens.extract/v1): hex digits, or the cleaned text with --as text")
 	f.policy = addPolicyFlags(fs)
 	return cmd
