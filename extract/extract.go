@@ -42,9 +42,11 @@ var (
 	// serial line or a printer shows or passes on what it is given, and
 	// a disk is overwritten.
 	ErrTerminal = errors.New("refusing to write raw bytes to a terminal or device")
-	// ErrSameFile is returned by Export for the store's own file of the
-	// artifact, which writing would destroy before it was read.
-	ErrSameFile = errors.New("refusing to write raw bytes over the artifact's own file in the store")
+	// ErrSameFile is returned by Export for a path in the store (the
+	// artifact's own file, which writing would destroy before it was
+	// read, another artifact's, a cleaned text) or a link to the
+	// artifact's file from outside it.
+	ErrSameFile = errors.New("refusing to write raw bytes into the store")
 )
 
 // RangeError is a START:END range that is malformed or that the stream
@@ -154,8 +156,9 @@ func span(sm *store.IndexStream, rng string, limit int) (start, end int, err err
 // whole artifact file (rng must then be ""), to path. It refuses a
 // terminal or device other than /dev/null, /dev/zero and /dev/full
 // (ErrTerminal) before opening it, since opening a device can act (a tape
-// rewinds, a serial line raises DTR), and the artifact's own file in the
-// store, by any path (ErrSameFile). A new file is created with mode 0600
+// rewinds, a serial line raises DTR), and any path in the store, or a
+// hard link to the artifact's own file (ErrSameFile). A new file is
+// created with mode 0600
 // and an existing regular file is truncated; a pipe (/dev/stdout in a
 // pipeline), a FIFO or a socket is written as it is.
 func Export(st *store.Store, ref store.Ref, stream, rng, path string) error {
@@ -178,6 +181,9 @@ func Export(st *store.Store, ref store.Ref, stream, rng, path string) error {
 			return err
 		}
 		r = io.NewSectionReader(sm, int64(start), int64(end-start))
+	}
+	if st.Holds(path) {
+		return fmt.Errorf("%w (%s)", ErrSameFile, strconv.Quote(path))
 	}
 	refused := fmt.Errorf("%w (%s)", ErrTerminal, strconv.Quote(path))
 	if fi, err := os.Stat(path); err == nil && device(fi) {

@@ -187,6 +187,27 @@ func TestExportOntoItsBlob(t *testing.T) {
 				}
 			}
 		}
+		// Nothing else in the store is written either: another
+		// artifact's file, a cleaned text, a new file, or one reached
+		// through a link to the store's directory.
+		storeLink := filepath.Join(dir, "storelink")
+		os.Remove(storeLink)
+		if err := os.Symlink(st.Dir(), storeLink); err != nil {
+			t.Fatal(err)
+		}
+		other := filepath.Join(st.Dir(), "raw", strings.Repeat("0", 64))
+		os.WriteFile(other, []byte("other"), 0o600)
+		for _, p := range []string{other, filepath.Join(st.Dir(), "new"), filepath.Join(storeLink, "raw", "new"), st.Dir()} {
+			if err := Export(st, ref, "stdout", "", p); !errors.Is(err, ErrSameFile) {
+				t.Errorf("sealed %v, into the store at %s: %v, want ErrSameFile", sl != nil, p, err)
+			}
+		}
+		if b, _ := os.ReadFile(other); string(b) != "other" {
+			t.Errorf("another artifact's file became %q", b)
+		}
+		if _, err := os.Stat(filepath.Join(st.Dir(), "new")); err == nil {
+			t.Error("a file was created in the store")
+		}
 	}
 }
 

@@ -158,6 +158,33 @@ func (s *Store) Dir() string { return s.dir }
 
 func (s *Store) rawPath(r Ref) string { return filepath.Join(s.dir, rawDir, r.Hex()) }
 
+// Holds reports whether path names the store's directory or a file or
+// directory inside it ([Within]), so that a caller can refuse to write
+// there: its files are written only by the store.
+func (s *Store) Holds(path string) bool { return Within(s.dir, path) }
+
+// Within reports whether path lies in the directory dir or is dir itself,
+// once symbolic links are followed: those of path, or of its directory
+// when path does not exist yet (a file about to be created). It is false
+// when dir does not exist or a path cannot be resolved.
+func Within(dir, path string) bool {
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	p, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	} else if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		p = filepath.Join(r, filepath.Base(p))
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 // IsBlob reports whether fi is the store's file of the raw artifact r,
 // whatever path reached it (os.SameFile: a symbolic or hard link too),
 // so that a caller can refuse to write over the evidence it reads.

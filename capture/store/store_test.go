@@ -492,3 +492,30 @@ func TestCompleteRefs(t *testing.T) {
 		}
 	}
 }
+
+func TestWithin(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "store")
+	os.MkdirAll(filepath.Join(dir, "raw"), 0o700)
+	os.Mkdir(filepath.Join(root, "store-other"), 0o700)
+	os.Symlink(dir, filepath.Join(root, "link"))
+	for _, tc := range []struct {
+		path string
+		want bool
+	}{
+		{dir, true},
+		{filepath.Join(dir, "raw", "x"), true},     // a new file
+		{filepath.Join(root, "link", "raw"), true}, // through a link
+		{filepath.Join(dir, "raw", "..", "..", "elsewhere"), false},
+		{filepath.Join(root, "store-other", "x"), false}, // a name that begins like it
+		{root, false},
+		{filepath.Join(root, "missing", "x"), false},
+	} {
+		if got := Within(dir, tc.path); got != tc.want {
+			t.Errorf("Within(%s, %s) = %v, want %v", dir, tc.path, got, tc.want)
+		}
+	}
+	if Within(filepath.Join(root, "none"), root) {
+		t.Error("a store that does not exist holds a path")
+	}
+}

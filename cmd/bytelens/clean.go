@@ -53,13 +53,17 @@ func newCleanCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
-// reportOverInput refuses a --report path that is a regular file the
-// input is read from, by any path (os.SameFile): the FILE argument, the
-// --timing file, standard input, or a REF's raw artifact in the store.
+// reportOverInput refuses a --report path in the store (store.Within),
+// or a regular file the input is read from, by any path (os.SameFile):
+// the FILE argument, the --timing file, standard input, or a REF's raw
+// artifact in the store.
 // The report is written after cleaning and would replace the capture.
 func reportOverInput(path string, args []string, timing string, stdin io.Reader) error {
 	if path == "" {
 		return nil
+	}
+	if d, err := store.DefaultDir(); err == nil && store.Within(d, path) {
+		return usagef("--report %s is in the store, whose files only bytelens writes", path)
 	}
 	// A path not there yet (os.WriteFile says why if it fails), or a
 	// device or pipe, which writing does not replace, is no input's.

@@ -219,6 +219,8 @@ func TestCleanReportOverInput(t *testing.T) {
 	env := runEnvelope(t, "--", "echo", "hi")
 	ref, _ := store.ParseRef(env.RawArtifact)
 	blob := filepath.Join(os.Getenv("BYTELENS_STORE"), "raw", ref.Hex())
+	other, _ := store.ParseRef(runEnvelope(t, "--", "echo", "other").RawArtifact)
+	otherBlob := filepath.Join(os.Getenv("BYTELENS_STORE"), "raw", other.Hex())
 	tests := []struct {
 		name  string
 		args  []string
@@ -230,6 +232,7 @@ func TestCleanReportOverInput(t *testing.T) {
 		{"timing", []string{"clean", "--format", "script-timing", "--timing", timing, "--report", timing, typescript}, timing, false},
 		{"stdin", []string{"clean", "--report", in}, in, true},
 		{"ref", []string{"clean", "--report", blob, env.RawArtifact}, blob, false},
+		{"store", []string{"clean", "--report", otherBlob, in}, otherBlob, false}, // any file in the store
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
