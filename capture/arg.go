@@ -105,8 +105,7 @@ func (in *Input) Close() error {
 // Errors: an unknown o.Format wraps ErrUnknownFormat before arg is
 // looked at (for a reference, see below); a malformed reference wraps
 // store.ErrBadRef; a path that cannot be stat'ed, or a special file that
-// cannot be opened, gives the
-// *fs.PathError of package os (wrapping fs.ErrNotExist,
+// cannot be opened, gives the *fs.PathError of package os (wrapping fs.ErrNotExist,
 // fs.ErrPermission…), and no other error is one; a directory gives an
 // error wrapping ErrIsDir; stdin over the limit wraps ErrInputTooLarge;
 // raw stdin with o.Timing, or with o.Stream naming another stream than

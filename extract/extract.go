@@ -158,9 +158,9 @@ func span(sm *store.IndexStream, rng string, limit int) (start, end int, err err
 // (ErrTerminal) before opening it, since opening a device can act (a tape
 // rewinds, a serial line raises DTR), and any path in the store, or a
 // hard link to the artifact's own file (ErrSameFile). A new file is
-// created with mode 0600
-// and an existing regular file is truncated; a pipe (/dev/stdout in a
-// pipeline), a FIFO or a socket is written as it is.
+// created with mode 0600 and an existing regular file is truncated; a
+// pipe (/dev/stdout in a pipeline), a FIFO or a socket is written as it
+// is.
 func Export(st *store.Store, ref store.Ref, stream, rng, path string) error {
 	var r io.Reader
 	if stream == StreamArtifact {
@@ -182,8 +182,9 @@ func Export(st *store.Store, ref store.Ref, stream, rng, path string) error {
 		}
 		r = io.NewSectionReader(sm, int64(start), int64(end-start))
 	}
+	intoStore := fmt.Errorf("%w (%s)", ErrSameFile, strconv.Quote(path))
 	if st.Holds(path) {
-		return fmt.Errorf("%w (%s)", ErrSameFile, strconv.Quote(path))
+		return intoStore
 	}
 	refused := fmt.Errorf("%w (%s)", ErrTerminal, strconv.Quote(path))
 	if fi, err := os.Stat(path); err == nil && device(fi) {
@@ -200,7 +201,7 @@ func Export(st *store.Store, ref store.Ref, stream, rng, path string) error {
 	}
 	if err == nil && st.IsBlob(ref, fi) {
 		fh.Close()
-		return fmt.Errorf("%w (%s)", ErrSameFile, strconv.Quote(path))
+		return intoStore
 	}
 	if err == nil && fi.Mode().IsRegular() {
 		err = fh.Truncate(0)

@@ -370,9 +370,9 @@ func (c *cleaner) charBefore(end int64) rune {
 // through (Writer.Write), which ends at prevEnd (literal text held from
 // a '<' under FormatEscape is released before a format character is
 // judged: beforeToken). Under BSOverstrike it is the character before
-// the cursor in the line held, if any.
-// Where the text is the screen's (CRScreen, under which format characters
-// are not written) it is -1, as at the start of the text.
+// the cursor in the line held, if any. Where the text is the screen's
+// (CRScreen, under which format characters are not written) it is -1, as
+// at the start of the text.
 func (c *cleaner) lastWritten() rune {
 	f := &c.fmt
 	switch {
@@ -380,7 +380,7 @@ func (c *cleaner) lastWritten() rune {
 		return -1
 	case c.lineMode && c.col > 0:
 		return c.line[c.col-1]
-	case c.flushed+int64(len(c.out)) == 0:
+	case c.outPos() == 0:
 		return -1
 	case len(c.out) > 0:
 		r, _ := utf8.DecodeLastRune(c.out)

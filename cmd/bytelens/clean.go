@@ -56,8 +56,8 @@ func newCleanCmd(s *streams) *cobra.Command {
 // reportOverInput refuses a --report path in the store (store.Within),
 // or a regular file the input is read from, by any path (os.SameFile):
 // the FILE argument, the --timing file, standard input, or a REF's raw
-// artifact in the store.
-// The report is written after cleaning and would replace the capture.
+// artifact in the store. The report is written after cleaning and would
+// replace the capture.
 func reportOverInput(path string, args []string, timing string, stdin io.Reader) error {
 	if path == "" {
 		return nil
