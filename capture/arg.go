@@ -105,13 +105,13 @@ func (in *Input) Close() error {
 // Errors: an unknown o.Format wraps ErrUnknownFormat before arg is
 // looked at (for a reference, see below); a malformed reference wraps
 // store.ErrBadRef; a path that cannot be stat'ed, or a special file that
-// cannot be opened, gives the *fs.PathError of package os (wrapping fs.ErrNotExist,
-// fs.ErrPermission…), and no other error is one; a directory gives an
-// error wrapping ErrIsDir; stdin over the limit wraps ErrInputTooLarge;
-// raw stdin with o.Timing, or with o.Stream naming another stream than
-// StreamOutput, gives a *RawStdinError; a reference with o.Format or
-// o.Timing gives ErrRefOptions; otherwise the errors of Open, of
-// o.Store and of [OpenArtifact].
+// cannot be opened, gives the *fs.PathError of package os (wrapping
+// fs.ErrNotExist, fs.ErrPermission…), and no other error is one; a
+// directory gives an error wrapping ErrIsDir; stdin over the limit wraps
+// ErrInputTooLarge; raw stdin with o.Timing, or with o.Stream naming
+// another stream than StreamOutput, gives a *RawStdinError; a reference
+// with o.Format or o.Timing gives ErrRefOptions; otherwise the errors of
+// Open, of o.Store and of [OpenArtifact].
 func OpenArg(arg string, o ArgOptions) (*Input, error) {
 	in := &Input{Name: arg, sniffed: o.Format == ""}
 	if o.Format != "" && !IsRefArg(arg) {
